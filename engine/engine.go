@@ -127,6 +127,12 @@ type Previewer interface {
 	Preview(m Move) []Delta
 }
 
+// Starter is implemented by games that announce something when the game
+// starts (e.g. the draw that decided who moves first).
+type Starter interface {
+	StartEvents() []Event
+}
+
 // View is the information one viewer may see.
 type View struct {
 	Seats  []SeatView `json:"seats"`

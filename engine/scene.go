@@ -197,7 +197,10 @@ type Item struct {
 }
 
 // Scene is a picture described in the game's own units (y grows down).
-// The renderer scales it to fit the image.
+// The renderer scales it to fit the image: a board scene is fitted into a
+// square of about 720 px (so a scene about 720 units on its long side is
+// drawn at 1 px per unit; text of Size 20 is then 20 px high, readable on
+// a phone). Hand scenes are fitted into a strip about 720 px wide.
 type Scene struct {
 	W, H       float64
 	Background Color

@@ -1,0 +1,6 @@
+// Package games registers every game. Adding a game is one line here.
+package games
+
+import (
+	_ "tessera/engine/elemental" // Elemental Connection
+)
