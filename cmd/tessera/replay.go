@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"tessera/engine"
+	"tessera/render"
+)
+
+// replayResult is the JSON printed by `tessera replay`.
+type replayResult struct {
+	Game       string `json:"game"`
+	Status     string `json:"status"`
+	ToMove     int    `json:"to_move"`
+	Moves      int    `json:"moves"`
+	Scores     []int  `json:"scores"`
+	Winners    []int  `json:"winners"`
+	LegalMoves int    `json:"legal_moves"`
+	Hands      []any  `json:"hands"`
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// lineError is an illegal line of a moves file.
+type lineError struct {
+	Line int
+	Move string
+	Err  error
+}
+
+func (e *lineError) Error() string {
+	return fmt.Sprintf("line %d: %q: %v", e.Line, e.Move, e.Err)
+}
+
+// runReplay is `tessera replay`: the engine's command-line interface.
+func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	game := fs.String("game", "", "game id ("+gameIDs()+")")
+	players := fs.Int("players", 2, "number of players")
+	seed := fs.Uint64("seed", 1, "random seed")
+	deck := fs.String("deck", "", "comma-separated pieces put on top of the shuffled supply, first drawn first")
+	pngOut := fs.String("png", "", "also write the final board as a PNG to this file")
+	var opts multiFlag
+	fs.Var(&opts, "option", "game option name=value (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: tessera replay --game ID [--players N] [--seed S] [--option k=v]... [--deck a,b,...] [--png FILE] MOVES_FILE|-\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *game == "" {
+		fs.Usage()
+		return 2
+	}
+	options, err := engine.ParseOptions(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	setup := engine.Setup{Game: *game, Players: *players, Seed: *seed, Options: options}
+	if *deck != "" {
+		for _, d := range strings.Split(*deck, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				setup.Deck = append(setup.Deck, d)
+			}
+		}
+	}
+	in := stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		defer f.Close()
+		in = f
+	}
+	st, applied, err := replay(setup, in)
+	if err != nil {
+		var le *lineError
+		if errors.As(err, &le) {
+			fmt.Fprintln(stderr, le.Error())
+			return 1
+		}
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	res := replayResult{Game: setup.Game, Status: "playing", Moves: applied, Scores: st.Scores(), Winners: []int{}, Hands: []any{}}
+	if st.Over() {
+		res.Status = "finished"
+		for _, w := range st.Winners() {
+			res.Winners = append(res.Winners, int(w)+1)
+		}
+	} else {
+		res.ToMove = int(st.ToMove()) + 1
+		res.LegalMoves = len(st.Legal())
+	}
+	for s := 0; s < st.Players(); s++ {
+		res.Hands = append(res.Hands, st.Hand(engine.Seat(s)))
+	}
+	if *pngOut != "" {
+		g, _ := engine.Lookup(setup.Game)
+		png, err := render.Board(st.Board(), render.NewPanel(g.Name+" · replay", st.View(engine.NoSeat), nil))
+		if err == nil {
+			err = os.WriteFile(*pngOut, png, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+	}
+	enc := json.NewEncoder(stdout)
+	if err := enc.Encode(res); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	return 0
+}
+
+// replay plays a moves file: one move per line, blank lines and lines
+// starting with # skipped, "resign" resigning the player to move.
+func replay(setup engine.Setup, in io.Reader) (engine.State, int, error) {
+	st, err := engine.New(setup)
+	if err != nil {
+		return nil, 0, err
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	applied := 0
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if st.Over() {
+			return nil, 0, &lineError{n, line, errors.New("the game is already over")}
+		}
+		if strings.EqualFold(line, "resign") {
+			st.Resign(st.ToMove())
+			applied++
+			continue
+		}
+		m, err := st.Parse(line)
+		if err == nil {
+			_, err = st.Apply(m)
+		}
+		if err != nil {
+			return nil, 0, &lineError{n, line, err}
+		}
+		applied++
+	}
+	if err := sc.Err(); err != nil {
+		return nil, 0, err
+	}
+	return st, applied, nil
+}
+
+func gameIDs() string {
+	var ids []string
+	for _, g := range engine.Games() {
+		ids = append(ids, g.ID)
+	}
+	return strings.Join(ids, ", ")
+}

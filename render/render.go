@@ -1,0 +1,394 @@
+// Package render turns what a game says to draw (an engine.Scene) and the
+// players' panel into a PNG. It is the only importer of gg. Fonts are
+// embedded (Go fonts), so rendering never depends on the host.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/fogleman/gg"
+	"github.com/golang/freetype/truetype"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+
+	"tessera/engine"
+)
+
+// Layout sizes, in pixels. The picture is portrait, board on top and the
+// panel below, because on a phone Discord shows images at the screen's
+// width: a narrow picture keeps the labels large.
+const (
+	Width     = 760 // image width
+	BoardBox  = 720 // the board scene is fitted into a BoardBox square
+	pad       = 20
+	rowHeight = 54 // one player row in the panel
+	lineH     = 26 // one legend line
+)
+
+var (
+	fontsOnce     sync.Once
+	regular, bold *truetype.Font
+)
+
+func loadFonts() {
+	fontsOnce.Do(func() {
+		var err error
+		if regular, err = truetype.Parse(goregular.TTF); err != nil {
+			panic(err)
+		}
+		if bold, err = truetype.Parse(gobold.TTF); err != nil {
+			panic(err)
+		}
+	})
+}
+
+// faces caches font faces of one drawing (faces are not safe for
+// concurrent use, so each drawing has its own).
+type faces map[[2]int]font.Face
+
+func (f faces) get(px float64, isBold bool) font.Face {
+	k := [2]int{int(math.Round(px * 4)), 0}
+	if isBold {
+		k[1] = 1
+	}
+	if face, ok := f[k]; ok {
+		return face
+	}
+	ft := regular
+	if isBold {
+		ft = bold
+	}
+	face := truetype.NewFace(ft, &truetype.Options{Size: px, DPI: 72, Hinting: font.HintingFull})
+	f[k] = face
+	return face
+}
+
+func rgba(c engine.Color) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, c.A} }
+
+// Transform maps scene units to pixels.
+type Transform struct {
+	Scale, DX, DY float64
+}
+
+// Apply maps a scene point to a pixel position.
+func (t Transform) Apply(p engine.Point) (x, y float64) {
+	return t.DX + p.X*t.Scale, t.DY + p.Y*t.Scale
+}
+
+// Fit is the transform that centres a w x h scene in the box at (x, y)
+// of size bw x bh.
+func Fit(w, h, x, y, bw, bh float64) Transform {
+	if w <= 0 || h <= 0 {
+		return Transform{Scale: 1, DX: x, DY: y}
+	}
+	s := math.Min(bw/w, bh/h)
+	return Transform{Scale: s, DX: x + (bw-w*s)/2, DY: y + (bh-h*s)/2}
+}
+
+// drawScene paints a scene through a transform.
+func drawScene(dc *gg.Context, fc faces, sc engine.Scene, t Transform) {
+	for _, it := range sc.Items {
+		if it.Path != nil {
+			tracePath(dc, it.Path, t)
+			if !it.Fill.None() {
+				dc.SetColor(rgba(it.Fill))
+				if !it.Stroke.None() && it.Width > 0 {
+					dc.FillPreserve()
+				} else {
+					dc.Fill()
+				}
+			}
+			if !it.Stroke.None() && it.Width > 0 {
+				dc.SetColor(rgba(it.Stroke))
+				dc.SetLineWidth(math.Max(1, it.Width*t.Scale))
+				dc.Stroke()
+			}
+			dc.ClearPath()
+		}
+		if it.Text != "" {
+			px := it.Size * t.Scale
+			if px < 6 {
+				continue // unreadable: skip rather than smear
+			}
+			dc.SetFontFace(fc.get(px, it.Bold))
+			dc.SetColor(rgba(it.Color))
+			x, y := t.Apply(it.At)
+			ax := 0.5
+			switch it.Align {
+			case engine.Left:
+				ax = 0
+			case engine.Right:
+				ax = 1
+			}
+			dc.DrawStringAnchored(it.Text, x, y, ax, 0.35)
+		}
+	}
+}
+
+func tracePath(dc *gg.Context, p *engine.Path, t Transform) {
+	k := 0
+	pt := func() (float64, float64) {
+		x, y := t.Apply(p.Pts[k])
+		k++
+		return x, y
+	}
+	for _, op := range p.Ops {
+		switch op {
+		case engine.MoveTo:
+			dc.NewSubPath()
+			x, y := pt()
+			dc.MoveTo(x, y)
+		case engine.LineTo:
+			x, y := pt()
+			dc.LineTo(x, y)
+		case engine.QuadTo:
+			cx, cy := pt()
+			x, y := pt()
+			dc.QuadraticTo(cx, cy, x, y)
+		case engine.CubicTo:
+			c1x, c1y := pt()
+			c2x, c2y := pt()
+			x, y := pt()
+			dc.CubicTo(c1x, c1y, c2x, c2y, x, y)
+		case engine.Close:
+			dc.ClosePath()
+		}
+	}
+}
+
+// Seat is one row of the panel.
+type Seat struct {
+	Name string
+	engine.SeatView
+}
+
+// Panel is everything the picture shows besides the board.
+type Panel struct {
+	Title  string // e.g. "Elemental Connection · game 12"
+	Status string // e.g. "Ana to move"
+	Seats  []Seat
+	Legend []string
+}
+
+// Board draws a board scene with the panel below it and returns the PNG.
+func Board(sc engine.Scene, p Panel) ([]byte, error) {
+	img, _ := BoardImage(sc, p)
+	return Encode(img)
+}
+
+// BoardImage draws the picture and returns it with the transform used for
+// the board (so tests can find a cell's pixels).
+func BoardImage(sc engine.Scene, p Panel) (image.Image, Transform) {
+	loadFonts()
+	fc := faces{}
+	t := Fit(sc.W, sc.H, pad, pad, BoardBox, BoardBox)
+	boardH := math.Ceil(sc.H*t.Scale) + 2*pad
+	// Shrink the board box for a wide, flat scene: no empty band.
+	t.DY = pad
+	panelH := 44 + float64(len(p.Seats))*rowHeight + float64(len(p.Legend))*lineH + 16
+	h := int(boardH + panelH)
+	dc := gg.NewContext(Width, h)
+	bg := sc.Background
+	if bg.None() {
+		bg = engine.Paper
+	}
+	dc.SetColor(rgba(bg))
+	dc.Clear()
+	drawScene(dc, fc, sc, t)
+	drawPanel(dc, fc, p, boardH)
+	return dc.Image(), t
+}
+
+func drawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
+	dc.SetColor(rgba(engine.Hex("#e4dccb")))
+	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
+	dc.Fill()
+	y := top + 14
+	dc.SetFontFace(fc.get(22, true))
+	dc.SetColor(rgba(engine.Ink))
+	dc.DrawStringAnchored(p.Status, pad, y, 0, 0.35)
+	dc.SetFontFace(fc.get(16, false))
+	dc.SetColor(rgba(engine.Hex("#5a5a5a")))
+	dc.DrawStringAnchored(p.Title, Width-pad, y, 1, 0.35)
+	y += 34
+	for _, s := range p.Seats {
+		cy := y + rowHeight/2 - 6
+		if s.ToMove {
+			dc.SetColor(rgba(engine.Hex("#fff6d6")))
+			dc.DrawRoundedRectangle(pad/2, y-4, Width-pad, rowHeight-4, 8)
+			dc.Fill()
+			dc.SetColor(rgba(engine.Highlight))
+			dc.DrawRegularPolygon(3, pad+4, cy, 9, 0)
+			dc.Fill()
+		}
+		if !s.Color.None() {
+			dc.SetColor(rgba(s.Color))
+			dc.DrawCircle(pad+30, cy, 13)
+			dc.FillPreserve()
+			dc.SetColor(rgba(engine.Ink))
+			dc.SetLineWidth(2)
+			dc.Stroke()
+		}
+		name := s.Name
+		if s.Label != "" {
+			name += " (" + s.Label + ")"
+		}
+		if s.Winner {
+			name += "  - wins"
+		}
+		if s.Resigned {
+			name += "  - resigned"
+		}
+		dc.SetFontFace(fc.get(22, s.ToMove || s.Winner))
+		dc.SetColor(rgba(engine.Ink))
+		dc.DrawStringAnchored(truncate(name, 34), pad+52, cy-9, 0, 0.35)
+		var info []string
+		if s.InHand >= 0 {
+			info = append(info, fmt.Sprintf("in hand: %d", s.InHand))
+		}
+		info = append(info, s.Info...)
+		dc.SetFontFace(fc.get(16, false))
+		dc.SetColor(rgba(engine.Hex("#4a4a4a")))
+		dc.DrawStringAnchored(truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, 0.35)
+		dc.SetFontFace(fc.get(32, true))
+		dc.SetColor(rgba(engine.Ink))
+		dc.DrawStringAnchored(fmt.Sprint(s.Score), Width-pad, cy, 1, 0.35)
+		y += rowHeight
+	}
+	dc.SetFontFace(fc.get(17, false))
+	dc.SetColor(rgba(engine.Hex("#3a3a3a")))
+	for _, l := range p.Legend {
+		dc.DrawStringAnchored(truncate(l, 80), pad, y+lineH/2, 0, 0.35)
+		y += lineH
+	}
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// Scene draws a scene alone (a hand, a tile set), fitted into a box
+// Width px wide, and returns the PNG.
+func Scene(sc engine.Scene) ([]byte, error) {
+	loadFonts()
+	w := float64(Width)
+	t := Fit(sc.W, sc.H, 0, 0, w, math.Max(1, sc.H*w/math.Max(sc.W, 1)))
+	h := int(math.Ceil(sc.H * t.Scale))
+	if h < 1 {
+		h = 1
+	}
+	if h > 2000 {
+		t = Fit(sc.W, sc.H, 0, 0, w, 2000)
+		h = 2000
+	}
+	dc := gg.NewContext(Width, h)
+	bg := sc.Background
+	if bg.None() {
+		bg = engine.Paper
+	}
+	dc.SetColor(rgba(bg))
+	dc.Clear()
+	drawScene(dc, faces{}, sc, t)
+	return Encode(dc.Image())
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+var encoder = png.Encoder{CompressionLevel: png.BestSpeed}
+
+// Encode writes an image as PNG. When the image has at most 256 colours it
+// is written as a paletted PNG, which is identical to look at, several
+// times smaller and faster to encode.
+func Encode(img image.Image) ([]byte, error) {
+	if p := toPaletted(img); p != nil {
+		img = p
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	if err := encoder.Encode(buf, img); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// toPaletted returns a paletted copy of img when it has at most 256
+// distinct colours, else nil.
+func toPaletted(img image.Image) *image.Paletted {
+	src, ok := img.(*image.RGBA)
+	if !ok {
+		return nil
+	}
+	b := src.Bounds()
+	idx := make(map[uint32]uint8, 256)
+	pal := make(color.Palette, 0, 256)
+	out := image.NewPaletted(b, nil)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := src.Pix[(y-b.Min.Y)*src.Stride:]
+		orow := out.Pix[(y-b.Min.Y)*out.Stride:]
+		for x := 0; x < b.Dx(); x++ {
+			p := row[x*4 : x*4+4 : x*4+4]
+			k := uint32(p[0])<<24 | uint32(p[1])<<16 | uint32(p[2])<<8 | uint32(p[3])
+			i, ok := idx[k]
+			if !ok {
+				if len(pal) == 256 {
+					return nil
+				}
+				i = uint8(len(pal))
+				idx[k] = i
+				pal = append(pal, color.RGBA{p[0], p[1], p[2], p[3]})
+			}
+			orow[x] = i
+		}
+	}
+	out.Palette = pal
+	return out
+}
+
+// NewPanel builds the panel from a game's view and the players' names.
+func NewPanel(title string, v engine.View, names []string) Panel {
+	p := Panel{Title: title, Status: v.Status, Legend: v.Legend}
+	for i, s := range v.Seats {
+		name := fmt.Sprintf("Seat %d", i+1)
+		if i < len(names) && names[i] != "" {
+			name = names[i]
+		}
+		p.Seats = append(p.Seats, Seat{Name: name, SeatView: s})
+	}
+	if p.Status == "" {
+		p.Status = Status(p.Seats)
+	}
+	return p
+}
+
+// Status says whose turn it is, or who won.
+func Status(seats []Seat) string {
+	var win []string
+	for _, s := range seats {
+		if s.ToMove {
+			return s.Name + " to move"
+		}
+		if s.Winner {
+			win = append(win, s.Name)
+		}
+	}
+	switch len(win) {
+	case 0:
+		return "Game over"
+	case 1:
+		return "Game over: " + win[0] + " wins"
+	}
+	return "Game over: " + strings.Join(win[:len(win)-1], ", ") + " and " + win[len(win)-1] + " share the win"
+}
