@@ -136,3 +136,41 @@ func HexCorners(x, y, size float64) [6][2]float64 {
 	}
 	return c
 }
+
+// HexRing lists the axial positions at distance radius from the centre, in
+// clockwise order starting at the top-left corner (0, -radius) and going
+// east along the top side first. Corners are at the indices that are
+// multiples of radius; side k (0 top, 1 upper right, 2 lower right,
+// 3 bottom, 4 lower left, 5 upper left) runs from index k*radius to
+// (k+1)*radius, its far corner excluded. Radius 0 is the centre alone; a
+// negative radius gives nothing.
+func HexRing(radius int) [][2]int {
+	if radius < 0 {
+		return nil
+	}
+	if radius == 0 {
+		return [][2]int{{0, 0}}
+	}
+	out := make([][2]int, 0, 6*radius)
+	q, r := 0, -radius
+	for _, d := range HexDirs {
+		for k := 0; k < radius; k++ {
+			out = append(out, [2]int{q, r})
+			q, r = q+d[0], r+d[1]
+		}
+	}
+	return out
+}
+
+// Ring lists the cells of the hexagon at distance radius from the centre,
+// in the order of HexRing (Ring(Side-1) is the outer ring of cells).
+// Positions outside the hexagon are left out.
+func (h *Hex) Ring(radius int) []int {
+	var out []int
+	for _, p := range HexRing(radius) {
+		if i := h.At(p[0], p[1]); i >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
