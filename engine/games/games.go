@@ -2,5 +2,6 @@
 package games
 
 import (
+	_ "tessera/engine/closure"   // Closure
 	_ "tessera/engine/elemental" // Elemental Connection
 )
