@@ -4,4 +4,5 @@ package games
 import (
 	_ "tessera/engine/closure"   // Closure
 	_ "tessera/engine/elemental" // Elemental Connection
+	_ "tessera/engine/glorieta"  // Glorieta
 )
