@@ -5,4 +5,5 @@ import (
 	_ "tessera/engine/closure"   // Closure
 	_ "tessera/engine/elemental" // Elemental Connection
 	_ "tessera/engine/glorieta"  // Glorieta
+	_ "tessera/engine/knotwork"  // Knotwork
 )
