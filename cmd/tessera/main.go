@@ -22,6 +22,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
+	case "run":
+		return runBot(args, stdin, stdout, stderr, os.Getenv)
 	case "replay":
 		return runReplay(args, stdin, stdout, stderr)
 	case "help", "-h", "--help":

@@ -1,0 +1,357 @@
+// Package bot is the Discord transport: slash commands, autocomplete and
+// buttons, through discordgo (its only importer). Every command is handled
+// by the transport-free service; this package only translates.
+package bot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"tessera/service"
+)
+
+// Options configure a Bot.
+type Options struct {
+	Token   string
+	GuildID string // register commands on this guild only; "" = globally
+	Logger  *slog.Logger
+	// Configure is called on the session before it opens (tests point it
+	// at a fake Discord here).
+	Configure func(*discordgo.Session)
+	// DeferAfter is how long a command may take before the bot defers its
+	// answer (Discord wants a first answer within 3 s). Default 1.5 s.
+	DeferAfter time.Duration
+}
+
+// Bot serves the service on Discord.
+type Bot struct {
+	svc     *service.Service
+	opt     Options
+	log     *slog.Logger
+	session *discordgo.Session
+	ready   chan struct{}
+	once    sync.Once
+	wg      sync.WaitGroup
+}
+
+// New creates a bot; Open connects it.
+func New(svc *service.Service, opt Options) (*Bot, error) {
+	if opt.Token == "" {
+		return nil, errors.New("bot: no token (set DISCORD_TOKEN)")
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	if opt.DeferAfter == 0 {
+		opt.DeferAfter = 1500 * time.Millisecond
+	}
+	s, err := discordgo.New("Bot " + opt.Token)
+	if err != nil {
+		return nil, err
+	}
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.LogLevel = discordgo.LogWarning
+	b := &Bot{svc: svc, opt: opt, log: opt.Logger, session: s, ready: make(chan struct{})}
+	s.AddHandler(b.onReady)
+	s.AddHandler(b.onInteraction)
+	if opt.Configure != nil {
+		opt.Configure(s)
+	}
+	return b, nil
+}
+
+// Session is the discordgo session (for tests).
+func (b *Bot) Session() *discordgo.Session { return b.session }
+
+// Open connects to the gateway; commands are registered when Discord says
+// READY. It waits for READY and the registration, or ctx.
+func (b *Bot) Open(ctx context.Context) error {
+	if err := b.session.Open(); err != nil {
+		return fmt.Errorf("connect to Discord: %w", err)
+	}
+	select {
+	case <-b.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close waits for the interactions being handled and disconnects.
+func (b *Bot) Close() error {
+	b.wg.Wait()
+	return b.session.Close()
+}
+
+// Run connects and serves until ctx is done.
+func (b *Bot) Run(ctx context.Context) error {
+	if err := b.Open(ctx); err != nil {
+		return err
+	}
+	b.log.Info("connected to Discord", "user", b.session.State.User.Username)
+	<-ctx.Done()
+	return b.Close()
+}
+
+func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
+	cmds, err := s.ApplicationCommandBulkOverwrite(r.User.ID, b.opt.GuildID, Commands())
+	if err != nil {
+		b.log.Error("registering slash commands failed", "err", err)
+	} else {
+		b.log.Info("slash commands registered", "count", len(cmds), "guild", b.opt.GuildID)
+	}
+	b.once.Do(func() { close(b.ready) })
+}
+
+// request builds the service request of an interaction.
+func request(i *discordgo.Interaction) service.Request {
+	return service.Request{User: interactionUser(i), GuildID: i.GuildID, ChannelID: i.ChannelID, InteractionID: i.ID}
+}
+
+func interactionUser(i *discordgo.Interaction) service.User {
+	switch {
+	case i.Member != nil && i.Member.User != nil:
+		return service.User{ID: i.Member.User.ID, Name: i.Member.DisplayName()}
+	case i.User != nil:
+		return service.User{ID: i.User.ID, Name: i.User.DisplayName()}
+	}
+	return service.User{}
+}
+
+func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+	b.wg.Add(1)
+	defer b.wg.Done()
+	i := ic.Interaction
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("panic handling an interaction", "panic", p, "stack", string(debug.Stack()))
+			b.respond(i, b.svc.Fail(fmt.Errorf("panic: %v", p)), false)
+		}
+	}()
+	switch i.Type {
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		b.autocomplete(s, i)
+	case discordgo.InteractionApplicationCommand:
+		b.command(i)
+	case discordgo.InteractionMessageComponent:
+		req := request(i)
+		b.answer(i, func() (service.Reply, error) { return b.svc.Click(req, i.MessageComponentData().CustomID) })
+	}
+}
+
+// answer runs a command and answers the interaction: directly when the
+// command is quick; otherwise it defers (publicly) within the time limit,
+// then edits the answer in, or, for a reply only the caller may see,
+// deletes the placeholder and follows up ephemerally.
+func (b *Bot) answer(i *discordgo.Interaction, do func() (service.Reply, error)) {
+	done := make(chan service.Reply, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				b.log.Error("panic in a command", "panic", p, "stack", string(debug.Stack()))
+				done <- b.svc.Fail(fmt.Errorf("panic: %v", p))
+			}
+		}()
+		r, err := do()
+		if err != nil {
+			r = b.svc.Fail(err)
+		}
+		done <- r
+	}()
+	t := time.NewTimer(b.opt.DeferAfter)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		b.respond(i, r, false)
+	case <-t.C:
+		if err := b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
+			b.log.Warn("deferring an interaction failed", "err", err)
+		}
+		b.respond(i, <-done, true)
+	}
+}
+
+func components(r service.Reply) []discordgo.MessageComponent {
+	if len(r.Buttons) == 0 {
+		return nil
+	}
+	row := discordgo.ActionsRow{}
+	for _, bt := range r.Buttons {
+		style := discordgo.PrimaryButton
+		switch bt.Style {
+		case service.Secondary:
+			style = discordgo.SecondaryButton
+		case service.Success:
+			style = discordgo.SuccessButton
+		case service.Danger:
+			style = discordgo.DangerButton
+		}
+		row.Components = append(row.Components, discordgo.Button{Label: bt.Label, Style: style, CustomID: bt.ID})
+	}
+	return []discordgo.MessageComponent{row}
+}
+
+func files(r service.Reply) []*discordgo.File {
+	var out []*discordgo.File
+	for _, f := range r.Files {
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: "image/png", Reader: bytes.NewReader(f.Data)})
+	}
+	return out
+}
+
+// allowed pings exactly the reply's mentions, nobody else (no @everyone,
+// no roles).
+func allowed(r service.Reply) *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Mentions}
+}
+
+// limit keeps a message under Discord's 2000 characters.
+func limit(s string) string {
+	if len(s) <= 2000 {
+		return s
+	}
+	r := []rune(s[:1990])
+	return string(r[:len(r)-1]) + "…"
+}
+
+// respond sends a reply; deferred says the interaction was deferred.
+func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, deferred bool) {
+	var err error
+	switch {
+	case !deferred:
+		data := &discordgo.InteractionResponseData{Content: limit(r.Text), Components: components(r), Files: files(r), AllowedMentions: allowed(r)}
+		if r.Ephemeral {
+			data.Flags = discordgo.MessageFlagsEphemeral
+		}
+		err = b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+	case r.Ephemeral:
+		// The placeholder is public: remove it and answer privately.
+		if err := b.session.InteractionResponseDelete(i); err != nil {
+			b.log.Warn("deleting a deferred answer failed", "err", err)
+		}
+		_, err = b.session.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: limit(r.Text), Components: components(r), Files: files(r), AllowedMentions: allowed(r), Flags: discordgo.MessageFlagsEphemeral})
+	default:
+		content := limit(r.Text)
+		comps := components(r)
+		_, err = b.session.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, Files: files(r), AllowedMentions: allowed(r)})
+	}
+	if err != nil {
+		b.log.Error("answering an interaction failed", "err", err, "interaction", i.ID)
+	}
+}
+
+func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
+	data := i.ApplicationCommandData()
+	req := request(i)
+	var choices []service.Choice
+	var focused *discordgo.ApplicationCommandInteractionDataOption
+	for _, o := range data.Options {
+		if o.Focused {
+			focused = o
+		}
+	}
+	ref := ""
+	if o := data.GetOption("game"); o != nil && !o.Focused {
+		ref = o.StringValue()
+	}
+	if focused != nil {
+		switch focused.Name {
+		case "game":
+			choices = b.svc.GameChoices(req, focused.StringValue())
+		case "notation":
+			choices = b.svc.MoveChoices(req, ref, focused.StringValue())
+		}
+	}
+	out := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(choices))
+	for _, c := range choices {
+		if len(out) == service.MaxChoices {
+			break
+		}
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
+	}
+	err := s.InteractionRespond(i, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: out},
+	})
+	if err != nil {
+		b.log.Warn("autocomplete answer failed", "err", err)
+	}
+}
+
+func optString(data discordgo.ApplicationCommandInteractionData, name string) string {
+	if o := data.GetOption(name); o != nil {
+		if v, ok := o.Value.(string); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func (b *Bot) command(i *discordgo.Interaction) {
+	data := i.ApplicationCommandData()
+	req := request(i)
+	ref := optString(data, "game")
+	var do func() (service.Reply, error)
+	switch data.Name {
+	case "new":
+		var opps []service.User
+		for _, name := range []string{"opponent", "opponent2", "opponent3"} {
+			o := data.GetOption(name)
+			if o == nil {
+				continue
+			}
+			id, _ := o.Value.(string)
+			u := service.User{ID: id, Name: id}
+			if data.Resolved != nil {
+				if du := data.Resolved.Users[id]; du != nil {
+					if du.Bot {
+						b.respond(i, service.Reply{Text: du.Username + " is a bot; challenge people.", Ephemeral: true}, false)
+						return
+					}
+					u.Name = du.DisplayName()
+				}
+				if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
+					u.Name = m.Nick
+				}
+			}
+			opps = append(opps, u)
+		}
+		game, options := optString(data, "game"), optString(data, "options")
+		do = func() (service.Reply, error) { return b.svc.NewGame(req, game, opps, options) }
+	case "move":
+		text := optString(data, "notation")
+		do = func() (service.Reply, error) { return b.svc.Move(req, ref, text) }
+	case "hand":
+		do = func() (service.Reply, error) { return b.svc.Hand(req, ref) }
+	case "board":
+		do = func() (service.Reply, error) { return b.svc.Board(req, ref) }
+	case "games":
+		do = func() (service.Reply, error) { return b.svc.Games(req) }
+	case "resign":
+		do = func() (service.Reply, error) { return b.svc.Resign(req, ref) }
+	case "rules":
+		do = func() (service.Reply, error) { return b.svc.Rules(optString(data, "game")) }
+	default:
+		do = func() (service.Reply, error) {
+			return service.Reply{Text: "I do not know that command; try /rules.", Ephemeral: true}, nil
+		}
+	}
+	b.answer(i, do)
+}
+
+// Mention is how Discord mentions a user.
+func Mention(u service.User) string {
+	if u.ID == "" || strings.ContainsFunc(u.ID, func(r rune) bool { return r < '0' || r > '9' }) {
+		return "@" + u.Name
+	}
+	return "<@" + u.ID + ">"
+}

@@ -1,0 +1,44 @@
+package bot
+
+import (
+	"github.com/bwmarrin/discordgo"
+
+	"tessera/service"
+)
+
+func gameOption(required bool) *discordgo.ApplicationCommandOption {
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, g := range service.GameIDs() {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: g.Name, Value: g.Value})
+	}
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "Which game", Required: required, Choices: choices}
+}
+
+// gameRef is the optional game: option of commands about one game.
+var gameRef = &discordgo.ApplicationCommandOption{
+	Type: discordgo.ApplicationCommandOptionString, Name: "game", Autocomplete: true,
+	Description: "Which of your games (needed only when this channel has several)",
+}
+
+// Commands are the slash commands the bot registers.
+func Commands() []*discordgo.ApplicationCommand {
+	dm := false
+	return []*discordgo.ApplicationCommand{
+		{Name: "new", Description: "Challenge people to a game", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{
+			gameOption(true),
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you challenge", Required: true},
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent2", Description: "A second opponent (games for 3+)"},
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent3", Description: "A third opponent (games for 4)"},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "options", Description: "Game options, e.g. borders=RBGY (see /rules)", MaxLength: 200},
+		}},
+		{Name: "move", Description: "Make your move (the list shows your legal moves)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "notation", Description: "Your move, e.g. d5 RGBY; start typing to see the legal moves", Required: true, Autocomplete: true, MaxLength: 200},
+			gameRef,
+		}},
+		{Name: "hand", Description: "See your hand (only you see it)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "board", Description: "Show a game's board again", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "games", Description: "Your games and whose turn it is", DMPermission: &dm},
+		{Name: "resign", Description: "Resign a game (asks to confirm)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "rules", Description: "A game's rules and move notation", Options: []*discordgo.ApplicationCommandOption{gameOption(true)}},
+	}
+}

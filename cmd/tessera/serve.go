@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"tessera/bot"
+	"tessera/console"
+	"tessera/service"
+	"tessera/storage"
+)
+
+// runBot is `tessera run`: Discord when DISCORD_TOKEN is set, else the
+// local console on standard input.
+func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	path, required := *cfgPath, true
+	if path == "" {
+		path, required = getenv("TESSERA_CONFIG"), true
+	}
+	if path == "" {
+		path, required = "config.yaml", false
+	}
+	cfg, err := loadConfig(path, required, getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 2
+	}
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	store, err := storage.Open(cfg.Database, storage.Options{})
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 1
+	}
+	defer store.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if cfg.Token == "" {
+		svc := service.New(store, service.Config{Logger: log, Defaults: cfg.Defaults.Options})
+		fmt.Fprintf(stdout, "Tessera local console (no DISCORD_TOKEN set). Games are kept in %s; pictures go to %s/.\n", cfg.Database, cfg.Pictures)
+		if err := console.New(svc, stdout, cfg.Pictures).Run(stdin); err != nil {
+			fmt.Fprintln(stderr, "tessera:", err)
+			return 1
+		}
+		return 0
+	}
+	svc := service.New(store, service.Config{Logger: log, Mention: bot.Mention, Defaults: cfg.Defaults.Options})
+	b, err := bot.New(svc, bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log})
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 1
+	}
+	if err := b.Run(ctx); err != nil && ctx.Err() == nil {
+		log.Error("bot stopped", "err", err)
+		return 1
+	}
+	return 0
+}

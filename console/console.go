@@ -1,0 +1,203 @@
+// Package console is a local transport for the service: lines such as
+// "ana: /new elemental bo" and "bo: /move d5 RGBY" drive the same commands
+// as Discord, and pictures are written to a folder. It lets a newcomer play
+// at once, without a Discord token, and lets tests script whole games.
+package console
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"tessera"
+	"tessera/service"
+)
+
+// Console reads command lines and prints the replies.
+type Console struct {
+	svc     *service.Service
+	out     io.Writer
+	dir     string // where pictures go
+	channel string
+	n       int
+}
+
+// New returns a console writing pictures to dir.
+func New(svc *service.Service, out io.Writer, dir string) *Console {
+	return &Console{svc: svc, out: out, dir: dir, channel: "console"}
+}
+
+// Help is the console's usage.
+const Help = `Type commands as "<player>: /<command> ...", for example:
+  ana: /new elemental bo           challenge bo (options: ana: /new elemental bo borders=RBGY)
+  bo: /accept                      accept the newest challenge (or /accept 3)
+  ana: /moves                      list your legal moves (autocomplete); /moves d5 narrows it
+  ana: /move d5 RGBY               play a move (add #3 first when you have several games)
+  bo: /hand   bo: /board   bo: /games   bo: /resign   ana: /rules closure
+  ana: /click resign:3             press a button shown as [Label: /click id]
+Pictures are written to the pictures folder; "quit" ends.`
+
+// Run reads lines until EOF or "quit".
+func (c *Console) Run(in io.Reader) error {
+	sc := bufio.NewScanner(in)
+	fmt.Fprintln(c.out, Help)
+	for {
+		fmt.Fprint(c.out, "> ")
+		if !sc.Scan() {
+			fmt.Fprintln(c.out)
+			return sc.Err()
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "quit" || line == "exit" {
+			return nil
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		c.Line(line)
+	}
+}
+
+// Line runs one command line and prints its reply.
+func (c *Console) Line(line string) {
+	r, err := c.Do(line)
+	if err != nil {
+		r = c.svc.Fail(err)
+	}
+	c.print(r)
+}
+
+// Do runs one command line and returns the reply.
+func (c *Console) Do(line string) (service.Reply, error) {
+	who, cmdline, ok := strings.Cut(line, ":")
+	who = strings.TrimSpace(who)
+	if !ok || who == "" || strings.ContainsAny(who, " /") {
+		return service.Reply{Text: "Write who speaks first: \"ana: /new elemental bo\". Type \"help\" for the commands.", Ephemeral: true}, nil
+	}
+	c.n++
+	req := service.Request{User: user(who), ChannelID: c.channel, GuildID: "console", InteractionID: ""}
+	f := strings.Fields(cmdline)
+	if len(f) == 0 {
+		return service.Reply{Text: Help, Ephemeral: true}, nil
+	}
+	cmd, args := strings.ToLower(strings.TrimPrefix(f[0], "/")), f[1:]
+	// An optional game reference "#12" right after the command.
+	ref := ""
+	if len(args) > 0 && strings.HasPrefix(args[0], "#") {
+		ref, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "new":
+		if len(args) < 2 {
+			return service.Reply{Text: "Write /new <game> <opponent> [more opponents] [option=value ...].", Ephemeral: true}, nil
+		}
+		var opps []service.User
+		var opts []string
+		for _, a := range args[1:] {
+			if strings.Contains(a, "=") {
+				opts = append(opts, a)
+			} else {
+				opps = append(opps, user(a))
+			}
+		}
+		return c.svc.NewGame(req, args[0], opps, strings.Join(opts, " "))
+	case "accept", "decline":
+		id, err := c.pending(req, ref, args)
+		if err != nil {
+			return service.Reply{}, err
+		}
+		return c.svc.Click(req, cmd+":"+id)
+	case "click":
+		if len(args) != 1 {
+			return service.Reply{Text: "Write /click <button id>.", Ephemeral: true}, nil
+		}
+		return c.svc.Click(req, args[0])
+	case "move":
+		return c.svc.Move(req, ref, strings.Join(args, " "))
+	case "moves":
+		var b strings.Builder
+		for _, ch := range c.svc.MoveChoices(req, ref, strings.Join(args, " ")) {
+			fmt.Fprintf(&b, "  %s\n", ch.Name)
+		}
+		return service.Reply{Text: strings.TrimRight(b.String(), "\n"), Ephemeral: true}, nil
+	case "hand":
+		return c.svc.Hand(req, ref)
+	case "board":
+		return c.svc.Board(req, ref)
+	case "games":
+		return c.svc.Games(req)
+	case "resign":
+		return c.svc.Resign(req, ref)
+	case "rules":
+		if len(args) == 0 {
+			return service.Reply{Text: "Write /rules <game>: " + gameList(), Ephemeral: true}, nil
+		}
+		return c.svc.Rules(args[0])
+	case "help":
+		return service.Reply{Text: Help, Ephemeral: true}, nil
+	}
+	return service.Reply{Text: fmt.Sprintf("There is no command /%s. Type help for the commands.", cmd), Ephemeral: true}, nil
+}
+
+func gameList() string {
+	var ids []string
+	for _, g := range service.GameIDs() {
+		ids = append(ids, g.Value)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// pending finds the challenge a console /accept or /decline means.
+func (c *Console) pending(req service.Request, ref string, args []string) (string, error) {
+	if ref != "" {
+		return strings.TrimPrefix(ref, "#"), nil
+	}
+	if len(args) > 0 {
+		return strings.TrimPrefix(args[0], "#"), nil
+	}
+	games, err := c.svc.Store().ByPlayer(req.User.ID)
+	if err != nil {
+		return "", err
+	}
+	for i := len(games) - 1; i >= 0; i-- {
+		if games[i].Status == "challenge" {
+			return fmt.Sprint(games[i].ID), nil
+		}
+	}
+	return "", tessera.Errorf(tessera.ENOTFOUND, "You have no challenge waiting; start one with /new.")
+}
+
+// user is a console user: the name is the id.
+func user(name string) service.User {
+	name = strings.ToLower(strings.TrimSpace(name))
+	return service.User{ID: name, Name: name}
+}
+
+func (c *Console) print(r service.Reply) {
+	prefix := ""
+	if r.Ephemeral {
+		prefix = "(only you) "
+	}
+	fmt.Fprintln(c.out, prefix+r.Text)
+	for _, b := range r.Buttons {
+		fmt.Fprintf(c.out, "  [%s: /click %s]\n", b.Label, b.ID)
+	}
+	for _, f := range r.Files {
+		if c.dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(c.dir, 0o755); err != nil {
+			fmt.Fprintln(c.out, "cannot write pictures:", err)
+			return
+		}
+		p := filepath.Join(c.dir, f.Name)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			fmt.Fprintln(c.out, "cannot write picture:", err)
+			continue
+		}
+		fmt.Fprintf(c.out, "  picture: %s\n", p)
+	}
+}

@@ -1,0 +1,177 @@
+package service
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"tessera"
+	"tessera/engine"
+)
+
+// MaxChoices is Discord's limit on autocomplete choices.
+const MaxChoices = 25
+
+// words splits notation into lower-case words (spaces and commas).
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+}
+
+// legalMoves builds (once per position) the mover's legal moves with their
+// words and points, best first.
+func (p *position) legalMoves() []legalMove {
+	p.once.Do(func() {
+		st := p.state
+		prev, _ := st.(engine.Previewer)
+		seen := map[string]bool{}
+		add := func(m engine.Move) {
+			text := m.String()
+			if seen[text] {
+				return
+			}
+			seen[text] = true
+			lm := legalMove{move: m, text: text, tokens: words(text)}
+			if prev != nil {
+				for _, d := range prev.Preview(m) {
+					if d.Seat == st.ToMove() {
+						lm.points += d.Points
+					}
+				}
+				lm.scored = true
+			}
+			p.legal = append(p.legal, lm)
+		}
+		for _, m := range st.Legal() {
+			add(m)
+		}
+		// Moves a game accepts but does not list (a voluntary pass).
+		for _, extra := range []string{"pass", "pass all"} {
+			if m, err := st.Parse(extra); err == nil {
+				add(m)
+			}
+		}
+		if prev != nil {
+			sort.SliceStable(p.legal, func(i, j int) bool { return p.legal[i].points > p.legal[j].points })
+		}
+	})
+	return p.legal
+}
+
+// matches reports whether a move fits what the player typed: every typed
+// word but the last is one of the move's words, and the last typed word
+// starts one of them (so "c4 c3" finds "c3 c4 d4", and "d5 RG" finds
+// "d5 RGBY").
+func matches(lm *legalMove, typed []string) bool {
+	if len(typed) == 0 {
+		return true
+	}
+	used := make([]bool, len(lm.tokens))
+	for i, w := range typed {
+		last := i == len(typed)-1
+		found := false
+		for j, t := range lm.tokens {
+			if used[j] {
+				continue
+			}
+			if t == w || (last && strings.HasPrefix(t, w)) {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// MoveChoices suggests the caller's legal moves that fit what they typed,
+// at most 25, each with its points ("d5 RGBY (+4)"). When the caller
+// cannot move, a single choice says why.
+func (s *Service) MoveChoices(req Request, ref, typed string) []Choice {
+	g, p, seat, err := s.playable(req, ref, true)
+	if err != nil {
+		return hint(tessera.ErrorMessage(err))
+	}
+	if to := p.state.ToMove(); int(to) != seat {
+		return hint(fmt.Sprintf("It is %s's turn in game #%d.", g.Players[to].Name, g.ID))
+	}
+	tw := words(typed)
+	var out []Choice
+	legal := p.legalMoves()
+	for i := range legal {
+		lm := &legal[i]
+		if !matches(lm, tw) {
+			continue
+		}
+		name := lm.text
+		if lm.scored {
+			name = fmt.Sprintf("%s (%+d)", lm.text, lm.points)
+		}
+		out = append(out, Choice{Name: clip(name), Value: clip(lm.text)})
+		if len(out) == MaxChoices {
+			break
+		}
+	}
+	if len(out) == 0 && len(tw) > 0 {
+		return hint("No legal move starts like that; clear it to see your moves.")
+	}
+	return out
+}
+
+// hint is a single choice that explains; picking it gives a clear error.
+func hint(msg string) []Choice { return []Choice{{Name: clip(msg), Value: "?"}} }
+
+func clip(s string) string {
+	if len(s) <= 100 {
+		return s
+	}
+	r := []rune(s)
+	for len(string(r)) > 99 {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}
+
+// GameChoices suggests the caller's games in play for a game: option.
+func (s *Service) GameChoices(req Request, typed string) []Choice {
+	games, err := s.store.ByPlayer(req.User.ID)
+	if err != nil {
+		return nil
+	}
+	typed = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(typed)), "#")
+	var out []Choice
+	for i := len(games) - 1; i >= 0 && len(out) < MaxChoices; i-- { // newest first
+		g := games[i]
+		if g.Status != tessera.StatusPlaying {
+			continue
+		}
+		seat := g.Seat(req.User.ID)
+		var others []string
+		for j, p := range g.Players {
+			if j != seat {
+				others = append(others, p.Name)
+			}
+		}
+		turn := ""
+		if p, err := s.state(g); err == nil && int(p.state.ToMove()) == seat {
+			turn = " (your turn)"
+		}
+		name := fmt.Sprintf("#%d %s vs %s%s", g.ID, gameName(g.Setup.Game), joinAnd(others), turn)
+		if typed != "" && !strings.Contains(strings.ToLower(name), typed) {
+			continue
+		}
+		out = append(out, Choice{Name: clip(name), Value: fmt.Sprint(g.ID)})
+	}
+	return out
+}
+
+// GameIDs lists the registered games for a game: choice.
+func GameIDs() []Choice {
+	var out []Choice
+	for _, g := range engine.Games() {
+		out = append(out, Choice{Name: g.Name, Value: g.ID})
+	}
+	return out
+}

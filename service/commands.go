@@ -1,0 +1,502 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"tessera"
+	"tessera/engine"
+	"tessera/render"
+	"tessera/storage"
+)
+
+// Button ids: "<action>:<game id>".
+const (
+	actAccept  = "accept"
+	actDecline = "decline"
+	actResign  = "resign"
+	actCancel  = "cancel"
+)
+
+func buttonID(action string, id uint64) string { return action + ":" + strconv.FormatUint(id, 10) }
+
+// NewGame posts a challenge: the game starts when every invited player
+// has accepted. options are "name=value" words.
+func (s *Service) NewGame(req Request, gameID string, opponents []User, options string) (Reply, error) {
+	g, ok := engine.Lookup(gameID)
+	if !ok {
+		var ids []string
+		for _, g := range engine.Games() {
+			ids = append(ids, g.ID)
+		}
+		return Reply{}, errorf(tessera.EINVALID, "There is no game %q; choose one of %s.", gameID, strings.Join(ids, ", "))
+	}
+	players := []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}}
+	for _, o := range opponents {
+		if o.ID == "" {
+			continue
+		}
+		for _, p := range players {
+			if p.ID == o.ID {
+				if o.ID == req.User.ID {
+					return Reply{}, errorf(tessera.EINVALID, "You cannot challenge yourself; name your opponents.")
+				}
+				return Reply{}, errorf(tessera.EINVALID, "%s is named twice; name each opponent once.", o.Name)
+			}
+		}
+		players = append(players, tessera.Player{ID: o.ID, Name: o.Name})
+	}
+	if len(players) < 2 {
+		return Reply{}, errorf(tessera.EINVALID, "Name at least one opponent.")
+	}
+	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
+	if err != nil {
+		return Reply{}, err
+	}
+	if def := s.defs[g.ID]; def != "" {
+		defs, err := engine.ParseOptions(strings.Fields(def))
+		if err != nil {
+			return Reply{}, err
+		}
+		for k, v := range defs {
+			if _, given := opts[k]; !given {
+				opts[k] = v
+			}
+		}
+	}
+	setup := engine.Setup{Game: g.ID, Players: len(players), Options: opts, Seed: s.seed()}
+	if _, err := engine.New(setup); err != nil { // check players and options now
+		return Reply{}, err
+	}
+	now := s.now().UTC()
+	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: req.GuildID, ChannelID: req.ChannelID, Created: now, Updated: now}
+	if err := s.store.Create(rec, req.InteractionID); err != nil {
+		return Reply{}, dup(err)
+	}
+	var names, mentions []string
+	var ids []string
+	for _, p := range players[1:] {
+		names = append(names, s.mention(User{p.ID, p.Name}))
+		ids = append(ids, p.ID)
+	}
+	text := fmt.Sprintf("**%s** challenges %s to **%s** (game #%d)%s. Accept or decline below; the game starts when everyone has accepted.",
+		req.User.Name, joinAnd(names), g.Name, rec.ID, optionText(opts))
+	mentions = ids
+	return Reply{Text: text, Mentions: mentions, Buttons: []Button{
+		{ID: buttonID(actAccept, rec.ID), Label: "Accept", Style: Success},
+		{ID: buttonID(actDecline, rec.ID), Label: "Decline", Style: Danger},
+	}}, nil
+}
+
+func optionText(opts map[string]string) string {
+	if len(opts) == 0 {
+		return ""
+	}
+	var kv []string
+	for k, v := range opts {
+		kv = append(kv, k+"="+v)
+	}
+	sort.Strings(kv)
+	return " with " + strings.Join(kv, ", ")
+}
+
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// dup maps a repeated interaction to a quiet user error.
+func dup(err error) error {
+	if errors.Is(err, storage.ErrDuplicate) {
+		return errorf(tessera.ECONFLICT, "That was already done.")
+	}
+	return err
+}
+
+// Click handles a button: "accept:12", "decline:12", "resign:12", "cancel:12".
+func (s *Service) Click(req Request, id string) (Reply, error) {
+	action, num, _ := strings.Cut(id, ":")
+	gid, err := strconv.ParseUint(num, 10, 64)
+	if err != nil {
+		return Reply{}, errorf(tessera.EINVALID, "That button is not one of ours.")
+	}
+	switch action {
+	case actAccept:
+		return s.Accept(req, gid)
+	case actDecline:
+		return s.Decline(req, gid)
+	case actResign:
+		return s.ResignConfirm(req, gid)
+	case actCancel:
+		return Reply{Text: "Kept playing: nothing was changed.", Ephemeral: true}, nil
+	}
+	return Reply{}, errorf(tessera.EINVALID, "That button is not one of ours.")
+}
+
+// Accept accepts a challenge; the last acceptance starts the game.
+func (s *Service) Accept(req Request, id uint64) (Reply, error) {
+	g, err := s.store.Game(id)
+	if err != nil {
+		return Reply{}, err
+	}
+	seat := g.Seat(req.User.ID)
+	switch {
+	case seat < 0:
+		return Reply{}, errorf(tessera.EFORBIDDEN, "This challenge is not for you; start your own with /new.")
+	case g.Status != tessera.StatusChallenge:
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d is no longer waiting for players (%s).", id, g.Status)
+	case g.Players[seat].Accepted:
+		return Reply{}, errorf(tessera.EINVALID, "You have already accepted game #%d; waiting for the others.", id)
+	}
+	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game) error {
+		g.Players[seat].Accepted = true
+		g.Updated = s.now().UTC()
+		all := true
+		for _, p := range g.Players {
+			all = all && p.Accepted
+		}
+		if all {
+			g.Status = tessera.StatusPlaying
+		}
+		return nil
+	})
+	if err != nil {
+		return Reply{}, dup(err)
+	}
+	if g.Status != tessera.StatusPlaying {
+		var waiting []string
+		for _, p := range g.Players {
+			if !p.Accepted {
+				waiting = append(waiting, p.Name)
+			}
+		}
+		return Reply{Text: fmt.Sprintf("%s accepted game #%d; waiting for %s.", req.User.Name, id, joinAnd(waiting))}, nil
+	}
+	return s.startReply(g)
+}
+
+func (s *Service) startReply(g *tessera.Game) (Reply, error) {
+	p, err := s.state(g)
+	if err != nil {
+		return Reply{}, err
+	}
+	st := p.state
+	var seats []string
+	for i, pl := range g.Players {
+		seats = append(seats, fmt.Sprintf("%s (seat %d)", pl.Name, i+1))
+	}
+	lines := []string{fmt.Sprintf("**%s**, game #%d, begins: %s.", gameName(g.Setup.Game), g.ID, strings.Join(seats, ", "))}
+	if st, ok := st.(engine.Starter); ok {
+		lines = append(lines, eventLines(g, st.StartEvents())...)
+	}
+	r := Reply{}
+	lines = append(lines, s.turnLine(g, st, &r))
+	lines = append(lines, "Move with /move (autocomplete lists your legal moves); see your tiles with /hand.")
+	pic, err := s.picture(g, st)
+	if err != nil {
+		return Reply{}, err
+	}
+	r.Text = strings.Join(lines, "\n")
+	r.Files = []File{pic}
+	return r, nil
+}
+
+// turnLine says whose turn it is, pinging them, or who won.
+func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
+	if st.Over() {
+		var win []string
+		for _, w := range st.Winners() {
+			u := s.user(g, int(w))
+			win = append(win, s.mention(u))
+			r.Mentions = append(r.Mentions, u.ID)
+		}
+		switch len(win) {
+		case 0:
+			return "**Game over.**"
+		case 1:
+			return fmt.Sprintf("**Game over: %s wins!**", win[0])
+		}
+		return fmt.Sprintf("**Game over: %s share the win!**", joinAnd(win))
+	}
+	u := s.user(g, int(st.ToMove()))
+	r.Mentions = append(r.Mentions, u.ID)
+	return fmt.Sprintf("%s, your turn.", s.mention(u))
+}
+
+// Decline turns a challenge down.
+func (s *Service) Decline(req Request, id uint64) (Reply, error) {
+	g, err := s.store.Game(id)
+	if err != nil {
+		return Reply{}, err
+	}
+	seat := g.Seat(req.User.ID)
+	switch {
+	case seat < 0:
+		return Reply{}, errorf(tessera.EFORBIDDEN, "This challenge is not for you.")
+	case g.Status != tessera.StatusChallenge:
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d is no longer waiting for players (%s).", id, g.Status)
+	}
+	if _, err := s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game) error {
+		g.Status = tessera.StatusDeclined
+		g.Updated = s.now().UTC()
+		return nil
+	}); err != nil {
+		return Reply{}, dup(err)
+	}
+	verb := "declined"
+	if seat == 0 {
+		verb = "withdrew"
+	}
+	return Reply{Text: fmt.Sprintf("%s %s the challenge to game #%d.", req.User.Name, verb, id)}, nil
+}
+
+// playable loads the game for a command of a player in it.
+func (s *Service) playable(req Request, ref string, forMove bool) (*tessera.Game, *position, int, error) {
+	g, err := s.findGame(req, ref, forMove)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	seat := g.Seat(req.User.ID)
+	if seat < 0 {
+		return nil, nil, 0, errorf(tessera.EFORBIDDEN, "You are not playing in game #%d.", g.ID)
+	}
+	switch g.Status {
+	case tessera.StatusChallenge:
+		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
+	case tessera.StatusFinished, tessera.StatusDeclined, tessera.StatusAborted:
+		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d is over.", g.ID)
+	}
+	p, err := s.state(g)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return g, p, seat, nil
+}
+
+// Move plays a move in notation.
+func (s *Service) Move(req Request, ref, text string) (Reply, error) {
+	g, p, seat, err := s.playable(req, ref, true)
+	if err != nil {
+		return Reply{}, err
+	}
+	if to := p.state.ToMove(); int(to) != seat {
+		return Reply{}, errorf(tessera.EFORBIDDEN, "It is %s's turn in game #%d, not yours.", g.Players[to].Name, g.ID)
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return Reply{}, errorf(tessera.EINVALID, "Type a move, or pick one from the autocomplete list.")
+	}
+	if len(text) > 200 {
+		return Reply{}, errorf(tessera.EINVALID, "That move is too long; pick one from the autocomplete list.")
+	}
+	if strings.EqualFold(text, "resign") {
+		return s.Resign(req, strconv.FormatUint(g.ID, 10))
+	}
+	st := p.state.Clone()
+	m, err := st.Parse(text)
+	if err != nil {
+		return Reply{}, err
+	}
+	o, err := st.Apply(m)
+	if err != nil {
+		return Reply{}, err
+	}
+	g, err = s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game) error {
+		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: seat, Text: m.String(), At: s.now().UTC()})
+		g.Updated = s.now().UTC()
+		if st.Over() {
+			g.Status = tessera.StatusFinished
+		}
+		return nil
+	})
+	if err != nil {
+		return Reply{}, dup(err)
+	}
+	s.remember(g, st)
+	return s.moveReply(g, st, o)
+}
+
+// remember caches a position just written.
+func (s *Service) remember(g *tessera.Game, st engine.State) {
+	s.mu.Lock()
+	s.cache[g.ID] = &position{version: g.Version, state: st}
+	s.mu.Unlock()
+}
+
+// moveReply is the public post after a move: the move and its points,
+// what else happened, the scores, whose turn, and the board.
+func (s *Service) moveReply(g *tessera.Game, st engine.State, o engine.Outcome) (Reply, error) {
+	mover := g.Players[o.Seat].Name
+	var lines []string
+	if o.Move == "resign" {
+		lines = append(lines, fmt.Sprintf("**%s** resigns game #%d.", mover, g.ID))
+	} else {
+		line := fmt.Sprintf("**%s** played `%s`", mover, o.Move)
+		if len(o.Deltas) > 0 {
+			line += ": " + deltaText(g, o)
+		}
+		lines = append(lines, line+".")
+	}
+	for _, e := range eventLines(g, o.Events) {
+		if e == mover+" resigns" {
+			continue
+		}
+		lines = append(lines, e)
+	}
+	lines = append(lines, scoreLine(g, st))
+	r := Reply{}
+	lines = append(lines, s.turnLine(g, st, &r))
+	pic, err := s.picture(g, st)
+	if err != nil {
+		return Reply{}, err
+	}
+	r.Text = strings.Join(lines, "\n")
+	r.Files = []File{pic}
+	return r, nil
+}
+
+// Resign asks the caller to confirm resigning.
+func (s *Service) Resign(req Request, ref string) (Reply, error) {
+	g, _, _, err := s.playable(req, ref, false)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Reply{
+		Text:      fmt.Sprintf("Resign game #%d (%s)? This cannot be undone.", g.ID, gameName(g.Setup.Game)),
+		Ephemeral: true,
+		Buttons: []Button{
+			{ID: buttonID(actResign, g.ID), Label: "Resign", Style: Danger},
+			{ID: buttonID(actCancel, g.ID), Label: "Keep playing", Style: Secondary},
+		},
+	}, nil
+}
+
+// ResignConfirm resigns the caller from a game.
+func (s *Service) ResignConfirm(req Request, id uint64) (Reply, error) {
+	g, p, seat, err := s.playable(req, strconv.FormatUint(id, 10), false)
+	if err != nil {
+		return Reply{}, err
+	}
+	st := p.state.Clone()
+	o := st.Resign(engine.Seat(seat))
+	g, err = s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game) error {
+		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: seat, Text: "resign", At: s.now().UTC()})
+		g.Updated = s.now().UTC()
+		if st.Over() {
+			g.Status = tessera.StatusFinished
+		}
+		return nil
+	})
+	if err != nil {
+		return Reply{}, dup(err)
+	}
+	s.remember(g, st)
+	return s.moveReply(g, st, o)
+}
+
+// Hand shows the caller their hand, to them only.
+func (s *Service) Hand(req Request, ref string) (Reply, error) {
+	g, p, seat, err := s.playable(req, ref, false)
+	if err != nil {
+		return Reply{}, err
+	}
+	v := p.state.View(engine.Seat(seat))
+	png, err := render.Scene(p.state.HandScene(engine.Seat(seat)))
+	if err != nil {
+		return Reply{}, err
+	}
+	text := fmt.Sprintf("Your hand in game #%d: %s", g.ID, strings.Join(v.Seats[seat].Hand, ", "))
+	if len(v.Seats[seat].Hand) == 0 {
+		text = fmt.Sprintf("Your pieces in game #%d:", g.ID)
+	}
+	return Reply{Text: text, Ephemeral: true, Files: []File{{Name: fmt.Sprintf("hand-%d.png", g.ID), Data: png}}}, nil
+}
+
+// Board reposts a game's current picture.
+func (s *Service) Board(req Request, ref string) (Reply, error) {
+	g, err := s.findGame(req, ref, false)
+	if err != nil {
+		return Reply{}, err
+	}
+	if g.Status == tessera.StatusChallenge || g.Status == tessera.StatusDeclined {
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d has not started.", g.ID)
+	}
+	p, err := s.state(g)
+	if err != nil {
+		return Reply{}, err
+	}
+	pic, err := s.picture(g, p.state)
+	if err != nil {
+		return Reply{}, err
+	}
+	line := fmt.Sprintf("**%s**, game #%d, after %d moves.", gameName(g.Setup.Game), g.ID, len(g.Moves))
+	status := render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
+	// /board does not ping anyone: it is asked for, not a turn notice.
+	return Reply{Text: line + "\n" + scoreLine(g, p.state) + "\n" + status, Files: []File{pic}}, nil
+}
+
+// Games lists the caller's games in play and challenges.
+func (s *Service) Games(req Request) (Reply, error) {
+	games, err := s.store.ByPlayer(req.User.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	var lines []string
+	for _, g := range games {
+		if !g.Active() {
+			continue
+		}
+		seat := g.Seat(req.User.ID)
+		var others []string
+		for i, p := range g.Players {
+			if i != seat {
+				others = append(others, p.Name)
+			}
+		}
+		state := "waiting for players to accept"
+		if g.Status == tessera.StatusPlaying {
+			p, err := s.state(g)
+			if err != nil {
+				return Reply{}, err
+			}
+			if to := p.state.ToMove(); int(to) == seat {
+				state = "**your turn**"
+			} else if to >= 0 {
+				state = g.Players[to].Name + "'s turn"
+			}
+		}
+		lines = append(lines, fmt.Sprintf("#%d %s vs %s: %s", g.ID, gameName(g.Setup.Game), joinAnd(others), state))
+	}
+	if len(lines) == 0 {
+		return Reply{Text: "You have no games in play. Start one with /new.", Ephemeral: true}, nil
+	}
+	return Reply{Text: "Your games:\n" + strings.Join(lines, "\n"), Ephemeral: true}, nil
+}
+
+// Rules gives a game's rules summary and notation.
+func (s *Service) Rules(gameID string) (Reply, error) {
+	g, ok := engine.Lookup(gameID)
+	if !ok {
+		return Reply{}, errorf(tessera.EINVALID, "There is no game %q.", gameID)
+	}
+	text := g.Summary
+	if len(g.Options) > 0 {
+		var opts []string
+		for _, o := range g.Options {
+			opts = append(opts, fmt.Sprintf("`%s`: %s", o.Name, o.Help))
+		}
+		text += "\n**Options** (in /new options:): " + strings.Join(opts, "; ")
+	}
+	if len(text) > 1990 {
+		text = text[:1985] + "…"
+	}
+	return Reply{Text: text, Ephemeral: true}, nil
+}

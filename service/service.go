@@ -1,0 +1,350 @@
+// Package service holds Tessera's commands and their replies, free of any
+// transport: the Discord adapter (bot), the local console and the tests
+// all drive this same code. Players are identified by opaque ids; the
+// transport says how to mention one.
+package service
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"tessera"
+	"tessera/engine"
+	"tessera/render"
+	"tessera/storage"
+)
+
+// User is a person on the transport.
+type User struct {
+	ID   string
+	Name string
+}
+
+// Request is who asks, and where.
+type Request struct {
+	User          User
+	GuildID       string
+	ChannelID     string
+	InteractionID string // repeated ids are applied once; "" for none
+}
+
+// ButtonStyle is the look of a button.
+type ButtonStyle int
+
+// Button styles.
+const (
+	Primary ButtonStyle = iota
+	Secondary
+	Success
+	Danger
+)
+
+// Button is a clickable action; ID is what the click sends back (at most
+// 100 characters).
+type Button struct {
+	ID    string
+	Label string
+	Style ButtonStyle
+}
+
+// File is an attachment.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Reply is what a command answers.
+type Reply struct {
+	Text      string
+	Ephemeral bool // only the caller sees it
+	Files     []File
+	Buttons   []Button
+	// Mentions are the user ids this reply pings; no one else is pinged.
+	Mentions []string
+}
+
+// Choice is one autocomplete suggestion.
+type Choice struct {
+	Name  string
+	Value string
+}
+
+// Config tunes a Service.
+type Config struct {
+	// Mention renders a mention of a user ("<@id>" on Discord). Default:
+	// "@name".
+	Mention func(u User) string
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Logger (default slog.Default()).
+	Logger *slog.Logger
+	// Seed draws a game's seed (default crypto/rand).
+	Seed func() uint64
+	// Defaults are options applied to every new game of a kind (by game
+	// id, "name=value" words) unless the challenger gives them.
+	Defaults map[string]string
+}
+
+// Service runs the commands on a store.
+type Service struct {
+	store   *storage.Store
+	mention func(u User) string
+	now     func() time.Time
+	log     *slog.Logger
+	seed    func() uint64
+	defs    map[string]string
+
+	mu    sync.Mutex
+	cache map[uint64]*position
+}
+
+// New returns a Service on an open store.
+func New(store *storage.Store, cfg Config) *Service {
+	s := &Service{store: store, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cache: map[uint64]*position{}}
+	if s.mention == nil {
+		s.mention = func(u User) string { return "@" + u.Name }
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.seed == nil {
+		s.seed = func() uint64 {
+			var b [8]byte
+			rand.Read(b[:])
+			return binary.LittleEndian.Uint64(b[:])
+		}
+	}
+	return s
+}
+
+// Store is the service's store.
+func (s *Service) Store() *storage.Store { return s.store }
+
+// position is a game's derived position, cached by version.
+type position struct {
+	version uint64
+	state   engine.State
+	once    sync.Once
+	legal   []legalMove // built on first autocomplete
+}
+
+type legalMove struct {
+	move   engine.Move
+	text   string   // canonical
+	tokens []string // lower-case words of the notation
+	points int
+	scored bool
+}
+
+const cacheSize = 512
+
+// state returns the position of a stored game, replaying its record (or
+// from the cache when the version has not changed). Callers must not
+// change the returned state: Clone it first.
+func (s *Service) state(g *tessera.Game) (*position, error) {
+	s.mu.Lock()
+	p := s.cache[g.ID]
+	s.mu.Unlock()
+	if p != nil && p.version == g.Version {
+		return p, nil
+	}
+	st, err := Replay(g)
+	if err != nil {
+		return nil, err
+	}
+	p = &position{version: g.Version, state: st}
+	s.mu.Lock()
+	if len(s.cache) >= cacheSize {
+		for k := range s.cache { // evict an arbitrary entry
+			delete(s.cache, k)
+			break
+		}
+	}
+	s.cache[g.ID] = p
+	s.mu.Unlock()
+	return p, nil
+}
+
+// Replay derives a game's position from its record.
+func Replay(g *tessera.Game) (engine.State, error) {
+	st, err := engine.New(g.Setup)
+	if err != nil {
+		return nil, fmt.Errorf("game %d: setup: %w", g.ID, err)
+	}
+	for i, m := range g.Moves {
+		if m.Text == "resign" {
+			st.Resign(engine.Seat(m.Seat))
+			continue
+		}
+		if int(st.ToMove()) != m.Seat {
+			return nil, fmt.Errorf("game %d: move %d %q: seat %d to move, not %d", g.ID, i+1, m.Text, st.ToMove(), m.Seat)
+		}
+		mv, err := st.Parse(m.Text)
+		if err == nil {
+			_, err = st.Apply(mv)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("game %d: move %d %q: %w", g.ID, i+1, m.Text, err)
+		}
+	}
+	return st, nil
+}
+
+func (s *Service) user(g *tessera.Game, seat int) User {
+	p := g.Players[seat]
+	return User{ID: p.ID, Name: p.Name}
+}
+
+func gameName(id string) string {
+	if g, ok := engine.Lookup(id); ok {
+		return g.Name
+	}
+	return id
+}
+
+// picture renders the board of a game with its panel.
+func (s *Service) picture(g *tessera.Game, st engine.State) (File, error) {
+	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
+	png, err := render.Board(st.Board(), render.NewPanel(title, st.View(engine.NoSeat), g.Names()))
+	if err != nil {
+		return File{}, err
+	}
+	return File{Name: fmt.Sprintf("game-%d-move-%d.png", g.ID, len(g.Moves)), Data: png}, nil
+}
+
+// scoreLine is "Ana 12 · Bo 9".
+func scoreLine(g *tessera.Game, st engine.State) string {
+	var parts []string
+	sc := st.Scores()
+	for i, p := range g.Players {
+		parts = append(parts, fmt.Sprintf("%s %d", p.Name, sc[i]))
+	}
+	return "Scores: " + strings.Join(parts, " · ")
+}
+
+// eventLines writes the engine's events with the players' names.
+func eventLines(g *tessera.Game, evs []engine.Event) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Seat == engine.NoSeat || int(e.Seat) >= len(g.Players) {
+			out = append(out, e.Text)
+		} else {
+			out = append(out, g.Players[e.Seat].Name+" "+e.Text)
+		}
+	}
+	return out
+}
+
+// deltaText is "+4 (2 connections +3, border +1)" for one seat, plus lines
+// for other seats' changes.
+func deltaText(g *tessera.Game, o engine.Outcome) string {
+	bySeat := map[engine.Seat][]string{}
+	var order []engine.Seat
+	for _, d := range o.Deltas {
+		if _, ok := bySeat[d.Seat]; !ok {
+			order = append(order, d.Seat)
+		}
+		bySeat[d.Seat] = append(bySeat[d.Seat], fmt.Sprintf("%s %+d", d.Reason, d.Points))
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i] == o.Seat && order[j] != o.Seat })
+	var parts []string
+	for _, s := range order {
+		who := g.Players[s].Name
+		parts = append(parts, fmt.Sprintf("%s %+d (%s)", who, o.Points(s), strings.Join(bySeat[s], ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// errorf is a user-safe error.
+func errorf(code, format string, args ...any) error { return tessera.Errorf(code, format, args...) }
+
+// Fail turns an error into the one-line ephemeral reply a player sees.
+// Internal errors are logged with their details and shown generically.
+func (s *Service) Fail(err error) Reply {
+	if tessera.ErrorCode(err) == tessera.EINTERNAL {
+		s.log.Error("internal error", "err", err)
+	}
+	return Reply{Text: tessera.ErrorMessage(err), Ephemeral: true}
+}
+
+func parseGameRef(ref string) (uint64, bool) {
+	ref = strings.TrimPrefix(strings.TrimSpace(ref), "#")
+	if ref == "" {
+		return 0, false
+	}
+	// Autocomplete values are the number; a typed "12 elemental" works too.
+	if i := strings.IndexAny(ref, " :"); i > 0 {
+		ref = ref[:i]
+	}
+	id, err := strconv.ParseUint(ref, 10, 64)
+	return id, err == nil
+}
+
+// findGame resolves which game a command is about: the game: option when
+// given, else the caller's only game in this channel (for a move, the only
+// one where it is their turn).
+func (s *Service) findGame(req Request, ref string, forMove bool) (*tessera.Game, error) {
+	if strings.TrimSpace(ref) != "" {
+		id, ok := parseGameRef(ref)
+		if !ok {
+			return nil, errorf(tessera.EINVALID, "%q is not a game number; pick one of your games from the list.", ref)
+		}
+		g, err := s.store.Game(id)
+		if err != nil {
+			if errors.Is(err, storage.ErrNotFound) {
+				return nil, errorf(tessera.ENOTFOUND, "There is no game #%d.", id)
+			}
+			return nil, err
+		}
+		return g, nil
+	}
+	games, err := s.store.ByChannel(req.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	var here, mine, myTurn []*tessera.Game
+	for _, g := range games {
+		if g.Status != tessera.StatusPlaying {
+			continue
+		}
+		here = append(here, g)
+		if seat := g.Seat(req.User.ID); seat >= 0 {
+			mine = append(mine, g)
+			if p, err := s.state(g); err == nil && int(p.state.ToMove()) == seat {
+				myTurn = append(myTurn, g)
+			}
+		}
+	}
+	switch {
+	case len(mine) == 1:
+		return mine[0], nil
+	case forMove && len(myTurn) == 1:
+		return myTurn[0], nil
+	case len(mine) == 0 && len(here) == 1 && !forMove:
+		return here[0], nil
+	case len(mine) == 0 && len(here) == 0:
+		return nil, errorf(tessera.ENOTFOUND, "There is no game in play in this channel. Start one with /new.")
+	case len(mine) == 0 && forMove:
+		return nil, errorf(tessera.EFORBIDDEN, "You are not playing in any game in this channel.")
+	}
+	var ids []string
+	list := mine
+	if len(list) == 0 {
+		list = here
+	}
+	for _, g := range list {
+		ids = append(ids, fmt.Sprintf("#%d", g.ID))
+	}
+	return nil, errorf(tessera.EINVALID, "This channel has several games (%s): say which with the game: option.", strings.Join(ids, ", "))
+}
