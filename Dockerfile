@@ -1,0 +1,17 @@
+# Build a static binary, then run it as a non-root user with the database
+# on a volume. The token comes from the environment: docker run -e DISCORD_TOKEN=...
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/tessera ./cmd/tessera
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/tessera /usr/local/bin/tessera
+WORKDIR /data
+VOLUME /data
+ENV TESSERA_DATABASE=/data/tessera.db
+USER nonroot:nonroot
+ENTRYPOINT ["/usr/local/bin/tessera"]
+CMD ["run"]
