@@ -17,13 +17,13 @@ import (
 
 // call is one REST request being handled (with s.mu held).
 type call struct {
-	s       *Server
-	r       *http.Request
-	req     *Request
-	params  map[string]string
-	body    map[string]any // decoded JSON object body, or nil
-	errs    []Violation    // violations to record for this answer
-	header  http.Header    // extra response headers
+	s      *Server
+	r      *http.Request
+	req    *Request
+	params map[string]string
+	body   map[string]any // decoded JSON object body, or nil
+	errs   []Violation    // violations to record for this answer
+	header http.Header    // extra response headers
 }
 
 type handler func(c *call) (int, any)
@@ -132,9 +132,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	f := s.takeFault(r.Method, p)
 	s.mu.Unlock()
-	if f != nil && f.delay > 0 {
+	if f != nil && f.Delay > 0 {
 		select {
-		case <-time.After(f.delay):
+		case <-time.After(f.Delay):
 		case <-s.done:
 		case <-r.Context().Done():
 		}
@@ -150,7 +150,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	var status int
 	var body any
 	switch {
-	case f != nil && f.status != 0:
+	case f != nil && f.Status != 0:
 		status, body = f.answer(c)
 		req.Fault = f.describe()
 	case rt == nil:

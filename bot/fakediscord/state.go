@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	_ "image/gif" // decode GIF attachments
+	_ "image/gif"  // decode GIF attachments
 	_ "image/jpeg" // decode JPEG attachments
 	"image/png"
 	"net/http"
@@ -26,7 +26,7 @@ type state struct {
 	members      map[string][]string // guild -> user ids
 	dms          map[string]string   // user id -> DM channel id
 	messages     map[string]*storedMessage
-	chanMsgs     map[string][]string // channel -> message ids in creation order
+	chanMsgs     map[string][]string         // channel -> message ids in creation order
 	commands     map[string][]map[string]any // "" = global, else guild id
 	interactions map[string]*interactionRec
 	byToken      map[string]*interactionRec
@@ -379,15 +379,15 @@ func nilIfEmpty(s string) any {
 
 func memberJSON(u *discordgo.User, joined time.Time) map[string]any {
 	return map[string]any{
-		"user":         userJSON(u),
-		"roles":        []any{},
-		"joined_at":    joined.UTC().Format(time.RFC3339Nano),
-		"nick":         nil,
-		"deaf":         false,
-		"mute":         false,
-		"flags":        0,
-		"pending":      false,
-		"permissions":  "2248473465835073",
+		"user":                         userJSON(u),
+		"roles":                        []any{},
+		"joined_at":                    joined.UTC().Format(time.RFC3339Nano),
+		"nick":                         nil,
+		"deaf":                         false,
+		"mute":                         false,
+		"flags":                        0,
+		"pending":                      false,
+		"permissions":                  "2248473465835073",
 		"communication_disabled_until": nil,
 	}
 }

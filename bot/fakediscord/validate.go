@@ -55,8 +55,15 @@ func obj(v any) map[string]any {
 }
 
 func num(v any) int {
-	f, _ := v.(float64)
-	return int(f)
+	switch n := v.(type) {
+	case float64:
+		return int(n)
+	case int:
+		return n
+	case int64:
+		return int(n)
+	}
+	return 0
 }
 
 // validateMessage checks a message payload (create, edit, interaction

@@ -1,0 +1,493 @@
+package fakediscord
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+type interactionRec struct {
+	id, token, appID   string
+	typ                int
+	name               string // command name or custom_id
+	guildID, channelID string
+	user               *discordgo.User
+	componentMsgID     string
+	obj                map[string]any
+	dispatched         time.Time
+	acked              bool
+	ackedAt            time.Time
+	cbType             int
+	cbData             map[string]any
+	cbFiles            []File
+	originalID         string
+	followups          []string
+}
+
+// Opt is a command option in a dispatched interaction; build it with Str,
+// Int, Num, Bool, UserOpt, Sub, Group and mark it with Focused.
+type Opt = *discordgo.ApplicationCommandInteractionDataOption
+
+// Str is a string option.
+func Str(name, value string) Opt {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: value}
+}
+
+// Int is an integer option.
+func Int(name string, value int64) Opt {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionInteger, Value: value}
+}
+
+// Num is a number option.
+func Num(name string, value float64) Opt {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionNumber, Value: value}
+}
+
+// Bool is a boolean option.
+func Bool(name string, value bool) Opt {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionBoolean, Value: value}
+}
+
+// UserOpt is a user option (the user is added to data.resolved).
+func UserOpt(name, userID string) Opt {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionUser, Value: userID}
+}
+
+// Sub is a subcommand with its options.
+func Sub(name string, opts ...Opt) Opt {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}
+}
+
+// Group is a subcommand group.
+func Group(name string, subs ...Opt) Opt {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionSubCommandGroup, Options: subs}
+}
+
+// Focused marks the option the user is typing in (autocomplete); value is
+// what they typed so far.
+func Focused(o Opt) Opt {
+	o.Focused = true
+	return o
+}
+
+// InteractionBuilder describes an interaction to dispatch; finish with Send.
+type InteractionBuilder struct {
+	s         *Server
+	typ       discordgo.InteractionType
+	data      map[string]any
+	name      string
+	guildID   string
+	channelID string
+	dm        bool
+	user      *discordgo.User
+	messageID string
+	locale    string
+}
+
+func (s *Server) builder(typ discordgo.InteractionType, name string, data map[string]any) *InteractionBuilder {
+	return &InteractionBuilder{s: s, typ: typ, name: name, data: data, guildID: s.GuildID, channelID: s.ChannelID, user: s.User, locale: "en-US"}
+}
+
+func optionsJSON(opts []Opt) []any {
+	out := []any{}
+	for _, o := range opts {
+		m := map[string]any{"name": o.Name, "type": int(o.Type)}
+		if o.Value != nil {
+			m["value"] = o.Value
+		}
+		if len(o.Options) > 0 || o.Type == discordgo.ApplicationCommandOptionSubCommand || o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			m["options"] = optionsJSON(o.Options)
+		}
+		if o.Focused {
+			m["focused"] = true
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func userOptions(opts []Opt, into map[string]bool) {
+	for _, o := range opts {
+		if o.Type == discordgo.ApplicationCommandOptionUser {
+			if id, ok := o.Value.(string); ok {
+				into[id] = true
+			}
+		}
+		userOptions(o.Options, into)
+	}
+}
+
+// Slash builds a chat-input (slash) command interaction. If the command was
+// registered, its id is used.
+func (s *Server) Slash(name string, opts ...Opt) *InteractionBuilder {
+	b := s.builder(discordgo.InteractionApplicationCommand, name, nil)
+	b.data = map[string]any{"name": name, "type": 1, "options": optionsJSON(opts)}
+	users := map[string]bool{}
+	userOptions(opts, users)
+	if len(users) > 0 {
+		s.mu.Lock()
+		ru, rm := map[string]any{}, map[string]any{}
+		for id := range users {
+			if u, ok := s.st.users[id]; ok {
+				ru[id] = userJSON(u)
+				mem := memberJSON(u, time.Now())
+				delete(mem, "user")
+				rm[id] = mem
+			}
+		}
+		s.mu.Unlock()
+		b.data["resolved"] = map[string]any{"users": ru, "members": rm}
+	}
+	return b
+}
+
+// Autocomplete builds an autocomplete interaction for a command; exactly one
+// option should be wrapped in Focused.
+func (s *Server) Autocomplete(name string, opts ...Opt) *InteractionBuilder {
+	b := s.Slash(name, opts...)
+	b.typ = discordgo.InteractionApplicationCommandAutocomplete
+	return b
+}
+
+// Button builds a button click. By default it clicks the newest message that
+// has a component with this custom_id (and uses its channel); use OnMessage
+// to choose the message.
+func (s *Server) Button(customID string) *InteractionBuilder {
+	return s.builder(discordgo.InteractionMessageComponent, customID,
+		map[string]any{"custom_id": customID, "component_type": int(discordgo.ButtonComponent)})
+}
+
+// SelectMenu builds a string select menu choice (see Button for the message).
+func (s *Server) SelectMenu(customID string, values ...string) *InteractionBuilder {
+	return s.builder(discordgo.InteractionMessageComponent, customID,
+		map[string]any{"custom_id": customID, "component_type": int(discordgo.SelectMenuComponent), "values": values})
+}
+
+// ModalSubmit builds a modal submission with text input values by custom_id.
+func (s *Server) ModalSubmit(customID string, fields map[string]string) *InteractionBuilder {
+	var rows []any
+	for id, v := range fields {
+		rows = append(rows, map[string]any{"type": 1, "components": []any{
+			map[string]any{"type": 4, "custom_id": id, "value": v},
+		}})
+	}
+	return s.builder(discordgo.InteractionModalSubmit, customID, map[string]any{"custom_id": customID, "components": rows})
+}
+
+// By sets the user who interacts (default: the server's User).
+func (b *InteractionBuilder) By(u *discordgo.User) *InteractionBuilder {
+	b.user = u
+	return b
+}
+
+// In sets the guild and channel (default: the server's GuildID and ChannelID).
+// Unknown channels are created.
+func (b *InteractionBuilder) In(guildID, channelID string) *InteractionBuilder {
+	b.guildID, b.channelID, b.dm = guildID, channelID, false
+	return b
+}
+
+// InDM sends the interaction from the user's DM channel with the bot.
+func (b *InteractionBuilder) InDM() *InteractionBuilder {
+	b.dm, b.guildID = true, ""
+	return b
+}
+
+// OnMessage sets the message a component belongs to.
+func (b *InteractionBuilder) OnMessage(messageID string) *InteractionBuilder {
+	b.messageID = messageID
+	return b
+}
+
+// Locale sets the user's locale (default en-US).
+func (b *InteractionBuilder) Locale(l string) *InteractionBuilder {
+	b.locale = l
+	return b
+}
+
+// Sent is a dispatched interaction.
+type Sent struct {
+	s           *Server
+	ID          string
+	Token       string
+	Interaction *discordgo.Interaction // as the bot decodes it
+}
+
+// Send dispatches the interaction as INTERACTION_CREATE. It waits (up to
+// DefaultTimeout) for a gateway session covering the guild, and fails the
+// test if there is none. The answer deadline starts now.
+func (b *InteractionBuilder) Send(t testing.TB) *Sent {
+	t.Helper()
+	s := b.s
+	guild := b.guildID
+	if b.dm {
+		guild = ""
+	}
+	if !s.waitUntil(0, func() bool { return s.gw.liveSessionLocked(guild) }) {
+		t.Fatalf("fakediscord: no gateway session to send the interaction to (did the bot Open()?)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := &interactionRec{
+		id: s.ids.next(), token: interactionToken(), appID: s.AppID, typ: int(b.typ),
+		name: b.name, guildID: guild, user: b.user,
+	}
+	var channel *discordgo.Channel
+	data := b.data
+	if b.typ == discordgo.InteractionMessageComponent {
+		mid := b.messageID
+		if mid == "" {
+			mid = s.findComponentLocked(b.name)
+		}
+		if m, ok := s.st.messages[mid]; ok {
+			rec.componentMsgID = mid
+			if ch, ok := s.st.channels[m.obj["channel_id"].(string)]; ok && !b.dm {
+				channel = ch
+				rec.guildID = ch.GuildID
+			}
+		}
+	}
+	if b.typ == discordgo.InteractionApplicationCommand || b.typ == discordgo.InteractionApplicationCommandAutocomplete {
+		data = map[string]any{}
+		for k, v := range b.data {
+			data[k] = v
+		}
+		data["id"] = s.commandIDLocked(rec.guildID, b.name)
+		if rec.guildID != "" {
+			data["guild_id"] = rec.guildID
+		}
+	}
+	if channel == nil {
+		if b.dm {
+			channel = s.dmChannelLocked(b.user)
+		} else {
+			channel = s.ensureChannelLocked(rec.guildID, b.channelID)
+		}
+	}
+	rec.channelID = channel.ID
+	o := map[string]any{
+		"id":                             rec.id,
+		"application_id":                 rec.appID,
+		"type":                           rec.typ,
+		"data":                           data,
+		"channel_id":                     channel.ID,
+		"channel":                        channelJSON(channel),
+		"token":                          rec.token,
+		"version":                        1,
+		"locale":                         b.locale,
+		"app_permissions":                "2248473465835073",
+		"entitlements":                   []any{},
+		"authorizing_integration_owners": map[string]any{"0": rec.guildID},
+	}
+	if rec.guildID != "" {
+		o["guild_id"] = rec.guildID
+		o["guild_locale"] = "en-US"
+		o["member"] = memberJSON(b.user, time.Now())
+		o["context"] = 0
+	} else {
+		o["user"] = userJSON(b.user)
+		o["context"] = 1
+		o["authorizing_integration_owners"] = map[string]any{"1": b.user.ID}
+	}
+	if rec.componentMsgID != "" {
+		o["message"] = s.st.messages[rec.componentMsgID].obj
+	}
+	rec.obj = o
+	rec.dispatched = time.Now()
+	s.st.interactions[rec.id] = rec
+	s.st.byToken[rec.token] = rec
+	s.gw.dispatchLocked("INTERACTION_CREATE", rec.guildID, 0, func(*gwSession) any { return o })
+	s.notify()
+	raw, _ := json.Marshal(o)
+	var di discordgo.Interaction
+	if err := json.Unmarshal(raw, &di); err != nil {
+		t.Fatalf("fakediscord: interaction does not decode: %v", err)
+	}
+	return &Sent{s: s, ID: rec.id, Token: rec.token, Interaction: &di}
+}
+
+func interactionToken() string {
+	b := make([]byte, 48)
+	_, _ = rand.Read(b)
+	return "aW50ZXJhY3Rpb246" + base64.RawURLEncoding.EncodeToString(b)
+}
+
+func (s *Server) commandIDLocked(guildID, name string) string {
+	for _, scope := range []string{guildID, ""} {
+		for _, c := range s.st.commands[scope] {
+			if c["name"] == name {
+				id, _ := c["id"].(string)
+				return id
+			}
+		}
+	}
+	return s.ids.next()
+}
+
+// findComponentLocked returns the newest message with a component custom_id.
+func (s *Server) findComponentLocked(customID string) string {
+	best := ""
+	var bestTS string
+	for id, m := range s.st.messages {
+		if hasCustomID(list(m.obj["components"]), customID) {
+			ts, _ := m.obj["timestamp"].(string)
+			if best == "" || ts > bestTS || (ts == bestTS && len(id) >= len(best) && id > best) {
+				best, bestTS = id, ts
+			}
+		}
+	}
+	return best
+}
+
+func hasCustomID(comps []any, id string) bool {
+	for _, c := range comps {
+		m := obj(c)
+		if m["custom_id"] == id || hasCustomID(list(m["components"]), id) {
+			return true
+		}
+	}
+	return false
+}
+
+// InteractionResponse is what the bot did with an interaction so far.
+type InteractionResponse struct {
+	ID           string
+	DispatchedAt time.Time
+	Acknowledged bool
+	AckedAt      time.Time
+	// Latency is the time from dispatch to the accepted callback.
+	Latency time.Duration
+	// Type is the callback type (4 message, 5 deferred, 6 deferred update,
+	// 7 update, 8 autocomplete result, 9 modal).
+	Type discordgo.InteractionResponseType
+	// Data is the callback's data, decoded (Choices for autocomplete).
+	Data *discordgo.InteractionResponseData
+	// DataJSON is the callback's raw data object.
+	DataJSON json.RawMessage
+	// Files are the files uploaded with the callback.
+	Files []File
+	// Original is the current @original message (nil if none).
+	Original *Message
+	// Followups are the follow-up messages, in order.
+	Followups []*Message
+}
+
+func (s *Server) responseLocked(rec *interactionRec) InteractionResponse {
+	r := InteractionResponse{ID: rec.id, DispatchedAt: rec.dispatched, Acknowledged: rec.acked, AckedAt: rec.ackedAt,
+		Type: discordgo.InteractionResponseType(rec.cbType), Files: append([]File(nil), rec.cbFiles...)}
+	if rec.acked {
+		r.Latency = rec.ackedAt.Sub(rec.dispatched)
+		raw, _ := json.Marshal(rec.cbData)
+		r.DataJSON = raw
+		var d discordgo.InteractionResponseData
+		if json.Unmarshal(raw, &d) == nil {
+			r.Data = &d
+		}
+	}
+	if m, ok := s.st.messages[rec.originalID]; ok {
+		r.Original = m.snapshot()
+	}
+	for _, id := range rec.followups {
+		if m, ok := s.st.messages[id]; ok {
+			r.Followups = append(r.Followups, m.snapshot())
+		}
+	}
+	return r
+}
+
+// InteractionResponse returns what the bot did with an interaction so far.
+func (s *Server) InteractionResponse(id string) (InteractionResponse, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.st.interactions[id]
+	if !ok {
+		return InteractionResponse{}, false
+	}
+	return s.responseLocked(rec), true
+}
+
+// WaitInteraction waits until the interaction's state satisfies match (nil:
+// acknowledged) and returns it; it fails the test after the timeout.
+func (s *Server) WaitInteraction(t testing.TB, id string, match func(InteractionResponse) bool, timeout time.Duration) InteractionResponse {
+	t.Helper()
+	if match == nil {
+		match = func(r InteractionResponse) bool { return r.Acknowledged }
+	}
+	var r InteractionResponse
+	if !s.waitUntil(timeout, func() bool {
+		rec, ok := s.st.interactions[id]
+		if !ok {
+			return false
+		}
+		r = s.responseLocked(rec)
+		return match(r)
+	}) {
+		t.Fatalf("fakediscord: interaction %s: condition not met within %v (state %+v); requests:\n%s", id, orDefault(timeout), r, s.requestList())
+	}
+	return r
+}
+
+// Response waits until the bot acknowledged the interaction and returns it.
+func (x *Sent) Response(t testing.TB) InteractionResponse {
+	t.Helper()
+	return x.s.WaitInteraction(t, x.ID, nil, 0)
+}
+
+// Wait waits until the interaction's state satisfies match.
+func (x *Sent) Wait(t testing.TB, match func(InteractionResponse) bool) InteractionResponse {
+	t.Helper()
+	return x.s.WaitInteraction(t, x.ID, match, 0)
+}
+
+// UserMessage makes a user post a message in a channel (default guild
+// channel if channelID is "") and dispatches MESSAGE_CREATE to the bot
+// (subject to intents: content is empty without MESSAGE_CONTENT, unless the
+// bot is mentioned or it is a DM). It returns the stored message.
+func (s *Server) UserMessage(u *discordgo.User, channelID, content string) *Message {
+	if u == nil {
+		u = s.User
+	}
+	if channelID == "" {
+		channelID = s.ChannelID
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ensureChannelLocked(s.GuildID, channelID)
+	p := map[string]any{"content": content}
+	mentions := []any{}
+	if containsMention(content, s.Bot.ID) {
+		mentions = append(mentions, userJSON(s.Bot))
+	}
+	m := s.newMessageLocked(channelID, u, p, nil, map[string]any{"mentions": mentions})
+	// newMessageLocked dispatched already; mentions were set via extra.
+	s.notify()
+	return m.snapshot()
+}
+
+// UserDM makes a user post a message in their DM channel with the bot.
+func (s *Server) UserDM(u *discordgo.User, content string) *Message {
+	if u == nil {
+		u = s.User
+	}
+	s.mu.Lock()
+	ch := s.dmChannelLocked(u)
+	s.mu.Unlock()
+	return s.UserMessage(u, ch.ID, content)
+}
+
+func containsMention(content, id string) bool {
+	for _, p := range []string{"<@" + id + ">", "<@!" + id + ">"} {
+		if len(content) >= len(p) {
+			for i := 0; i+len(p) <= len(content); i++ {
+				if content[i:i+len(p)] == p {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
