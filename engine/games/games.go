@@ -2,8 +2,9 @@
 package games
 
 import (
-	_ "tessera/engine/closure"   // Closure
-	_ "tessera/engine/elemental" // Elemental Connection
-	_ "tessera/engine/glorieta"  // Glorieta
-	_ "tessera/engine/knotwork"  // Knotwork
+	_ "tessera/engine/closure"    // Closure
+	_ "tessera/engine/elemental"  // Elemental Connection
+	_ "tessera/engine/glorieta"   // Glorieta
+	_ "tessera/engine/knotwork"   // Knotwork
+	_ "tessera/engine/tilingking" // TilingKing
 )
