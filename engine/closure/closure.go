@@ -271,6 +271,24 @@ func (st *State) fits(cell int, f Face) string {
 
 var dirWord = [4]string{"north", "east", "south", "west"}
 
+// ok is a fast fits for an empty cell next to the layout.
+func (st *State) ok(cell int, f Face) bool {
+	if st.Laid == 0 {
+		return f.colourCount() >= 2
+	}
+	for d := grid.N; d <= grid.W; d++ {
+		j := board.Step(cell, d)
+		if j < 0 || st.Cells[j].Tile == 0 {
+			continue
+		}
+		g := st.Cells[j].face()
+		if f.Col[d] != g.Col[(d+3)%4] && f.Col[(d+1)%4] != g.Col[(d+2)%4] {
+			return false
+		}
+	}
+	return true
+}
+
 // open lists the empty cells next to the layout (m13 on an empty table),
 // in cell order.
 func (st *State) open() []int {
@@ -278,14 +296,18 @@ func (st *State) open() []int {
 		return []int{centre}
 	}
 	var out []int
-	for i := 0; i < board.Len(); i++ {
-		if st.Cells[i].Tile != 0 {
-			continue
-		}
-		touch := false
-		board.Orth(i, func(j int) { touch = touch || st.Cells[j].Tile != 0 })
-		if touch {
-			out = append(out, i)
+	c0, r0, c1, r1 := st.crop()
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			i := board.Index(c, r)
+			if st.Cells[i].Tile != 0 {
+				continue
+			}
+			touch := false
+			board.Orth(i, func(j int) { touch = touch || st.Cells[j].Tile != 0 })
+			if touch {
+				out = append(out, i)
+			}
 		}
 	}
 	return out
@@ -301,7 +323,7 @@ func (st *State) placements(s engine.Seat, one bool) []Move {
 		for _, r := range rots[t] {
 			f := faces[t][r]
 			for _, c := range cells {
-				if st.fits(c, f) == "" {
+				if st.ok(c, f) {
 					out = append(out, Move{Kind: Place, Tile: t, Cell: c, Rot: r})
 					if one {
 						return out
