@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -917,5 +916,3 @@ func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	}
 	_, _ = w.Write(f.Data)
 }
-
-var _ = utf8.RuneCountInString
