@@ -50,9 +50,11 @@ func loadFonts() {
 	})
 }
 
-// faces caches font faces of one drawing (faces are not safe for
-// concurrent use, so each drawing has its own).
+// faces caches font faces (and so their glyphs). A face is not safe for
+// concurrent use: each drawing takes a set from the pool and gives it back.
 type faces map[[2]int]font.Face
+
+var facePool = sync.Pool{New: func() any { return faces{} }}
 
 func (f faces) get(px float64, isBold bool) font.Face {
 	k := [2]int{int(math.Round(px * 4)), 0}
@@ -66,7 +68,7 @@ func (f faces) get(px float64, isBold bool) font.Face {
 	if isBold {
 		ft = bold
 	}
-	face := truetype.NewFace(ft, &truetype.Options{Size: px, DPI: 72, Hinting: font.HintingFull})
+	face := truetype.NewFace(ft, &truetype.Options{Size: px, DPI: 72, Hinting: font.HintingNone})
 	f[k] = face
 	return face
 }
@@ -188,7 +190,8 @@ func Board(sc engine.Scene, p Panel) ([]byte, error) {
 // the board (so tests can find a cell's pixels).
 func BoardImage(sc engine.Scene, p Panel) (image.Image, Transform) {
 	loadFonts()
-	fc := faces{}
+	fc := facePool.Get().(faces)
+	defer facePool.Put(fc)
 	t := Fit(sc.W, sc.H, pad, pad, BoardBox, BoardBox)
 	boardH := math.Ceil(sc.H*t.Scale) + 2*pad
 	// Shrink the board box for a wide, flat scene: no empty band.
@@ -300,7 +303,9 @@ func Scene(sc engine.Scene) ([]byte, error) {
 	}
 	dc.SetColor(rgba(bg))
 	dc.Clear()
-	drawScene(dc, faces{}, sc, t)
+	fc := facePool.Get().(faces)
+	defer facePool.Put(fc)
+	drawScene(dc, fc, sc, t)
 	return Encode(dc.Image())
 }
 

@@ -25,8 +25,10 @@ func drawTile(sc *engine.Scene, x, y, size float64, t Tile, letters bool) {
 	corners := [5]engine.Point{{X: x, Y: y}, {X: x + size, Y: y}, {X: x + size, Y: y + size}, {X: x, Y: y + size}, {X: x, Y: y}}
 	for d := 0; d < 4; d++ {
 		// Edge d runs from corner d to corner d+1 (N: top-left to top-right, ...).
-		sc.Fill(engine.Polygon(engine.Point{X: cx, Y: cy}, corners[d], corners[d+1]), colourRGB[t[d]], engine.Ink, 1.2)
+		sc.Fill(engine.Polygon(engine.Point{X: cx, Y: cy}, corners[d], corners[d+1]), colourRGB[t[d]], engine.Color{}, 0)
 	}
+	diagonals := (&engine.Path{}).MoveTo(x, y).LineTo(x+size, y+size).MoveTo(x+size, y).LineTo(x, y+size)
+	sc.Stroke(diagonals, engine.Ink, 1.2)
 	if letters {
 		off := size * 0.3
 		pos := [4]engine.Point{{X: cx, Y: cy - off}, {X: cx + off, Y: cy}, {X: cx, Y: cy + off}, {X: cx - off, Y: cy}}

@@ -1,0 +1,336 @@
+package service_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tessera"
+	"tessera/engine"
+	_ "tessera/engine/games"
+	"tessera/engine/elemental"
+	"tessera/service"
+	"tessera/storage"
+)
+
+var (
+	ana = service.User{ID: "1", Name: "Ana"}
+	bo  = service.User{ID: "2", Name: "Bo"}
+	cy  = service.User{ID: "3", Name: "Cy"}
+)
+
+type harness struct {
+	t   *testing.T
+	svc *service.Service
+	n   int
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	st, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := service.New(st, service.Config{
+		Seed:    func() uint64 { return 7 },
+		Now:     func() time.Time { return time.Unix(1700000000, 0) },
+		Mention: func(u service.User) string { return "<@" + u.ID + ">" },
+	})
+	return &harness{t: t, svc: svc}
+}
+
+func (h *harness) req(u service.User) service.Request {
+	h.n++
+	return service.Request{User: u, GuildID: "g", ChannelID: "c", InteractionID: fmt.Sprint("i", h.n)}
+}
+
+// ok fails the test on an error.
+func (h *harness) ok(r service.Reply, err error) service.Reply {
+	h.t.Helper()
+	if err != nil {
+		h.t.Fatalf("unexpected error: %v", err)
+	}
+	return r
+}
+
+// refused checks that the command failed with a user-safe message
+// containing want, and returns the one-line reply a player sees.
+func (h *harness) refused(code, want string) func(service.Reply, error) {
+	return func(r service.Reply, err error) { h.check(r, err, code, want) }
+}
+
+func (h *harness) check(r service.Reply, err error, code, want string) {
+	h.t.Helper()
+	if err == nil {
+		h.t.Fatalf("accepted, want refusal %q; reply %q", want, r.Text)
+	}
+	if c := tessera.ErrorCode(err); c != code {
+		h.t.Fatalf("code %s, want %s (%v)", c, code, err)
+	}
+	fail := h.svc.Fail(err)
+	if !fail.Ephemeral || strings.Contains(fail.Text, "\n") || !strings.Contains(fail.Text, want) {
+		h.t.Fatalf("reply %q (ephemeral %v), want one ephemeral line containing %q", fail.Text, fail.Ephemeral, want)
+	}
+}
+
+// start creates and accepts a 2-player Elemental game with fixed borders.
+func (h *harness) start() uint64 {
+	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY"))
+	if len(r.Buttons) != 2 || r.Buttons[0].ID != "accept:1" {
+		h.t.Fatalf("challenge buttons %+v", r.Buttons)
+	}
+	h.ok(h.svc.Click(h.req(bo), "accept:1"))
+	return 1
+}
+
+func handOf(t *testing.T, h *harness, u service.User) []string {
+	r := h.ok(h.svc.Hand(h.req(u), ""))
+	if !r.Ephemeral || len(r.Files) != 1 {
+		t.Fatalf("hand reply not private or no picture: %+v", r)
+	}
+	_, list, _ := strings.Cut(r.Text, ": ")
+	return strings.Split(list, ", ")
+}
+
+func TestChallengeAcceptMove(t *testing.T) {
+	h := newHarness(t)
+	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY"))
+	if !strings.Contains(r.Text, "<@2>") || len(r.Mentions) != 1 || r.Mentions[0] != "2" {
+		t.Fatalf("challenge must ping exactly Bo: %q %v", r.Text, r.Mentions)
+	}
+	// Ana cannot move before Bo accepts; Cy cannot accept Bo's challenge.
+	h.refused(tessera.EINVALID, "has not started")(h.svc.Move(h.req(ana), "1", "d5 RGBY"))
+	h.refused(tessera.EFORBIDDEN, "not for you")(h.svc.Click(h.req(cy), "accept:1"))
+	r = h.ok(h.svc.Click(h.req(bo), "accept:1"))
+	if !strings.Contains(r.Text, "begins") || len(r.Files) != 1 || !strings.Contains(r.Text, "<@1>, your turn") {
+		t.Fatalf("start reply: %q", r.Text)
+	}
+	h.refused(tessera.EINVALID, "no longer waiting")(h.svc.Click(h.req(bo), "accept:1"))
+
+	// Ana's hand decides the move: play her first tile at d5 as she holds it.
+	hand := handOf(t, h, ana)
+	r = h.ok(h.svc.Move(h.req(ana), "", "d5 "+hand[0]))
+	if !strings.Contains(r.Text, "**Ana** played `d5 "+hand[0]+"`") {
+		t.Fatalf("move reply: %q", r.Text)
+	}
+	if len(r.Files) != 1 || len(r.Files[0].Data) < 1000 {
+		t.Fatal("move reply has no board picture")
+	}
+	if len(r.Mentions) != 1 || r.Mentions[0] != "2" || !strings.Contains(r.Text, "<@2>, your turn") {
+		t.Fatalf("after Ana's move only Bo is pinged: %v %q", r.Mentions, r.Text)
+	}
+	if !strings.Contains(r.Text, "Scores: Ana 0 · Bo 0") {
+		t.Fatalf("scores line: %q", r.Text)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	h := newHarness(t)
+	h.refused(tessera.EINVALID, "no game \"chess\"")(h.svc.NewGame(h.req(ana), "chess", []service.User{bo}, ""))
+	h.refused(tessera.EINVALID, "cannot challenge yourself")(h.svc.NewGame(h.req(ana), "elemental", []service.User{ana}, ""))
+	h.refused(tessera.EINVALID, "borders=XX")(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=XX"))
+	h.refused(tessera.EINVALID, "no option \"colour\"")(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "colour=red"))
+	h.start()
+	// Wrong turn, non-player, bad notation, not held, off the board.
+	h.refused(tessera.EFORBIDDEN, "It is Ana's turn")(h.svc.Move(h.req(bo), "", "d5 RGBY"))
+	h.refused(tessera.EFORBIDDEN, "not playing in game #1")(h.svc.Move(h.req(cy), "1", "d5 RGBY"))
+	h.refused(tessera.EFORBIDDEN, "not playing in any game")(h.svc.Move(h.req(cy), "", "d5 RGBY"))
+	h.refused(tessera.EINVALID, "like d5 RGBY")(h.svc.Move(h.req(ana), "", "hello"))
+	h.refused(tessera.EINVALID, "d9 is off the board (a1-h8)")(h.svc.Move(h.req(ana), "", "d9 RGBY"))
+	h.refused(tessera.EINVALID, "you hold")(h.svc.Move(h.req(ana), "", "d5 RRRR"))
+	h.refused(tessera.ENOTFOUND, "no game #99")(h.svc.Move(h.req(ana), "99", "d5 RRRR"))
+	h.refused(tessera.EINVALID, "Type a move")(h.svc.Move(h.req(ana), "", ""))
+	// Nothing was stored by the refusals.
+	g, _ := h.svc.Store().Game(1)
+	if len(g.Moves) != 0 {
+		t.Fatalf("%d moves stored after refusals", len(g.Moves))
+	}
+}
+
+func TestAutocomplete(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	hand := handOf(t, h, ana)
+	all := h.svc.MoveChoices(h.req(ana), "", "")
+	if len(all) != service.MaxChoices {
+		t.Fatalf("%d choices, want 25", len(all))
+	}
+	// Typed "e4 " + first two letters of a tile: every choice starts so.
+	typed := "e4 " + strings.ToLower(hand[0][:2])
+	cs := h.svc.MoveChoices(h.req(ana), "", typed)
+	if len(cs) == 0 {
+		t.Fatal("no choices")
+	}
+	for _, c := range cs {
+		if !strings.HasPrefix(strings.ToLower(c.Value), typed) || !strings.Contains(c.Name, "(") {
+			t.Fatalf("choice %+v does not fit %q or has no points", c, typed)
+		}
+		if _, err := h.svc.Move(h.req(ana), "", c.Value); err != nil {
+			t.Fatalf("suggested move %q refused: %v", c.Value, err)
+		}
+		break
+	}
+	// Bo is told it is not his turn (Ana just moved, so it is his now):
+	// Ana gets the hint instead.
+	hint := h.svc.MoveChoices(h.req(ana), "", "")
+	if len(hint) != 1 || !strings.Contains(hint[0].Name, "Bo's turn") {
+		t.Fatalf("hint %+v", hint)
+	}
+	games := h.svc.GameChoices(h.req(bo), "")
+	if len(games) != 1 || games[0].Value != "1" || !strings.Contains(games[0].Name, "your turn") {
+		t.Fatalf("game choices %+v", games)
+	}
+}
+
+func TestResignAndFinishedGame(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	r := h.ok(h.svc.Resign(h.req(bo), ""))
+	if !r.Ephemeral || len(r.Buttons) != 2 || r.Buttons[0].ID != "resign:1" {
+		t.Fatalf("resign must ask to confirm: %+v", r)
+	}
+	h.ok(h.svc.Click(h.req(bo), "cancel:1"))
+	g, _ := h.svc.Store().Game(1)
+	if g.Status != tessera.StatusPlaying {
+		t.Fatal("cancel resigned")
+	}
+	r = h.ok(h.svc.Click(h.req(bo), "resign:1"))
+	if !strings.Contains(r.Text, "Bo** resigns") || !strings.Contains(r.Text, "Ana wins") && !strings.Contains(r.Text, "<@1> wins") {
+		t.Fatalf("resign reply: %q", r.Text)
+	}
+	g, _ = h.svc.Store().Game(1)
+	if g.Status != tessera.StatusFinished || g.Moves[len(g.Moves)-1].Text != "resign" {
+		t.Fatalf("status %s", g.Status)
+	}
+	h.refused(tessera.EINVALID, "is over")(h.svc.Move(h.req(ana), "1", "d5 RGBY"))
+	h.refused(tessera.EINVALID, "is over")(h.svc.Click(h.req(bo), "resign:1"))
+	// The finished game still shows.
+	h.ok(h.svc.Board(h.req(cy), "1"))
+	r = h.ok(h.svc.Games(h.req(ana)))
+	if !strings.Contains(r.Text, "no games") {
+		t.Fatalf("games after the end: %q", r.Text)
+	}
+}
+
+// TestWholeGame plays a full Elemental game through the service, always
+// taking the first suggested move, and checks the end.
+func TestWholeGame(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	users := []service.User{ana, bo}
+	var last service.Reply
+	for turn := 0; turn < 64; turn++ {
+		u := users[turn%2]
+		cs := h.svc.MoveChoices(h.req(u), "", "")
+		if len(cs) == 0 {
+			t.Fatalf("turn %d: no choices", turn)
+		}
+		last = h.ok(h.svc.Move(h.req(u), "", cs[0].Value))
+	}
+	if !strings.Contains(last.Text, "Game over") {
+		t.Fatalf("after 64 moves: %q", last.Text)
+	}
+	g, _ := h.svc.Store().Game(1)
+	if g.Status != tessera.StatusFinished || len(g.Moves) != 64 {
+		t.Fatalf("status %s moves %d", g.Status, len(g.Moves))
+	}
+	// The record replays to a finished position with the same scores.
+	st, err := service.Replay(g)
+	if err != nil || !st.Over() {
+		t.Fatalf("replay: %v", err)
+	}
+	if !strings.Contains(last.Text, fmt.Sprintf("Scores: Ana %d · Bo %d", st.Scores()[0], st.Scores()[1])) {
+		t.Fatalf("final scores line %q vs replay %v", last.Text, st.Scores())
+	}
+	// Everyone is pinged at the end: the winners.
+	for _, w := range st.Winners() {
+		found := false
+		for _, m := range last.Mentions {
+			found = found || m == users[w].ID
+		}
+		if !found {
+			t.Fatalf("winner %s not mentioned", users[w].Name)
+		}
+	}
+}
+
+func TestRepeatedInteraction(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	hand := handOf(t, h, ana)
+	req := h.req(ana)
+	h.ok(h.svc.Move(req, "", "d5 "+hand[0]))
+	// Discord delivers the same interaction again: nothing is applied twice.
+	_, err := h.svc.Move(req, "", "d5 "+hand[0])
+	if err == nil {
+		t.Fatal("a repeated interaction was applied")
+	}
+	g, _ := h.svc.Store().Game(1)
+	if len(g.Moves) != 1 {
+		t.Fatalf("%d moves", len(g.Moves))
+	}
+}
+
+func TestRacingMoves(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	// Ana sends two different moves at once (two devices): one wins, the
+	// other is told to try again or that it is not her turn; nothing lost.
+	legal := h.svc.MoveChoices(h.req(ana), "", "")
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	reqs := []service.Request{h.req(ana), h.req(ana)}
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			_, errs[i] = h.svc.Move(reqs[i], "", legal[i].Value)
+		}(i)
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if c := tessera.ErrorCode(err); c != tessera.ECONFLICT && c != tessera.EFORBIDDEN {
+			t.Fatalf("loser got %v", err)
+		}
+	}
+	g, _ := h.svc.Store().Game(1)
+	if ok != 1 || len(g.Moves) != 1 {
+		t.Fatalf("%d successes, %d moves stored; want 1 and 1", ok, len(g.Moves))
+	}
+}
+
+func TestSeveralGamesInAChannel(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{cy}, ""))
+	h.ok(h.svc.Click(h.req(cy), "accept:2"))
+	// Ana is to move in both: she must say which.
+	h.refused(tessera.EINVALID, "several games (#1, #2)")(h.svc.Board(h.req(ana), ""))
+	// Bo has one game here: no game: option needed.
+	h.ok(h.svc.Board(h.req(bo), ""))
+	r := h.ok(h.svc.Games(h.req(ana)))
+	if !strings.Contains(r.Text, "#1 Elemental Connection vs Bo: **your turn**") || !strings.Contains(r.Text, "#2") {
+		t.Fatalf("games: %q", r.Text)
+	}
+}
+
+func TestRules(t *testing.T) {
+	h := newHarness(t)
+	for _, g := range engine.Games() {
+		r := h.ok(h.svc.Rules(g.ID))
+		if len(r.Text) > 2000 || len(r.Text) < 100 {
+			t.Fatalf("%s rules: %d characters", g.ID, len(r.Text))
+		}
+	}
+	if r := h.ok(h.svc.Rules("elemental")); !strings.Contains(r.Text, "d5 RGBY") {
+		t.Fatal("rules lack the notation")
+	}
+	_ = elemental.ID
+}
