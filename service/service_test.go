@@ -10,8 +10,8 @@ import (
 
 	"tessera"
 	"tessera/engine"
-	_ "tessera/engine/games"
 	"tessera/engine/elemental"
+	_ "tessera/engine/games"
 	"tessera/service"
 	"tessera/storage"
 )

@@ -39,8 +39,9 @@ func drawTile(sc *engine.Scene, x, y, size float64, f Face, label string) {
 	}
 	sc.Stroke(engine.Rect(x, y, size, size), engine.Ink, max(1.5, size*0.02))
 	if label != "" {
-		ts := max(18, size*0.26)
-		sc.Fill(engine.Circle(cx, cy, ts*0.5+0.2*ts*float64(len(label))), engine.White, engine.Ink, 1.5)
+		ts := max(18, size*0.24)
+		r := max(0.55*ts, 0.3*ts*float64(len(label))+0.1*ts)
+		sc.Fill(engine.Circle(cx, cy, r), engine.Color{R: 255, G: 255, B: 255, A: 215}, engine.Ink, 1)
 		sc.Text(label, cx, cy, ts, engine.Ink, engine.Center, true)
 	}
 }

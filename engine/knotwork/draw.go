@@ -121,20 +121,27 @@ func drawStrands(sc *engine.Scene, segs []segment, scale float64) {
 	for _, s := range segs {
 		sc.Stroke(cubic(s.pts), s.color, strandW*scale)
 	}
-	var overs []segment
+	// The outline of an over piece is shorter than its fill, so that its
+	// butt end leaves no mark across the strand it belongs to.
+	type piece struct {
+		line, fill [4]engine.Point
+		color      engine.Color
+	}
+	var overs []piece
 	for _, s := range segs {
 		if s.a%2 == 0 {
-			overs = append(overs, segment{pts: head(s.pts, 0.32), color: s.color})
+			overs = append(overs, piece{head(s.pts, 0.24), head(s.pts, 0.34), s.color})
 		}
 		if s.b%2 == 0 {
-			overs = append(overs, segment{pts: head(reverse(s.pts), 0.32), color: s.color})
+			r := reverse(s.pts)
+			overs = append(overs, piece{head(r, 0.24), head(r, 0.34), s.color})
 		}
 	}
 	for _, s := range overs {
-		sc.Stroke(cubic(s.pts), engine.Ink, outlineW*scale)
+		sc.Stroke(cubic(s.line), engine.Ink, outlineW*scale)
 	}
 	for _, s := range overs {
-		sc.Stroke(cubic(s.pts), s.color, strandW*scale)
+		sc.Stroke(cubic(s.fill), s.color, strandW*scale)
 	}
 }
 

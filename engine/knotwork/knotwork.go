@@ -788,10 +788,15 @@ func (st *State) View(viewer engine.Seat) engine.View {
 		sv.InHand = st.tilesLeft(s)
 		sv.Hand = st.Hand(engine.Seat(s)).([]string)
 		var letters []string
-		for k := EndCap; k < Crossing; k++ {
-			letters = append(letters, fmt.Sprintf("%d%s", st.Supply[s][k], k.Letter()))
+		for _, k := range []Kind{Branch, Corner, EndCap, Straight} {
+			if n := st.Supply[s][k]; n > 0 {
+				letters = append(letters, fmt.Sprintf("%d%s", n, k.Letter()))
+			}
 		}
-		sv.Info = append(sv.Info, "Tiles left: "+strings.Join(letters, " ")+fmt.Sprintf(" (%d)", sv.InHand))
+		if len(letters) == 0 {
+			letters = []string{"none"}
+		}
+		sv.Info = append(sv.Info, "Tiles left: "+strings.Join(letters, " "))
 		if len(ks[s]) == 0 {
 			sv.Info = append(sv.Info, "Knot scores: none yet")
 		} else {
@@ -823,7 +828,7 @@ func (st *State) View(viewer engine.Seat) engine.View {
 	}
 	v.Legend = []string{
 		"Neutral tiles left: " + strings.Join(neu, " ") + " (play one with *, like f5 NES*)",
-		"Tile colour = owner (white: neutral); the frame is where the 5x5 window can still be; closed knots are coloured",
+		"White tiles are neutral; the black frame is where the 5x5 window can still be",
 	}
 	return v
 }

@@ -533,7 +533,7 @@ func (st *State) capture(o *engine.Outcome, seat engine.Seat, newCells []int) {
 		sort.Ints(cells)
 		where := b.name(cells[0])
 		if foreign {
-			o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("encloses %d cells at %s but cannot capture them: they hold another player's territory", len(cells), where)})
+			o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("encloses %s at %s but cannot capture them: they hold another player's territory", cellWords(len(cells)), where)})
 			continue
 		}
 		per := make([]int, st.N)
@@ -555,7 +555,7 @@ func (st *State) capture(o *engine.Outcome, seat engine.Seat, newCells []int) {
 			refused = fmt.Sprintf("maxcapture=half allows at most %d cells", limit)
 		}
 		if refused != "" {
-			o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("encloses %d cells at %s but cannot capture them: %s", len(cells), where, refused)})
+			o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("encloses %s at %s but cannot capture them: %s", cellWords(len(cells)), where, refused)})
 			continue
 		}
 		gained := 0
@@ -569,7 +569,7 @@ func (st *State) capture(o *engine.Outcome, seat engine.Seat, newCells []int) {
 			continue
 		}
 		st.Captures[seat] += gained
-		o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("captures %d cells at %s", len(cells), where)})
+		o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("captures %s at %s", cellWords(len(cells)), where)})
 		take = append(take, pieces...)
 	}
 	if len(take) == 0 {
@@ -705,4 +705,11 @@ func (st *State) View(viewer engine.Seat) engine.View {
 		v.Legend = append(v.Legend, "Pie rule: Blue may answer swap")
 	}
 	return v
+}
+
+func cellWords(n int) string {
+	if n == 1 {
+		return "1 cell"
+	}
+	return fmt.Sprintf("%d cells", n)
 }
