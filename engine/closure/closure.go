@@ -536,10 +536,8 @@ func (st *State) draw(s engine.Seat, o *engine.Outcome) {
 // now meet the end conditions for the players left.
 func (st *State) Resign(s engine.Seat) engine.Outcome {
 	var o engine.Outcome
-	if st.Table.Resign(&o, s) {
-		return o
-	}
-	if st.Done || s < 0 || int(s) >= st.N || !st.Resigned[s] {
+	already := s >= 0 && int(s) < st.N && st.Resigned[s]
+	if st.Table.Resign(&o, s) || already || !(s >= 0 && int(s) < st.N) {
 		return o
 	}
 	if !st.checkStall(&o) && st.Turn == s {

@@ -258,3 +258,12 @@ func TestNotation(t *testing.T) {
 		refused(t, st, in, want)
 	}
 }
+
+// The /rules summary fits Discord's limit, and the registry knows the game.
+func TestSummary(t *testing.T) {
+	g, ok := engine.Lookup(ID)
+	if !ok || len(g.Summary) >= 1800 || !strings.Contains(g.Summary, "17 m14 90") {
+		t.Fatalf("summary of %d characters", len(g.Summary))
+	}
+	t.Logf("summary: %d characters", len(g.Summary))
+}
