@@ -1,0 +1,93 @@
+package service_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"tessera"
+	"tessera/engine"
+	"tessera/service"
+	"tessera/storage"
+)
+
+// lateGame stores a 2-player Elemental game 56 moves in (8 cells left)
+// and returns its id.
+func lateGame(b *testing.B, st *storage.Store, seed uint64) uint64 {
+	setup := engine.Setup{Game: "elemental", Players: 2, Seed: seed, Options: map[string]string{"borders": "RBGY"}}
+	pos, _ := engine.New(setup)
+	g := &tessera.Game{Status: tessera.StatusPlaying, Setup: setup, ChannelID: fmt.Sprint("c", seed),
+		Players: []tessera.Player{{ID: "1", Name: "Ana", Accepted: true}, {ID: "2", Name: "Bo", Accepted: true}}}
+	for i := 0; i < 56; i++ {
+		l := pos.Legal()
+		m := l[(i*31)%len(l)]
+		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: int(pos.ToMove()), Text: m.String()})
+		pos.Apply(m)
+	}
+	if err := st.Create(g, ""); err != nil {
+		b.Fatal(err)
+	}
+	return g.ID
+}
+
+// BenchmarkMovePipeline: one late-game move through the whole pipeline:
+// parse, check, store with fsync, render and encode the board.
+func BenchmarkMovePipeline(b *testing.B) {
+	st, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{}) // fsync on
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	svc := service.New(st, service.Config{Now: func() time.Time { return time.Unix(0, 0) }})
+	seed := uint64(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		seed++
+		id := lateGame(b, st, seed)
+		g, _ := st.Game(id)
+		u := service.User{ID: g.Players[len(g.Moves)%2].ID}
+		ref := fmt.Sprint(id)
+		move := svc.MoveChoices(service.Request{User: u}, ref, "")[0].Value // warms the position cache, as a player's autocomplete does
+		b.StartTimer()
+		r, err := svc.Move(service.Request{User: u, InteractionID: fmt.Sprint("i", seed)}, ref, move)
+		if err != nil || len(r.Files) != 1 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAutocomplete: the first autocomplete of a late-game position
+// (it lists and scores every legal move) and later keystrokes.
+func BenchmarkAutocomplete(b *testing.B) {
+	st, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	b.Run("first", func(b *testing.B) {
+		seed := uint64(100)
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			seed++
+			svc := service.New(st, service.Config{})
+			id := lateGame(b, st, seed)
+			svc.Board(service.Request{User: service.User{ID: "1"}}, fmt.Sprint(id)) // replayed and cached, not yet listed
+			b.StartTimer()
+			svc.MoveChoices(service.Request{User: service.User{ID: "1"}}, fmt.Sprint(id), "")
+		}
+	})
+	b.Run("typing", func(b *testing.B) {
+		svc := service.New(st, service.Config{})
+		id := lateGame(b, st, 1)
+		ref := fmt.Sprint(id)
+		req := service.Request{User: service.User{ID: "1"}}
+		svc.MoveChoices(req, ref, "")
+		b.ReportAllocs()
+		for b.Loop() {
+			svc.MoveChoices(req, ref, "e4 r")
+		}
+	})
+}
