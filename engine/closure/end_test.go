@@ -37,8 +37,8 @@ func TestEndOver99(t *testing.T) {
 	// quadrants. Two largest: green 6 to Green, blue 3 to Blue. Hands are
 	// empty (the deck is empty).
 	want := []engine.Delta{
-		{Seat: 1, Points: 6, Reason: "green area 6 (largest)"},
-		{Seat: 0, Points: 3, Reason: "blue area 3 (2nd largest)"},
+		{Seat: 1, Points: 6, Reason: "largest green area 6"},
+		{Seat: 0, Points: 3, Reason: "2nd largest blue area 3"},
 	}
 	if !reflect.DeepEqual(o.Deltas, want) {
 		t.Fatalf("final %v, want %v", o.Deltas, want)
@@ -93,8 +93,8 @@ func TestFinalAreasAndHands(t *testing.T) {
 	lays := []lay{{"m13", 4, 0}, {"n13", 32, 0}}
 	st := build(t, 2, [][]int{{}, {}}, []int{}, lays...)
 	want := []engine.Delta{
-		{Seat: 0, Points: 3, Reason: "blue area 3 (largest, tied)"},
-		{Seat: 1, Points: 3, Reason: "green area 3 (largest, tied)"},
+		{Seat: 0, Points: 3, Reason: "largest blue area 3 (tied)"},
+		{Seat: 1, Points: 3, Reason: "largest green area 3 (tied)"},
 	}
 	if got := st.finalScores(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("2 players: %v, want %v", got, want)
@@ -102,10 +102,10 @@ func TestFinalAreasAndHands(t *testing.T) {
 	// Three seats: the third largest is 1, and both areas of 1 tie with it.
 	st = build(t, 3, [][]int{{}, {}, {}}, []int{}, lays...)
 	want = []engine.Delta{
-		{Seat: 0, Points: 3, Reason: "blue area 3 (largest, tied)"},
-		{Seat: 1, Points: 3, Reason: "green area 3 (largest, tied)"},
-		{Seat: 1, Points: 1, Reason: "green area 1 (3rd largest, tied)"},
-		{Seat: 0, Points: 1, Reason: "blue area 1 (3rd largest, tied)"},
+		{Seat: 0, Points: 3, Reason: "largest blue area 3 (tied)"},
+		{Seat: 1, Points: 3, Reason: "largest green area 3 (tied)"},
+		{Seat: 1, Points: 1, Reason: "3rd largest green area 1 (tied)"},
+		{Seat: 0, Points: 1, Reason: "3rd largest blue area 1 (tied)"},
 	}
 	if got := st.finalScores(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("3 players: %v, want %v", got, want)
@@ -116,7 +116,7 @@ func TestFinalAreasAndHands(t *testing.T) {
 	// Blue holds 2 tiles (Green +4), Green holds 3 (Blue +6).
 	st = build(t, 2, [][]int{{5, 6}, {10, 11, 12}}, []int{}, lay{"m13", 7, 0}, lay{"n13", 32, 0})
 	want = []engine.Delta{
-		{Seat: 0, Points: 3, Reason: "blue area 3 (largest)"},
+		{Seat: 0, Points: 3, Reason: "largest blue area 3"},
 		{Seat: 1, Points: 4, Reason: "2 tiles left in Blue's hand"},
 		{Seat: 0, Points: 6, Reason: "3 tiles left in Green's hand"},
 	}

@@ -14,11 +14,12 @@ import (
 // pile, hands and table, hands never exceed four, and a finished game
 // with two or more players left ended for one of the four reasons.
 func TestRandomPlayouts(t *testing.T) {
-	games := 24
+	games := 16
 	if testing.Short() {
 		games = 8
 	}
 	ended := map[string]int{}
+	resigned := map[int]int{} // by player count
 	for i := 0; i < games; i++ {
 		players := 2 + i%2
 		setup := engine.Setup{Game: ID, Players: players, Seed: uint64(i)}
@@ -26,15 +27,20 @@ func TestRandomPlayouts(t *testing.T) {
 			setup.Options = map[string]string{"first": "2", "colors": "GR"[:1] + "B" + "R"[:players-2]}
 		}
 		resign := 0.0
-		if i%6 == 5 {
-			resign = 0.01
+		if i%4 == 3 || i%8 == 6 { // 3 players: 3, 7, 11, 15; 2 players: 6, 14
+			resign = 0.015
 		}
-		st, _ := enginetest.Playout(t, setup, uint64(i), enginetest.PlayoutOptions{
+		st, rec := enginetest.Playout(t, setup, uint64(i), enginetest.PlayoutOptions{
 			ResignChance: resign,
 			Check: func(t testing.TB, s engine.State, o engine.Outcome) {
 				checkConserved(t, s.(*State))
 			},
 		})
+		for _, e := range rec {
+			if e.Text == "resign" {
+				resigned[players]++
+			}
+		}
 		c := st.(*State)
 		checkConserved(t, c)
 		if c.Active() > 1 {
@@ -44,7 +50,10 @@ func TestRandomPlayouts(t *testing.T) {
 			ended[c.EndWhy[:12]]++
 		}
 	}
-	t.Logf("end reasons: %v", ended)
+	t.Logf("end reasons: %v; resignations by player count: %v", ended, resigned)
+	if resigned[2] == 0 || resigned[3] == 0 {
+		t.Fatalf("the playouts had no resignation with 2 or with 3 players: %v", resigned)
+	}
 }
 
 func checkConserved(t testing.TB, st *State) {

@@ -195,10 +195,10 @@ func (st *State) finalScores() []engine.Delta {
 			}
 			tied := ""
 			if (i > 0 && areas[i-1].Size == a.Size) || (i+1 < len(areas) && areas[i+1].Size == a.Size) {
-				tied = ", tied"
+				tied = " (tied)"
 			}
 			if o := st.Owner(a.Colour); o != engine.NoSeat {
-				out = append(out, engine.Delta{Seat: o, Points: a.Size, Reason: fmt.Sprintf("%s area %d (%s%s)", colourNames[a.Colour], a.Size, ordinal(rank), tied)})
+				out = append(out, engine.Delta{Seat: o, Points: a.Size, Reason: fmt.Sprintf("%s %s area %d%s", ordinal(rank), colourNames[a.Colour], a.Size, tied)})
 			}
 		}
 	}
