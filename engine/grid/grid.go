@@ -23,15 +23,16 @@ func Flood(n int, starts []int, next Neighbors, pass func(i int) bool) []bool {
 			stack = append(stack, s)
 		}
 	}
+	visit := func(j int) { // one closure for the whole fill, not one per cell
+		if !seen[j] && pass(j) {
+			seen[j] = true
+			stack = append(stack, j)
+		}
+	}
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		next(i, func(j int) {
-			if !seen[j] && pass(j) {
-				seen[j] = true
-				stack = append(stack, j)
-			}
-		})
+		next(i, visit)
 	}
 	return seen
 }
@@ -44,6 +45,12 @@ func Components(n int, in func(i int) bool, next Neighbors) (label []int, count 
 		label[i] = -1
 	}
 	stack := make([]int, 0, 16)
+	visit := func(j int) {
+		if label[j] < 0 && in(j) {
+			label[j] = count
+			stack = append(stack, j)
+		}
+	}
 	for s := 0; s < n; s++ {
 		if label[s] >= 0 || !in(s) {
 			continue
@@ -53,12 +60,7 @@ func Components(n int, in func(i int) bool, next Neighbors) (label []int, count 
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			next(i, func(j int) {
-				if label[j] < 0 && in(j) {
-					label[j] = count
-					stack = append(stack, j)
-				}
-			})
+			next(i, visit)
 		}
 		count++
 	}
