@@ -250,7 +250,7 @@ func (s *Server) httpClient(link *sessionLink) *http.Client {
 	}
 }
 
-// Dialer returns a websocket dialer that connects to this fake whatever
+// dialer returns a websocket dialer that connects to this fake whatever
 // address it is asked for.
 func (s *Server) dialer(link *sessionLink) *websocket.Dialer {
 	return &websocket.Dialer{
@@ -270,7 +270,8 @@ func (s *Server) dialer(link *sessionLink) *websocket.Dialer {
 // Dialer. The token gets a "Bot " prefix if it has none. The session is
 // closed at cleanup (discordgo's Close sleeps about a second by design).
 // ShouldReconnectOnError stays true, as in production; the dialer and the
-// transport refuse to connect once the test has ended.
+// transport refuse to connect once the test is over, so a reconnect started
+// by discordgo's heartbeat goroutine during Close goes nowhere.
 func (s *Server) Session(token string) *discordgo.Session {
 	s.t.Helper()
 	if !strings.HasPrefix(token, "Bot ") {
@@ -280,22 +281,26 @@ func (s *Server) Session(token string) *discordgo.Session {
 	if err != nil {
 		s.t.Fatalf("fakediscord: discordgo.New: %v", err)
 	}
-	s.Configure(dg)
-	s.t.Cleanup(func() { _ = dg.Close() })
+	link := s.configure(dg)
+	s.t.Cleanup(func() {
+		link.closed.Store(true) // no reconnect from here on
+		_ = dg.Close()
+	})
 	return dg
 }
 
 // Configure wires an existing, not yet opened session to this fake. Use it
 // when the code under test creates its own session.
-func (s *Server) Configure(dg *discordgo.Session) {
+func (s *Server) Configure(dg *discordgo.Session) { s.configure(dg) }
+
+func (s *Server) configure(dg *discordgo.Session) *sessionLink {
 	link := &sessionLink{}
 	s.mu.Lock()
 	s.sessions = append(s.sessions, link)
 	s.mu.Unlock()
 	dg.Client = s.httpClient(link)
 	dg.Dialer = s.dialer(link)
-	dg.ShouldReconnectOnError = true
-	dg.ShouldRetryOnRateLimit = true
+	return link
 }
 
 // snowflakes generates Discord-shaped ids: milliseconds since the Discord

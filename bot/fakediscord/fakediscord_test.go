@@ -2,11 +2,16 @@ package fakediscord_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -547,5 +552,108 @@ func TestRESTResources(t *testing.T) {
 	}, 0)
 	if n := len(srv.Violations()); n != 3 {
 		t.Errorf("violations = %v", srv.Violations())
+	}
+}
+
+func TestShardsGetTheirGuilds(t *testing.T) {
+	t.Parallel()
+	srv := fakediscord.New(t)
+	got := [2]chan string{make(chan string, 2), make(chan string, 2)}
+	for shard := 0; shard < 2; shard++ {
+		dg := srv.Session("test-token")
+		dg.ShardID, dg.ShardCount = shard, 2
+		ch := got[shard]
+		dg.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { ch <- ic.GuildID })
+		if err := dg.Open(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ids := srv.Identifies(); len(ids) != 2 || ids[0].Shard != [2]int{0, 2} || ids[1].Shard != [2]int{1, 2} {
+		t.Fatalf("identifies = %+v", ids)
+	}
+	id, _ := strconv.ParseUint(srv.NewID(), 10, 64)
+	for i := uint64(0); i < 2; i++ {
+		g := id + i<<22 // consecutive shards
+		guild := strconv.FormatUint(g, 10)
+		srv.Slash("where").In(guild, srv.NewID()).Send(t)
+		shard := (g >> 22) % 2
+		if gid := <-got[shard]; gid != guild {
+			t.Errorf("shard %d got guild %s, want %s", shard, gid, guild)
+		}
+	}
+	srv.Slash("dm").InDM().Send(t)
+	if gid := <-got[0]; gid != "" {
+		t.Errorf("DM interaction went to shard 0 with guild %q", gid)
+	}
+	for i := range got {
+		select {
+		case g := <-got[i]:
+			t.Errorf("shard %d got an extra interaction for guild %s", i, g)
+		default:
+		}
+	}
+}
+
+// recorder is a testing.TB that records errors and runs cleanups on demand.
+type recorder struct {
+	testing.TB
+	mu       sync.Mutex
+	errs     []string
+	cleanups []func()
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Cleanup(f func()) { r.cleanups = append(r.cleanups, f) }
+func (r *recorder) finish() {
+	for i := len(r.cleanups) - 1; i >= 0; i-- {
+		r.cleanups[i]()
+	}
+}
+
+func TestViolationsFailTheTestAtCleanup(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{TB: t}
+	srv := fakediscord.New(rec)
+	body := strings.NewReader(`{"content":"` + strings.Repeat("a", 2001) + `"}`)
+	req, _ := http.NewRequest("POST", "https://discord.com/api/v9/channels/"+srv.ChannelID+"/messages", body)
+	req.Header.Set("Authorization", "Bot x")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := srv.HTTPClient().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e struct {
+		Code   int
+		Errors map[string]any
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&e)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || e.Code != 50035 || e.Errors["content"] == nil {
+		t.Errorf("answer %d %+v", resp.StatusCode, e)
+	}
+	rec.finish()
+	if len(rec.errs) != 1 || !strings.Contains(rec.errs[0], "content") {
+		t.Errorf("cleanup errors = %q", rec.errs)
+	}
+}
+
+func TestSlashUsesRegisteredCommandID(t *testing.T) {
+	t.Parallel()
+	srv := fakediscord.New(t)
+	dg := open(t, srv, 0)
+	cmd, err := dg.ApplicationCommandCreate(srv.AppID, "", &discordgo.ApplicationCommand{Name: "play", Description: "Play"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	dg.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { got <- ic.ApplicationCommandData().ID })
+	srv.Slash("play").Send(t)
+	if id := <-got; id != cmd.ID {
+		t.Errorf("command id %s, want %s", id, cmd.ID)
 	}
 }

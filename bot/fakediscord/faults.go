@@ -107,11 +107,16 @@ func (f *fault) answer(c *call) (int, any) {
 		h := c.header
 		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
 		h.Set("X-RateLimit-Reset-After", after)
-		h.Set("X-RateLimit-Limit", "5")
-		h.Set("X-RateLimit-Remaining", "0")
-		h.Set("X-RateLimit-Bucket", "fakebucket")
-		reset := float64(time.Now().Add(f.RetryAfter).UnixMilli()) / 1000
-		h.Set("X-RateLimit-Reset", strconv.FormatFloat(reset, 'f', 3, 64))
+		if !f.Global {
+			// Per-route: the bucket is empty until the reset. A global limit
+			// carries no bucket headers (discordgo would otherwise keep the
+			// bucket's older reset time and wait for it).
+			h.Set("X-RateLimit-Limit", "5")
+			h.Set("X-RateLimit-Remaining", "0")
+			h.Set("X-RateLimit-Bucket", "fakebucket")
+			reset := float64(time.Now().Add(f.RetryAfter).UnixMilli()) / 1000
+			h.Set("X-RateLimit-Reset", strconv.FormatFloat(reset, 'f', 3, 64))
+		}
 		body := map[string]any{
 			"message":     "You are being rate limited.",
 			"retry_after": secs,

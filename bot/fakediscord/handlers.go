@@ -45,6 +45,14 @@ func (c *call) createDM() (int, any) {
 	return 200, channelJSON(c.s.dmChannelLocked(u))
 }
 
+func (c *call) getApplication() (int, any) {
+	return 200, map[string]any{
+		"id": c.s.AppID, "name": c.s.Bot.Username, "icon": nil, "description": "",
+		"bot_public": true, "bot_require_code_grant": false, "flags": 0,
+		"bot": userJSON(c.s.Bot), "owner": userJSON(c.s.User), "verify_key": randomHex(32),
+	}
+}
+
 // ---- application commands ----
 
 func (c *call) commandScope() (string, int, any) {
@@ -485,6 +493,33 @@ func (c *call) createMessage() (int, any) {
 	}
 	m := c.s.newMessageLocked(ch.ID, c.s.Bot, c.body, c.req.Files, extra)
 	return 200, m.obj
+}
+
+// listMessages answers GET /channels/{id}/messages: newest first, at most
+// limit (default 50, max 100); before/after/around are not supported.
+func (c *call) listMessages() (int, any) {
+	ch, st, b := c.channel()
+	if ch == nil {
+		return st, b
+	}
+	limit := 50
+	if l := c.req.Query.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > 100 {
+			var e formErrors
+			e.add("limit", "NUMBER_TYPE_MAX", "int value should be between 1 and 100.")
+			return c.invalidForm(&e)
+		}
+		limit = n
+	}
+	out := []any{}
+	ids := c.s.st.chanMsgs[ch.ID]
+	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
+		if m, ok := c.s.st.messages[ids[i]]; ok && num(m.obj["flags"])&64 == 0 {
+			out = append(out, m.obj)
+		}
+	}
+	return 200, out
 }
 
 func (c *call) getMessage() (int, any) {
