@@ -663,12 +663,12 @@ func (st *State) View(viewer engine.Seat) engine.View {
 		sv.Label = seatNames[s]
 		sv.InHand = len(st.Hands[s])
 		c, t := st.score(engine.Seat(s))
-		sv.Info = append(sv.Info, fmt.Sprintf("%d covered + %d territory = %d", c, t, c+t))
+		sv.Info = append(sv.Info, fmt.Sprintf("%d covered + %d territory", c, t))
 		left := "none"
 		if len(st.Hands[s]) > 0 {
-			left = handWords(st.Hands[s])
+			left = strings.ReplaceAll(strings.ReplaceAll(handWords(st.Hands[s]), ", ", " "), " ×", "×")
 		}
-		sv.Info = append(sv.Info, "Pieces left: "+left)
+		sv.Info = append(sv.Info, "left: "+left)
 		switch {
 		case st.PassAll[s] && !st.Resigned[s]:
 			sv.Info = append(sv.Info, "passes every turn (pass all)")
