@@ -436,3 +436,44 @@ func TestEndFourIdleRounds(t *testing.T) {
 		t.Fatalf("idle %d after a placement", st.Idle)
 	}
 }
+
+// A tile that joins two lines scores the merged line once.
+func TestLineMerge(t *testing.T) {
+	// l13 = 4 BBGG and m13 = 7 BBRR (arms E, W): a line of 2; o13 = 21
+	// GGRR (arms E, W) and p13 = 43 GGGG (four arms): another line of 2.
+	// n13 = 8 BGBG (four arms): NW B faces m13's NE B, NE G faces o13's NW
+	// G. Its W arm meets m13's E arm and its E arm meets o13's W arm: one
+	// line through l13, m13, n13, o13, p13: +5, once.
+	st := build(t, 2, [][]int{{8}, {1}}, []int{},
+		lay{"l13", 4, 0}, lay{"m13", 7, 0}, lay{"o13", 21, 0}, lay{"p13", 43, 0})
+	o := play(t, st, "8 n13")
+	if want := []engine.Delta{{Seat: 0, Points: 5, Reason: "line through 5 tiles"}}; !reflect.DeepEqual(o.Deltas, want) {
+		t.Fatalf("got %v, want %v", o.Deltas, want)
+	}
+}
+
+// An area spanning six tiles, joined inside tiles where no arm separates
+// two quadrants: 8 quadrants enclosed at once.
+func TestLargeEnclosure(t *testing.T) {
+	//   m14 = 26 at 90 (GBBB, arms E S)   n14 = 2 BBBG (arms S W)
+	//   m13 = 28 BBGG (arms N S)          n13 = 31 BBRR (arms N S)
+	//   m12 = 44 GGGR (arms N E)          n12 = 23 GRRR (arms N W), last
+	// The area: m14 SE (cut off by its E and S arms), n14 SW (S, W arms),
+	// m13 NE and SE (joined: m13 has no E arm), n13 NW and SW (joined: no W
+	// arm), m12 NE (N, E arms), n12 NW (N, W arms): 8 quadrants, each of
+	// whose edges faces a laid tile. Colours B, G, B, G, B, R, G, G: mixed,
+	// so no bonus: +16 to the mover.
+	// Line: n12-N meets n13-S, n13-N meets n14-S, n14-W meets m14-E, m14-S
+	// meets m13-N, m13-S meets m12-N, m12-E meets n12-W: 6 tiles, +6.
+	// n12's other quadrants lie on its open E or S edge.
+	st := build(t, 2, [][]int{{23}, {1}}, []int{},
+		lay{"m13", 28, 0}, lay{"n13", 31, 0}, lay{"m14", 26, 1}, lay{"n14", 2, 0}, lay{"m12", 44, 0})
+	o := play(t, st, "23 n12")
+	want := []engine.Delta{
+		{Seat: 0, Points: 6, Reason: "line through 6 tiles"},
+		{Seat: 0, Points: 16, Reason: "enclosed 8 quadrants"},
+	}
+	if !reflect.DeepEqual(o.Deltas, want) {
+		t.Fatalf("got %v, want %v", o.Deltas, want)
+	}
+}
