@@ -84,21 +84,21 @@ type onBoard struct {
 // State is a position.
 type State struct {
 	engine.Table
-	b          *board
-	Kind       string
-	Cover      []int8 // seat covering each cell, -1
-	Terr       []int8 // territory owner of each cell, -1
-	Pieces     []onBoard
-	Hands      [][]string // pieces left, sorted
-	Passed     []bool     // passed since the last placement
-	PassAll    []bool
-	Last       []int // cells of the last piece laid
-	MaxHalf    bool
-	Pie        bool
-	Moves      int // moves made (placements, passes, swaps)
-	SwapDone   bool
-	Lost       []int // pieces of each seat captured so far
-	Captures   []int // cells captured by each seat so far
+	b        *board
+	Kind     string
+	Cover    []int8 // seat covering each cell, -1
+	Terr     []int8 // territory owner of each cell, -1
+	Pieces   []onBoard
+	Hands    [][]string // pieces left, sorted
+	Passed   []bool     // passed since the last placement
+	PassAll  []bool
+	Last     []int // cells of the last piece laid
+	MaxHalf  bool
+	Pie      bool
+	Moves    int // moves made (placements, passes, swaps)
+	SwapDone bool
+	Lost     []int // pieces of each seat captured so far
+	Captures []int // cells captured by each seat so far
 }
 
 // New sets up a game.
