@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"strconv"
 	"testing"
 	"time"
 
@@ -328,15 +329,14 @@ func (s *Server) commandIDLocked(guildID, name string) string {
 	return s.ids.next()
 }
 
-// findComponentLocked returns the newest message with a component custom_id.
+// findComponentLocked returns the newest message with a component custom_id
+// (snowflake ids grow with time).
 func (s *Server) findComponentLocked(customID string) string {
-	best := ""
-	var bestTS string
+	best, bestN := "", uint64(0)
 	for id, m := range s.st.messages {
 		if hasCustomID(list(m.obj["components"]), customID) {
-			ts, _ := m.obj["timestamp"].(string)
-			if best == "" || ts > bestTS || (ts == bestTS && len(id) >= len(best) && id > best) {
-				best, bestTS = id, ts
+			if n, _ := strconv.ParseUint(id, 10, 64); best == "" || n > bestN {
+				best, bestN = id, n
 			}
 		}
 	}
