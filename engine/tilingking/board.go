@@ -24,14 +24,10 @@ var Kinds = []string{Square9, Square11, Hex, Tri}
 // mask is a set of cells (every board has at most 128 cells).
 type mask [2]uint64
 
-func (m *mask) set(i int)         { m[i>>6] |= 1 << (i & 63) }
-func (m mask) has(i int) bool     { return m[i>>6]&(1<<(i&63)) != 0 }
-func (m mask) and(o mask) mask    { return mask{m[0] & o[0], m[1] & o[1]} }
-func (m mask) or(o mask) mask     { return mask{m[0] | o[0], m[1] | o[1]} }
-func (m mask) meets(o mask) bool  { return m[0]&o[0] != 0 || m[1]&o[1] != 0 }
-func (m mask) count() int         { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
-func (m mask) andNot(o mask) mask { return mask{m[0] &^ o[0], m[1] &^ o[1]} }
-func (m mask) empty() bool        { return m[0] == 0 && m[1] == 0 }
+func (m *mask) set(i int)        { m[i>>6] |= 1 << (i & 63) }
+func (m mask) has(i int) bool    { return m[i>>6]&(1<<(i&63)) != 0 }
+func (m mask) meets(o mask) bool { return m[0]&o[0] != 0 || m[1]&o[1] != 0 }
+func (m mask) count() int        { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
 func maskOf(cells []int) (m mask) {
 	for _, c := range cells {
 		m.set(c)
