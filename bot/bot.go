@@ -228,11 +228,13 @@ func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, deferred bool) 
 	var err error
 	switch {
 	case !deferred:
-		data := &discordgo.InteractionResponseData{Content: limit(r.Text), Components: components(r), Files: files(r), AllowedMentions: allowed(r)}
-		if r.Ephemeral {
-			data.Flags = discordgo.MessageFlagsEphemeral
-		}
-		err = b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+		err = retry5xx(func() error {
+			data := &discordgo.InteractionResponseData{Content: limit(r.Text), Components: components(r), Files: files(r), AllowedMentions: allowed(r)}
+			if r.Ephemeral {
+				data.Flags = discordgo.MessageFlagsEphemeral
+			}
+			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+		})
 	case r.Ephemeral:
 		// The placeholder is public: remove it and answer privately.
 		if err := b.session.InteractionResponseDelete(i); err != nil {
@@ -240,9 +242,12 @@ func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, deferred bool) 
 		}
 		_, err = b.session.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: limit(r.Text), Components: components(r), Files: files(r), AllowedMentions: allowed(r), Flags: discordgo.MessageFlagsEphemeral})
 	default:
-		content := limit(r.Text)
-		comps := components(r)
-		_, err = b.session.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, Files: files(r), AllowedMentions: allowed(r)})
+		err = retry5xx(func() error {
+			content := limit(r.Text)
+			comps := components(r)
+			_, err := b.session.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, Files: files(r), AllowedMentions: allowed(r)})
+			return err
+		})
 	}
 	if err != nil {
 		b.log.Error("answering an interaction failed", "err", err, "interaction", i.ID)
@@ -278,9 +283,11 @@ func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
 		}
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
 	}
-	err := s.InteractionRespond(i, &discordgo.InteractionResponse{
-		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-		Data: &discordgo.InteractionResponseData{Choices: out},
+	err := retry5xx(func() error {
+		return s.InteractionRespond(i, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: out},
+		})
 	})
 	if err != nil {
 		b.log.Warn("autocomplete answer failed", "err", err)
@@ -354,4 +361,22 @@ func Mention(u service.User) string {
 		return "@" + u.Name
 	}
 	return "<@" + u.ID + ">"
+}
+
+// retry5xx retries a request that Discord answered with a server error
+// (discordgo itself retries only 502 and 429), a few times with a short
+// back-off that stays inside the 3-second answer window. A request that
+// did reach Discord is refused the second time (already acknowledged), so
+// nothing is sent twice.
+func retry5xx(do func() error) error {
+	var err error
+	for attempt, wait := 0, 150*time.Millisecond; attempt < 3; attempt, wait = attempt+1, wait*2 {
+		err = do()
+		var re *discordgo.RESTError
+		if err == nil || !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode < 500 {
+			return err
+		}
+		time.Sleep(wait)
+	}
+	return err
 }

@@ -383,10 +383,7 @@ func (s *Server) responseLocked(rec *interactionRec) InteractionResponse {
 		r.Latency = rec.ackedAt.Sub(rec.dispatched)
 		raw, _ := json.Marshal(rec.cbData)
 		r.DataJSON = raw
-		var d discordgo.InteractionResponseData
-		if json.Unmarshal(raw, &d) == nil {
-			r.Data = &d
-		}
+		r.Data = decodeResponseData(rec.cbData)
 	}
 	if m, ok := s.st.messages[rec.originalID]; ok {
 		r.Original = m.snapshot()
@@ -490,4 +487,30 @@ func containsMention(content, id string) bool {
 		}
 	}
 	return false
+}
+
+// decodeResponseData decodes a callback's data. discordgo's
+// InteractionResponseData cannot unmarshal its Components (an interface
+// slice), so they are decoded one by one with MessageComponentFromJSON.
+func decodeResponseData(data map[string]any) *discordgo.InteractionResponseData {
+	rest := make(map[string]any, len(data))
+	for k, v := range data {
+		if k != "components" {
+			rest[k] = v
+		}
+	}
+	raw, _ := json.Marshal(rest)
+	var d discordgo.InteractionResponseData
+	if json.Unmarshal(raw, &d) != nil {
+		return nil
+	}
+	if comps, ok := data["components"].([]any); ok {
+		for _, c := range comps {
+			b, _ := json.Marshal(c)
+			if mc, err := discordgo.MessageComponentFromJSON(b); err == nil {
+				d.Components = append(d.Components, mc)
+			}
+		}
+	}
+	return &d
 }
