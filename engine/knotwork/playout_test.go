@@ -15,7 +15,7 @@ import (
 // equal to the best knot so far, and the game ending only when neither
 // player can move.
 func TestRandomPlayouts(t *testing.T) {
-	games := 300
+	games := 150
 	if testing.Short() {
 		games = 60
 	}
