@@ -496,3 +496,29 @@ func TestSceneAndView(t *testing.T) {
 		t.Errorf("info %s", got)
 	}
 }
+
+// TestFinishedExample replays the finished game of the README picture:
+// 23 moves, one knot through 24 tiles (d6 stays empty), Orange 10 and
+// Blue 9 of them; Orange wins; Orange has no tile left, Blue one corner.
+func TestFinishedExample(t *testing.T) {
+	st, err := engine.New(engine.Setup{Game: ID, Players: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range strings.Split("e6 NES*,d5 ES*,e4 NE,d4 N*,f4 SW,f5 NEW,g5 NW,g6 S,f3 NE,e7 ESW,f6 NSW,g3 NW,d7 EW,g4 S,f7 ESW,c7 ES,c6 NS,c5 NS,c4 NS*,c3 NE,g7 W,d3 EW,e3 W", ",") {
+		m, err := st.Parse(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if _, err := st.Apply(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := st.(*State)
+	if !st.Over() || !reflect.DeepEqual(st.Scores(), []int{10, 9}) || !reflect.DeepEqual(st.Winners(), []engine.Seat{0}) {
+		t.Fatalf("over %v scores %v winners %v", st.Over(), st.Scores(), st.Winners())
+	}
+	if fmt.Sprint(st.Hand(0), st.Hand(1)) != "[] [C]" || len(k.Knots()) != 1 || len(k.Knots()[0].Cells) != 24 {
+		t.Fatalf("hands %v %v knots %+v", st.Hand(0), st.Hand(1), k.Knots())
+	}
+}
