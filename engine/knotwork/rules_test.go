@@ -522,3 +522,11 @@ func TestFinishedExample(t *testing.T) {
 		t.Fatalf("hands %v %v knots %+v", st.Hand(0), st.Hand(1), k.Knots())
 	}
 }
+
+// TestSummary: the /rules text fits Discord's limit and shows the notation.
+func TestSummary(t *testing.T) {
+	g, ok := engine.Lookup(ID)
+	if !ok || len(g.Summary) >= 1800 || !strings.Contains(g.Summary, "`f5 NES*`") {
+		t.Fatalf("summary: %d bytes", len(g.Summary))
+	}
+}
