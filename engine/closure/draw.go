@@ -24,7 +24,8 @@ func drawTile(sc *engine.Scene, x, y, size float64, f Face, label string) {
 	h := size / 2
 	origin := [4][2]float64{{x, y}, {x + h, y}, {x + h, y + h}, {x, y + h}} // NW NE SE SW
 	for q := 0; q < 4; q++ {
-		sc.Fill(engine.Rect(origin[q][0], origin[q][1], h, h), colourRGB[f.Col[q]], engine.Color{}, 0)
+		// The outline in the same colour hides the seam between equal quadrants.
+		sc.Fill(engine.Rect(origin[q][0], origin[q][1], h, h), colourRGB[f.Col[q]], colourRGB[f.Col[q]], 1)
 	}
 	cx, cy := x+h, y+h
 	ends := [4]engine.Point{{X: cx, Y: y}, {X: x + size, Y: cy}, {X: cx, Y: y + size}, {X: x, Y: cy}} // N E S W
@@ -103,7 +104,7 @@ func (st *State) Board() engine.Scene {
 	return sc
 }
 
-// HandScene draws the seat's tiles large, as turn 0, with their numbers.
+// HandScene draws the seat's tiles large, at rotation 0, with their numbers.
 func (st *State) HandScene(s engine.Seat) engine.Scene {
 	const size, gap = 150.0, 36.0
 	hand := st.Hand(s).([]int)
@@ -118,6 +119,6 @@ func (st *State) HandScene(s engine.Seat) engine.Scene {
 		drawTile(&sc, x, gap, size, tiles[t], "")
 		sc.Text(strconv.Itoa(t), x+size/2, gap+size+28, 30, engine.Ink, engine.Center, true)
 	}
-	sc.Text("Drawn at turn 0; 90 turns a tile a quarter clockwise", w/2, sc.H-22, 20, engine.Ink, engine.Center, false)
+	sc.Text("Shown at rotation 0: add 90, 180 or 270 to turn a tile clockwise", w/2, sc.H-22, 20, engine.Ink, engine.Center, false)
 	return sc
 }
