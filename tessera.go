@@ -110,6 +110,82 @@ type Game struct {
 	MessageID string       `json:"message_id,omitempty"` // the challenge message
 	Created   time.Time    `json:"created"`
 	Updated   time.Time    `json:"updated"`
+
+	// ThreadID is where the game is played: its own thread, or the
+	// channel itself when threads are off. Empty until the game's place
+	// has been made.
+	ThreadID string `json:"thread_id,omitempty"`
+	// NoThread keeps the game in its channel (setting games.thread false).
+	NoThread bool `json:"no_thread,omitempty"`
+	// StatusID is the status message, edited in place after every move.
+	StatusID string `json:"status_id,omitempty"`
+
+	// The clock.
+	Clock     Clock           `json:"clock"`
+	Banks     []time.Duration `json:"banks,omitempty"`  // time left by seat (bank clocks)
+	TurnStart time.Time       `json:"turn_start"`       // when the player to move got the turn
+	Paused    time.Duration   `json:"paused,omitempty"` // vacation time within the current turn
+	Deadline  time.Time       `json:"deadline"`         // zero: no deadline
+	Reminded  time.Time       `json:"reminded"`         // last reminder for the current turn
+}
+
+// Place is where the game's messages go.
+func (g *Game) Place() string {
+	if g.ThreadID != "" {
+		return g.ThreadID
+	}
+	return g.ChannelID
+}
+
+// Clock is a game's time control.
+type Clock struct {
+	// Kind is "none", "move" (PerMove for every move) or "bank" (a Fischer
+	// bank: Bank to start, Inc added after each move, never above Cap).
+	Kind    string        `json:"kind"`
+	PerMove time.Duration `json:"per_move,omitempty"`
+	Bank    time.Duration `json:"bank,omitempty"`
+	Inc     time.Duration `json:"inc,omitempty"`
+	Cap     time.Duration `json:"cap,omitempty"`
+}
+
+// Announcement kinds.
+const (
+	AnnounceThread   = "thread"   // make the game's place (thread) and its status message
+	AnnouncePost     = "post"     // a post in the game's place
+	AnnounceStatus   = "status"   // edit the status message
+	AnnounceTurn     = "turn"     // a direct message: it is your turn
+	AnnounceReminder = "reminder" // a direct message: you have not moved
+	AnnounceReact    = "react"    // react to a player's message
+	AnnounceReply    = "reply"    // answer a player's message (plain-text move refused)
+)
+
+// Announcement is a message the bot owes Discord. It is written in the
+// same transaction as the move that caused it and deleted only when
+// Discord accepted it, so a crash or restart delivers it later, once.
+type Announcement struct {
+	Seq    uint64    `json:"seq"` // set by the store; also the message nonce
+	Kind   string    `json:"kind"`
+	GameID uint64    `json:"game_id"`
+	Moves  int       `json:"moves"` // the position it shows: the game after this many record entries
+	UserID string    `json:"user_id,omitempty"`
+	Text   string    `json:"text,omitempty"`
+	Board  bool      `json:"board,omitempty"`  // attach the board picture
+	Ping   []string  `json:"ping,omitempty"`   // user ids pinged
+	Target string    `json:"target,omitempty"` // a message id (react, reply)
+	Emoji  string    `json:"emoji,omitempty"`
+	Tries  int       `json:"tries,omitempty"`
+	Next   time.Time `json:"next,omitempty"` // not before (back-off)
+}
+
+// UserSettings are a player's own settings.
+type UserSettings struct {
+	NotifyOff bool   `json:"notify_off,omitempty"` // no turn direct messages
+	TimeZone  string `json:"time_zone,omitempty"`  // IANA name, for displayed deadlines
+	// VacationUntil: the player's clocks are paused until then.
+	VacationUntil time.Time `json:"vacation_until,omitempty"`
+	// VacationUsed counts vacation days taken, by year.
+	VacationUsed map[int]int `json:"vacation_used,omitempty"`
+	DMFailed     bool        `json:"dm_failed,omitempty"` // a DM failed once (logged once)
 }
 
 // Seat is the seat of a user in the game, or -1.

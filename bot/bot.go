@@ -30,6 +30,15 @@ type Options struct {
 	// DeferAfter is how long a command may take before the bot defers its
 	// answer (Discord wants a first answer within 3 s). Default 1.5 s.
 	DeferAfter time.Duration
+	// PlainText lets players type moves as plain messages in a game's
+	// thread; it needs the privileged message-content intent.
+	PlainText bool
+	// TickEvery is how often the clocks and reminders are checked
+	// (default 30 s: a deadline is acted on within a minute).
+	TickEvery time.Duration
+	// RetryEvery is how often undelivered announcements are retried
+	// (default 5 s; new ones go at once).
+	RetryEvery time.Duration
 }
 
 // Bot serves the service on Discord.
@@ -41,6 +50,9 @@ type Bot struct {
 	ready   chan struct{}
 	once    sync.Once
 	wg      sync.WaitGroup
+	stop    chan struct{} // closed by Close: stops the courier and the clock
+	stopped sync.Once
+	loops   sync.WaitGroup
 }
 
 // New creates a bot; Open connects it.
@@ -54,15 +66,27 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.DeferAfter == 0 {
 		opt.DeferAfter = 1500 * time.Millisecond
 	}
+	if opt.TickEvery == 0 {
+		opt.TickEvery = 30 * time.Second
+	}
+	if opt.RetryEvery == 0 {
+		opt.RetryEvery = 5 * time.Second
+	}
 	s, err := discordgo.New("Bot " + opt.Token)
 	if err != nil {
 		return nil, err
 	}
 	s.Identify.Intents = discordgo.IntentsGuilds
+	if opt.PlainText {
+		s.Identify.Intents |= discordgo.IntentsGuildMessages | discordgo.IntentMessageContent
+	}
 	s.LogLevel = discordgo.LogWarning
-	b := &Bot{svc: svc, opt: opt, log: opt.Logger, session: s, ready: make(chan struct{})}
+	b := &Bot{svc: svc, opt: opt, log: opt.Logger, session: s, ready: make(chan struct{}), stop: make(chan struct{})}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
+	if opt.PlainText {
+		s.AddHandler(b.onMessage)
+	}
 	if opt.Configure != nil {
 		opt.Configure(s)
 	}
@@ -73,22 +97,72 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 func (b *Bot) Session() *discordgo.Session { return b.session }
 
 // Open connects to the gateway; commands are registered when Discord says
-// READY. It waits for READY and the registration, or ctx.
+// READY. It waits for READY and the registration, or ctx, then starts the
+// courier (delivering announcements, including those a previous run left
+// undelivered) and the clock.
 func (b *Bot) Open(ctx context.Context) error {
 	if err := b.session.Open(); err != nil {
 		return fmt.Errorf("connect to Discord: %w", err)
 	}
 	select {
 	case <-b.ready:
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	b.loops.Add(2)
+	go b.courier()
+	go b.clock()
+	return nil
 }
 
-// Close waits for the interactions being handled and disconnects.
+// courier delivers the outbox: at once when the service signals something
+// new, and every RetryEvery for retries.
+func (b *Bot) courier() {
+	defer b.loops.Done()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-b.stop
+		cancel()
+	}()
+	t := time.NewTicker(b.opt.RetryEvery)
+	defer t.Stop()
+	for {
+		if _, err := b.svc.Deliver(ctx, sink{b.session}); err != nil && ctx.Err() == nil {
+			b.log.Error("delivering announcements failed", "err", err)
+		}
+		select {
+		case <-b.stop:
+			return
+		case <-b.svc.Wake():
+		case <-t.C:
+		}
+	}
+}
+
+// clock plays out the clocks that ran out and sends reminders.
+func (b *Bot) clock() {
+	defer b.loops.Done()
+	t := time.NewTicker(b.opt.TickEvery)
+	defer t.Stop()
+	for {
+		if _, err := b.svc.Tick(); err != nil {
+			b.log.Error("clock tick failed", "err", err)
+		}
+		select {
+		case <-b.stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Close waits for the interactions being handled, stops the courier and
+// the clock, and disconnects.
 func (b *Bot) Close() error {
 	b.wg.Wait()
+	b.stopped.Do(func() { close(b.stop) })
+	b.loops.Wait()
 	return b.session.Close()
 }
 
@@ -100,6 +174,20 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.log.Info("connected to Discord", "user", b.session.State.User.Username)
 	<-ctx.Done()
 	return b.Close()
+}
+
+// onMessage offers a plain message in a game's thread to the service as a
+// move; the bot's own messages and other bots are ignored.
+func (b *Bot) onMessage(s *discordgo.Session, m *discordgo.MessageCreate) {
+	if m.Author == nil || m.Author.Bot || m.GuildID == "" {
+		return
+	}
+	name := m.Author.DisplayName()
+	if m.Member != nil && m.Member.Nick != "" {
+		name = m.Member.Nick
+	}
+	req := service.Request{User: service.User{ID: m.Author.ID, Name: name}, GuildID: m.GuildID, ChannelID: m.ChannelID, InteractionID: "msg:" + m.ID}
+	b.svc.PlainMove(req, m.ID, m.Content)
 }
 
 func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
@@ -251,6 +339,15 @@ func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, deferred bool) 
 	}
 	if err != nil {
 		b.log.Error("answering an interaction failed", "err", err, "interaction", i.ID)
+		return
+	}
+	if r.Challenge != 0 {
+		// The game's thread will start from the challenge message.
+		if m, err := b.session.InteractionResponse(i); err == nil {
+			if err := b.svc.ChallengeMessage(r.Challenge, m.ID); err != nil {
+				b.log.Warn("recording the challenge message failed", "err", err)
+			}
+		}
 	}
 }
 
@@ -332,8 +429,8 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			}
 			opps = append(opps, u)
 		}
-		game, options := optString(data, "game"), optString(data, "options")
-		do = func() (service.Reply, error) { return b.svc.NewGame(req, game, opps, options) }
+		game, options, clock := optString(data, "game"), optString(data, "options"), optString(data, "clock")
+		do = func() (service.Reply, error) { return b.svc.NewGame(req, game, opps, options, clock) }
 	case "move":
 		text := optString(data, "notation")
 		do = func() (service.Reply, error) { return b.svc.Move(req, ref, text) }
@@ -347,6 +444,17 @@ func (b *Bot) command(i *discordgo.Interaction) {
 		do = func() (service.Reply, error) { return b.svc.Resign(req, ref) }
 	case "rules":
 		do = func() (service.Reply, error) { return b.svc.Rules(optString(data, "game")) }
+	case "abort":
+		do = func() (service.Reply, error) { return b.svc.Abort(req, ref) }
+	case "vacation":
+		days := 0
+		if o := data.GetOption("days"); o != nil {
+			days = int(o.IntValue())
+		}
+		do = func() (service.Reply, error) { return b.svc.Vacation(req, days) }
+	case "settings":
+		notify, tz := optString(data, "notify"), optString(data, "timezone")
+		do = func() (service.Reply, error) { return b.svc.Settings(req, notify, tz) }
 	default:
 		do = func() (service.Reply, error) {
 			return service.Reply{Text: "I do not know that command; try /rules.", Ephemeral: true}, nil
@@ -379,4 +487,18 @@ func retry5xx(do func() error) error {
 		time.Sleep(wait)
 	}
 	return err
+}
+
+// Link is a jump link to a channel or thread.
+func Link(guildID, channelID string) string {
+	if guildID == "" {
+		guildID = "@me"
+	}
+	return "https://discord.com/channels/" + guildID + "/" + channelID
+}
+
+// Stamp is a Discord timestamp: every reader sees it in their own time
+// zone and language.
+func Stamp(t time.Time, _ *time.Location) string {
+	return fmt.Sprintf("<t:%d:f>", t.Unix())
 }

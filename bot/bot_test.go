@@ -1,9 +1,7 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
-	"image/png"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -14,6 +12,7 @@ import (
 
 	"tessera/bot"
 	"tessera/bot/fakediscord"
+	"tessera/engine"
 	_ "tessera/engine/games"
 	"tessera/service"
 	"tessera/storage"
@@ -25,6 +24,7 @@ type world struct {
 	bot     *bot.Bot
 	store   *storage.Store
 	ana, bo *discordgo.User
+	thread  string // the game's thread, once made
 }
 
 func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
@@ -34,10 +34,14 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := service.New(st, service.Config{Mention: bot.Mention, Seed: func() uint64 { return 7 }})
+	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 }, Logger: logger, RetryBase: 20 * time.Millisecond})
 	opt.Token = "test-token"
+	if opt.RetryEvery == 0 {
+		opt.RetryEvery = 20 * time.Millisecond
+	}
 	opt.Configure = srv.Configure
-	opt.Logger = slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	opt.Logger = logger
 	b, err := bot.New(svc, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +124,8 @@ func files(r fakediscord.InteractionResponse) []fakediscord.File {
 	return nil
 }
 
-// newGame challenges bo to Elemental and has him accept.
+// newGame challenges bo to Elemental and has him accept; the game's thread
+// is made from the challenge message, with the status message first.
 func (w *world) newGame(t *testing.T) {
 	t.Helper()
 	r := w.respond(t, w.srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID), fakediscord.Str("options", "borders=RBGY")).By(w.ana))
@@ -132,13 +137,82 @@ func (w *world) newGame(t *testing.T) {
 			t.Fatalf("the challenge must ping only bo: %+v", r.Data.AllowedMentions)
 		}
 	}
-	r = w.respond(t, w.srv.Button("accept:1").By(w.bo))
-	if r.Data == nil && r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
-		t.Fatalf("accept: type %d data %s", r.Type, r.DataJSON)
+	if r.Original == nil {
+		t.Fatal("no challenge message")
 	}
-	if !strings.Contains(text(r), "begins") || len(files(r)) != 1 {
+	challenge := r.Original.ID
+	r = w.respond(t, w.srv.Button("accept:1").By(w.bo))
+	if !strings.Contains(text(r), "begins in its own thread") {
 		t.Fatalf("accept: %q", text(r))
 	}
+	// The thread starts from the challenge message (and so has its id)
+	// unless bo accepted before the bot had recorded that message.
+	w.thread = w.threadOf(t, 1)
+	if w.thread != challenge && len(w.srv.RequestsTo("POST /channels/*/messages/*/threads")) > 0 {
+		t.Fatalf("thread %s, not the challenge message %s", w.thread, challenge)
+	}
+	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "<@"+w.ana.ID+">, your turn") }, 0)
+	if ch := w.srv.Channel(w.thread); ch == nil || !strings.Contains(ch.Name, "#1 Elemental Connection: alice vs bo") {
+		t.Fatalf("thread: %+v", ch)
+	}
+	msgs := w.srv.Messages(w.thread)
+	if len(msgs) < 2 || !strings.Contains(msgs[0].Content, "game #1: alice vs bo") || len(msgs[0].Files) != 1 {
+		t.Fatalf("the status message comes first, with the board: %+v", msgs)
+	}
+}
+
+// threadOf waits until the game's thread is made and returns its id.
+func (w *world) threadOf(t *testing.T, id uint64) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if g, err := w.store.Game(id); err == nil && g.ThreadID != "" {
+			return g.ThreadID
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no thread made for the game")
+	return ""
+}
+
+// status is the game's status message (the thread's first message).
+func (w *world) status(t *testing.T) *fakediscord.Message {
+	t.Helper()
+	return w.srv.Messages(w.thread)[0]
+}
+
+// play moves as u inside the game's thread (no game: option) and waits for
+// the move's post, which it returns.
+func (w *world) play(t *testing.T, u *discordgo.User, move string) *fakediscord.Message {
+	t.Helper()
+	r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", move)).By(u).In(w.srv.GuildID, w.thread))
+	if !ephemeral(r) || !strings.Contains(text(r), "You played `"+move+"`") {
+		t.Fatalf("%s plays %q: %q", u.Username, move, text(r))
+	}
+	return w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "** played `"+move+"`") }, 0)
+}
+
+// suggest is the first autocomplete choice of u for what they typed.
+func (w *world) suggest(t *testing.T, u *discordgo.User, typed string) []*discordgo.ApplicationCommandOptionChoice {
+	t.Helper()
+	ac := w.respond(t, w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", typed))).By(u).In(w.srv.GuildID, w.thread))
+	return ac.Data.Choices
+}
+
+// pinged are the users a bot message was allowed to ping.
+func (w *world) pinged(t *testing.T, m *fakediscord.Message) []string {
+	t.Helper()
+	for _, r := range w.srv.RequestsTo("POST /channels/*/messages") {
+		var body struct {
+			Content         string
+			AllowedMentions struct{ Users []string } `json:"allowed_mentions"`
+		}
+		if r.Decode(&body) == nil && body.Content == m.Content {
+			return body.AllowedMentions.Users
+		}
+	}
+	t.Fatalf("no request for message %q", m.Content)
+	return nil
 }
 
 func TestCommandsRegistered(t *testing.T) {
@@ -179,12 +253,15 @@ func TestCommandsRegistered(t *testing.T) {
 }
 
 // TestWholeGame plays a whole Elemental Connection game between two users,
-// every step an interaction through the gateway.
+// every step an interaction through the gateway, inside the game's thread.
 func TestWholeGame(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{})
 	w.newGame(t)
 	cy := w.srv.AddUser("cy")
+	if dms := w.srv.WaitDMs(t, w.ana.ID, 1, 0); len(dms) != 1 || len(dms[0].Files) != 1 || !strings.Contains(dms[0].Content, "https://discord.com/channels/"+w.srv.GuildID+"/"+w.thread) {
+		t.Fatalf("alice's turn notice: %+v", dms)
+	}
 
 	// Wrong turn, bad notation, a non-player: one ephemeral line each.
 	for _, c := range []struct {
@@ -197,30 +274,31 @@ func TestWholeGame(t *testing.T) {
 		{w.ana, "d9 RGBY", "d9 is off the board (a1-h8)"},
 		{cy, "d5 RGBY", "not playing"},
 	} {
-		r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", c.move)).By(c.who))
+		r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", c.move)).By(c.who).In(w.srv.GuildID, w.thread))
 		if !ephemeral(r) || !strings.Contains(text(r), c.want) || strings.Contains(text(r), "\n") {
 			t.Fatalf("%s plays %q: %q (ephemeral %v), want one private line with %q", c.who.Username, c.move, text(r), ephemeral(r), c.want)
 		}
 	}
 
 	// /hand: ephemeral, only the caller's tiles, as a picture.
-	r := w.respond(t, w.srv.Slash("hand").By(w.ana))
+	r := w.respond(t, w.srv.Slash("hand").By(w.ana).In(w.srv.GuildID, w.thread))
 	if !ephemeral(r) || len(files(r)) != 1 || files(r)[0].Format != "png" {
 		t.Fatalf("/hand: ephemeral %v files %d", ephemeral(r), len(files(r)))
 	}
 	g, _ := w.store.Game(1)
-	_ = g
+	if !strings.Contains(text(r), strings.Join(handOf(t, w, 0), ", ")) {
+		t.Fatalf("/hand shows %q, not alice's tiles", text(r))
+	}
 	players := []*discordgo.User{w.ana, w.bo}
 	for turn := 0; turn < 64; turn++ {
 		u := players[turn%2]
 		typed := ""
 		if turn%9 == 3 {
 			// Typing the start of a suggestion narrows the list to it.
-			ac := w.respond(t, w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", ""))).By(u))
-			typed = ac.Data.Choices[len(ac.Data.Choices)-1].Value.(string)[:4]
+			cs := w.suggest(t, u, "")
+			typed = cs[len(cs)-1].Value.(string)[:4]
 		}
-		ac := w.respond(t, w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", typed))).By(u))
-		choices := ac.Data.Choices
+		choices := w.suggest(t, u, typed)
 		if len(choices) == 0 || len(choices) > 25 {
 			t.Fatalf("turn %d: %d choices", turn, len(choices))
 		}
@@ -230,44 +308,72 @@ func TestWholeGame(t *testing.T) {
 			}
 		}
 		move := choices[0].Value.(string)
-		r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", move)).By(u))
-		if ephemeral(r) {
-			t.Fatalf("turn %d: %q refused: %s", turn, move, text(r))
-		}
-		fs := files(r)
-		if len(fs) != 1 || fs[0].Format != "png" {
+		post := w.play(t, u, move)
+		if len(post.Files) != 1 || post.Files[0].Format != "png" {
 			t.Fatalf("turn %d: no board PNG", turn)
 		}
-		if img, err := png.Decode(bytes.NewReader(fs[0].Data)); err != nil || img.Bounds().Dx() < 700 {
-			t.Fatalf("turn %d: board picture: %v", turn, err)
+		if img := post.Files[0].Image; img == nil || img.Bounds().Dx() < 700 {
+			t.Fatalf("turn %d: board picture does not decode", turn)
 		}
-		if !strings.Contains(text(r), "played `"+move+"`") || !strings.Contains(text(r), "Scores: alice ") {
-			t.Fatalf("turn %d: %q", turn, text(r))
+		if !strings.Contains(post.Content, "Scores: alice ") {
+			t.Fatalf("turn %d: %q", turn, post.Content)
 		}
 		if turn < 63 {
 			next := players[(turn+1)%2]
-			if am := r.Data.AllowedMentions; am == nil || len(am.Users) != 1 || am.Users[0] != next.ID {
-				t.Fatalf("turn %d: must ping exactly the next player: %+v", turn, am)
+			if p := w.pinged(t, post); len(p) != 1 || p[0] != next.ID {
+				t.Fatalf("turn %d: must ping exactly the next player: %v", turn, p)
 			}
+			// One direct message per turn, to the player to move only.
+			want := turn/2 + 1 // bo: one per alice move so far
+			if next == w.ana {
+				want = 1 + (turn+1)/2 // alice: the first turn's, then one per bo move
+			}
+			w.srv.WaitDMs(t, next.ID, want, 0)
 		}
 		if turn == 10 {
-			b := w.respond(t, w.srv.Slash("board").By(cy))
+			b := w.respond(t, w.srv.Slash("board").By(cy).In(w.srv.GuildID, w.thread))
 			if len(files(b)) != 1 || ephemeral(b) || len(b.Data.AllowedMentions.Users) != 0 {
 				t.Fatalf("/board: files %d, pings %v", len(files(b)), b.Data.AllowedMentions)
 			}
 			gs := w.respond(t, w.srv.Slash("games").By(w.bo))
-			if !ephemeral(gs) || !strings.Contains(text(gs), "#1 Elemental Connection vs alice") {
+			if !ephemeral(gs) || !strings.Contains(text(gs), "#1 Elemental Connection vs alice") || !strings.Contains(text(gs), w.thread) {
 				t.Fatalf("/games: %q", text(gs))
 			}
+			if st := w.status(t); st.EditedTimestamp == nil || !strings.Contains(st.Content, "Moves so far: 11") {
+				t.Fatalf("the status message is not edited in place: %q", st.Content)
+			}
 		}
-		if turn == 63 && !strings.Contains(text(r), "Game over") {
-			t.Fatalf("the end is not announced: %q", text(r))
+		if turn == 63 && !strings.Contains(post.Content, "Game over") {
+			t.Fatalf("the end is not announced: %q", post.Content)
 		}
 	}
 	g, _ = w.store.Game(1)
 	if g.Status != "finished" || len(g.Moves) != 64 {
 		t.Fatalf("status %s after %d moves", g.Status, len(g.Moves))
 	}
+	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
+		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Game over")
+	}, 0)
+	// Exactly 32 turn notices each (alice's first included, none after the end).
+	if a, b := len(w.srv.DMs(w.ana.ID)), len(w.srv.DMs(w.bo.ID)); a != 32 || b != 32 {
+		t.Fatalf("turn notices: alice %d, bo %d; want 32 each", a, b)
+	}
+	if n := len(w.srv.DMs(cy.ID)); n != 0 {
+		t.Fatalf("a non-player got %d direct messages", n)
+	}
+}
+
+// handOf reads a seat's hand from the store.
+func handOf(t *testing.T, w *world, seat int) []string {
+	g, err := w.store.Game(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := service.Replay(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Hand(engine.Seat(seat)).([]string)
 }
 
 func TestResignThroughButtons(t *testing.T) {
@@ -278,9 +384,10 @@ func TestResignThroughButtons(t *testing.T) {
 	if !ephemeral(r) || strings.Join(buttons(r), ",") != "resign:1,cancel:1" {
 		t.Fatalf("/resign must ask privately with a confirm button: %q %v", text(r), buttons(r))
 	}
-	r = w.respond(t, w.srv.Button("resign:1").By(w.bo))
-	if !strings.Contains(text(r), "resigns") || !strings.Contains(text(r), "<@"+w.ana.ID+"> wins") {
-		t.Fatalf("resign: %q", text(r))
+	w.respond(t, w.srv.Button("resign:1").By(w.bo))
+	post := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "resigns") }, 0)
+	if !strings.Contains(post.Content, "<@"+w.ana.ID+"> wins") {
+		t.Fatalf("resign: %q", post.Content)
 	}
 	r = w.respond(t, w.srv.Slash("rules", fakediscord.Str("game", "closure")).By(w.bo))
 	if !ephemeral(r) || !strings.Contains(text(r), "Closure") {
@@ -303,15 +410,15 @@ func TestSlowCommandsAreDeferred(t *testing.T) {
 	if hand.Original != nil {
 		t.Fatal("the public placeholder of a private answer was not removed")
 	}
-	ac := w.respond(t, w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", ""))).By(w.ana))
-	move := ac.Data.Choices[0].Value.(string)
+	move := w.suggest(t, w.ana, "")[0].Value.(string)
 	r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", move)).By(w.ana))
-	if r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || r.Original == nil || len(r.Original.Files) != 1 {
+	if r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !ephemeral(r) {
 		t.Fatalf("deferred move: %+v", r)
 	}
 	if r.Latency > 3*time.Second {
 		t.Fatalf("first answer after %v", r.Latency)
 	}
+	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "** played `"+move+"`") }, 0)
 }
 
 // TestFaults: Discord rate-limits and fails; no move is lost or applied twice.
@@ -319,29 +426,31 @@ func TestFaults(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{})
 	w.newGame(t)
-	// play asks autocomplete for a move, then has Discord misbehave while
-	// the move is answered.
-	play := func(u *discordgo.User, fault func()) fakediscord.InteractionResponse {
-		ac := w.respond(t, w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", ""))).By(u))
+	// move asks autocomplete for a move, then has Discord misbehave while
+	// the move is answered and announced.
+	move := func(u *discordgo.User, fault func()) {
+		m := w.suggest(t, u, "")[0].Value.(string)
 		fault()
 		defer w.srv.ClearFaults()
-		return w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", ac.Data.Choices[0].Value.(string))).By(u))
+		w.play(t, u, m)
 	}
-	// 429 on the callback route: discordgo waits retry_after and retries.
-	r := play(w.ana, func() { w.srv.RateLimit("POST /interactions/*/*/callback", 100*time.Millisecond, false) })
-	if ephemeral(r) || len(files(r)) != 1 {
-		t.Fatalf("move under 429: %q", text(r))
-	}
-	// A 500 (which discordgo does not retry): the bot retries itself.
-	r = play(w.bo, func() { w.srv.FailNext("POST /interactions/*/*/callback", 500, 1) })
-	if ephemeral(r) || len(files(r)) != 1 {
-		t.Fatalf("move under 500: %q", text(r))
-	}
+	// 429 on the callback and on channel messages: discordgo waits
+	// retry_after and retries.
+	move(w.ana, func() {
+		w.srv.RateLimit("POST /interactions/*/*/callback", 100*time.Millisecond, false)
+		w.srv.RateLimit("POST /channels/*/messages", 100*time.Millisecond, false)
+	})
+	// A 500 (which discordgo does not retry): the bot retries the answer
+	// itself, and the courier retries the post.
+	move(w.bo, func() {
+		w.srv.FailNext("POST /interactions/*/*/callback", 500, 1)
+		w.srv.FailNext("POST /channels/*/messages", 500, 1)
+	})
 	// A 502 twice: discordgo retries.
-	play(w.ana, func() { w.srv.FailNext("POST /interactions/*/*/callback", 502, 2) })
+	move(w.ana, func() { w.srv.FailNext("POST /channels/*/messages", 502, 2) })
 	// The autocomplete answer under a 500 is retried too.
 	w.srv.FailNext("POST /interactions/*/*/callback", 500, 1)
-	if ac := w.respond(t, w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", ""))).By(w.bo)); len(ac.Data.Choices) == 0 {
+	if len(w.suggest(t, w.bo, "")) == 0 {
 		t.Fatal("no choices after a 500")
 	}
 	g, _ := w.store.Game(1)
@@ -351,13 +460,20 @@ func TestFaults(t *testing.T) {
 	// The gateway drops: the bot resumes and keeps serving.
 	w.srv.DropGateway()
 	w.srv.WaitResume(t, 1, 10*time.Second)
-	r = play(w.bo, func() {})
-	if ephemeral(r) {
-		t.Fatalf("after reconnect: %q", text(r))
-	}
+	move(w.bo, func() {})
 	g, _ = w.store.Game(1)
 	if len(g.Moves) != 4 {
 		t.Fatalf("%d moves stored, want 4", len(g.Moves))
+	}
+	// Every move was posted exactly once.
+	posts := 0
+	for _, m := range w.srv.Messages(w.thread) {
+		if strings.Contains(m.Content, "** played `") {
+			posts++
+		}
+	}
+	if posts != 4 {
+		t.Fatalf("%d move posts, want 4", posts)
 	}
 }
 

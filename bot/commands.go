@@ -23,6 +23,7 @@ var gameRef = &discordgo.ApplicationCommandOption{
 // Commands are the slash commands the bot registers.
 func Commands() []*discordgo.ApplicationCommand {
 	dm := false
+	one := 1.0
 	return []*discordgo.ApplicationCommand{
 		{Name: "new", Description: "Challenge people to a game", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{
 			gameOption(true),
@@ -30,6 +31,7 @@ func Commands() []*discordgo.ApplicationCommand {
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent2", Description: "A second opponent (games for 3+)"},
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent3", Description: "A third opponent (games for 4)"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "options", Description: "Game options, e.g. borders=RBGY (see /rules)", MaxLength: 200},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: 3d (days per move), bank=7d,inc=1d,cap=14d, or none", MaxLength: 60},
 		}},
 		{Name: "move", Description: "Make your move (the list shows your legal moves)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "notation", Description: "Your move, e.g. d5 RGBY; start typing to see the legal moves", Required: true, Autocomplete: true, MaxLength: 200},
@@ -40,5 +42,13 @@ func Commands() []*discordgo.ApplicationCommand {
 		{Name: "games", Description: "Your games and whose turn it is", DMPermission: &dm},
 		{Name: "resign", Description: "Resign a game (asks to confirm)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
 		{Name: "rules", Description: "A game's rules and move notation", Options: []*discordgo.ApplicationCommandOption{gameOption(true)}},
+		{Name: "abort", Description: "End a game without result (only before its second move)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "vacation", Description: "Pause your clocks in all your games", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days you are away", Required: true, MinValue: &one, MaxValue: 366},
+		}},
+		{Name: "settings", Description: "Your settings: turn notices by direct message, time zone", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "notify", Description: "Direct message when it is your turn", Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "on", Value: "on"}, {Name: "off", Value: "off"}}},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "timezone", Description: "Your time zone, e.g. Europe/Paris", MaxLength: 64},
+		}},
 	}
 }

@@ -6,6 +6,7 @@ package console
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -38,6 +39,8 @@ const Help = `Type commands as "<player>: /<command> ...", for example:
   ana: /move d5 RGBY               play a move (add #3 first when you have several games)
   bo: /hand   bo: /board   bo: /games   bo: /resign   ana: /rules closure
   ana: /click resign:3             press a button shown as [Label: /click id]
+  ana: /new elemental bo clock=3d  with a clock (3d per move, or clock=bank=7d,inc=1d,cap=14d)
+  ana: /abort  /vacation 3  /settings notify=off timezone=Europe/Paris  /say d5 RGBY
 Pictures are written to the pictures folder; "quit" ends.`
 
 // Run reads lines until EOF or "quit".
@@ -61,13 +64,55 @@ func (c *Console) Run(in io.Reader) error {
 	}
 }
 
-// Line runs one command line and prints its reply.
+// Line runs one command line, prints its reply, then delivers what the
+// command announced (posts, status edits, direct messages).
 func (c *Console) Line(line string) {
 	r, err := c.Do(line)
 	if err != nil {
 		r = c.svc.Fail(err)
 	}
 	c.print(r)
+	if _, err := c.svc.Deliver(context.Background(), sink{c}); err != nil {
+		fmt.Fprintln(c.out, "delivery failed:", err)
+	}
+}
+
+// sink prints what the bot would post on Discord.
+type sink struct{ c *Console }
+
+func (s sink) Thread(_ context.Context, channelID, _, name string) (string, error) {
+	fmt.Fprintf(s.c.out, "  [new thread %q]\n", name)
+	return "thread:" + name, nil
+}
+
+func (s sink) Post(_ context.Context, channelID string, m service.Message, _ string) (string, error) {
+	s.c.n++
+	fmt.Fprintf(s.c.out, "  [%s] %s\n", short(channelID), strings.ReplaceAll(m.Text, "\n", "\n    "))
+	s.c.files(m.Files)
+	return fmt.Sprint("msg", s.c.n), nil
+}
+
+func (s sink) Edit(_ context.Context, channelID, _ string, m service.Message) error {
+	fmt.Fprintf(s.c.out, "  [%s] (status message updated)\n", short(channelID))
+	return nil
+}
+
+func (s sink) DM(_ context.Context, userID string, m service.Message, _ string) error {
+	fmt.Fprintf(s.c.out, "  [direct message to %s] %s\n", userID, strings.ReplaceAll(m.Text, "\n", " "))
+	return nil
+}
+
+func (s sink) React(_ context.Context, _, _, emoji string) error {
+	fmt.Fprintf(s.c.out, "  [%s]\n", emoji)
+	return nil
+}
+
+func short(place string) string {
+	name := strings.TrimPrefix(place, "thread:")
+	if i := strings.Index(name, ":"); i > 0 && place != name {
+		name = name[:i]
+	}
+	return name
 }
 
 // Do runs one command line and returns the reply.
@@ -103,7 +148,16 @@ func (c *Console) Do(line string) (service.Reply, error) {
 				opps = append(opps, user(a))
 			}
 		}
-		return c.svc.NewGame(req, args[0], opps, strings.Join(opts, " "))
+		clock := ""
+		var rest []string
+		for _, o := range opts {
+			if v, ok := strings.CutPrefix(o, "clock="); ok {
+				clock = v
+			} else {
+				rest = append(rest, o)
+			}
+		}
+		return c.svc.NewGame(req, args[0], opps, strings.Join(rest, " "), clock)
 	case "accept", "decline":
 		id, err := c.pending(req, ref, args)
 		if err != nil {
@@ -136,6 +190,31 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			return service.Reply{Text: "Write /rules <game>: " + gameList(), Ephemeral: true}, nil
 		}
 		return c.svc.Rules(args[0])
+	case "abort":
+		return c.svc.Abort(req, ref)
+	case "vacation":
+		days := 0
+		if len(args) == 1 {
+			fmt.Sscan(args[0], &days)
+		}
+		return c.svc.Vacation(req, days)
+	case "settings":
+		var notify, tz string
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "notify="); ok {
+				notify = v
+			} else if v, ok := strings.CutPrefix(a, "timezone="); ok {
+				tz = v
+			}
+		}
+		return c.svc.Settings(req, notify, tz)
+	case "say":
+		// A plain message in the game's place (a move typed as text).
+		c.n++
+		if !c.svc.PlainMove(req, fmt.Sprint("said", c.n), strings.Join(args, " ")) {
+			return service.Reply{Text: "(chatter: ignored)", Ephemeral: true}, nil
+		}
+		return service.Reply{Text: "(plain-text move)", Ephemeral: true}, nil
 	case "help":
 		return service.Reply{Text: Help, Ephemeral: true}, nil
 	}
@@ -185,7 +264,12 @@ func (c *Console) print(r service.Reply) {
 	for _, b := range r.Buttons {
 		fmt.Fprintf(c.out, "  [%s: /click %s]\n", b.Label, b.ID)
 	}
-	for _, f := range r.Files {
+	c.files(r.Files)
+}
+
+// files writes pictures to the pictures folder.
+func (c *Console) files(fs []service.File) {
+	for _, f := range fs {
 		if c.dir == "" {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"tessera"
 	"tessera/engine"
@@ -25,7 +26,7 @@ func buttonID(action string, id uint64) string { return action + ":" + strconv.F
 
 // NewGame posts a challenge: the game starts when every invited player
 // has accepted. options are "name=value" words.
-func (s *Service) NewGame(req Request, gameID string, opponents []User, options string) (Reply, error) {
+func (s *Service) NewGame(req Request, gameID string, opponents []User, options, clock string) (Reply, error) {
 	g, ok := engine.Lookup(gameID)
 	if !ok {
 		var ids []string
@@ -71,8 +72,17 @@ func (s *Service) NewGame(req Request, gameID string, opponents []User, options 
 	if _, err := engine.New(setup); err != nil { // check players and options now
 		return Reply{}, err
 	}
+	clk := s.clock
+	if strings.TrimSpace(clock) != "" {
+		c, err := ParseClock(clock)
+		if err != nil {
+			return Reply{}, err
+		}
+		clk = c
+	}
 	now := s.now().UTC()
-	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: req.GuildID, ChannelID: req.ChannelID, Created: now, Updated: now}
+	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: req.GuildID, ChannelID: req.ChannelID,
+		Created: now, Updated: now, Clock: clk, NoThread: s.cfg.NoThreads}
 	if err := s.store.Create(rec, req.InteractionID); err != nil {
 		return Reply{}, dup(err)
 	}
@@ -82,10 +92,10 @@ func (s *Service) NewGame(req Request, gameID string, opponents []User, options 
 		names = append(names, s.mention(User{p.ID, p.Name}))
 		ids = append(ids, p.ID)
 	}
-	text := fmt.Sprintf("**%s** challenges %s to **%s** (game #%d)%s. Accept or decline below; the game starts when everyone has accepted.",
-		req.User.Name, joinAnd(names), g.Name, rec.ID, optionText(opts))
+	text := fmt.Sprintf("**%s** challenges %s to **%s** (game #%d)%s, %s. Accept or decline below; the game starts when everyone has accepted.",
+		req.User.Name, joinAnd(names), g.Name, rec.ID, optionText(opts), ClockText(clk))
 	mentions = ids
-	return Reply{Text: text, Mentions: mentions, Buttons: []Button{
+	return Reply{Text: text, Mentions: mentions, Challenge: rec.ID, Buttons: []Button{
 		{ID: buttonID(actAccept, rec.ID), Label: "Accept", Style: Success},
 		{ID: buttonID(actDecline, rec.ID), Label: "Decline", Style: Danger},
 	}}, nil
@@ -156,17 +166,31 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 	case g.Players[seat].Accepted:
 		return Reply{}, errorf(tessera.EINVALID, "You have already accepted game #%d; waiting for the others.", id)
 	}
-	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game) error {
+	now := s.now().UTC()
+	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, tx *storage.Tx) error {
 		g.Players[seat].Accepted = true
-		g.Updated = s.now().UTC()
-		all := true
+		g.Updated = now
 		for _, p := range g.Players {
-			all = all && p.Accepted
+			if !p.Accepted {
+				return nil
+			}
 		}
-		if all {
-			g.Status = tessera.StatusPlaying
+		// Everyone accepted: the game begins.
+		g.Status = tessera.StatusPlaying
+		st, err := Replay(g)
+		if err != nil {
+			return err
 		}
-		return nil
+		if g.Clock.Kind == "bank" {
+			g.Banks = make([]time.Duration, len(g.Players))
+			for i := range g.Banks {
+				g.Banks[i] = g.Clock.Bank
+			}
+		}
+		return s.turnPassed(tx, g, st, -1, now, []tessera.Announcement{
+			{Kind: tessera.AnnounceThread},
+			s.startPost(g, st),
+		})
 	})
 	if err != nil {
 		return Reply{}, dup(err)
@@ -180,34 +204,73 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 		}
 		return Reply{Text: fmt.Sprintf("%s accepted game #%d; waiting for %s.", req.User.Name, id, joinAnd(waiting))}, nil
 	}
-	return s.startReply(g)
+	s.poke()
+	where := "in its own thread"
+	if g.NoThread {
+		where = "here"
+	}
+	return Reply{Text: fmt.Sprintf("%s accepted: **%s**, game #%d, begins %s.", req.User.Name, gameName(g.Setup.Game), g.ID, where)}, nil
 }
 
-func (s *Service) startReply(g *tessera.Game) (Reply, error) {
-	p, err := s.state(g)
-	if err != nil {
-		return Reply{}, err
-	}
-	st := p.state
+// startPost announces the start of a game: seats, the starting draw, whose
+// turn, the board.
+func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announcement {
 	var seats []string
 	for i, pl := range g.Players {
 		seats = append(seats, fmt.Sprintf("%s (seat %d)", pl.Name, i+1))
 	}
-	lines := []string{fmt.Sprintf("**%s**, game #%d, begins: %s.", gameName(g.Setup.Game), g.ID, strings.Join(seats, ", "))}
+	lines := []string{fmt.Sprintf("**%s**, game #%d, begins: %s. Clock: %s.", gameName(g.Setup.Game), g.ID, strings.Join(seats, ", "), ClockText(g.Clock))}
 	if st, ok := st.(engine.Starter); ok {
 		lines = append(lines, eventLines(g, st.StartEvents())...)
 	}
-	r := Reply{}
+	var r Reply
 	lines = append(lines, s.turnLine(g, st, &r))
-	lines = append(lines, "Move with /move (autocomplete lists your legal moves); see your tiles with /hand.")
-	pic, err := s.picture(g, st)
-	if err != nil {
-		return Reply{}, err
-	}
-	r.Text = strings.Join(lines, "\n")
-	r.Files = []File{pic}
-	return r, nil
+	lines = append(lines, "Move with /move (autocomplete lists your legal moves); see your pieces with /hand.")
+	return tessera.Announcement{Kind: tessera.AnnouncePost, Text: strings.Join(lines, "\n"), Board: true, Ping: r.Mentions}
 }
+
+// turnPassed finishes a change of position inside the store transaction:
+// it charges the clock of the seat that moved (moved < 0: none), gives
+// the next player the turn with their deadline, and enqueues the
+// announcements: those given, the status edit, and the turn notice.
+func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, moved int, now time.Time, posts []tessera.Announcement) error {
+	if moved >= 0 {
+		endTurn(g, moved, now)
+	}
+	if st.Over() {
+		g.Status = tessera.StatusFinished
+		g.Deadline = time.Time{}
+	} else {
+		next := int(st.ToMove())
+		u, err := tx.User(g.Players[next].ID)
+		if err != nil {
+			return err
+		}
+		startTurn(g, next, now, u.VacationUntil)
+	}
+	posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceStatus})
+	if !st.Over() {
+		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceTurn, UserID: g.Players[st.ToMove()].ID, Board: true})
+	}
+	for _, a := range posts {
+		a.GameID, a.Moves = g.ID, len(g.Moves)
+		if err := tx.Enqueue(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// poke wakes the courier.
+func (s *Service) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Wake is signalled when the outbox has something new.
+func (s *Service) Wake() <-chan struct{} { return s.wake }
 
 // turnLine says whose turn it is, pinging them, or who won.
 func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
@@ -244,7 +307,7 @@ func (s *Service) Decline(req Request, id uint64) (Reply, error) {
 	case g.Status != tessera.StatusChallenge:
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d is no longer waiting for players (%s).", id, g.Status)
 	}
-	if _, err := s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game) error {
+	if _, err := s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, _ *storage.Tx) error {
 		g.Status = tessera.StatusDeclined
 		g.Updated = s.now().UTC()
 		return nil
@@ -309,19 +372,40 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	g, err = s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game) error {
-		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: seat, Text: m.String(), At: s.now().UTC()})
-		g.Updated = s.now().UTC()
-		if st.Over() {
-			g.Status = tessera.StatusFinished
+	if _, err := s.commit(req, g, st, seat, m.String(), o, nil); err != nil {
+		return Reply{}, err
+	}
+	text = fmt.Sprintf("You played `%s`", o.Move)
+	if len(o.Deltas) > 0 {
+		text += ": " + deltaText(g, o)
+	}
+	where := "in the game's thread"
+	if g.NoThread || req.ChannelID == g.Place() {
+		where = "here"
+	}
+	return Reply{Text: text + ". The board is posted " + where + ".", Ephemeral: true}, nil
+}
+
+// commit stores a record entry and what it caused, in one transaction: the
+// move, the clocks, the public post, the status edit and the next turn's
+// notice (plus extra announcements).
+func (s *Service) commit(req Request, g *tessera.Game, st engine.State, seat int, entry string, o engine.Outcome, extra []tessera.Announcement) (*tessera.Game, error) {
+	now := s.now().UTC()
+	g, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx *storage.Tx) error {
+		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: seat, Text: entry, At: now})
+		g.Updated = now
+		moved := seat
+		if entry == "resign" {
+			moved = -1 // a resignation charges no clock
 		}
-		return nil
+		return s.turnPassed(tx, g, st, moved, now, append(extra, s.movePost(g, st, o)))
 	})
 	if err != nil {
-		return Reply{}, dup(err)
+		return nil, dup(err)
 	}
 	s.remember(g, st)
-	return s.moveReply(g, st, o)
+	s.poke()
+	return g, nil
 }
 
 // remember caches a position just written.
@@ -331,14 +415,17 @@ func (s *Service) remember(g *tessera.Game, st engine.State) {
 	s.mu.Unlock()
 }
 
-// moveReply is the public post after a move: the move and its points,
-// what else happened, the scores, whose turn, and the board.
-func (s *Service) moveReply(g *tessera.Game, st engine.State, o engine.Outcome) (Reply, error) {
+// movePost is the public post after a move: the move and its points,
+// what else happened, the scores, whose turn (pinged), and the board.
+func (s *Service) movePost(g *tessera.Game, st engine.State, o engine.Outcome) tessera.Announcement {
 	mover := g.Players[o.Seat].Name
 	var lines []string
-	if o.Move == "resign" {
+	switch o.Move {
+	case "resign":
 		lines = append(lines, fmt.Sprintf("**%s** resigns game #%d.", mover, g.ID))
-	} else {
+	case "timeout":
+		lines = append(lines, fmt.Sprintf("**%s** ran out of time in game #%d.", mover, g.ID))
+	default:
 		line := fmt.Sprintf("**%s** played `%s`", mover, o.Move)
 		if len(o.Deltas) > 0 {
 			line += ": " + deltaText(g, o)
@@ -352,15 +439,9 @@ func (s *Service) moveReply(g *tessera.Game, st engine.State, o engine.Outcome) 
 		lines = append(lines, e)
 	}
 	lines = append(lines, scoreLine(g, st))
-	r := Reply{}
+	var r Reply
 	lines = append(lines, s.turnLine(g, st, &r))
-	pic, err := s.picture(g, st)
-	if err != nil {
-		return Reply{}, err
-	}
-	r.Text = strings.Join(lines, "\n")
-	r.Files = []File{pic}
-	return r, nil
+	return tessera.Announcement{Kind: tessera.AnnouncePost, Text: strings.Join(lines, "\n"), Board: true, Ping: r.Mentions}
 }
 
 // Resign asks the caller to confirm resigning.
@@ -387,19 +468,10 @@ func (s *Service) ResignConfirm(req Request, id uint64) (Reply, error) {
 	}
 	st := p.state.Clone()
 	o := st.Resign(engine.Seat(seat))
-	g, err = s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game) error {
-		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: seat, Text: "resign", At: s.now().UTC()})
-		g.Updated = s.now().UTC()
-		if st.Over() {
-			g.Status = tessera.StatusFinished
-		}
-		return nil
-	})
-	if err != nil {
-		return Reply{}, dup(err)
+	if _, err := s.commit(req, g, st, seat, "resign", o, nil); err != nil {
+		return Reply{}, err
 	}
-	s.remember(g, st)
-	return s.moveReply(g, st, o)
+	return Reply{Text: fmt.Sprintf("You resigned game #%d.", g.ID), Ephemeral: true}, nil
 }
 
 // Hand shows the caller their hand, to them only.
@@ -473,7 +545,14 @@ func (s *Service) Games(req Request) (Reply, error) {
 				state = g.Players[to].Name + "'s turn"
 			}
 		}
-		lines = append(lines, fmt.Sprintf("#%d %s vs %s: %s", g.ID, gameName(g.Setup.Game), joinAnd(others), state))
+		if left, ok := timeLeft(g, s.now()); ok {
+			state += ", " + Span(left) + " left"
+		}
+		line := fmt.Sprintf("#%d %s vs %s: %s", g.ID, gameName(g.Setup.Game), joinAnd(others), state)
+		if g.Status == tessera.StatusPlaying && g.Place() != "" {
+			line += " · " + s.cfg.Link(g.GuildID, g.Place())
+		}
+		lines = append(lines, line)
 	}
 	if len(lines) == 0 {
 		return Reply{Text: "You have no games in play. Start one with /new.", Ephemeral: true}, nil
@@ -499,4 +578,15 @@ func (s *Service) Rules(gameID string) (Reply, error) {
 		text = text[:1985] + "…"
 	}
 	return Reply{Text: text, Ephemeral: true}, nil
+}
+
+// ChallengeMessage records the message that carries a game's challenge.
+func (s *Service) ChallengeMessage(gameID uint64, messageID string) error {
+	_, err := s.store.Modify(gameID, func(g *tessera.Game, _ *storage.Tx) error {
+		if g.MessageID == "" {
+			g.MessageID = messageID
+		}
+		return nil
+	})
+	return err
 }

@@ -69,6 +69,10 @@ type Reply struct {
 	Buttons   []Button
 	// Mentions are the user ids this reply pings; no one else is pinged.
 	Mentions []string
+	// Challenge is the game a challenge reply is for: the transport tells
+	// ChallengeMessage the id of the message it posted, which the game's
+	// thread will start from.
+	Challenge uint64
 }
 
 // Choice is one autocomplete suggestion.
@@ -91,6 +95,25 @@ type Config struct {
 	// Defaults are options applied to every new game of a kind (by game
 	// id, "name=value" words) unless the challenger gives them.
 	Defaults map[string]string
+
+	// NoThreads keeps games in their channel instead of a thread each.
+	NoThreads bool
+	// Clock is the default time control of a new game ("3d", "none",
+	// "bank=7d,inc=1d,cap=14d"); default none.
+	Clock string
+	// RemindAfter is how long a player may not move before a reminder
+	// (default 24h; at most one reminder a day per game).
+	RemindAfter time.Duration
+	// VacationDays is the yearly vacation allowance (default 20).
+	VacationDays int
+	// Link makes a link to a channel or thread (Discord: a jump URL).
+	Link func(guildID, channelID string) string
+	// Stamp writes a moment for a reader in loc (Discord: a <t:...> tag,
+	// which every reader sees in their own time zone).
+	Stamp func(t time.Time, loc *time.Location) string
+	// RetryBase is the first wait before a failed delivery is retried; it
+	// doubles on every try, up to 5 minutes (default 2 s).
+	RetryBase time.Duration
 }
 
 // Service runs the commands on a store.
@@ -101,14 +124,41 @@ type Service struct {
 	log     *slog.Logger
 	seed    func() uint64
 	defs    map[string]string
+	cfg     Config
+	clock   tessera.Clock
+
+	deliverMu sync.Mutex    // one courier at a time
+	wake      chan struct{} // the outbox has something new
 
 	mu    sync.Mutex
 	cache map[uint64]*position
+	pics  map[[2]uint64]File // recent pictures by game and position
 }
 
 // New returns a Service on an open store.
 func New(store *storage.Store, cfg Config) *Service {
-	s := &Service{store: store, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cache: map[uint64]*position{}}
+	s := &Service{store: store, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
+		cache: map[uint64]*position{}, pics: map[[2]uint64]File{}, wake: make(chan struct{}, 1)}
+	if c, err := ParseClock(cfg.Clock); err == nil {
+		s.clock = c
+	} else {
+		s.clock = tessera.Clock{Kind: "none"}
+	}
+	if s.cfg.RemindAfter == 0 {
+		s.cfg.RemindAfter = 24 * time.Hour
+	}
+	if s.cfg.RetryBase == 0 {
+		s.cfg.RetryBase = 2 * time.Second
+	}
+	if s.cfg.VacationDays == 0 {
+		s.cfg.VacationDays = 20
+	}
+	if s.cfg.Link == nil {
+		s.cfg.Link = func(guildID, channelID string) string { return "#" + channelID }
+	}
+	if s.cfg.Stamp == nil {
+		s.cfg.Stamp = func(t time.Time, loc *time.Location) string { return t.In(loc).Format("Mon 2 Jan 15:04 MST") }
+	}
 	if s.mention == nil {
 		s.mention = func(u User) string { return "@" + u.Name }
 	}
@@ -177,14 +227,45 @@ func (s *Service) state(g *tessera.Game) (*position, error) {
 }
 
 // Replay derives a game's position from its record.
-func Replay(g *tessera.Game) (engine.State, error) {
+func Replay(g *tessera.Game) (engine.State, error) { return ReplayN(g, len(g.Moves)) }
+
+// timeout applies the platform's rule for a player whose time ran out: in a
+// 2-player game they lose (as if resigned); with more players their turn
+// is passed when the game has a pass, else they leave the game as if
+// resigned.
+func timeout(st engine.State, seat engine.Seat) engine.Outcome {
+	active := 0
+	for _, v := range st.View(engine.NoSeat).Seats {
+		if !v.Resigned {
+			active++
+		}
+	}
+	if active > 2 && st.ToMove() == seat {
+		if m, err := st.Parse("pass"); err == nil {
+			if o, err := st.Apply(m); err == nil {
+				o.Move = "timeout"
+				return o
+			}
+		}
+	}
+	o := st.Resign(seat)
+	o.Move = "timeout"
+	return o
+}
+
+// ReplayN derives the position after the first n entries of the record.
+func ReplayN(g *tessera.Game, n int) (engine.State, error) {
 	st, err := engine.New(g.Setup)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: setup: %w", g.ID, err)
 	}
-	for i, m := range g.Moves {
-		if m.Text == "resign" {
+	for i, m := range g.Moves[:min(n, len(g.Moves))] {
+		switch m.Text {
+		case "resign":
 			st.Resign(engine.Seat(m.Seat))
+			continue
+		case "timeout":
+			timeout(st, engine.Seat(m.Seat))
 			continue
 		}
 		if int(st.ToMove()) != m.Seat {
@@ -213,14 +294,33 @@ func gameName(id string) string {
 	return id
 }
 
-// picture renders the board of a game with its panel.
+// picture renders the board of a game with its panel. The move post, the
+// status edit and the turn notice of one position share one rendering.
 func (s *Service) picture(g *tessera.Game, st engine.State) (File, error) {
+	return s.pictureOf(g, st, len(g.Moves))
+}
+
+func (s *Service) pictureOf(g *tessera.Game, st engine.State, n int) (File, error) {
+	key := [2]uint64{g.ID, uint64(n)}
+	s.mu.Lock()
+	f, ok := s.pics[key]
+	s.mu.Unlock()
+	if ok {
+		return f, nil
+	}
 	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
 	png, err := render.Board(st.Board(), render.NewPanel(title, st.View(engine.NoSeat), g.Names()))
 	if err != nil {
 		return File{}, err
 	}
-	return File{Name: fmt.Sprintf("game-%d-move-%d.png", g.ID, len(g.Moves)), Data: png}, nil
+	f = File{Name: fmt.Sprintf("game-%d-move-%d.png", g.ID, n), Data: png}
+	s.mu.Lock()
+	if len(s.pics) >= 64 {
+		clear(s.pics)
+	}
+	s.pics[key] = f
+	s.mu.Unlock()
+	return f, nil
 }
 
 // scoreLine is "Ana 12 · Bo 9".
@@ -348,3 +448,6 @@ func (s *Service) findGame(req Request, ref string, forMove bool) (*tessera.Game
 	}
 	return nil, errorf(tessera.EINVALID, "This channel has several games (%s): say which with the game: option.", strings.Join(ids, ", "))
 }
+
+// storageTx keeps the store's transaction type short in signatures.
+type storageTx = storage.Tx

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -23,24 +24,39 @@ var (
 )
 
 type harness struct {
-	t   *testing.T
-	svc *service.Service
-	n   int
+	t    *testing.T
+	svc  *service.Service
+	sink *fakeSink
+	n    int
+	now  time.Time
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T) *harness { return newHarnessClock(t, "") }
+
+func newHarnessClock(t *testing.T, clock string) *harness {
 	t.Helper()
 	st, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	svc := service.New(st, service.Config{
+	h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
+	h.svc = service.New(st, service.Config{
 		Seed:    func() uint64 { return 7 },
-		Now:     func() time.Time { return time.Unix(1700000000, 0) },
+		Now:     func() time.Time { return h.now },
 		Mention: func(u service.User) string { return "<@" + u.ID + ">" },
+		Clock:   clock,
 	})
-	return &harness{t: t, svc: svc}
+	return h
+}
+
+// deliver runs the courier and returns what it delivered.
+func (h *harness) deliver() []sent {
+	h.t.Helper()
+	if _, err := h.svc.Deliver(context.Background(), h.sink); err != nil {
+		h.t.Fatal(err)
+	}
+	return h.sink.take()
 }
 
 func (h *harness) req(u service.User) service.Request {
@@ -79,11 +95,12 @@ func (h *harness) check(r service.Reply, err error, code, want string) {
 
 // start creates and accepts a 2-player Elemental game with fixed borders.
 func (h *harness) start() uint64 {
-	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY"))
+	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY", ""))
 	if len(r.Buttons) != 2 || r.Buttons[0].ID != "accept:1" {
 		h.t.Fatalf("challenge buttons %+v", r.Buttons)
 	}
 	h.ok(h.svc.Click(h.req(bo), "accept:1"))
+	h.deliver()
 	return 1
 }
 
@@ -98,7 +115,7 @@ func handOf(t *testing.T, h *harness, u service.User) []string {
 
 func TestChallengeAcceptMove(t *testing.T) {
 	h := newHarness(t)
-	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY"))
+	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY", ""))
 	if !strings.Contains(r.Text, "<@2>") || len(r.Mentions) != 1 || r.Mentions[0] != "2" {
 		t.Fatalf("challenge must ping exactly Bo: %q %v", r.Text, r.Mentions)
 	}
@@ -106,34 +123,69 @@ func TestChallengeAcceptMove(t *testing.T) {
 	h.refused(tessera.EINVALID, "has not started")(h.svc.Move(h.req(ana), "1", "d5 RGBY"))
 	h.refused(tessera.EFORBIDDEN, "not for you")(h.svc.Click(h.req(cy), "accept:1"))
 	r = h.ok(h.svc.Click(h.req(bo), "accept:1"))
-	if !strings.Contains(r.Text, "begins") || len(r.Files) != 1 || !strings.Contains(r.Text, "<@1>, your turn") {
+	if !strings.Contains(r.Text, "begins in its own thread") || len(r.Mentions) != 0 {
 		t.Fatalf("start reply: %q", r.Text)
 	}
 	h.refused(tessera.EINVALID, "no longer waiting")(h.svc.Click(h.req(bo), "accept:1"))
+	// The courier makes the thread, the status message, the first post
+	// (pinging Ana, with the board) and Ana's turn notice.
+	log := h.deliver()
+	if th := of(log, "thread"); len(th) != 1 || th[0].Channel != "c" || !strings.Contains(th[0].Msg.Text, "#1 Elemental Connection: Ana vs Bo") {
+		t.Fatalf("thread: %s", texts(log))
+	}
+	thread := of(log, "thread")[0].ID
+	posts := of(log, "post")
+	if len(posts) != 2 || posts[0].Channel != thread || !strings.Contains(posts[0].Msg.Text, "game #1: Ana vs Bo") {
+		t.Fatalf("status message first in the thread: %s", texts(log))
+	}
+	if len(posts[0].Msg.Mentions) != 0 || len(posts[0].Msg.Files) != 1 {
+		t.Fatal("the status message pings nobody and shows the board")
+	}
+	status := posts[0].ID
+	if !strings.Contains(posts[1].Msg.Text, "begins") || !strings.Contains(posts[1].Msg.Text, "<@1>, your turn") || strings.Join(posts[1].Msg.Mentions, ",") != "1" {
+		t.Fatalf("start post: %s", texts(log))
+	}
+	if dms := of(log, "dm"); len(dms) != 1 || dms[0].User != "1" || len(dms[0].Msg.Files) != 1 || !strings.Contains(dms[0].Msg.Text, "#"+thread) {
+		t.Fatalf("one turn notice to Ana with the board and a link: %s", texts(log))
+	}
+	if again := h.deliver(); len(again) != 0 {
+		t.Fatalf("delivered twice: %s", texts(again))
+	}
 
 	// Ana's hand decides the move: play her first tile at d5 as she holds it.
 	hand := handOf(t, h, ana)
 	r = h.ok(h.svc.Move(h.req(ana), "", "d5 "+hand[0]))
-	if !strings.Contains(r.Text, "**Ana** played `d5 "+hand[0]+"`") {
+	if !r.Ephemeral || !strings.Contains(r.Text, "You played `d5 "+hand[0]+"`") {
 		t.Fatalf("move reply: %q", r.Text)
 	}
-	if len(r.Files) != 1 || len(r.Files[0].Data) < 1000 {
-		t.Fatal("move reply has no board picture")
+	log = h.deliver()
+	posts = of(log, "post")
+	if len(posts) != 1 || posts[0].Channel != thread || !strings.Contains(posts[0].Msg.Text, "**Ana** played `d5 "+hand[0]+"`") {
+		t.Fatalf("move post: %s", texts(log))
 	}
-	if len(r.Mentions) != 1 || r.Mentions[0] != "2" || !strings.Contains(r.Text, "<@2>, your turn") {
-		t.Fatalf("after Ana's move only Bo is pinged: %v %q", r.Mentions, r.Text)
+	if len(posts[0].Msg.Files) != 1 || len(posts[0].Msg.Files[0].Data) < 1000 {
+		t.Fatal("move post has no board picture")
 	}
-	if !strings.Contains(r.Text, "Scores: Ana 0 · Bo 0") {
-		t.Fatalf("scores line: %q", r.Text)
+	if strings.Join(posts[0].Msg.Mentions, ",") != "2" || !strings.Contains(posts[0].Msg.Text, "<@2>, your turn") {
+		t.Fatalf("after Ana's move only Bo is pinged: %v", posts[0].Msg.Mentions)
+	}
+	if !strings.Contains(posts[0].Msg.Text, "Scores: Ana 0 · Bo 0") {
+		t.Fatalf("scores line: %q", posts[0].Msg.Text)
+	}
+	if ed := of(log, "edit"); len(ed) != 1 || ed[0].ID != status || !strings.Contains(ed[0].Msg.Text, "Bo to move") {
+		t.Fatalf("status edited in place: %s", texts(log))
+	}
+	if dms := of(log, "dm"); len(dms) != 1 || dms[0].User != "2" {
+		t.Fatalf("one turn notice, to Bo: %s", texts(log))
 	}
 }
 
 func TestRefusals(t *testing.T) {
 	h := newHarness(t)
-	h.refused(tessera.EINVALID, "no game \"chess\"")(h.svc.NewGame(h.req(ana), "chess", []service.User{bo}, ""))
-	h.refused(tessera.EINVALID, "cannot challenge yourself")(h.svc.NewGame(h.req(ana), "elemental", []service.User{ana}, ""))
-	h.refused(tessera.EINVALID, "borders=XX")(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=XX"))
-	h.refused(tessera.EINVALID, "no option \"colour\"")(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "colour=red"))
+	h.refused(tessera.EINVALID, "no game \"chess\"")(h.svc.NewGame(h.req(ana), "chess", []service.User{bo}, "", ""))
+	h.refused(tessera.EINVALID, "cannot challenge yourself")(h.svc.NewGame(h.req(ana), "elemental", []service.User{ana}, "", ""))
+	h.refused(tessera.EINVALID, "borders=XX")(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=XX", ""))
+	h.refused(tessera.EINVALID, "no option \"colour\"")(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "colour=red", ""))
 	h.start()
 	// Wrong turn, non-player, bad notation, not held, off the board.
 	h.refused(tessera.EFORBIDDEN, "It is Ana's turn")(h.svc.Move(h.req(bo), "", "d5 RGBY"))
@@ -198,9 +250,13 @@ func TestResignAndFinishedGame(t *testing.T) {
 	if g.Status != tessera.StatusPlaying {
 		t.Fatal("cancel resigned")
 	}
-	r = h.ok(h.svc.Click(h.req(bo), "resign:1"))
-	if !strings.Contains(r.Text, "Bo** resigns") || !strings.Contains(r.Text, "Ana wins") && !strings.Contains(r.Text, "<@1> wins") {
-		t.Fatalf("resign reply: %q", r.Text)
+	h.ok(h.svc.Click(h.req(bo), "resign:1"))
+	log := h.deliver()
+	if p := of(log, "post"); len(p) != 1 || !strings.Contains(p[0].Msg.Text, "**Bo** resigns") || !strings.Contains(p[0].Msg.Text, "<@1> wins") {
+		t.Fatalf("resign post: %s", texts(log))
+	}
+	if len(of(log, "dm")) != 0 {
+		t.Fatal("a turn notice after the game ended")
 	}
 	g, _ = h.svc.Store().Game(1)
 	if g.Status != tessera.StatusFinished || g.Moves[len(g.Moves)-1].Text != "resign" {
@@ -222,17 +278,22 @@ func TestWholeGame(t *testing.T) {
 	h := newHarness(t)
 	h.start()
 	users := []service.User{ana, bo}
-	var last service.Reply
+	var last sent
 	for turn := 0; turn < 64; turn++ {
 		u := users[turn%2]
 		cs := h.svc.MoveChoices(h.req(u), "", "")
 		if len(cs) == 0 {
 			t.Fatalf("turn %d: no choices", turn)
 		}
-		last = h.ok(h.svc.Move(h.req(u), "", cs[0].Value))
+		h.ok(h.svc.Move(h.req(u), "", cs[0].Value))
+		log := h.deliver()
+		if len(of(log, "post")) != 1 {
+			t.Fatalf("turn %d: %s", turn, texts(log))
+		}
+		last = of(log, "post")[0]
 	}
-	if !strings.Contains(last.Text, "Game over") {
-		t.Fatalf("after 64 moves: %q", last.Text)
+	if !strings.Contains(last.Msg.Text, "Game over") {
+		t.Fatalf("after 64 moves: %q", last.Msg.Text)
 	}
 	g, _ := h.svc.Store().Game(1)
 	if g.Status != tessera.StatusFinished || len(g.Moves) != 64 {
@@ -243,13 +304,13 @@ func TestWholeGame(t *testing.T) {
 	if err != nil || !st.Over() {
 		t.Fatalf("replay: %v", err)
 	}
-	if !strings.Contains(last.Text, fmt.Sprintf("Scores: Ana %d · Bo %d", st.Scores()[0], st.Scores()[1])) {
-		t.Fatalf("final scores line %q vs replay %v", last.Text, st.Scores())
+	if !strings.Contains(last.Msg.Text, fmt.Sprintf("Scores: Ana %d · Bo %d", st.Scores()[0], st.Scores()[1])) {
+		t.Fatalf("final scores line %q vs replay %v", last.Msg.Text, st.Scores())
 	}
 	// Everyone is pinged at the end: the winners.
 	for _, w := range st.Winners() {
 		found := false
-		for _, m := range last.Mentions {
+		for _, m := range last.Msg.Mentions {
 			found = found || m == users[w].ID
 		}
 		if !found {
@@ -309,7 +370,7 @@ func TestRacingMoves(t *testing.T) {
 func TestSeveralGamesInAChannel(t *testing.T) {
 	h := newHarness(t)
 	h.start()
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{cy}, ""))
+	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{cy}, "", ""))
 	h.ok(h.svc.Click(h.req(cy), "accept:2"))
 	// Ana is to move in both: she must say which.
 	h.refused(tessera.EINVALID, "several games (#1, #2)")(h.svc.Board(h.req(ana), ""))

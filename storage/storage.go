@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"time"
@@ -29,6 +30,9 @@ var (
 	bByPlayer = []byte("by_player")  // player id 0x00 game id -> nothing
 	bByChan   = []byte("by_channel") // channel id 0x00 game id -> nothing
 	bHandled  = []byte("handled")    // interaction id -> unix seconds
+	bOutbox   = []byte("outbox")     // seq -> announcement owed to Discord
+	bDeadline = []byte("deadlines")  // unix nanos, game id -> nothing
+	bUsers    = []byte("users")      // user id -> settings
 	kSchema   = []byte("schema")
 )
 
@@ -84,7 +88,7 @@ func Open(path string, opt Options) (*Store, error) {
 		case string(v) != strconv.Itoa(SchemaVersion):
 			return fmt.Errorf("database %s has schema version %s; this tessera reads version %d", path, v, SchemaVersion)
 		}
-		for _, b := range [][]byte{bGames, bByPlayer, bByChan, bHandled} {
+		for _, b := range [][]byte{bGames, bByPlayer, bByChan, bHandled, bOutbox, bDeadline, bUsers} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -126,7 +130,13 @@ func getGame(tx *bolt.Tx, id uint64) (*tessera.Game, error) {
 	return &g, nil
 }
 
-func putGame(tx *bolt.Tx, g *tessera.Game) error {
+func deadlineKey(t time.Time, id uint64) []byte {
+	return append(itob(uint64(t.UnixNano())), itob(id)...)
+}
+
+// putGame writes a game and keeps its indexes (players, channel, thread,
+// deadline) in step; old is the game as it was (nil when new).
+func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
 	b, err := json.Marshal(g)
 	if err != nil {
 		return err
@@ -139,7 +149,26 @@ func putGame(tx *bolt.Tx, g *tessera.Game) error {
 			return err
 		}
 	}
-	return tx.Bucket(bByChan).Put(indexKey(g.ChannelID, g.ID), nil)
+	if err := tx.Bucket(bByChan).Put(indexKey(g.ChannelID, g.ID), nil); err != nil {
+		return err
+	}
+	if g.ThreadID != "" && g.ThreadID != g.ChannelID {
+		if err := tx.Bucket(bByChan).Put(indexKey(g.ThreadID, g.ID), nil); err != nil {
+			return err
+		}
+	}
+	if old != nil && !old.Deadline.IsZero() && !old.Deadline.Equal(g.Deadline) {
+		if err := tx.Bucket(bDeadline).Delete(deadlineKey(old.Deadline, g.ID)); err != nil {
+			return err
+		}
+	}
+	if !g.Deadline.IsZero() && g.Status == tessera.StatusPlaying {
+		return tx.Bucket(bDeadline).Put(deadlineKey(g.Deadline, g.ID), nil)
+	}
+	if !g.Deadline.IsZero() {
+		return tx.Bucket(bDeadline).Delete(deadlineKey(g.Deadline, g.ID))
+	}
+	return nil
 }
 
 // markHandled records an interaction id; ErrDuplicate if it was already.
@@ -166,7 +195,7 @@ func (s *Store) Create(g *tessera.Game, interactionID string) error {
 			return err
 		}
 		g.ID, g.Version = id, 1
-		return putGame(tx, g)
+		return putGame(tx, g, nil)
 	})
 }
 
@@ -180,11 +209,37 @@ func (s *Store) Game(id uint64) (*tessera.Game, error) {
 	return g, err
 }
 
+// Tx is what a change may do besides changing the game, in the same
+// transaction.
+type Tx struct {
+	tx *bolt.Tx
+}
+
+// Enqueue adds an announcement to the outbox; it is delivered after the
+// transaction commits, and survives a crash.
+func (t *Tx) Enqueue(a tessera.Announcement) error {
+	b := t.tx.Bucket(bOutbox)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	a.Seq = seq
+	v, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	return b.Put(itob(seq), v)
+}
+
+// User reads a user's settings.
+func (t *Tx) User(id string) (tessera.UserSettings, error) { return getUser(t.tx, id) }
+
 // Update changes a game in one transaction: it loads the game, checks that
 // its version is still version (else ErrConflict, nothing written), marks
 // the interaction handled (else ErrDuplicate), calls change, bumps the
-// version and writes. An error from change aborts everything.
-func (s *Store) Update(id, version uint64, interactionID string, change func(g *tessera.Game) error) (*tessera.Game, error) {
+// version and writes. An error from change aborts everything, including
+// what it enqueued.
+func (s *Store) Update(id, version uint64, interactionID string, change func(g *tessera.Game, tx *Tx) error) (*tessera.Game, error) {
 	var out *tessera.Game
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		g, err := getGame(tx, id)
@@ -197,17 +252,210 @@ func (s *Store) Update(id, version uint64, interactionID string, change func(g *
 		if err := markHandled(tx, interactionID, time.Now()); err != nil {
 			return err
 		}
-		if err := change(g); err != nil {
+		old := *g
+		if err := change(g, &Tx{tx}); err != nil {
 			return err
 		}
 		g.Version++
-		if err := putGame(tx, g); err != nil {
+		if err := putGame(tx, g, &old); err != nil {
 			return err
 		}
 		out = g
 		return nil
 	})
 	return out, err
+}
+
+// Modify changes what a game's record does not derive from (its place,
+// status message, reminders) without a version check or bump: the
+// position is unchanged, so no move in flight needs to retry.
+func (s *Store) Modify(id uint64, change func(g *tessera.Game, tx *Tx) error) (*tessera.Game, error) {
+	var out *tessera.Game
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		g, err := getGame(tx, id)
+		if err != nil {
+			return err
+		}
+		old := *g
+		if err := change(g, &Tx{tx}); err != nil {
+			return err
+		}
+		if err := putGame(tx, g, &old); err != nil {
+			return err
+		}
+		out = g
+		return nil
+	})
+	return out, err
+}
+
+// Pending lists the announcements due at now, oldest first (at most max).
+func (s *Store) Pending(now time.Time, max int) ([]tessera.Announcement, error) {
+	var out []tessera.Announcement
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bOutbox).Cursor()
+		for k, v := c.First(); k != nil && len(out) < max; k, v = c.Next() {
+			var a tessera.Announcement
+			if err := json.Unmarshal(v, &a); err != nil {
+				return fmt.Errorf("outbox %x: %w", k, err)
+			}
+			if a.Next.After(now) {
+				continue
+			}
+			out = append(out, a)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Outbox counts the announcements not yet delivered.
+func (s *Store) Outbox() (int, error) {
+	n := 0
+	err := s.db.View(func(tx *bolt.Tx) error {
+		n = tx.Bucket(bOutbox).Stats().KeyN
+		return nil
+	})
+	return n, err
+}
+
+// Delivered removes a delivered (or abandoned) announcement.
+func (s *Store) Delivered(seq uint64) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bOutbox).Delete(itob(seq)) })
+}
+
+// Retry records a failed delivery attempt; it is tried again after next.
+func (s *Store) Retry(seq uint64, next time.Time) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bOutbox)
+		v := b.Get(itob(seq))
+		if v == nil {
+			return nil
+		}
+		var a tessera.Announcement
+		if err := json.Unmarshal(v, &a); err != nil {
+			return err
+		}
+		a.Tries++
+		a.Next = next
+		nv, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		return b.Put(itob(seq), nv)
+	})
+}
+
+// Due lists the games whose deadline is at or before now, earliest first.
+func (s *Store) Due(now time.Time) ([]uint64, error) {
+	var out []uint64
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bDeadline).Cursor()
+		for k, _ := c.First(); k != nil && len(k) == 16; k, _ = c.Next() {
+			if int64(binary.BigEndian.Uint64(k[:8])) > now.UnixNano() {
+				break
+			}
+			out = append(out, binary.BigEndian.Uint64(k[8:]))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// NextDeadline is the earliest deadline of a game in play (zero if none).
+func (s *Store) NextDeadline() (time.Time, error) {
+	var t time.Time
+	err := s.db.View(func(tx *bolt.Tx) error {
+		if k, _ := tx.Bucket(bDeadline).Cursor().First(); len(k) == 16 {
+			t = time.Unix(0, int64(binary.BigEndian.Uint64(k[:8])))
+		}
+		return nil
+	})
+	return t, err
+}
+
+func getUser(tx *bolt.Tx, id string) (tessera.UserSettings, error) {
+	var u tessera.UserSettings
+	v := tx.Bucket(bUsers).Get([]byte(id))
+	if v == nil {
+		return u, nil
+	}
+	err := json.Unmarshal(v, &u)
+	return u, err
+}
+
+// User reads a user's settings (defaults when none are stored).
+func (s *Store) User(id string) (tessera.UserSettings, error) {
+	var u tessera.UserSettings
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		u, err = getUser(tx, id)
+		return err
+	})
+	return u, err
+}
+
+// UpdateUser changes a user's settings in one transaction; the change may
+// also change that user's games through tx (vacation).
+func (s *Store) UpdateUser(id string, change func(u *tessera.UserSettings, tx *Tx) error) (tessera.UserSettings, error) {
+	var out tessera.UserSettings
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		u, err := getUser(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := change(&u, &Tx{tx}); err != nil {
+			return err
+		}
+		v, err := json.Marshal(u)
+		if err != nil {
+			return err
+		}
+		out = u
+		return tx.Bucket(bUsers).Put([]byte(id), v)
+	})
+	return out, err
+}
+
+// ModifyGame changes a game inside a user update (see UpdateUser); like
+// Store.Modify it neither checks nor bumps the version.
+func (t *Tx) ModifyGame(id uint64, change func(g *tessera.Game) error) error {
+	g, err := getGame(t.tx, id)
+	if err != nil {
+		return err
+	}
+	old := *g
+	if err := change(g); err != nil {
+		return err
+	}
+	return putGame(t.tx, g, &old)
+}
+
+// Games lists a user's games inside a transaction.
+func (t *Tx) Games(userID string) ([]*tessera.Game, error) {
+	return gamesByIndex(t.tx, bByPlayer, userID)
+}
+
+// Backup writes a consistent copy of the whole database to w, while the
+// bot goes on (a read transaction).
+func (s *Store) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// Check verifies the file's structure; it returns every problem found.
+func (s *Store) Check() []error {
+	var errs []error
+	s.db.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			errs = append(errs, err)
+		}
+		return nil
+	})
+	return errs
 }
 
 // Handled reports whether an interaction id was already handled.
@@ -245,28 +493,34 @@ func (s *Store) PruneHandled(before time.Time) (int, error) {
 	return n, err
 }
 
+func gamesByIndex(tx *bolt.Tx, bucket []byte, key string) ([]*tessera.Game, error) {
+	var out []*tessera.Game
+	prefix := append([]byte(key), 0)
+	c := tx.Bucket(bucket).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && len(k) == len(prefix)+8 && string(k[:len(prefix)]) == string(prefix); k, _ = c.Next() {
+		g, err := getGame(tx, binary.BigEndian.Uint64(k[len(prefix):]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
 func (s *Store) byIndex(bucket []byte, key string) ([]*tessera.Game, error) {
 	var out []*tessera.Game
-	err := s.db.View(func(tx *bolt.Tx) error {
-		prefix := append([]byte(key), 0)
-		c := tx.Bucket(bucket).Cursor()
-		for k, _ := c.Seek(prefix); k != nil && len(k) == len(prefix)+8 && string(k[:len(prefix)]) == string(prefix); k, _ = c.Next() {
-			g, err := getGame(tx, binary.BigEndian.Uint64(k[len(prefix):]))
-			if err != nil {
-				return err
-			}
-			out = append(out, g)
-		}
-		return nil
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		out, err = gamesByIndex(tx, bucket, key)
+		return err
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, err
 }
 
 // ByPlayer lists a player's games, oldest first.
 func (s *Store) ByPlayer(userID string) ([]*tessera.Game, error) { return s.byIndex(bByPlayer, userID) }
 
-// ByChannel lists a channel's games, oldest first.
+// ByChannel lists the games of a channel or thread, oldest first.
 func (s *Store) ByChannel(channelID string) ([]*tessera.Game, error) {
 	return s.byIndex(bByChan, channelID)
 }

@@ -42,7 +42,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 	if g.ID != 1 || g.Version != 1 {
 		t.Fatalf("id %d version %d, want 1 1", g.ID, g.Version)
 	}
-	if _, err := s.Update(g.ID, 1, "i2", func(g *tessera.Game) error {
+	if _, err := s.Update(g.ID, 1, "i2", func(g *tessera.Game, _ *Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: "d5 RGBY"})
 		return nil
 	}); err != nil {
@@ -95,7 +95,7 @@ func TestRacingMovesOneWins(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			// Every racer read version 1 before moving.
-			_, errs[i] = s.Update(g.ID, 1, "", func(g *tessera.Game) error {
+			_, errs[i] = s.Update(g.ID, 1, "", func(g *tessera.Game, _ *Tx) error {
 				g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: "move"})
 				return nil
 			})
@@ -130,7 +130,7 @@ func TestRepeatedInteractionAppliesOnce(t *testing.T) {
 	defer s.Close()
 	g := newGame()
 	s.Create(g, "")
-	change := func(g *tessera.Game) error {
+	change := func(g *tessera.Game, _ *Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "x"})
 		return nil
 	}
@@ -156,7 +156,7 @@ func TestFailedChangeWritesNothing(t *testing.T) {
 	g := newGame()
 	s.Create(g, "")
 	boom := errors.New("boom")
-	if _, err := s.Update(g.ID, 1, "i", func(g *tessera.Game) error {
+	if _, err := s.Update(g.ID, 1, "i", func(g *tessera.Game, _ *Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "x"})
 		return boom
 	}); !errors.Is(err, boom) {

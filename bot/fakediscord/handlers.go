@@ -491,6 +491,22 @@ func (c *call) createMessage() (int, any) {
 		extra["type"] = 19
 		extra["message_reference"] = map[string]any{"message_id": mid, "channel_id": ch.ID, "guild_id": nilIfEmpty(ch.GuildID)}
 	}
+	// enforce_nonce: a message with a nonce already used in this channel by
+	// the same author is not created again; Discord returns the first one.
+	nonce := fmt.Sprint(c.body["nonce"])
+	enforce, _ := c.body["enforce_nonce"].(bool)
+	if c.body["nonce"] != nil && len(nonce) > 25 {
+		var e formErrors
+		e.add("nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+		return c.invalidForm(&e)
+	}
+	if enforce && c.body["nonce"] != nil {
+		for _, id := range c.s.st.chanMsgs[ch.ID] {
+			if m, ok := c.s.st.messages[id]; ok && fmt.Sprint(m.obj["nonce"]) == nonce && obj(m.obj["author"])["id"] == c.s.Bot.ID {
+				return 200, m.obj
+			}
+		}
+	}
 	m := c.s.newMessageLocked(ch.ID, c.s.Bot, c.body, c.req.Files, extra)
 	return 200, m.obj
 }

@@ -2,15 +2,17 @@ package fakediscord
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"image"
 	_ "image/gif"  // decode GIF attachments
 	_ "image/jpeg" // decode JPEG attachments
-	"image/png"
+	_ "image/png"  // register the PNG decoder
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -432,12 +434,34 @@ func channelJSON(c *discordgo.Channel) map[string]any {
 	return m
 }
 
+// decoded caches decoded uploads by content: the bot often sends one
+// picture several times (a post, a status edit, a direct message), and
+// decoding dominates a test's time otherwise. Decoded images are never
+// changed, so sharing them is safe.
+var decoded sync.Map // [32]byte -> decodedImage
+
+type decodedImage struct {
+	img    image.Image
+	format string
+}
+
+func decode(data []byte) decodedImage {
+	key := sha256.Sum256(data)
+	if d, ok := decoded.Load(key); ok {
+		return d.(decodedImage)
+	}
+	var d decodedImage
+	if img, format, err := image.Decode(bytes.NewReader(data)); err == nil {
+		d = decodedImage{img, format}
+	}
+	decoded.Store(key, d)
+	return d
+}
+
 // decodeImage fills Image/Format when the data is a picture.
 func (f *File) decodeImage() {
-	img, format, err := image.Decode(bytes.NewReader(f.Data))
-	if err == nil {
-		f.Image, f.Format = img, format
-	}
+	d := decode(f.Data)
+	f.Image, f.Format = d.img, d.format
 }
 
 // checkPNG reports whether a file that claims to be PNG (by name or content
@@ -447,6 +471,39 @@ func checkPNG(f File) (claims, ok bool) {
 	if !claims {
 		return false, true
 	}
-	_, err := png.Decode(bytes.NewReader(f.Data))
-	return true, err == nil
+	return true, decode(f.Data).format == "png"
+}
+
+// DMs returns the messages the bot sent to a user's direct-message
+// channel, oldest first.
+func (s *Server) DMs(userID string) []*Message {
+	s.mu.Lock()
+	id, ok := s.st.dms[userID]
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return s.Messages(id)
+}
+
+// WaitDMs waits until the user has received at least n direct messages.
+func (s *Server) WaitDMs(t testing.TB, userID string, n int, timeout time.Duration) []*Message {
+	t.Helper()
+	var out []*Message
+	if !s.waitUntil(timeout, func() bool {
+		id, ok := s.st.dms[userID]
+		if !ok {
+			return n == 0
+		}
+		out = nil
+		for _, mid := range s.st.chanMsgs[id] {
+			if m, ok := s.st.messages[mid]; ok {
+				out = append(out, m.snapshot())
+			}
+		}
+		return len(out) >= n
+	}) {
+		t.Fatalf("fakediscord: %d direct messages to %s, want %d; requests:\n%s", len(out), userID, n, s.requestList())
+	}
+	return out
 }

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"tessera/service"
 )
 
 // Config is the bot's configuration; config.example.yaml documents it.
@@ -16,7 +19,20 @@ type Config struct {
 	LogLevel string `yaml:"log_level"`
 	Defaults struct {
 		Options map[string]string `yaml:"options"`
+		Clock   string            `yaml:"clock"`
 	} `yaml:"defaults"`
+	Games struct {
+		Thread *bool `yaml:"thread"`
+	} `yaml:"games"`
+	Moves struct {
+		PlainText bool `yaml:"plain_text"`
+	} `yaml:"moves"`
+	Reminders struct {
+		After string `yaml:"after"`
+	} `yaml:"reminders"`
+	Vacation struct {
+		Days int `yaml:"days"`
+	} `yaml:"vacation"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -51,10 +67,38 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 		}
 	}
 	c.Token = strings.TrimSpace(getenv("DISCORD_TOKEN"))
+	if c.Games.Thread == nil {
+		on := true
+		c.Games.Thread = &on
+	}
+	if c.Reminders.After == "" {
+		c.Reminders.After = "24h"
+	}
+	if c.Vacation.Days == 0 {
+		c.Vacation.Days = 20
+	}
+	if _, err := time.ParseDuration(c.Reminders.After); err != nil {
+		return nil, fmt.Errorf("config: reminders.after %q: write a duration like 24h or 36h", c.Reminders.After)
+	}
+	if _, err := service.ParseClock(c.Defaults.Clock); err != nil {
+		return nil, fmt.Errorf("config: defaults.clock: %v", err)
+	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
 		return nil, fmt.Errorf("config: log_level %q: use debug, info, warn or error", c.LogLevel)
 	}
 	return c, nil
+}
+
+// serviceConfig is the service's part of the configuration.
+func (c *Config) serviceConfig() service.Config {
+	after, _ := time.ParseDuration(c.Reminders.After)
+	return service.Config{
+		Defaults:     c.Defaults.Options,
+		Clock:        c.Defaults.Clock,
+		NoThreads:    !*c.Games.Thread,
+		RemindAfter:  after,
+		VacationDays: c.Vacation.Days,
+	}
 }

@@ -52,7 +52,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	defer stop()
 
 	if cfg.Token == "" {
-		svc := service.New(store, service.Config{Logger: log, Defaults: cfg.Defaults.Options})
+		sc := cfg.serviceConfig()
+		sc.Logger = log
+		svc := service.New(store, sc)
 		fmt.Fprintf(stdout, "Tessera local console (no DISCORD_TOKEN set). Games are kept in %s; pictures go to %s/.\n", cfg.Database, cfg.Pictures)
 		if err := console.New(svc, stdout, cfg.Pictures).Run(stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
@@ -60,8 +62,10 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		}
 		return 0
 	}
-	svc := service.New(store, service.Config{Logger: log, Mention: bot.Mention, Defaults: cfg.Defaults.Options})
-	b, err := bot.New(svc, bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log})
+	sc := cfg.serviceConfig()
+	sc.Logger, sc.Mention, sc.Link, sc.Stamp = log, bot.Mention, bot.Link, bot.Stamp
+	svc := service.New(store, sc)
+	b, err := bot.New(svc, bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText})
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1

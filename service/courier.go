@@ -1,0 +1,321 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"tessera"
+	"tessera/engine"
+	"tessera/render"
+)
+
+// Message is something a transport posts.
+type Message struct {
+	Text     string
+	Files    []File
+	Mentions []string // user ids pinged; nobody else is
+	ReplyTo  string   // a message id this answers
+}
+
+// Sink delivers announcements to a transport (Discord, the console).
+// nonce is unique per announcement: a transport that supports it makes a
+// repeated delivery (after a crash between sending and recording) a no-op.
+// An error wrapped with Permanent is not retried.
+type Sink interface {
+	// Thread makes a game's thread under channelID, started from the
+	// message fromID when it is not empty; it returns the thread's id.
+	Thread(ctx context.Context, channelID, fromID, name string) (string, error)
+	// Post sends a message to a channel and returns its id.
+	Post(ctx context.Context, channelID string, m Message, nonce string) (string, error)
+	// Edit replaces a message's text and files.
+	Edit(ctx context.Context, channelID, messageID string, m Message) error
+	// DM sends a direct message to a user.
+	DM(ctx context.Context, userID string, m Message, nonce string) error
+	// React adds a reaction to a message.
+	React(ctx context.Context, channelID, messageID, emoji string) error
+}
+
+// PermanentError is a delivery that can never succeed (DMs closed, a
+// deleted channel): it is dropped, not retried.
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return e.Err.Error() }
+func (e *PermanentError) Unwrap() error { return e.Err }
+
+// Permanent marks an error as permanent.
+func Permanent(err error) error { return &PermanentError{Err: err} }
+
+// backoff is the wait before try n+1: RetryBase, twice that, ... at most
+// 5 minutes.
+func (s *Service) backoff(tries int) time.Duration {
+	d := s.cfg.RetryBase << min(tries, 10)
+	return min(d, 5*time.Minute)
+}
+
+// Deliver sends every announcement that is due, in order, and removes
+// each one only once the transport accepted it. A failing announcement is
+// retried later with back-off, and holds back the later announcements of
+// its game (so a game's posts never arrive out of order). It returns how
+// many were delivered.
+func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
+	s.deliverMu.Lock()
+	defer s.deliverMu.Unlock()
+	delivered := 0
+	for {
+		pending, err := s.store.Pending(s.now(), 64)
+		if err != nil {
+			return delivered, err
+		}
+		held := map[uint64]bool{}
+		progress := false
+		for _, a := range pending {
+			if ctx.Err() != nil {
+				return delivered, ctx.Err()
+			}
+			if held[a.GameID] {
+				continue
+			}
+			err := s.deliver(ctx, sink, a)
+			var perm *PermanentError
+			switch {
+			case err == nil:
+				delivered++
+			case errors.As(err, &perm):
+				s.log.Warn("announcement dropped", "kind", a.Kind, "game", a.GameID, "err", err)
+			default:
+				held[a.GameID] = true
+				s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
+				if err := s.store.Retry(a.Seq, s.now().Add(s.backoff(a.Tries))); err != nil {
+					return delivered, err
+				}
+				continue
+			}
+			if err := s.store.Delivered(a.Seq); err != nil {
+				return delivered, err
+			}
+			progress = true
+		}
+		if len(pending) < 64 || !progress {
+			return delivered, nil
+		}
+	}
+}
+
+func nonce(a tessera.Announcement) string { return "tsr" + strconv.FormatUint(a.Seq, 36) }
+
+// deliver sends one announcement.
+func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement) error {
+	g, err := s.store.Game(a.GameID)
+	if err != nil {
+		return Permanent(err)
+	}
+	switch a.Kind {
+	case tessera.AnnounceThread:
+		return s.makePlace(ctx, sink, g)
+	case tessera.AnnouncePost:
+		m := Message{Text: a.Text, Mentions: a.Ping}
+		if a.Board {
+			pic, err := s.pictureAt(g, a.Moves)
+			if err != nil {
+				return Permanent(err)
+			}
+			m.Files = []File{pic}
+		}
+		_, err := sink.Post(ctx, g.Place(), m, nonce(a))
+		return err
+	case tessera.AnnounceStatus:
+		return s.editStatus(ctx, sink, g, nonce(a))
+	case tessera.AnnounceTurn, tessera.AnnounceReminder:
+		return s.notify(ctx, sink, g, a)
+	case tessera.AnnounceReact:
+		return sink.React(ctx, g.Place(), a.Target, a.Emoji)
+	case tessera.AnnounceReply:
+		_, err := sink.Post(ctx, g.Place(), Message{Text: a.Text, ReplyTo: a.Target}, nonce(a))
+		return err
+	}
+	return Permanent(fmt.Errorf("unknown announcement kind %q", a.Kind))
+}
+
+// makePlace makes the game's thread (or adopts its channel) and its status
+// message. Both steps are recorded as soon as they are done, so a retry
+// does neither twice.
+func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) error {
+	if g.ThreadID == "" {
+		place := g.ChannelID
+		if !g.NoThread {
+			name := fmt.Sprintf("#%d %s: %s", g.ID, gameName(g.Setup.Game), strings.Join(g.Names(), " vs "))
+			id, err := sink.Thread(ctx, g.ChannelID, g.MessageID, clipTo(name, 100))
+			var perm *PermanentError
+			switch {
+			case errors.As(err, &perm):
+				s.log.Warn("cannot make a thread; the game stays in its channel", "game", g.ID, "err", err)
+			case err != nil:
+				return err
+			default:
+				place = id
+			}
+		}
+		ng, err := s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+			g.ThreadID = place
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		g = ng
+	}
+	if g.StatusID != "" {
+		return nil
+	}
+	return s.editStatus(ctx, sink, g, fmt.Sprintf("tsrs%d", g.ID))
+}
+
+// editStatus edits the game's status message in place (posting it first
+// if the game has none yet). It always shows the game as it is now.
+func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, nonce string) error {
+	m, err := s.statusMessage(g)
+	if err != nil {
+		return Permanent(err)
+	}
+	if g.StatusID != "" {
+		return sink.Edit(ctx, g.Place(), g.StatusID, m)
+	}
+	id, err := sink.Post(ctx, g.Place(), m, nonce)
+	if err != nil {
+		return err
+	}
+	_, err = s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+		g.StatusID = id
+		return nil
+	})
+	return err
+}
+
+// statusMessage is the game's status: scores, whose turn, the clock, the
+// board. It pings nobody.
+func (s *Service) statusMessage(g *tessera.Game) (Message, error) {
+	p, err := s.state(g)
+	if err != nil {
+		return Message{}, err
+	}
+	st := p.state
+	lines := []string{fmt.Sprintf("**%s**, game #%d: %s", gameName(g.Setup.Game), g.ID, strings.Join(g.Names(), " vs ")), scoreLine(g, st)}
+	switch g.Status {
+	case tessera.StatusPlaying:
+		to := g.Players[st.ToMove()]
+		line := fmt.Sprintf("%s to move", to.Name)
+		if left, ok := timeLeft(g, s.now()); ok {
+			line += fmt.Sprintf(", %s left (until %s)", Span(left), s.cfg.Stamp(g.Deadline, time.UTC))
+		}
+		lines = append(lines, line+".")
+	case tessera.StatusAborted:
+		lines = append(lines, "Aborted.")
+	default:
+		lines = append(lines, render.Status(render.NewPanel("", st.View(engine.NoSeat), g.Names()).Seats)+".")
+	}
+	lines = append(lines, fmt.Sprintf("Clock: %s. Moves so far: %d.", ClockText(g.Clock), len(g.Moves)))
+	pic, err := s.picture(g, st)
+	if err != nil {
+		return Message{}, err
+	}
+	return Message{Text: strings.Join(lines, "\n"), Files: []File{pic}}, nil
+}
+
+// pictureAt renders the board after the first n record entries.
+func (s *Service) pictureAt(g *tessera.Game, n int) (File, error) {
+	var st engine.State
+	if n == len(g.Moves) {
+		p, err := s.state(g)
+		if err != nil {
+			return File{}, err
+		}
+		st = p.state
+	} else {
+		var err error
+		if st, err = ReplayN(g, n); err != nil {
+			return File{}, err
+		}
+	}
+	return s.pictureOf(g, st, n)
+}
+
+// notify sends a turn notice or a reminder by direct message, but only if
+// it is still that player's turn in the position it was written for, and
+// the player has not turned notices off.
+func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tessera.Announcement) error {
+	if g.Status != tessera.StatusPlaying || len(g.Moves) != a.Moves {
+		return nil // they (or someone) moved since: no longer true
+	}
+	p, err := s.state(g)
+	if err != nil {
+		return Permanent(err)
+	}
+	to := p.state.ToMove()
+	if to < 0 || g.Players[to].ID != a.UserID {
+		return nil
+	}
+	u, err := s.store.User(a.UserID)
+	if err != nil {
+		return err
+	}
+	if u.NotifyOff {
+		return nil
+	}
+	var opp []string
+	for i, pl := range g.Players {
+		if pl.ID != a.UserID {
+			opp = append(opp, g.Players[i].Name)
+		}
+	}
+	text := fmt.Sprintf("Your turn in **%s** game #%d against %s: %s", gameName(g.Setup.Game), g.ID, joinAnd(opp), s.cfg.Link(g.GuildID, g.Place()))
+	if a.Kind == tessera.AnnounceReminder {
+		text = fmt.Sprintf("Reminder: %s is waiting for your move in **%s** game #%d (since %s): %s",
+			joinAnd(opp), gameName(g.Setup.Game), g.ID, s.cfg.Stamp(g.TurnStart, loc(u)), s.cfg.Link(g.GuildID, g.Place()))
+	}
+	if left, ok := timeLeft(g, s.now()); ok {
+		text += fmt.Sprintf("\nTime left: %s (until %s).", Span(left), s.cfg.Stamp(g.Deadline, loc(u)))
+	}
+	m := Message{Text: text}
+	if a.Board {
+		pic, err := s.picture(g, p.state)
+		if err != nil {
+			return Permanent(err)
+		}
+		m.Files = []File{pic}
+	}
+	err = sink.DM(ctx, a.UserID, m, nonce(a))
+	var perm *PermanentError
+	if errors.As(err, &perm) {
+		// DMs closed: the thread mention is enough. Log it once per user.
+		if !u.DMFailed {
+			s.log.Info("cannot send direct messages to a player; thread mentions only", "user", a.UserID, "err", err)
+			s.store.UpdateUser(a.UserID, func(u *tessera.UserSettings, _ *storageTx) error {
+				u.DMFailed = true
+				return nil
+			})
+		}
+		return nil
+	}
+	return err
+}
+
+func loc(u tessera.UserSettings) *time.Location {
+	if u.TimeZone != "" {
+		if l, err := time.LoadLocation(u.TimeZone); err == nil {
+			return l
+		}
+	}
+	return time.UTC
+}
+
+func clipTo(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
