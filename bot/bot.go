@@ -119,10 +119,14 @@ func (b *Bot) Open(ctx context.Context) error {
 // new, and every RetryEvery for retries.
 func (b *Bot) courier() {
 	defer b.loops.Done()
+	// On Close the delivery under way may finish (a request cut in the
+	// middle would be retried anyway, but needlessly); it is cut after a
+	// grace period.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
 		<-b.stop
+		time.Sleep(5 * time.Second)
 		cancel()
 	}()
 	t := time.NewTicker(b.opt.RetryEvery)

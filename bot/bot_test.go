@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +26,26 @@ type world struct {
 	store   *storage.Store
 	ana, bo *discordgo.User
 	thread  string // the game's thread, once made
+	clock   *fakeClock
+}
+
+// fakeClock is the service's clock in these tests: it stands still until
+// a test moves it.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
 }
 
 func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
@@ -35,10 +56,15 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 }, Logger: logger, RetryBase: 20 * time.Millisecond})
+	clock := &fakeClock{now: time.Now().UTC()}
+	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
+		Logger: logger, RetryBase: 20 * time.Millisecond, Now: clock.Now})
 	opt.Token = "test-token"
 	if opt.RetryEvery == 0 {
 		opt.RetryEvery = 20 * time.Millisecond
+	}
+	if opt.TickEvery == 0 {
+		opt.TickEvery = 20 * time.Millisecond
 	}
 	opt.Configure = srv.Configure
 	opt.Logger = logger
@@ -56,7 +82,7 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 		b.Close()
 		st.Close()
 	})
-	return &world{srv: srv, bot: b, store: st, ana: srv.User, bo: srv.AddUser("bo")}
+	return &world{srv: srv, bot: b, store: st, ana: srv.User, bo: srv.AddUser("bo"), clock: clock}
 }
 
 func (w *world) respond(t *testing.T, ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {
@@ -126,9 +152,10 @@ func files(r fakediscord.InteractionResponse) []fakediscord.File {
 
 // newGame challenges bo to Elemental and has him accept; the game's thread
 // is made from the challenge message, with the status message first.
-func (w *world) newGame(t *testing.T) {
+func (w *world) newGame(t *testing.T, extra ...fakediscord.Opt) {
 	t.Helper()
-	r := w.respond(t, w.srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID), fakediscord.Str("options", "borders=RBGY")).By(w.ana))
+	opts := append([]fakediscord.Opt{fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID), fakediscord.Str("options", "borders=RBGY")}, extra...)
+	r := w.respond(t, w.srv.Slash("new", opts...).By(w.ana))
 	if !strings.Contains(text(r), "<@"+w.bo.ID+">") || len(buttons(r)) != 2 {
 		t.Fatalf("challenge: %q", text(r))
 	}
@@ -155,8 +182,9 @@ func (w *world) newGame(t *testing.T) {
 	if ch := w.srv.Channel(w.thread); ch == nil || !strings.Contains(ch.Name, "#1 Elemental Connection: alice vs bo") {
 		t.Fatalf("thread: %+v", ch)
 	}
+	w.settle(t)
 	msgs := w.srv.Messages(w.thread)
-	if len(msgs) < 2 || !strings.Contains(msgs[0].Content, "game #1: alice vs bo") || len(msgs[0].Files) != 1 {
+	if len(msgs) < 2 || !strings.Contains(msgs[0].Content, "game #1: alice vs bo") || len(msgs[0].Attachments) != 1 {
 		t.Fatalf("the status message comes first, with the board: %+v", msgs)
 	}
 }
@@ -189,7 +217,23 @@ func (w *world) play(t *testing.T, u *discordgo.User, move string) *fakediscord.
 	if !ephemeral(r) || !strings.Contains(text(r), "You played `"+move+"`") {
 		t.Fatalf("%s plays %q: %q", u.Username, move, text(r))
 	}
-	return w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "** played `"+move+"`") }, 0)
+	post := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "** played `"+move+"`") }, 0)
+	w.settle(t)
+	return post
+}
+
+// settle waits until the bot delivered every announcement it owes.
+func (w *world) settle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if n, err := w.store.Outbox(); err == nil && n == 0 {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	n, _ := w.store.Outbox()
+	t.Fatalf("%d announcements still undelivered", n)
 }
 
 // suggest is the first autocomplete choice of u for what they typed.

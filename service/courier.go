@@ -66,7 +66,8 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 	defer s.deliverMu.Unlock()
 	delivered := 0
 	for {
-		pending, err := s.store.Pending(s.now(), 64)
+		// Retries wait on the wall clock, not the game clock.
+		pending, err := s.store.Pending(time.Now(), 64)
 		if err != nil {
 			return delivered, err
 		}
@@ -89,7 +90,7 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 			default:
 				held[a.GameID] = true
 				s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
-				if err := s.store.Retry(a.Seq, s.now().Add(s.backoff(a.Tries))); err != nil {
+				if err := s.store.Retry(a.Seq, time.Now().Add(s.backoff(a.Tries))); err != nil {
 					return delivered, err
 				}
 				continue

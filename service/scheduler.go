@@ -92,8 +92,8 @@ func (s *Service) remind(now time.Time) (int, error) {
 				return nil
 			}
 			u, err := tx.User(g.Players[to].ID)
-			if err != nil || u.VacationUntil.After(now) {
-				return err // no reminders while away
+			if err != nil || now.Sub(u.VacationUntil) < s.cfg.RemindAfter {
+				return err // no reminders while away, nor soon after
 			}
 			g.Reminded = now
 			n++

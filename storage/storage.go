@@ -290,16 +290,20 @@ func (s *Store) Modify(id uint64, change func(g *tessera.Game, tx *Tx) error) (*
 }
 
 // Pending lists the announcements due at now, oldest first (at most max).
+// An announcement waiting for a retry holds back the later ones of its
+// game, so a game's messages are never delivered out of order.
 func (s *Store) Pending(now time.Time, max int) ([]tessera.Announcement, error) {
 	var out []tessera.Announcement
 	err := s.db.View(func(tx *bolt.Tx) error {
+		held := map[uint64]bool{}
 		c := tx.Bucket(bOutbox).Cursor()
 		for k, v := c.First(); k != nil && len(out) < max; k, v = c.Next() {
 			var a tessera.Announcement
 			if err := json.Unmarshal(v, &a); err != nil {
 				return fmt.Errorf("outbox %x: %w", k, err)
 			}
-			if a.Next.After(now) {
+			if held[a.GameID] || a.Next.After(now) {
+				held[a.GameID] = true
 				continue
 			}
 			out = append(out, a)
