@@ -239,7 +239,9 @@ func TestAbortBeforeTheSecondMove(t *testing.T) {
 	if ephemeral(r) || !strings.Contains(text(r), "aborted") {
 		t.Fatalf("/abort: %q", text(r))
 	}
-	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return m.EditedTimestamp != nil && strings.Contains(m.Content, "Aborted") }, 0)
+	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
+		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Aborted")
+	}, 0)
 	g, _ := w.store.Game(1)
 	if g.Status != "aborted" {
 		t.Fatalf("status %s", g.Status)
