@@ -1,0 +1,199 @@
+package bot_test
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"tessera/bot"
+	"tessera/bot/fakediscord"
+	"tessera/service"
+	"tessera/storage"
+)
+
+// The crash test runs the bot in a child process (this test binary, running
+// only TestCrashChild), kills it with SIGKILL between the store commit of a
+// move and the delivery of its announcements, restarts it on the same
+// database, and checks that every announcement arrives exactly once.
+
+const childEnv = "TESSERA_CRASH_CHILD" // the fake Discord's URL, set for the child
+
+type rewrite struct{ base *url.URL }
+
+func (r rewrite) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host = r.base.Scheme, r.base.Host
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// TestCrashChild is the bot process of TestCrashRestart; it does nothing
+// in a normal test run.
+func TestCrashChild(t *testing.T) {
+	api := os.Getenv(childEnv)
+	if api == "" {
+		t.Skip("the bot process of TestCrashRestart")
+	}
+	base, err := url.Parse(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.Open(os.Getenv("TESSERA_CRASH_DB"), storage.Options{}) // with fsync, as in production
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 }, RetryBase: 20 * time.Millisecond})
+	b, err := bot.New(svc, bot.Options{Token: "crash-test", RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour,
+		Configure: func(s *discordgo.Session) { s.Client = &http.Client{Transport: rewrite{base}} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := b.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	os.Stdout.WriteString("READY\n")
+	time.Sleep(60 * time.Second) // until the parent kills us
+}
+
+// child starts the bot process and waits until it is connected.
+func child(t *testing.T, srv *fakediscord.Server, db string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestCrashChild$")
+	cmd.Env = append(os.Environ(), childEnv+"="+srv.URL(), "TESSERA_CRASH_DB="+db)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = testWriter{t}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if sc.Text() == "READY" {
+				ready <- true
+			}
+		}
+		ready <- false
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatal("the bot process ended before it was ready")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the bot process did not start")
+	}
+	return cmd
+}
+
+func TestCrashRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	t.Parallel()
+	srv := fakediscord.New(t)
+	db := filepath.Join(t.TempDir(), "crash.db")
+	ana, bo := srv.User, srv.AddUser("bo")
+	proc := child(t, srv, db)
+
+	answer := func(ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {
+		return ib.Send(t).Wait(t, func(r fakediscord.InteractionResponse) bool { return r.Acknowledged && r.Data != nil })
+	}
+	answer(srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", bo.ID)).By(ana))
+	answer(srv.Button("accept:1").By(bo))
+	start := srv.WaitFor(t, func(r fakediscord.Request) bool {
+		return r.Method == "POST" && strings.Contains(string(r.Body), "your turn")
+	}, 10*time.Second)
+	thread := strings.Split(start.Path, "/")[2]
+	srv.WaitDMs(t, ana.ID, 1, 10*time.Second)
+
+	// Discord turns slow: the move's post will be in flight when the bot dies.
+	srv.Inject("POST /channels/*/messages", fakediscord.Fault{Delay: 10 * time.Second, Times: -1})
+	ac := answer(srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", ""))).By(ana).In(srv.GuildID, thread))
+	move := ac.Data.Choices[0].Value.(string)
+	r := answer(srv.Slash("move", fakediscord.Str("notation", move)).By(ana).In(srv.GuildID, thread))
+	if !strings.Contains(r.Data.Content, "You played") {
+		t.Fatalf("move: %q", r.Data.Content)
+	}
+	// The move is committed (the answer says so); its post is being sent.
+	time.Sleep(300 * time.Millisecond)
+	if err := proc.Process.Kill(); err != nil { // SIGKILL: no clean shutdown
+		t.Fatal(err)
+	}
+	proc.Wait()
+	srv.ClearFaults()
+
+	// What the dead process left: the move, and its announcements undelivered.
+	st, err := storage.Open(db, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := st.Game(1)
+	left, _ := st.Outbox()
+	st.Close()
+	if len(g.Moves) != 1 || left == 0 {
+		t.Fatalf("after the crash: %d moves, %d undelivered announcements; want 1 and some", len(g.Moves), left)
+	}
+
+	// Restart on the same database: everything owed is delivered, once.
+	proc = child(t, srv, db)
+	srv.WaitDMs(t, bo.ID, 1, 10*time.Second)
+	srv.WaitMessage(t, thread, func(m *fakediscord.Message) bool {
+		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Moves so far: 1")
+	}, 10*time.Second)
+	posts := 0
+	for _, m := range srv.Messages(thread) {
+		if strings.Contains(m.Content, "** played `"+move+"`") {
+			posts++
+		}
+	}
+	if posts != 1 {
+		t.Fatalf("the move was posted %d times, want once", posts)
+	}
+	// The post in flight when the bot died reached Discord, and the
+	// restarted bot sent it again: the nonce made the second a no-op.
+	sends := 0
+	for _, r := range srv.Requests() {
+		if r.Method == "POST" && r.Path == "/channels/"+thread+"/messages" && strings.Contains(string(r.Body), "played `"+move+"`") {
+			sends++
+		}
+	}
+	if sends != 2 {
+		t.Fatalf("the move's post was sent %d times; the test means the in-flight send plus one resend", sends)
+	}
+	time.Sleep(200 * time.Millisecond) // anything repeated would arrive now
+	if n := len(srv.DMs(bo.ID)); n != 1 {
+		t.Fatalf("bo got %d turn notices, want 1", n)
+	}
+	if n := len(srv.DMs(ana.ID)); n != 1 {
+		t.Fatalf("ana got %d turn notices, want 1", n)
+	}
+	proc.Process.Kill()
+	proc.Wait()
+	st, err = storage.Open(db, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if left, _ := st.Outbox(); left != 0 {
+		t.Fatalf("%d announcements still undelivered", left)
+	}
+}
