@@ -2,6 +2,8 @@
 //
 //	tessera [run]        the bot (Discord with DISCORD_TOKEN, else a local console)
 //	tessera replay ...   replay a moves file and print the position as JSON
+//	tessera backup PATH  a consistent copy of the database, while the bot runs
+//	tessera check        verify the database
 package main
 
 import (
@@ -26,6 +28,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runBot(args, stdin, stdout, stderr, os.Getenv)
 	case "replay":
 		return runReplay(args, stdin, stdout, stderr)
+	case "backup":
+		return runBackup(args, stdout, stderr, os.Getenv)
+	case "check":
+		return runCheck(args, stdout, stderr, os.Getenv)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -40,5 +46,7 @@ commands:
   run       run the bot (the default): Discord when DISCORD_TOKEN is set,
             otherwise a local console
   replay    replay a moves file and print the position as JSON
+  backup    write a consistent copy of the database (safe while the bot runs)
+  check     verify the database: its structure and that every game replays
   help      this text
 `

@@ -47,6 +47,11 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 1
 	}
 	defer store.Close()
+	if admin, err := serveAdmin(store, cfg.Database, log); err != nil {
+		log.Warn("no backup socket: tessera backup works only while the bot is stopped", "err", err)
+	} else {
+		defer admin.Close()
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
