@@ -1,0 +1,127 @@
+package service
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"tessera"
+)
+
+func TestParseClock(t *testing.T) {
+	cases := map[string]tessera.Clock{
+		"":                       {Kind: "none"},
+		"none":                   {Kind: "none"},
+		"3d":                     {Kind: "move", PerMove: 3 * day},
+		"36h":                    {Kind: "move", PerMove: 36 * time.Hour},
+		"1d12h":                  {Kind: "move", PerMove: 36 * time.Hour},
+		"bank=7d,inc=1d,cap=14d": {Kind: "bank", Bank: 7 * day, Inc: day, Cap: 14 * day},
+		"BANK=2d, inc=12h":       {Kind: "bank", Bank: 2 * day, Inc: 12 * time.Hour, Cap: 2 * day},
+	}
+	for in, want := range cases {
+		got, err := ParseClock(in)
+		if err != nil || got != want {
+			t.Errorf("%q: %+v %v, want %+v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"3", "3x", "10m", "99d", "bank=7d,cap=1d", "bank=", "inc=1d", "bank=7d,foo=1d", "-3d"} {
+		if _, err := ParseClock(bad); err == nil || tessera.ErrorCode(err) != tessera.EINVALID {
+			t.Errorf("%q accepted (%v)", bad, err)
+		}
+	}
+	if got := ClockText(tessera.Clock{Kind: "bank", Bank: 7 * day, Inc: day, Cap: 14 * day}); got != "a bank of 7d, +1d per move, at most 14d" {
+		t.Fatalf("ClockText: %q", got)
+	}
+	if got := Span(2*day + 5*time.Hour + 10*time.Minute); got != "2d 5h" {
+		t.Fatalf("Span: %q", got)
+	}
+}
+
+func TestBankArithmetic(t *testing.T) {
+	// A 2d bank, +1d per move, capped at 3d. Using 6h leaves 2d-6h+1d =
+	// 2d18h; using 1h next leaves 2d18h-1h+1d = 3d17h, capped to 3d.
+	g := &tessera.Game{Clock: tessera.Clock{Kind: "bank", Bank: 2 * day, Inc: day, Cap: 3 * day}, Banks: []time.Duration{2 * day, 2 * day}, Status: tessera.StatusPlaying}
+	t0 := time.Unix(0, 0)
+	startTurn(g, 0, t0, time.Time{})
+	if !g.Deadline.Equal(t0.Add(2 * day)) {
+		t.Fatalf("deadline %v", g.Deadline)
+	}
+	endTurn(g, 0, t0.Add(6*time.Hour))
+	if g.Banks[0] != 2*day+18*time.Hour {
+		t.Fatalf("bank %v, want 2d18h", g.Banks[0])
+	}
+	startTurn(g, 0, t0, time.Time{})
+	endTurn(g, 0, t0.Add(time.Hour))
+	if g.Banks[0] != 3*day {
+		t.Fatalf("bank %v, want the 3d cap", g.Banks[0])
+	}
+	// A player away until t0+2d gets the turn: the clock starts then.
+	startTurn(g, 1, t0, t0.Add(2*day))
+	if !g.Deadline.Equal(t0.Add(4*day)) || g.Paused != 2*day {
+		t.Fatalf("deadline %v paused %v", g.Deadline.Sub(t0), g.Paused)
+	}
+	endTurn(g, 1, t0.Add(2*day+time.Hour)) // 1h used after the vacation
+	if g.Banks[1] != 3*day-time.Hour {
+		t.Fatalf("bank %v, want 2d-1h+1d", g.Banks[1])
+	}
+}
+
+func TestLooksLikeMove(t *testing.T) {
+	for _, s := range []string{"d5 RGBY", "D5", "17 m13 90", "pass", "flip d4", "discard 17", "c3 c4 d4", "f5 NES*"} {
+		if !looksLikeMove(s) {
+			t.Errorf("%q is a move", s)
+		}
+	}
+	for _, s := range []string{"good move!", "gg", "lol 5", "I'll play d5 later", "", "😀 d5", "hello there"} {
+		if looksLikeMove(s) {
+			t.Errorf("%q is chatter", s)
+		}
+	}
+}
+
+func FuzzParseClock(f *testing.F) {
+	for _, s := range []string{"3d", "bank=7d,inc=1d,cap=14d", "1.5d", "d", "bank==", ",,,", "9999999999999999999d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseClock(s)
+		if err != nil {
+			if tessera.ErrorCode(err) != tessera.EINVALID || strings.Contains(tessera.ErrorMessage(err), "\n") {
+				t.Fatalf("%q: %v", s, err)
+			}
+			return
+		}
+		switch c.Kind {
+		case "none":
+		case "move":
+			if c.PerMove < time.Hour {
+				t.Fatalf("%q: %+v", s, c)
+			}
+		case "bank":
+			if c.Bank < time.Hour || c.Cap < c.Bank || c.Inc < 0 {
+				t.Fatalf("%q: %+v", s, c)
+			}
+		default:
+			t.Fatalf("%q: kind %q", s, c.Kind)
+		}
+	})
+}
+
+func FuzzGameRef(f *testing.F) {
+	for _, s := range []string{"12", "#12", "12 elemental", "", "x", "-1", "99999999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, ok := parseGameRef(s)
+		if ok && id == 0 && !strings.Contains(s, "0") {
+			t.Fatalf("%q gave id 0", s)
+		}
+	})
+}
+
+func FuzzLooksLikeMove(f *testing.F) {
+	for _, s := range []string{"d5 RGBY", "gg", "pass all"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { looksLikeMove(s) })
+}
