@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"errors"
 	bolt "go.etcd.io/bbolt"
 	"path/filepath"
@@ -205,3 +206,112 @@ func TestPruneHandled(t *testing.T) {
 }
 
 type boltTx = bolt.Tx
+
+func TestOutboxInOrderAndHeldBack(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "t.db"))
+	defer s.Close()
+	a, b := newGame(), newGame()
+	s.Create(a, "")
+	s.Create(b, "")
+	// One transaction: a move and its announcements.
+	_, err := s.Update(a.ID, 1, "", func(g *tessera.Game, tx *Tx) error {
+		for _, k := range []string{"post", "status", "turn"} {
+			if err := tx.Enqueue(tessera.Announcement{Kind: k, GameID: g.ID}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Update(b.ID, 1, "", func(g *tessera.Game, tx *Tx) error {
+		return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
+	})
+	now := time.Now()
+	p, _ := s.Pending(now, 10)
+	if len(p) != 4 || p[0].Kind != "post" || p[1].Kind != "status" || p[2].Kind != "turn" || p[3].GameID != b.ID {
+		t.Fatalf("pending %+v", p)
+	}
+	// The first of game a waits for a retry: game a's later ones wait too,
+	// game b's do not.
+	s.Retry(p[0].Seq, now.Add(time.Minute))
+	p2, _ := s.Pending(now, 10)
+	if len(p2) != 1 || p2[0].GameID != b.ID {
+		t.Fatalf("pending while a retry waits: %+v", p2)
+	}
+	p3, _ := s.Pending(now.Add(2*time.Minute), 10)
+	if len(p3) != 4 || p3[0].Tries != 1 {
+		t.Fatalf("pending after the wait: %+v", p3)
+	}
+	for _, x := range p3 {
+		s.Delivered(x.Seq)
+	}
+	if n, _ := s.Outbox(); n != 0 {
+		t.Fatalf("%d left", n)
+	}
+	// A failed change enqueues nothing.
+	s.Update(a.ID, 2, "", func(g *tessera.Game, tx *Tx) error {
+		tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
+		return errors.New("no")
+	})
+	if n, _ := s.Outbox(); n != 0 {
+		t.Fatal("an aborted change left an announcement")
+	}
+}
+
+func TestDeadlineIndex(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "t.db"))
+	defer s.Close()
+	t0 := time.Unix(1_000_000, 0)
+	var ids []uint64
+	for _, d := range []time.Duration{3 * time.Hour, time.Hour, 2 * time.Hour} {
+		g := newGame()
+		g.Deadline = t0.Add(d)
+		s.Create(g, "")
+		ids = append(ids, g.ID)
+	}
+	due, _ := s.Due(t0.Add(2 * time.Hour))
+	if len(due) != 2 || due[0] != ids[1] || due[1] != ids[2] {
+		t.Fatalf("due %v, want %d then %d (earliest first)", due, ids[1], ids[2])
+	}
+	// Moving a deadline moves its index entry; finishing a game removes it.
+	s.Update(ids[1], 1, "", func(g *tessera.Game, _ *Tx) error { g.Deadline = t0.Add(5 * time.Hour); return nil })
+	s.Update(ids[2], 1, "", func(g *tessera.Game, _ *Tx) error { g.Status = tessera.StatusFinished; return nil })
+	due, _ = s.Due(t0.Add(4 * time.Hour))
+	if len(due) != 1 || due[0] != ids[0] {
+		t.Fatalf("due %v, want only %d", due, ids[0])
+	}
+	if next, _ := s.NextDeadline(); !next.Equal(t0.Add(3 * time.Hour)) {
+		t.Fatalf("next deadline %v", next)
+	}
+}
+
+func TestUsersAndThreadIndex(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "t.db"))
+	defer s.Close()
+	u, _ := s.User("9")
+	if u.NotifyOff || u.TimeZone != "" {
+		t.Fatal("defaults")
+	}
+	s.UpdateUser("9", func(u *tessera.UserSettings, _ *Tx) error { u.NotifyOff, u.TimeZone = true, "Europe/Paris"; return nil })
+	if u, _ = s.User("9"); !u.NotifyOff || u.TimeZone != "Europe/Paris" {
+		t.Fatalf("%+v", u)
+	}
+	g := newGame()
+	s.Create(g, "")
+	s.Modify(g.ID, func(g *tessera.Game, _ *Tx) error { g.ThreadID = "th"; return nil })
+	if gs, _ := s.ByChannel("th"); len(gs) != 1 {
+		t.Fatal("a game is found by its thread")
+	}
+	if got, _ := s.Game(g.ID); got.Version != 1 {
+		t.Fatal("Modify must not bump the version (no move in flight needs to retry)")
+	}
+	if errs := s.Check(); len(errs) != 0 {
+		t.Fatalf("check: %v", errs)
+	}
+	var buf bytes.Buffer
+	if n, err := s.Backup(&buf); err != nil || n == 0 || int64(buf.Len()) != n {
+		t.Fatalf("backup %d bytes: %v", n, err)
+	}
+}
