@@ -346,3 +346,197 @@ func TestGameClosure(t *testing.T) {
 	w.resign(t, w.bo, w.ana)
 	w.finished(t, turns+1)
 }
+
+// TestGameGlorieta plays the rules' example game: Yellow (alice) closes a
+// loop around h8 on the eleventh turn. Every move is picked from the
+// autocomplete list for what the script types, in any order of cells.
+func TestGameGlorieta(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{})
+	w.startGame(t, "glorieta", "Glorieta", "")
+	players := []*discordgo.User{w.ana, w.bo}
+	script := []string{"g7", "d4 d6", "h7 g8", "flip d4", "i8, i7", "c4 c5", "flip g7", "e5 j9", "g9", "b3 b4", "h9"}
+
+	w.privateLine(t, w.bo, "g7", "It is alice's turn")
+	w.privateLine(t, w.ana, "n1", "n1 is off the board (rows a-m)")
+	w.privateLine(t, w.ana, "g7 g8", "Yellow's first turn places exactly one stone")
+	w.privateLine(t, w.ana, "flip g7", "there is nothing to flip yet")
+	for turn, typed := range script {
+		u, next := players[turn%2], players[(turn+1)%2]
+		if turn == len(script)-1 {
+			next = nil
+		}
+		if turn == 2 {
+			// A typed cell lists that stone alone and the pairs with it.
+			cs := w.choices(t, u, "g8")
+			pairs := 0
+			for _, c := range cs {
+				ws := noteWords(c)
+				if !slices.Contains(ws, "g8") || ws[0] == "flip" {
+					t.Fatalf("typed g8: %q", c)
+				}
+				if len(ws) == 2 {
+					pairs++
+				}
+			}
+			if cs[0] != "g8" || pairs == 0 {
+				t.Fatalf("typed g8: no pair completions: %q", cs)
+			}
+			// A cell and the start of a second: pairs only.
+			for _, c := range w.choices(t, u, "g8 h") {
+				ws := noteWords(c)
+				other := slices.DeleteFunc(slices.Clone(ws), func(s string) bool { return s == "g8" })
+				if len(ws) != 2 || len(other) != 1 || !strings.HasPrefix(other[0], "h") {
+					t.Fatalf("typed \"g8 h\": %q", c)
+				}
+			}
+		}
+		cs := w.choices(t, u, typed)
+		want := noteWords(typed)
+		slices.Sort(want)
+		move := ""
+		for _, c := range cs {
+			ws := noteWords(c)
+			slices.Sort(ws)
+			if slices.Equal(ws, want) {
+				move = c
+			}
+		}
+		if move == "" {
+			t.Fatalf("turn %d: %q is not among the choices %q", turn, typed, cs)
+		}
+		post := w.move(t, u, next, move)
+		if turn == 0 {
+			if got := w.checkHand(t, w.bo); got != "Your pieces in game #1:" {
+				t.Fatalf("bo's /hand: %q", got)
+			}
+			w.privateLine(t, w.bo, "d4 d5 d6", "you may place at most 2 stones a turn")
+			w.privateLine(t, w.bo, "g7", "g7 is taken")
+		}
+		if turn == 5 {
+			w.checkBoard(t, w.ana, "Glorieta", 6)
+		}
+		if next == nil {
+			if !strings.Contains(post.Content, "alice closes a loop and wins") || !strings.Contains(post.Content, "**Game over: <@"+w.ana.ID+"> wins!**") {
+				t.Fatalf("the end: %q", post.Content)
+			}
+			if p := w.pinged(t, post); !slices.Equal(p, []string{w.ana.ID}) {
+				t.Fatalf("the last post must ping the winner: %v", p)
+			}
+		}
+	}
+	w.finished(t, len(script))
+}
+
+// TestGameKnotwork plays the first autocomplete choice until the game
+// ends (Knotwork games are short), after checking each time that typing
+// a cell narrows the list to that cell.
+func TestGameKnotwork(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{})
+	w.startGame(t, "knotwork", "Knotwork", "")
+	players := []*discordgo.User{w.ana, w.bo}
+	for seat, u := range players {
+		if got := w.checkHand(t, u); got != "Your hand in game #1: B, B, C, C, C, C, E, E, S, S" {
+			t.Fatalf("%s's /hand (seat %d): %q", u.Username, seat, got)
+		}
+	}
+	w.privateLine(t, w.bo, "e4 N", "It is alice's turn")
+	w.privateLine(t, w.ana, "hello", "like d4 NE")
+	w.privateLine(t, w.ana, "e5 NESW", "there is only one crossing")
+	w.privateLine(t, w.ana, "a1 N", "a1 is not next to an open mark")
+	const maxTurns = 30
+	turn := 0
+	for ; turn < maxTurns; turn++ {
+		u, next := players[turn%2], players[(turn+1)%2]
+		all := w.choices(t, u, "")
+		cell := noteWords(all[0])[0]
+		for _, c := range w.choices(t, u, cell) {
+			if noteWords(c)[0] != cell {
+				t.Fatalf("turn %d: typed %q, got %q", turn, cell, c)
+			}
+		}
+		move := all[0]
+		after := w.position(t)
+		m, err := after.Parse(move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := after.Apply(m); err != nil {
+			t.Fatal(err)
+		}
+		if after.Over() {
+			next = nil
+		}
+		post := w.move(t, u, next, move)
+		if turn == 1 {
+			w.checkBoard(t, w.ana, "Knotwork", 2)
+		}
+		if next == nil {
+			if !strings.Contains(post.Content, "Game over") || !strings.Contains(post.Content, "Knot scores:") {
+				t.Fatalf("the end is not announced: %q", post.Content)
+			}
+			var want []string
+			for _, s := range after.Winners() {
+				want = append(want, players[s].ID)
+			}
+			if p := w.pinged(t, post); len(want) == 0 || !slices.Equal(p, want) {
+				t.Fatalf("the last post must ping the winners %v: %v", want, p)
+			}
+			break
+		}
+	}
+	if turn == maxTurns {
+		t.Fatalf("the game is not over after %d turns of first choices", maxTurns)
+	}
+	w.finished(t, turn+1)
+}
+
+// TestGameTilingKing: the default 9x9 board, pieces found by typing one
+// cell (every choice covers it) or two, and alice resigning.
+func TestGameTilingKing(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{})
+	w.startGame(t, "tilingking", "TilingKing", "")
+	players := []*discordgo.User{w.ana, w.bo}
+	// /hand lists the caller's pieces left (hands are public in TilingKing).
+	hand := func(u *discordgo.User, seat int) {
+		t.Helper()
+		want := "Your hand in game #1: " + strings.Join(w.position(t).Hand(engine.Seat(seat)).([]string), ", ")
+		if got := w.checkHand(t, u); got != want {
+			t.Fatalf("%s's /hand: %q, want %q", u.Username, got, want)
+		}
+	}
+	hand(w.ana, 0)
+	if got := w.checkHand(t, w.ana); got != "Your hand in game #1: D2, D2, I3, I4, L3, L4, M1, M1, O4, S4, T4" {
+		t.Fatalf("alice's /hand at the start: %q", got)
+	}
+	w.privateLine(t, w.bo, "a1", "It is alice's turn")
+	w.privateLine(t, w.ana, "hello", "\"hello\" is not a cell")
+	w.privateLine(t, w.ana, "e5", "e5 is a black (neutral) tile")
+	w.privateLine(t, w.ana, "a1 a3", "do not form one piece")
+	w.privateLine(t, w.ana, "j1", "j1 is off the board (a1-i9)")
+	script := []string{"b2", "h8", "b8", "h2", "d4 d5", "f6"}
+	for turn, typed := range script {
+		u, next := players[turn%2], players[(turn+1)%2]
+		cs := w.choices(t, u, typed)
+		for _, c := range cs {
+			for _, cell := range noteWords(typed) {
+				if !slices.Contains(noteWords(c), cell) {
+					t.Fatalf("turn %d: typed %q, choice %q does not cover %s", turn, typed, c, cell)
+				}
+			}
+		}
+		post := w.move(t, u, next, cs[0])
+		if !strings.Contains(post.Content, "Scores: alice ") {
+			t.Fatalf("turn %d: %q", turn, post.Content)
+		}
+		if turn == 3 {
+			w.checkBoard(t, w.bo, "TilingKing", 4)
+			hand(w.ana, 0)
+			hand(w.bo, 1)
+		}
+	}
+	w.resign(t, w.ana, w.bo)
+	w.finished(t, len(script)+1)
+}
