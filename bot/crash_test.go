@@ -133,8 +133,10 @@ func TestCrashRestart(t *testing.T) {
 	if !strings.Contains(r.Data.Content, "You played") {
 		t.Fatalf("move: %q", r.Data.Content)
 	}
-	// The move is committed (the answer says so); its post is being sent.
-	time.Sleep(300 * time.Millisecond)
+	// The move is committed (the answer says so); its post is in flight.
+	srv.WaitArrival(t, func(r fakediscord.Request) bool {
+		return r.Method == "POST" && r.Path == "/channels/"+thread+"/messages" && strings.Contains(string(r.Body), "played `"+move+"`")
+	}, 10*time.Second)
 	if err := proc.Process.Kill(); err != nil { // SIGKILL: no clean shutdown
 		t.Fatal(err)
 	}

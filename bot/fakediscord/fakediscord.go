@@ -103,6 +103,7 @@ type Server struct {
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every state change
+	arrived []Request     // every request as it arrived, before any delay or answer
 	st      *state
 	gw      *gateway
 	faults  []*fault
@@ -335,3 +336,23 @@ func (g *snowflakes) next() string {
 
 // NewID returns a fresh snowflake id (for guilds, users, ... a test invents).
 func (s *Server) NewID() string { return s.ids.next() }
+
+// WaitArrival waits until a request matching match has arrived, even if
+// its answer is still delayed by a fault (a request in flight), and
+// returns it.
+func (s *Server) WaitArrival(t testing.TB, match func(Request) bool, timeout time.Duration) Request {
+	t.Helper()
+	var found Request
+	if !s.waitUntil(timeout, func() bool {
+		for _, r := range s.arrived {
+			if match(r) {
+				found = r
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatalf("fakediscord: no matching request arrived within %v", orDefault(timeout))
+	}
+	return found
+}

@@ -133,6 +133,8 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	// Injected faults first (they are decided before the route runs, like
 	// a proxy or Discord's rate limiter in front of the API).
 	s.mu.Lock()
+	s.arrived = append(s.arrived, *req)
+	s.notify()
 	f := s.takeFault(r.Method, p)
 	s.mu.Unlock()
 	if f != nil && f.Delay > 0 {
