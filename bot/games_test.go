@@ -277,6 +277,8 @@ func (w *world) move(t *testing.T, u, next *discordgo.User, move string) *fakedi
 		if !strings.Contains(post.Content, "<@"+next.ID+">, your turn") {
 			t.Fatalf("after %q: %q", move, post.Content)
 		}
+	} else if !strings.Contains(post.Content, "**Game over") {
+		t.Fatalf("after the last move %q: %q", move, post.Content)
 	}
 	return post
 }
@@ -608,10 +610,10 @@ func TestGameTilingKing(t *testing.T) {
 			t.Fatalf("%s's /hand: %q, want %q", u.Username, got, want)
 		}
 	}
-	hand(w.ana, 0)
-	if got := w.checkHand(t, w.ana); got != "Your hand in game #1: D2, D2, I3, I4, L3, L4, M1, M1, O4, S4, T4" {
-		t.Fatalf("alice's /hand at the start: %q", got)
+	if got := strings.Join(w.position(t).Hand(0).([]string), ", "); got != "D2, D2, I3, I4, L3, L4, M1, M1, O4, S4, T4" {
+		t.Fatalf("the square set: %s", got)
 	}
+	hand(w.ana, 0)
 	w.privateLine(t, w.bo, "a1", "It is alice's turn")
 	w.privateLine(t, w.ana, "hello", "\"hello\" is not a cell")
 	w.privateLine(t, w.ana, "e5", "e5 is a black (neutral) tile")
