@@ -41,33 +41,29 @@ func Errorf(code, format string, args ...any) *Error {
 // ErrorCode is the code of err: the *Error's, EINVALID for an engine
 // refusal, EINTERNAL otherwise.
 func ErrorCode(err error) string {
-	var e *Error
-	var ill *engine.IllegalError
-	switch {
-	case err == nil:
-		return ""
-	case errors.As(err, &e):
-		return e.Code
-	case errors.As(err, &ill):
-		return EINVALID
-	}
-	return EINTERNAL
+	code, _ := classify(err)
+	return code
 }
 
 // ErrorMessage is the message a user may see for err; internal errors get
 // a generic message (the details are logged, never shown).
 func ErrorMessage(err error) string {
+	_, msg := classify(err)
+	return msg
+}
+
+func classify(err error) (code, msg string) {
 	var e *Error
 	var ill *engine.IllegalError
 	switch {
 	case err == nil:
-		return ""
+		return "", ""
 	case errors.As(err, &e):
-		return e.Message
+		return e.Code, e.Message
 	case errors.As(err, &ill):
-		return ill.Msg
+		return EINVALID, ill.Msg
 	}
-	return "Something went wrong on our side; nothing was changed. Please try again."
+	return EINTERNAL, "Something went wrong on our side; nothing was changed. Please try again."
 }
 
 // Status of a game.
@@ -196,6 +192,17 @@ func (g *Game) Seat(userID string) int {
 		}
 	}
 	return -1
+}
+
+// Opponents are the names of the other players of userID.
+func (g *Game) Opponents(userID string) []string {
+	var out []string
+	for _, p := range g.Players {
+		if p.ID != userID {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // Names are the players' names by seat.

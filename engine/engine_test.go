@@ -60,3 +60,17 @@ func TestTableResign(t *testing.T) {
 		t.Fatalf("winners %v, want seats 1 and 3 sharing", tb.Win)
 	}
 }
+
+func TestOnTop(t *testing.T) {
+	bag := []int{5, 3, 9, 1, 3}
+	got, err := OnTop(bag, []int{9, 3}, func(i int) string { return "x" })
+	if err != nil || len(got) != 5 || got[0] != 9 || got[1] != 3 || got[2] != 5 || got[3] != 1 || got[4] != 3 {
+		t.Fatalf("%v %v, want [9 3 5 1 3]", got, err)
+	}
+	if _, err := OnTop(bag, []int{9, 9}, func(int) string { return "9" }); err == nil {
+		t.Fatal("a piece listed twice was accepted")
+	}
+	if _, err := OnTop(bag, []int{7}, func(int) string { return "7" }); err == nil {
+		t.Fatal("a piece not in the bag was accepted")
+	}
+}

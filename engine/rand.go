@@ -20,3 +20,29 @@ func (r *Rand) Shuffle(n int, swap func(i, j int)) { rand.New(&r.pcg).Shuffle(n,
 
 // Uint64 returns 64 random bits.
 func (r *Rand) Uint64() uint64 { return r.pcg.Uint64() }
+
+// OnTop returns the bag with the listed pieces moved to its top, in the
+// order listed (first listed drawn first); the other pieces keep their
+// order. It is how Setup.Deck fixes the draw for tests and tools. A piece
+// listed twice or not in the bag is refused; name writes a piece.
+func OnTop[T comparable](bag, listed []T, name func(T) string) ([]T, error) {
+	left := make(map[T]int, len(bag))
+	for _, p := range bag {
+		left[p]++
+	}
+	out := make([]T, 0, len(bag))
+	for _, p := range listed {
+		if left[p] == 0 {
+			return nil, Illegalf("deck: %s is listed more often than the set has it", name(p))
+		}
+		left[p]--
+		out = append(out, p)
+	}
+	for _, p := range bag {
+		if left[p] > 0 {
+			left[p]--
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

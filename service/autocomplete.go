@@ -148,12 +148,7 @@ func (s *Service) GameChoices(req Request, typed string) []Choice {
 			continue
 		}
 		seat := g.Seat(req.User.ID)
-		var others []string
-		for j, p := range g.Players {
-			if j != seat {
-				others = append(others, p.Name)
-			}
-		}
+		others := g.Opponents(req.User.ID)
 		turn := ""
 		if p, err := s.state(g); err == nil && int(p.state.ToMove()) == seat {
 			turn = " (your turn)"

@@ -151,19 +151,29 @@ func (s *Service) Click(req Request, id string) (Reply, error) {
 	return Reply{}, errorf(tessera.EINVALID, "That button is not one of ours.")
 }
 
-// Accept accepts a challenge; the last acceptance starts the game.
-func (s *Service) Accept(req Request, id uint64) (Reply, error) {
+// challenge loads a challenge for one of its invited players.
+func (s *Service) challenge(req Request, id uint64) (*tessera.Game, int, error) {
 	g, err := s.store.Game(id)
 	if err != nil {
-		return Reply{}, err
+		return nil, 0, err
 	}
 	seat := g.Seat(req.User.ID)
 	switch {
 	case seat < 0:
-		return Reply{}, errorf(tessera.EFORBIDDEN, "This challenge is not for you; start your own with /new.")
+		return nil, 0, errorf(tessera.EFORBIDDEN, "This challenge is not for you; start your own with /new.")
 	case g.Status != tessera.StatusChallenge:
-		return Reply{}, errorf(tessera.EINVALID, "Game #%d is no longer waiting for players (%s).", id, g.Status)
-	case g.Players[seat].Accepted:
+		return nil, 0, errorf(tessera.EINVALID, "Game #%d is no longer waiting for players (%s).", id, g.Status)
+	}
+	return g, seat, nil
+}
+
+// Accept accepts a challenge; the last acceptance starts the game.
+func (s *Service) Accept(req Request, id uint64) (Reply, error) {
+	g, seat, err := s.challenge(req, id)
+	if err != nil {
+		return Reply{}, err
+	}
+	if g.Players[seat].Accepted {
 		return Reply{}, errorf(tessera.EINVALID, "You have already accepted game #%d; waiting for the others.", id)
 	}
 	now := s.now().UTC()
@@ -296,16 +306,9 @@ func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
 
 // Decline turns a challenge down.
 func (s *Service) Decline(req Request, id uint64) (Reply, error) {
-	g, err := s.store.Game(id)
+	g, seat, err := s.challenge(req, id)
 	if err != nil {
 		return Reply{}, err
-	}
-	seat := g.Seat(req.User.ID)
-	switch {
-	case seat < 0:
-		return Reply{}, errorf(tessera.EFORBIDDEN, "This challenge is not for you.")
-	case g.Status != tessera.StatusChallenge:
-		return Reply{}, errorf(tessera.EINVALID, "Game #%d is no longer waiting for players (%s).", id, g.Status)
 	}
 	if _, err := s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, _ *storage.Tx) error {
 		g.Status = tessera.StatusDeclined
@@ -527,12 +530,7 @@ func (s *Service) Games(req Request) (Reply, error) {
 			continue
 		}
 		seat := g.Seat(req.User.ID)
-		var others []string
-		for i, p := range g.Players {
-			if i != seat {
-				others = append(others, p.Name)
-			}
-		}
+		others := g.Opponents(req.User.ID)
 		state := "waiting for players to accept"
 		if g.Status == tessera.StatusPlaying {
 			p, err := s.state(g)

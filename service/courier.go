@@ -266,12 +266,7 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	if u.NotifyOff {
 		return nil
 	}
-	var opp []string
-	for i, pl := range g.Players {
-		if pl.ID != a.UserID {
-			opp = append(opp, g.Players[i].Name)
-		}
-	}
+	opp := g.Opponents(a.UserID)
 	text := fmt.Sprintf("Your turn in **%s** game #%d against %s: %s", gameName(g.Setup.Game), g.ID, joinAnd(opp), s.cfg.Link(g.GuildID, g.Place()))
 	if a.Kind == tessera.AnnounceReminder {
 		text = fmt.Sprintf("Reminder: %s is waiting for your move in **%s** game #%d (since %s): %s",

@@ -158,25 +158,18 @@ func New(setup engine.Setup) (engine.State, error) {
 	}
 	st.Rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
 	if len(setup.Deck) > 0 {
-		used := map[int]bool{}
 		var top []int
 		for _, code := range setup.Deck {
 			t, err := strconv.Atoi(strings.TrimSpace(code))
 			if err != nil || t < 1 || t > NumTiles {
 				return nil, engine.Illegalf("deck: %q is not a tile number (1 to %d)", code, NumTiles)
 			}
-			if used[t] {
-				return nil, engine.Illegalf("deck: tile %d is listed twice (each tile exists once)", t)
-			}
-			used[t] = true
 			top = append(top, t)
 		}
-		for _, t := range all {
-			if !used[t] {
-				top = append(top, t)
-			}
+		var err error
+		if all, err = engine.OnTop(all, top, strconv.Itoa); err != nil {
+			return nil, err
 		}
-		all = top
 	}
 	st.Deck = all
 	st.Hands = make([][]int, n)

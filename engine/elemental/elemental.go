@@ -156,25 +156,17 @@ func New(setup engine.Setup) (engine.State, error) {
 	rng.Shuffle(len(bag), func(i, j int) { bag[i], bag[j] = bag[j], bag[i] })
 	if len(setup.Deck) > 0 {
 		var top []Tile
-		used := map[Tile]bool{}
 		for _, code := range setup.Deck {
 			t, err := ParseTile(code)
 			if err != nil {
 				return nil, err
 			}
-			t = t.Canonical()
-			if used[t] {
-				return nil, engine.Illegalf("deck: tile %s is listed twice (each tile exists once)", t)
-			}
-			used[t] = true
-			top = append(top, t)
+			top = append(top, t.Canonical())
 		}
-		for _, t := range bag {
-			if !used[t] {
-				top = append(top, t)
-			}
+		var err error
+		if bag, err = engine.OnTop(bag, top, Tile.String); err != nil {
+			return nil, err
 		}
-		bag = top
 	}
 	st := &State{Table: engine.NewTable(setup.Players), Borders: borders, Bag: bag, Last: -1}
 	st.Hands = make([][]Tile, setup.Players)
