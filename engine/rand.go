@@ -26,23 +26,25 @@ func (r *Rand) Uint64() uint64 { return r.pcg.Uint64() }
 // order. It is how Setup.Deck fixes the draw for tests and tools. A piece
 // listed twice or not in the bag is refused; name writes a piece.
 func OnTop[T comparable](bag, listed []T, name func(T) string) ([]T, error) {
-	left := make(map[T]int, len(bag))
+	have := make(map[T]int, len(bag))
 	for _, p := range bag {
-		left[p]++
+		have[p]++
 	}
+	take := make(map[T]int, len(listed))
 	out := make([]T, 0, len(bag))
 	for _, p := range listed {
-		if left[p] == 0 {
+		if take[p] == have[p] {
 			return nil, Illegalf("deck: %s is listed more often than the set has it", name(p))
 		}
-		left[p]--
+		take[p]++
 		out = append(out, p)
 	}
-	for _, p := range bag {
-		if left[p] > 0 {
-			left[p]--
-			out = append(out, p)
+	for _, p := range bag { // a listed piece leaves the bag where it first stands
+		if take[p] > 0 {
+			take[p]--
+			continue
 		}
+		out = append(out, p)
 	}
 	return out, nil
 }
