@@ -18,6 +18,7 @@ import (
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/math/fixed"
 
 	"tessera/engine"
 )
@@ -120,8 +121,6 @@ func drawScene(dc *gg.Context, fc faces, sc engine.Scene, t Transform) {
 			if px < 6 {
 				continue // unreadable: skip rather than smear
 			}
-			dc.SetFontFace(fc.get(px, it.Bold))
-			dc.SetColor(rgba(it.Color))
 			x, y := t.Apply(it.At)
 			ax := 0.5
 			switch it.Align {
@@ -130,7 +129,7 @@ func drawScene(dc *gg.Context, fc faces, sc engine.Scene, t Transform) {
 			case engine.Right:
 				ax = 1
 			}
-			dc.DrawStringAnchored(it.Text, x, y, ax, 0.35)
+			text(dc, fc.get(px, it.Bold), it.Text, x, y, ax, it.Color)
 		}
 	}
 }
@@ -215,12 +214,8 @@ func drawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
 	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
 	dc.Fill()
 	y := top + 14
-	dc.SetFontFace(fc.get(22, true))
-	dc.SetColor(rgba(engine.Ink))
-	dc.DrawStringAnchored(p.Status, pad, y, 0, 0.35)
-	dc.SetFontFace(fc.get(16, false))
-	dc.SetColor(rgba(engine.Hex("#5a5a5a")))
-	dc.DrawStringAnchored(p.Title, Width-pad, y, 1, 0.35)
+	text(dc, fc.get(22, true), p.Status, pad, y, 0, engine.Ink)
+	text(dc, fc.get(16, false), p.Title, Width-pad, y, 1, engine.Hex("#5a5a5a"))
 	y += 34
 	for _, s := range p.Seats {
 		cy := y + rowHeight/2 - 6
@@ -250,26 +245,18 @@ func drawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
 		if s.Resigned {
 			name += "  - resigned"
 		}
-		dc.SetFontFace(fc.get(22, s.ToMove || s.Winner))
-		dc.SetColor(rgba(engine.Ink))
-		dc.DrawStringAnchored(truncate(name, 34), pad+52, cy-9, 0, 0.35)
+		text(dc, fc.get(22, s.ToMove || s.Winner), truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
 		var info []string
 		if s.InHand >= 0 {
 			info = append(info, fmt.Sprintf("in hand: %d", s.InHand))
 		}
 		info = append(info, s.Info...)
-		dc.SetFontFace(fc.get(16, false))
-		dc.SetColor(rgba(engine.Hex("#4a4a4a")))
-		dc.DrawStringAnchored(truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, 0.35)
-		dc.SetFontFace(fc.get(32, true))
-		dc.SetColor(rgba(engine.Ink))
-		dc.DrawStringAnchored(fmt.Sprint(s.Score), Width-pad, cy, 1, 0.35)
+		text(dc, fc.get(16, false), truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, engine.Hex("#4a4a4a"))
+		text(dc, fc.get(32, true), fmt.Sprint(s.Score), Width-pad, cy, 1, engine.Ink)
 		y += rowHeight
 	}
-	dc.SetFontFace(fc.get(17, false))
-	dc.SetColor(rgba(engine.Hex("#3a3a3a")))
 	for _, l := range p.Legend {
-		dc.DrawStringAnchored(truncate(l, 80), pad, y+lineH/2, 0, 0.35)
+		text(dc, fc.get(17, false), truncate(l, 80), pad, y+lineH/2, 0, engine.Hex("#3a3a3a"))
 		y += lineH
 	}
 }
@@ -313,20 +300,41 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 var encoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
-// Encode writes an image as PNG. When the image has at most 256 colours it
-// is written as a paletted PNG, which is identical to look at, several
-// times smaller and faster to encode.
+// Encode writes an image as PNG, losslessly. When the image has at most
+// 256 colours it is written as a paletted PNG (identical, several times
+// smaller and faster to encode). A board has anti-aliased edges and text
+// in a few thousand colours, so it is written as truecolour with one cheap
+// filter (see encodeRGB).
 func Encode(img image.Image) ([]byte, error) {
-	if p := toPaletted(img); p != nil {
-		img = p
-	}
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufPool.Put(buf)
-	if err := encoder.Encode(buf, img); err != nil {
+	var err error
+	if p := toPaletted(img); p != nil {
+		err = encoder.Encode(buf, p)
+	} else if rgba, ok := img.(*image.RGBA); ok && opaque(rgba) {
+		err = encodeRGB(buf, rgba)
+	} else {
+		err = encoder.Encode(buf, img)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return bytes.Clone(buf.Bytes()), nil
+}
+
+// opaque reports whether every pixel is fully opaque.
+func opaque(img *image.RGBA) bool {
+	b := img.Bounds()
+	for y := 0; y < b.Dy(); y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
+		for i := 3; i < len(row); i += 4 {
+			if row[i] != 255 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // toPaletted returns a paletted copy of img when it has at most 256
@@ -396,4 +404,20 @@ func Status(seats []Seat) string {
 		return "Game over: " + win[0] + " wins"
 	}
 	return "Game over: " + strings.Join(win[:len(win)-1], ", ") + " and " + win[len(win)-1] + " share the win"
+}
+
+// text draws a label with its left (ax 0), centre (0.5) or right (1) at x,
+// centred on y. It draws the glyphs straight onto the picture: gg's
+// DrawString resamples every glyph through a transform, which cost more
+// than all the other text work together.
+func text(dc *gg.Context, face font.Face, s string, x, y, ax float64, c engine.Color) {
+	img, ok := dc.Image().(*image.RGBA)
+	if !ok {
+		return
+	}
+	d := font.Drawer{Dst: img, Src: image.NewUniform(rgba(c)), Face: face}
+	w := float64(d.MeasureString(s)) / 64
+	h := float64(face.Metrics().Height) / 64
+	d.Dot = fixed.Point26_6{X: fixed.Int26_6(math.Round((x - ax*w) * 64)), Y: fixed.Int26_6(math.Round((y + 0.35*h) * 64))}
+	d.DrawString(s)
 }
