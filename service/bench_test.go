@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -32,7 +33,9 @@ func lateGame(b *testing.B, st *storage.Store, seed uint64) uint64 {
 }
 
 // BenchmarkMovePipeline: one late-game move through the whole pipeline:
-// parse, check, store with fsync, render and encode the board.
+// parse, check, store with fsync, then deliver its announcements (the
+// post, the status edit and the turn notice: one rendering and encoding
+// of the board, shared) to a transport that discards them.
 func BenchmarkMovePipeline(b *testing.B) {
 	st, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{}) // fsync on
 	if err != nil {
@@ -51,9 +54,11 @@ func BenchmarkMovePipeline(b *testing.B) {
 		ref := fmt.Sprint(id)
 		move := svc.MoveChoices(service.Request{User: u}, ref, "")[0].Value // warms the position cache, as a player's autocomplete does
 		b.StartTimer()
-		r, err := svc.Move(service.Request{User: u, InteractionID: fmt.Sprint("i", seed)}, ref, move)
-		if err != nil || len(r.Files) != 1 {
+		if _, err := svc.Move(service.Request{User: u, InteractionID: fmt.Sprint("i", seed)}, ref, move); err != nil {
 			b.Fatal(err)
+		}
+		if n, err := svc.Deliver(context.Background(), discard{}); err != nil || n != 3 {
+			b.Fatalf("delivered %d: %v", n, err)
 		}
 	}
 }
@@ -91,3 +96,14 @@ func BenchmarkAutocomplete(b *testing.B) {
 		}
 	})
 }
+
+// discard is a transport that accepts everything.
+type discard struct{}
+
+func (discard) Thread(context.Context, string, string, string) (string, error) { return "t", nil }
+func (discard) Post(context.Context, string, service.Message, string) (string, error) {
+	return "m", nil
+}
+func (discard) Edit(context.Context, string, string, service.Message) error { return nil }
+func (discard) DM(context.Context, string, service.Message, string) error   { return nil }
+func (discard) React(context.Context, string, string, string) error         { return nil }

@@ -78,3 +78,21 @@ func TestTimeoutTwoPlayersLoses(t *testing.T) {
 		t.Fatal("a finished game keeps a deadline")
 	}
 }
+
+// TestNoNoticeAfterMoving: a turn notice still waiting for delivery when
+// its player moves is never sent.
+func TestNoNoticeAfterMoving(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	for _, u := range []service.User{ana, bo} {
+		cs := h.svc.MoveChoices(h.req(u), "", "")
+		h.ok(h.svc.Move(h.req(u), "", cs[0].Value)) // no delivery in between
+	}
+	log := h.deliver()
+	if len(of(log, "post")) != 2 {
+		t.Fatalf("posts: %s", texts(log))
+	}
+	if dms := of(log, "dm"); len(dms) != 1 || dms[0].User != "1" {
+		t.Fatalf("only Ana, to move now, gets a notice; Bo already moved: %s", texts(log))
+	}
+}

@@ -2,6 +2,8 @@ package service
 
 import (
 	"strings"
+	"tessera/engine"
+	_ "tessera/engine/elemental"
 	"testing"
 	"time"
 
@@ -125,3 +127,24 @@ func FuzzLooksLikeMove(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { looksLikeMove(s) })
 }
+
+func TestClockLine(t *testing.T) {
+	st, err := ReplayN(&tessera.Game{Setup: engineSetup()}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &tessera.Game{Players: []tessera.Player{{Name: "Ana"}, {Name: "Bo"}},
+		Clock:    tessera.Clock{Kind: "bank", Bank: 2 * day, Inc: day, Cap: 3 * day},
+		Banks:    []time.Duration{2 * day, 36 * time.Hour},
+		Deadline: time.Date(2026, 11, 24, 14, 0, 0, 0, time.UTC)}
+	want := "Clock: Ana to move by Tue 24 Nov 14:00 UTC · banks: Ana 2d, Bo 1d 12h"
+	if got := clockLine(g, st, 0); got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+	g.Clock = tessera.Clock{Kind: "none"}
+	if got := clockLine(g, st, 0); got != "" {
+		t.Fatalf("no clock: %q", got)
+	}
+}
+
+func engineSetup() engine.Setup { return engine.Setup{Game: "elemental", Players: 2, Seed: 1} }

@@ -132,13 +132,13 @@ type Service struct {
 
 	mu    sync.Mutex
 	cache map[uint64]*position
-	pics  map[[2]uint64]File // recent pictures by game and position
+	pics  map[[3]uint64]File // recent pictures by game, position and deadline
 }
 
 // New returns a Service on an open store.
 func New(store *storage.Store, cfg Config) *Service {
 	s := &Service{store: store, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
-		cache: map[uint64]*position{}, pics: map[[2]uint64]File{}, wake: make(chan struct{}, 1)}
+		cache: map[uint64]*position{}, pics: map[[3]uint64]File{}, wake: make(chan struct{}, 1)}
 	if c, err := ParseClock(cfg.Clock); err == nil {
 		s.clock = c
 	} else {
@@ -301,7 +301,7 @@ func (s *Service) picture(g *tessera.Game, st engine.State) (File, error) {
 }
 
 func (s *Service) pictureOf(g *tessera.Game, st engine.State, n int) (File, error) {
-	key := [2]uint64{g.ID, uint64(n)}
+	key := [3]uint64{g.ID, uint64(n), uint64(g.Deadline.Unix())}
 	s.mu.Lock()
 	f, ok := s.pics[key]
 	s.mu.Unlock()
@@ -309,7 +309,11 @@ func (s *Service) pictureOf(g *tessera.Game, st engine.State, n int) (File, erro
 		return f, nil
 	}
 	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
-	png, err := render.Board(st.Board(), render.NewPanel(title, st.View(engine.NoSeat), g.Names()))
+	panel := render.NewPanel(title, st.View(engine.NoSeat), g.Names())
+	if line := clockLine(g, st, n); line != "" {
+		panel.Legend = append([]string{line}, panel.Legend...)
+	}
+	png, err := render.Board(st.Board(), panel)
 	if err != nil {
 		return File{}, err
 	}
@@ -451,3 +455,20 @@ func (s *Service) findGame(req Request, ref string, forMove bool) (*tessera.Game
 
 // storageTx keeps the store's transaction type short in signatures.
 type storageTx = storage.Tx
+
+// clockLine says on the picture until when the player to move has (in
+// UTC: a picture cannot show each reader's own time), and the banks.
+func clockLine(g *tessera.Game, st engine.State, n int) string {
+	if g.Clock.Kind == "none" || g.Clock.Kind == "" || st.Over() || n != len(g.Moves) || g.Deadline.IsZero() {
+		return ""
+	}
+	line := fmt.Sprintf("Clock: %s to move by %s", g.Players[st.ToMove()].Name, g.Deadline.UTC().Format("Mon 2 Jan 15:04 UTC"))
+	if g.Clock.Kind == "bank" {
+		var banks []string
+		for i, b := range g.Banks {
+			banks = append(banks, fmt.Sprintf("%s %s", g.Players[i].Name, Span(b)))
+		}
+		line += " · banks: " + strings.Join(banks, ", ")
+	}
+	return line
+}
