@@ -124,6 +124,8 @@ func buttons(r fakediscord.InteractionResponse) []string {
 	switch {
 	case r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		comps = r.Data.Components
+	case len(r.Followups) > 0:
+		comps = r.Followups[len(r.Followups)-1].Components
 	case r.Original != nil:
 		comps = r.Original.Components
 	}
@@ -141,10 +143,12 @@ func buttons(r fakediscord.InteractionResponse) []string {
 }
 
 func files(r fakediscord.InteractionResponse) []fakediscord.File {
-	if len(r.Files) > 0 {
+	switch {
+	case len(r.Files) > 0:
 		return r.Files
-	}
-	if r.Original != nil {
+	case len(r.Followups) > 0: // a deferred private answer
+		return r.Followups[len(r.Followups)-1].Files
+	case r.Original != nil:
 		return r.Original.Files
 	}
 	return nil
@@ -192,7 +196,7 @@ func (w *world) newGame(t *testing.T, extra ...fakediscord.Opt) {
 // threadOf waits until the game's thread is made and returns its id.
 func (w *world) threadOf(t *testing.T, id uint64) string {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		if g, err := w.store.Game(id); err == nil && g.ThreadID != "" {
 			return g.ThreadID
@@ -225,7 +229,7 @@ func (w *world) play(t *testing.T, u *discordgo.User, move string) *fakediscord.
 // settle waits until the bot delivered every announcement it owes.
 func (w *world) settle(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		if n, err := w.store.Outbox(); err == nil && n == 0 {
 			return

@@ -363,7 +363,7 @@ func (w *world) finished(t *testing.T, moves int) *tessera.Game {
 		t.Fatalf("the status message does not show the end: %q", st.Content)
 	}
 	// Nothing more can be played, in the thread or by game number.
-	w.privateLine(t, w.ana, "pass", "There is no game in play in this channel")
+	w.privateLine(t, w.ana, "pass", "Game #1 is over.")
 	r := w.ask(t, w.srv.Slash("move", fakediscord.Str("notation", "pass"), fakediscord.Str("game", "1")).By(w.ana).In(w.srv.GuildID, w.thread))
 	if !ephemeral(r) || text(r) != "Game #1 is over." {
 		t.Fatalf("a move after the end: %q", text(r))

@@ -418,8 +418,12 @@ func (s *Service) findGame(req Request, ref string, forMove bool) (*tessera.Game
 		return nil, err
 	}
 	var here, mine, myTurn []*tessera.Game
+	var ended *tessera.Game // a finished game whose own thread this is
 	for _, g := range games {
 		if g.Status != tessera.StatusPlaying {
+			if g.ThreadID == req.ChannelID && g.ThreadID != g.ChannelID {
+				ended = g
+			}
 			continue
 		}
 		here = append(here, g)
@@ -437,6 +441,8 @@ func (s *Service) findGame(req Request, ref string, forMove bool) (*tessera.Game
 		return myTurn[0], nil
 	case len(mine) == 0 && len(here) == 1 && !forMove:
 		return here[0], nil
+	case len(here) == 0 && ended != nil:
+		return ended, nil // the command says the game is over, or shows it
 	case len(mine) == 0 && len(here) == 0:
 		return nil, errorf(tessera.ENOTFOUND, "There is no game in play in this channel. Start one with /new.")
 	case len(mine) == 0 && forMove:

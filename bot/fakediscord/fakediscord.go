@@ -30,7 +30,7 @@ import (
 )
 
 // DefaultTimeout is used by the Wait* helpers when they are given a zero timeout.
-const DefaultTimeout = 5 * time.Second
+const DefaultTimeout = 20 * time.Second
 
 // Option configures a Server in New.
 type Option func(*config)
