@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"hash/adler32"
 	"image"
 	"image/png"
 	"testing"
@@ -64,6 +65,16 @@ func TestEncodeRGBLossless(t *testing.T) {
 			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
 				t.Fatalf("pixel %d,%d differs", x, y)
 			}
+		}
+	}
+}
+
+func TestAdler32Combine(t *testing.T) {
+	data := bytes.Repeat([]byte("tessera tiles \xff\x00"), 9000)
+	for _, cut := range []int{0, 1, 65521, 70000, len(data)} {
+		got := adler32Combine(adler32.Checksum(data[:cut]), adler32.Checksum(data[cut:]), len(data)-cut)
+		if want := adler32.Checksum(data); got != want {
+			t.Fatalf("cut %d: %08x, want %08x", cut, got, want)
 		}
 	}
 }
