@@ -66,8 +66,15 @@ func encodeRGB(w io.Writer, img *image.RGBA) error {
 				}
 			}
 			sums[i] = adler32.Checksum(piece)
-			fw, err := flate.NewWriter(&parts[i], flate.BestSpeed)
+			fw, _ := flatePool.Get().(*flate.Writer)
+			var err error
+			if fw == nil {
+				fw, err = flate.NewWriter(&parts[i], flate.BestSpeed)
+			} else {
+				fw.Reset(&parts[i])
+			}
 			if err == nil {
+				defer flatePool.Put(fw)
 				_, err = fw.Write(piece)
 			}
 			if err == nil {
@@ -115,6 +122,9 @@ func encodeRGB(w io.Writer, img *image.RGBA) error {
 }
 
 var rawPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// flatePool keeps compressors: each holds about 1 MB of tables.
+var flatePool sync.Pool // *flate.Writer
 
 func writeChunk(w *bufio.Writer, typ string, data []byte) {
 	var n [4]byte

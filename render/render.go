@@ -180,14 +180,24 @@ type Panel struct {
 }
 
 // Board draws a board scene with the panel below it and returns the PNG.
+// The picture's memory is reused from one board to the next.
 func Board(sc engine.Scene, p Panel) ([]byte, error) {
-	img, _ := BoardImage(sc, p)
+	img, _ := boardImage(sc, p, true)
+	defer imagePool.Put(img)
 	return Encode(img)
 }
+
+// imagePool keeps pictures for reuse: a board is about 3 MB, and a fresh
+// one per move was most of the garbage the bot made.
+var imagePool sync.Pool // *image.RGBA
 
 // BoardImage draws the picture and returns it with the transform used for
 // the board (so tests can find a cell's pixels).
 func BoardImage(sc engine.Scene, p Panel) (image.Image, Transform) {
+	return boardImage(sc, p, false)
+}
+
+func boardImage(sc engine.Scene, p Panel, pooled bool) (*image.RGBA, Transform) {
 	loadFonts()
 	fc := facePool.Get().(faces)
 	defer facePool.Put(fc)
@@ -197,16 +207,25 @@ func BoardImage(sc engine.Scene, p Panel) (image.Image, Transform) {
 	t.DY = pad
 	panelH := 44 + float64(len(p.Seats))*rowHeight + float64(len(p.Legend))*lineH + 16
 	h := int(boardH + panelH)
-	dc := gg.NewContext(Width, h)
+	var img *image.RGBA
+	if pooled {
+		if old, ok := imagePool.Get().(*image.RGBA); ok && cap(old.Pix) >= 4*Width*h {
+			img = &image.RGBA{Pix: old.Pix[:4*Width*h], Stride: 4 * Width, Rect: image.Rect(0, 0, Width, h)}
+		}
+	}
+	if img == nil {
+		img = image.NewRGBA(image.Rect(0, 0, Width, h))
+	}
+	dc := gg.NewContextForRGBA(img)
 	bg := sc.Background
 	if bg.None() {
 		bg = engine.Paper
 	}
 	dc.SetColor(rgba(bg))
-	dc.Clear()
+	dc.Clear() // every pixel, so a reused picture starts clean
 	drawScene(dc, fc, sc, t)
 	drawPanel(dc, fc, p, boardH)
-	return dc.Image(), t
+	return img, t
 }
 
 func drawPanel(dc *gg.Context, fc faces, p Panel, top float64) {

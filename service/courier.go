@@ -72,10 +72,20 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 			return delivered, err
 		}
 		held := map[uint64]bool{}
-		progress := false
+		var done []uint64
+		// Delivered announcements are removed together at the end of the
+		// round (one write instead of one per message). A crash before that
+		// sends them again, which changes nothing: posts and direct messages
+		// carry their nonce, edits and reactions are idempotent, and a thread
+		// is made from its challenge message only once.
+		forget := func() error {
+			err := s.store.Delivered(done...)
+			done = nil
+			return err
+		}
 		for _, a := range pending {
 			if ctx.Err() != nil {
-				return delivered, ctx.Err()
+				return delivered, errors.Join(ctx.Err(), forget())
 			}
 			if held[a.GameID] {
 				continue
@@ -95,10 +105,17 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 				}
 				continue
 			}
-			if err := s.store.Delivered(a.Seq); err != nil {
-				return delivered, err
+			done = append(done, a.Seq)
+			if a.Kind == tessera.AnnounceThread {
+				// Later announcements of the game need its place: record now.
+				if err := forget(); err != nil {
+					return delivered, err
+				}
 			}
-			progress = true
+		}
+		progress := len(done) > 0
+		if err := forget(); err != nil {
+			return delivered, err
 		}
 		if len(pending) < 64 || !progress {
 			return delivered, nil

@@ -323,9 +323,20 @@ func (s *Store) Outbox() (int, error) {
 	return n, err
 }
 
-// Delivered removes a delivered (or abandoned) announcement.
-func (s *Store) Delivered(seq uint64) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bOutbox).Delete(itob(seq)) })
+// Delivered removes delivered (or abandoned) announcements, in one
+// transaction.
+func (s *Store) Delivered(seqs ...uint64) error {
+	if len(seqs) == 0 {
+		return nil
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		for _, seq := range seqs {
+			if err := tx.Bucket(bOutbox).Delete(itob(seq)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Retry records a failed delivery attempt; it is tried again after next.
