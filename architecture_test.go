@@ -1,0 +1,54 @@
+package tessera_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestDependencyDirection keeps the layout honest: gg only in render/,
+// bbolt only in storage/, discordgo only in bot/, and the engine free of
+// everything but the standard library and itself.
+func TestDependencyDirection(t *testing.T) {
+	only := map[string]string{
+		"github.com/fogleman/gg":        "render/",
+		"go.etcd.io/bbolt":              "storage/",
+		"github.com/bwmarrin/discordgo": "bot/",
+	}
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			for lib, dir := range only {
+				if (p == lib || strings.HasPrefix(p, lib+"/")) && !strings.HasPrefix(filepath.ToSlash(path), dir) {
+					t.Errorf("%s imports %s, which only %s may import", path, p, dir)
+				}
+			}
+			if strings.HasPrefix(filepath.ToSlash(path), "engine/") && strings.Contains(p, ".") && !strings.HasPrefix(p, "tessera/engine") {
+				t.Errorf("%s (the engine) imports %s: the engine is pure Go, standard library only", path, p)
+			}
+			if strings.HasPrefix(filepath.ToSlash(path), "engine/") && strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") {
+				t.Errorf("%s (the engine) imports %s", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Fatalf("only %d files checked", checked)
+	}
+}
