@@ -2,6 +2,7 @@ package service
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -19,19 +20,15 @@ func words(s string) []string {
 }
 
 // legalMoves builds (once per position) the mover's legal moves with their
-// words and points, best first.
+// notation and points, best first.
 func (p *position) legalMoves() []legalMove {
 	p.once.Do(func() {
 		st := p.state
 		prev, _ := st.(engine.Previewer)
-		seen := map[string]bool{}
+		moves := st.Legal() // one per position already: no dedupe needed
+		p.legal = make([]legalMove, 0, len(moves)+2)
 		add := func(m engine.Move) {
-			text := m.String()
-			if seen[text] {
-				return
-			}
-			seen[text] = true
-			lm := legalMove{move: m, text: text, tokens: words(text)}
+			lm := legalMove{move: m, text: m.String()}
 			if prev != nil {
 				for _, d := range prev.Preview(m) {
 					if d.Seat == st.ToMove() {
@@ -42,12 +39,12 @@ func (p *position) legalMoves() []legalMove {
 			}
 			p.legal = append(p.legal, lm)
 		}
-		for _, m := range st.Legal() {
+		for _, m := range moves {
 			add(m)
 		}
 		// Moves a game accepts but does not list (a voluntary pass).
 		for _, extra := range []string{"pass", "pass all"} {
-			if m, err := st.Parse(extra); err == nil {
+			if m, err := st.Parse(extra); err == nil && !slices.ContainsFunc(p.legal, func(l legalMove) bool { return l.text == m.String() }) {
 				add(m)
 			}
 		}
@@ -58,25 +55,33 @@ func (p *position) legalMoves() []legalMove {
 	return p.legal
 }
 
-// matches reports whether a move fits what the player typed: every typed
-// word but the last is one of the move's words, and the last typed word
-// starts one of them (so "c4 c3" finds "c3 c4 d4", and "d5 RG" finds
-// "d5 RGBY").
-func matches(lm *legalMove, typed []string) bool {
-	if len(typed) == 0 {
-		return true
-	}
-	used := make([]bool, len(lm.tokens))
+// matches reports whether a move's notation fits what the player typed:
+// every typed word but the last is one of the move's words, and the last
+// typed word starts one of them (so "c4 c3" finds "c3 c4 d4", and "d5 RG"
+// finds "d5 RGBY"). Case does not matter. It allocates nothing: it runs on
+// every legal move at every keystroke.
+func matches(text string, typed []string) bool {
+	var used uint64
 	for i, w := range typed {
 		last := i == len(typed)-1
 		found := false
-		for j, t := range lm.tokens {
-			if used[j] {
+		k := 0
+		for rest := text; rest != "" && !found; k++ {
+			rest = strings.TrimLeft(rest, " ,")
+			end := strings.IndexAny(rest, " ,")
+			if end < 0 {
+				end = len(rest)
+			}
+			tok := rest[:end]
+			rest = rest[end:]
+			if tok == "" || k < 64 && used&(1<<k) != 0 {
 				continue
 			}
-			if t == w || (last && strings.HasPrefix(t, w)) {
-				used[j], found = true, true
-				break
+			if strings.EqualFold(tok, w) || last && len(tok) >= len(w) && strings.EqualFold(tok[:len(w)], w) {
+				if k < 64 {
+					used |= 1 << k
+				}
+				found = true
 			}
 		}
 		if !found {
@@ -102,7 +107,7 @@ func (s *Service) MoveChoices(req Request, ref, typed string) []Choice {
 	legal := p.legalMoves()
 	for i := range legal {
 		lm := &legal[i]
-		if !matches(lm, tw) {
+		if !matches(lm.text, tw) {
 			continue
 		}
 		name := lm.text

@@ -148,3 +148,18 @@ func TestClockLine(t *testing.T) {
 }
 
 func engineSetup() engine.Setup { return engine.Setup{Game: "elemental", Players: 2, Seed: 1} }
+
+func TestMatches(t *testing.T) {
+	yes := map[string]string{"d5 RGBY": "d5 rg", "c3 c4 d4": "c4 c3", "g8 h7": "g8 h", "17 m13 90": "17 m", "pass all": "pass a", "flip d4": "", "e6 NES*": "e6 nes"}
+	for text, typed := range yes {
+		if !matches(text, words(typed)) {
+			t.Errorf("%q should fit %q", text, typed)
+		}
+	}
+	no := map[string]string{"d5 RGBY": "d6", "c3 c4 d4": "c3 c3", "g8 h7": "h g8", "17 m13 90": "1 m13"}
+	for text, typed := range no {
+		if matches(text, words(typed)) {
+			t.Errorf("%q should not fit %q", text, typed)
+		}
+	}
+}

@@ -191,8 +191,7 @@ type position struct {
 
 type legalMove struct {
 	move   engine.Move
-	text   string   // canonical
-	tokens []string // lower-case words of the notation
+	text   string // canonical notation
 	points int
 	scored bool
 }
