@@ -3,6 +3,7 @@ package service
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -258,7 +259,11 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 		}
 		startTurn(g, next, now, u.VacationUntil)
 	}
-	posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceStatus})
+	// The status message is edited after the posts (a game's place, made
+	// by its first announcement, posts the status message itself).
+	if !slices.ContainsFunc(posts, func(a tessera.Announcement) bool { return a.Kind == tessera.AnnounceThread }) {
+		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceStatus})
+	}
 	if !st.Over() {
 		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceTurn, UserID: g.Players[st.ToMove()].ID, Board: true})
 	}
