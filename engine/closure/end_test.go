@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/engine/enginetest"
 )
 
 // End: the mover ends their own turn with more than 99 points. A
@@ -20,13 +21,13 @@ func TestEndOver99(t *testing.T) {
 	// 2 at m14: its SW G faces m13's NW G; its arms S, W meet no arm
 	// (46 has none): 0 points. Blue ends on 99, not more than 99, and
 	// Green's 100 does not count on Blue's turn.
-	play(t, st, "2 m14")
+	enginetest.Play(t, st, "2 m14")
 	if st.Over() {
 		t.Fatalf("ended on Blue's turn with scores %v (%s)", st.Score, st.EndWhy)
 	}
 	// 19 GGGG at l13: its NE G faces m13's NW G; no arms: 0 points; Green
 	// ends the turn with 100 > 99: the game ends, with final scoring.
-	o := play(t, st, "19 l13")
+	o := enginetest.Play(t, st, "19 l13")
 	if !st.Over() || !strings.Contains(st.EndWhy, "Green ends the turn with more than 99 points") {
 		t.Fatalf("over %v why %q", st.Over(), st.EndWhy)
 	}
@@ -145,17 +146,17 @@ func TestResign(t *testing.T) {
 	// Three players, all stuck on GGGG. Green (seat 2) resigns on their
 	// own turn: Red moves next, Green keeps tile 25.
 	st = build(t, 3, [][]int{{1}, {25}, {24}}, []int{}, lay{"m13", 19, 0})
-	play(t, st, "pass")
+	enginetest.Play(t, st, "pass")
 	st.Resign(1)
 	if st.Over() || st.Turn != 2 || !reflect.DeepEqual(st.Hand(1), []int{25}) {
 		t.Fatalf("3 players: over %v turn %d hand %v", st.Over(), st.Turn, st.Hand(1))
 	}
-	play(t, st, "discard 24") // breaks the row
-	play(t, st, "pass")       // Blue: row 1 of 2
+	enginetest.Play(t, st, "discard 24") // breaks the row
+	enginetest.Play(t, st, "pass")       // Blue: row 1 of 2
 	if st.Over() || st.Turn != 2 {
 		t.Fatalf("Green was not skipped: turn %d", st.Turn)
 	}
-	o = play(t, st, "pass") // Red: row 2 of 2 players left: the end
+	o = enginetest.Play(t, st, "pass") // Red: row 2 of 2 players left: the end
 	if !st.Over() {
 		t.Fatal("two passes by the two players left did not end the game")
 	}
@@ -168,8 +169,8 @@ func TestResign(t *testing.T) {
 	// two players left: the game ends at once.
 	st = build(t, 3, [][]int{{1}, {25}, {24}}, []int{}, lay{"m13", 19, 0})
 	st.Turn = 2
-	play(t, st, "pass")
-	play(t, st, "pass")
+	enginetest.Play(t, st, "pass")
+	enginetest.Play(t, st, "pass")
 	o = st.Resign(1)
 	if !st.Over() || !o.Over {
 		t.Fatalf("resignation after a full row of passes did not end the game")
@@ -243,7 +244,7 @@ func TestNotation(t *testing.T) {
 	}
 	// 7 BBRR: 4 turns; 8 BGBG: 2; 1 and 25 are single-coloured: 6 moves.
 	if n := len(st.Legal()); n != 6 {
-		t.Errorf("%d legal moves, want 6: %v", n, legalStrings(st))
+		t.Errorf("%d legal moves, want 6: %v", n, enginetest.LegalStrings(st))
 	}
 	for in, want := range map[string]string{
 		"":            "write the tile number",
@@ -255,7 +256,7 @@ func TestNotation(t *testing.T) {
 		"pass please": "write the tile number",
 		"discard":     "write the tile number",
 	} {
-		refused(t, st, in, want)
+		enginetest.Refused(t, st, in, want)
 	}
 }
 

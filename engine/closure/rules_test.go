@@ -1,7 +1,6 @@
 package closure
 
 import (
-	"errors"
 	"reflect"
 	"slices"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/engine/enginetest"
 )
 
 // lay is a tile put on the table by hand: cell, tile number, quarter turns.
@@ -41,41 +41,6 @@ func build(t *testing.T, players int, hands [][]int, deck []int, lays ...lay) *S
 		st.Last = c
 	}
 	return st
-}
-
-// play parses and applies a move, failing the test on refusal.
-func play(t *testing.T, st *State, text string) engine.Outcome {
-	t.Helper()
-	m, err := st.Parse(text)
-	if err != nil {
-		t.Fatalf("%q refused: %v", text, err)
-	}
-	o, err := st.Apply(m)
-	if err != nil {
-		t.Fatalf("%q: %v", text, err)
-	}
-	return o
-}
-
-// refused checks that a move is refused with a message containing want.
-func refused(t *testing.T, st *State, text, want string) {
-	t.Helper()
-	_, err := st.Parse(text)
-	var ie *engine.IllegalError
-	if err == nil || !errors.As(err, &ie) {
-		t.Fatalf("%q: want an IllegalError containing %q, got %v", text, want, err)
-	}
-	if !strings.Contains(err.Error(), want) {
-		t.Fatalf("%q: error %q does not say %q", text, err, want)
-	}
-}
-
-func legalStrings(st *State) []string {
-	var out []string
-	for _, m := range st.Legal() {
-		out = append(out, m.String())
-	}
-	return out
 }
 
 // The tile set: tile k is the k-th canonical colouring with arms where the
@@ -118,24 +83,24 @@ func TestTileSet(t *testing.T) {
 // placement possible leaves only discards and the pass.
 func TestFirstTile(t *testing.T) {
 	st := build(t, 2, [][]int{{1, 7, 19, 25}, {2, 3, 4, 5}}, []int{10, 11, 12})
-	refused(t, st, "7 m14", "the first tile goes on m13")
-	refused(t, st, "1 m13", "at least two colours")    // BBBB
-	refused(t, st, "25 m13", "at least two colours")   // BBBB with arms
-	refused(t, st, "7 z13", "outside the 25x25 frame") // column z
-	refused(t, st, "7 m26", "outside the 25x25 frame")
+	enginetest.Refused(t, st, "7 m14", "the first tile goes on m13")
+	enginetest.Refused(t, st, "1 m13", "at least two colours")    // BBBB
+	enginetest.Refused(t, st, "25 m13", "at least two colours")   // BBBB with arms
+	enginetest.Refused(t, st, "7 z13", "outside the 25x25 frame") // column z
+	enginetest.Refused(t, st, "7 m26", "outside the 25x25 frame")
 	// Only tile 7 (BBRR, four distinct turns) may go, on m13: 4 moves.
-	if got, want := legalStrings(st), []string{"7 m13", "7 m13 90", "7 m13 180", "7 m13 270"}; !reflect.DeepEqual(got, want) {
+	if got, want := enginetest.LegalStrings(st), []string{"7 m13", "7 m13 90", "7 m13 180", "7 m13 270"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("legal %v, want %v", got, want)
 	}
 	// A hand of single-colour tiles cannot start: discard one or pass.
 	st = build(t, 2, [][]int{{1, 19, 24, 25}, {2, 3, 4, 5}}, []int{10, 11, 12})
-	if got, want := legalStrings(st), []string{"discard 1", "discard 19", "discard 24", "discard 25", "pass"}; !reflect.DeepEqual(got, want) {
+	if got, want := enginetest.LegalStrings(st), []string{"discard 1", "discard 19", "discard 24", "discard 25", "pass"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("legal %v, want %v", got, want)
 	}
-	play(t, st, "discard 19")
+	enginetest.Play(t, st, "discard 19")
 	// Whoever places first obeys the first-tile rule: Green with 2..5.
-	refused(t, st, "2 l13", "the first tile goes on m13")
-	play(t, st, "2 m13 90")
+	enginetest.Refused(t, st, "2 l13", "the first tile goes on m13")
+	enginetest.Play(t, st, "2 m13 90")
 	if st.Cells[centre].Tile != 2 || st.Cells[centre].Turn != 2 {
 		t.Fatalf("m13 holds %+v, want tile 2 played at turn 2", st.Cells[centre])
 	}
@@ -145,12 +110,12 @@ func TestFirstTile(t *testing.T) {
 // SE R, SW R; arms E, W).
 func TestAdjacencyAndMatching(t *testing.T) {
 	st := build(t, 2, [][]int{{2, 19, 20, 44}, {3, 4, 5, 43}}, []int{10, 11, 12}, lay{"m13", 7, 0})
-	refused(t, st, "2 m13", "m13 is already taken")
-	refused(t, st, "2 o13", "touches no tile")
-	refused(t, st, "2 n14", "touches no tile") // diagonal only
+	enginetest.Refused(t, st, "2 m13", "m13 is already taken")
+	enginetest.Refused(t, st, "2 o13", "touches no tile")
+	enginetest.Refused(t, st, "2 n14", "touches no tile") // diagonal only
 	// n13 (east): its NW faces m13's NE (B), its SW faces m13's SE (R).
 	// GGGG (19) matches neither pair: refused.
-	refused(t, st, "19 n13", "neither pair of facing quadrants matches")
+	enginetest.Refused(t, st, "19 n13", "neither pair of facing quadrants matches")
 	// GGGR (20) at 0: NW G vs B no, SW R vs R yes: one pair is enough.
 	// Tile 20 has arms S, W; m13's E arm meets its W arm: arms need not
 	// match, and here they happen to meet, which is fine too.
@@ -158,14 +123,14 @@ func TestAdjacencyAndMatching(t *testing.T) {
 		t.Fatalf("20 n13: %v", err)
 	}
 	// 20 at 90 is RGGG: NW R vs B no, SW G vs R no: refused.
-	refused(t, st, "20 n13 90", "neither pair")
+	enginetest.Refused(t, st, "20 n13 90", "neither pair")
 	// BBBG (2) at 0 on m14 (north): its SW (G) faces m13's NW (B), its SE
 	// (B) faces m13's NE (B): matches. Arms: 2 has S, W; m13 has no N arm,
 	// so the arms do not meet, and that is allowed.
-	play(t, st, "2 m14")
+	enginetest.Play(t, st, "2 m14")
 	// Green: a tile at n14 now touches m14 only (diagonal to m13): 43 GGGG
 	// against m14's E edge NE B / SE B: refused; n13 must match m13 only.
-	refused(t, st, "43 n14", "neither pair")
+	enginetest.Refused(t, st, "43 n14", "neither pair")
 }
 
 // A player who can place may not discard or pass; one who cannot may do
@@ -175,14 +140,14 @@ func TestDiscardOnlyWhenStuck(t *testing.T) {
 	// tile with a G or R quadrant fits somewhere turned right; only the
 	// all-blue tiles 1 and 25 are stuck.
 	st := build(t, 2, [][]int{{1, 25, 19}, {2}}, []int{10, 11, 12, 13}, lay{"m13", 46, 0})
-	refused(t, st, "discard 1", "you can still place a tile")
-	refused(t, st, "pass", "you can still place a tile")
+	enginetest.Refused(t, st, "discard 1", "you can still place a tile")
+	enginetest.Refused(t, st, "pass", "you can still place a tile")
 	st = build(t, 2, [][]int{{1, 25}, {2}}, []int{10, 11, 12, 13}, lay{"m13", 46, 0})
-	if got, want := legalStrings(st), []string{"discard 1", "discard 25", "pass"}; !reflect.DeepEqual(got, want) {
+	if got, want := enginetest.LegalStrings(st), []string{"discard 1", "discard 25", "pass"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("legal %v, want %v", got, want)
 	}
-	refused(t, st, "discard 19", "you hold tiles 1 and 25")
-	o := play(t, st, "discard 25")
+	enginetest.Refused(t, st, "discard 19", "you hold tiles 1 and 25")
+	o := enginetest.Play(t, st, "discard 25")
 	// Discarded face up, then drew back to 4 from the deck: 10, 11, 12.
 	if !reflect.DeepEqual(st.Discards, []int{25}) || !reflect.DeepEqual(st.Hand(0), []int{1, 10, 11, 12}) || len(o.Deltas) != 0 {
 		t.Fatalf("discards %v hand %v deltas %v", st.Discards, st.Hand(0), o.Deltas)
@@ -194,7 +159,7 @@ func TestDiscardOnlyWhenStuck(t *testing.T) {
 func TestDeckRecycling(t *testing.T) {
 	st := build(t, 2, [][]int{{1, 25}, {19}}, []int{10}, lay{"m13", 46, 0})
 	st.Discards = []int{30, 31, 32}
-	o := play(t, st, "discard 1")
+	o := enginetest.Play(t, st, "discard 1")
 	// Blue kept 25 and drew 10 (the deck is now empty), then the pile
 	// 30, 31, 32, 1 became the deck and Blue drew two more of them.
 	h := st.Hand(0).([]int)
@@ -224,13 +189,13 @@ func TestLines(t *testing.T) {
 	// m13's NW B). They form a line of 2 (l13-E meets m13-W).
 	st := build(t, 2, [][]int{{2, 1, 29}, {3, 4, 5, 6}}, []int{}, lay{"m13", 4, 0})
 	st.Hands[0], st.Hands[1] = []int{7}, []int{2, 29, 1}
-	o := play(t, st, "7 l13") // line of 2: nothing
+	o := enginetest.Play(t, st, "7 l13") // line of 2: nothing
 	if len(o.Deltas) != 0 {
 		t.Fatalf("line of two scored %v", o.Deltas)
 	}
 	// n13 = 2 BBBG at 0 (arms S, W; NW B faces m13's NE B): its W arm meets
 	// m13's E arm: line l13-m13-n13, 3 tiles: +3 to Green (mover).
-	o = play(t, st, "2 n13")
+	o = enginetest.Play(t, st, "2 n13")
 	want := []engine.Delta{{Seat: 1, Points: 3, Reason: "line through 3 tiles"}}
 	if !reflect.DeepEqual(o.Deltas, want) {
 		t.Fatalf("got %v, want %v", o.Deltas, want)
@@ -239,14 +204,14 @@ func TestLines(t *testing.T) {
 	st.Turn = 0
 	// n12 = 29 BBGR (arm N only; its NE B faces n13's SE B): its N arm meets
 	// n13's S arm: the line now touches 4 tiles: +4.
-	o = play(t, st, "29 n12")
+	o = enginetest.Play(t, st, "29 n12")
 	if want := []engine.Delta{{Seat: 0, Points: 4, Reason: "line through 4 tiles"}}; !reflect.DeepEqual(o.Deltas, want) {
 		t.Fatalf("got %v, want %v", o.Deltas, want)
 	}
 	// m14 = 1 BBBB (no arms; its SW B faces m13's NW B) touches the line's
 	// tile m13 but meets no arm: nothing.
 	st.Turn = 1
-	o = play(t, st, "1 m14")
+	o = enginetest.Play(t, st, "1 m14")
 	if len(o.Deltas) != 0 {
 		t.Fatalf("tile meeting no arm scored %v", o.Deltas)
 	}
@@ -268,15 +233,15 @@ func TestWalkthroughEnclosure(t *testing.T) {
 	st := build(t, 2, [][]int{{26, 14, 25}, {27}}, []int{}, lay{"m13", 26, 0})
 	st.Hands[0], st.Hands[1] = []int{14, 25}, []int{27}
 	st.Turn = 1
-	if o := play(t, st, "27 m14 90"); len(o.Deltas) != 0 { // line of 2
+	if o := enginetest.Play(t, st, "27 m14 90"); len(o.Deltas) != 0 { // line of 2
 		t.Fatalf("m14: %v", o.Deltas)
 	}
 	// n13 joins the line: 3 tiles, +3; no area is closed yet.
-	if o := play(t, st, "14 n13"); !reflect.DeepEqual(o.Deltas, []engine.Delta{{Seat: 0, Points: 3, Reason: "line through 3 tiles"}}) {
+	if o := enginetest.Play(t, st, "14 n13"); !reflect.DeepEqual(o.Deltas, []engine.Delta{{Seat: 0, Points: 3, Reason: "line through 3 tiles"}}) {
 		t.Fatalf("n13: %v", o.Deltas)
 	}
 	st.Turn = 0
-	o := play(t, st, "25 n14")
+	o := enginetest.Play(t, st, "25 n14")
 	// n14's other quadrants face the empty n15 and o14, and its NW joins
 	// m14's NE, which joins m14's NW on the open north edge: only the four
 	// blue quadrants around the corner are enclosed.
@@ -308,7 +273,7 @@ func TestTwoEnclosuresAndBonusToOther(t *testing.T) {
 	// Line: all six tiles' arms meet: +6.
 	st := build(t, 2, [][]int{{8}, {1}}, []int{},
 		lay{"m13", 12, 0}, lay{"m14", 22, 0}, lay{"n14", 43, 0}, lay{"m12", 16, 0}, lay{"n12", 9, 2})
-	o := play(t, st, "8 n13 90")
+	o := enginetest.Play(t, st, "8 n13 90")
 	want := []engine.Delta{
 		{Seat: 0, Points: 6, Reason: "line through 6 tiles"},
 		{Seat: 0, Points: 8, Reason: "enclosed 4 quadrants"},
@@ -330,7 +295,7 @@ func TestTwoEnclosuresAndBonusToOther(t *testing.T) {
 	st3 := build(t, 2, [][]int{{8}, {1}}, []int{},
 		lay{"m13", 12, 0}, lay{"m14", 22, 0}, lay{"n14", 43, 0}, lay{"m12", 16, 0}, lay{"n12", 9, 2})
 	st3.Colour = []byte("GB")
-	play(t, st3, "8 n13 90")
+	enginetest.Play(t, st3, "8 n13 90")
 	if st3.Score[0] != 6+8+8+8 || st3.Score[1] != 0 {
 		t.Fatalf("colors=GB scores %v, want [30 0]", st3.Score)
 	}
@@ -348,7 +313,7 @@ func TestEnclosureUnownedColour(t *testing.T) {
 	// 4 red corner quadrants: +8 to Blue; red belongs to nobody.
 	st := build(t, 2, [][]int{{14}, {1}}, []int{},
 		lay{"m13", 16, 0}, lay{"m14", 48, 0}, lay{"n14", 22, 0})
-	o := play(t, st, "14 n13 90")
+	o := enginetest.Play(t, st, "14 n13 90")
 	want := []engine.Delta{
 		{Seat: 0, Points: 4, Reason: "line through 4 tiles"},
 		{Seat: 0, Points: 8, Reason: "enclosed 4 quadrants"},
@@ -359,7 +324,7 @@ func TestEnclosureUnownedColour(t *testing.T) {
 	// With three players red is seat 3's: the bonus goes to Red.
 	st = build(t, 3, [][]int{{14}, {1}, {19}}, []int{},
 		lay{"m13", 16, 0}, lay{"m14", 48, 0}, lay{"n14", 22, 0})
-	o = play(t, st, "14 n13 90")
+	o = enginetest.Play(t, st, "14 n13 90")
 	if got := o.Points(2); got != 8 {
 		t.Fatalf("Red got %d, want 8 (%v)", got, o.Deltas)
 	}
@@ -370,16 +335,16 @@ func TestEnclosureUnownedColour(t *testing.T) {
 func TestEndAllPassed(t *testing.T) {
 	// m13 = 46 GRGR: the all-blue tiles 1 (Blue) and 25 (Green) never fit.
 	st := build(t, 2, [][]int{{1}, {25}}, []int{}, lay{"m13", 46, 0})
-	play(t, st, "pass")            // row 1
-	o := play(t, st, "discard 25") // breaks the row; the pile [25] becomes the deck, Green draws 25 back
+	enginetest.Play(t, st, "pass")            // row 1
+	o := enginetest.Play(t, st, "discard 25") // breaks the row; the pile [25] becomes the deck, Green draws 25 back
 	if st.Over() || st.PassRow != 0 || !reflect.DeepEqual(st.Hand(1), []int{25}) {
 		t.Fatalf("after a discard: over %v row %d hand %v (%v)", st.Over(), st.PassRow, st.Hand(1), o.Events)
 	}
-	play(t, st, "pass") // row 1
+	enginetest.Play(t, st, "pass") // row 1
 	if st.Over() {
 		t.Fatal("ended after one pass")
 	}
-	o = play(t, st, "pass") // row 2 = 2 players: the game ends
+	o = enginetest.Play(t, st, "pass") // row 2 = 2 players: the game ends
 	if !st.Over() || !o.Over || !strings.Contains(st.EndWhy, "every player has passed") {
 		t.Fatalf("over %v why %q", st.Over(), st.EndWhy)
 	}
@@ -422,7 +387,7 @@ func TestEndFourIdleRounds(t *testing.T) {
 			if st.Turn == 0 && i%2 == 1 {
 				text = "pass"
 			}
-			play(t, st, text)
+			enginetest.Play(t, st, text)
 		}
 		if !st.Over() || !strings.Contains(st.EndWhy, "four full rounds") || st.Idle != n {
 			t.Fatalf("%d players: over %v why %q idle %d", players, st.Over(), st.EndWhy, st.Idle)
@@ -430,8 +395,8 @@ func TestEndFourIdleRounds(t *testing.T) {
 	}
 	// A placement resets the count.
 	st := build(t, 2, [][]int{{1}, {2}}, []int{}, lay{"m13", 46, 0})
-	play(t, st, "discard 1")
-	play(t, st, "2 m14") // BBBG: its SW G faces m13's NW G
+	enginetest.Play(t, st, "discard 1")
+	enginetest.Play(t, st, "2 m14") // BBBG: its SW G faces m13's NW G
 	if st.Idle != 0 {
 		t.Fatalf("idle %d after a placement", st.Idle)
 	}
@@ -446,7 +411,7 @@ func TestLineMerge(t *testing.T) {
 	// line through l13, m13, n13, o13, p13: +5, once.
 	st := build(t, 2, [][]int{{8}, {1}}, []int{},
 		lay{"l13", 4, 0}, lay{"m13", 7, 0}, lay{"o13", 21, 0}, lay{"p13", 43, 0})
-	o := play(t, st, "8 n13")
+	o := enginetest.Play(t, st, "8 n13")
 	if want := []engine.Delta{{Seat: 0, Points: 5, Reason: "line through 5 tiles"}}; !reflect.DeepEqual(o.Deltas, want) {
 		t.Fatalf("got %v, want %v", o.Deltas, want)
 	}
@@ -468,7 +433,7 @@ func TestLargeEnclosure(t *testing.T) {
 	// n12's other quadrants lie on its open E or S edge.
 	st := build(t, 2, [][]int{{23}, {1}}, []int{},
 		lay{"m13", 28, 0}, lay{"n13", 31, 0}, lay{"m14", 26, 1}, lay{"n14", 2, 0}, lay{"m12", 44, 0})
-	o := play(t, st, "23 n12")
+	o := enginetest.Play(t, st, "23 n12")
 	want := []engine.Delta{
 		{Seat: 0, Points: 6, Reason: "line through 6 tiles"},
 		{Seat: 0, Points: 16, Reason: "enclosed 8 quadrants"},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/engine/enginetest"
 )
 
 // newState is a 2-player game with borders north R, east B, south G,
@@ -41,19 +42,6 @@ func lay(t *testing.T, s *State, cell, edges string) {
 	tile, _ := ParseTile(edges)
 	s.Cells[i], s.Filled[i] = tile, true
 	s.Placed++
-}
-
-func play(t *testing.T, s *State, move string) engine.Outcome {
-	t.Helper()
-	m, err := s.Parse(move)
-	if err != nil {
-		t.Fatalf("%s: %v", move, err)
-	}
-	o, err := s.Apply(m)
-	if err != nil {
-		t.Fatalf("%s: %v", move, err)
-	}
-	return o
 }
 
 func TestTileSet(t *testing.T) {
@@ -104,7 +92,7 @@ func TestScoring(t *testing.T) {
 			for cell, code := range c.around {
 				lay(t, s, cell, code)
 			}
-			o := play(t, s, "e4 RRRR")
+			o := enginetest.Play(t, s, "e4 RRRR")
 			if got := o.Points(0); got != c.want {
 				t.Fatalf("points %d, want %d", got, c.want)
 			}
@@ -144,7 +132,7 @@ func TestBorders(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := newState(t, 2, []string{strings.Fields(c.move)[1], "GGGG"})
-		o := play(t, s, c.move)
+		o := enginetest.Play(t, s, c.move)
 		if o.Points(0) != c.want {
 			t.Errorf("%s (%s): %d points, want %d", c.move, c.why, o.Points(0), c.want)
 		}
@@ -153,7 +141,7 @@ func TestBorders(t *testing.T) {
 	// north (a2 south edge G) matching: 1 connection (+1) plus 2 borders.
 	s := newState(t, 2, []string{"GBGY", "GGGG"})
 	lay(t, s, "a2", "RRGR")
-	o := play(t, s, "a1 GBGY")
+	o := enginetest.Play(t, s, "a1 GBGY")
 	if o.Points(0) != 1+2 {
 		t.Fatalf("a1 GBGY next to a2: %d, want 3 (1 connection + 2 borders)", o.Points(0))
 	}
@@ -162,7 +150,7 @@ func TestBorders(t *testing.T) {
 func TestPlacementRules(t *testing.T) {
 	s := newState(t, 2, []string{"RGBY", "GGGG"}, []string{"RRRR", "BBBB"})
 	// First tile: anywhere.
-	play(t, s, "h8 RGBY")
+	enginetest.Play(t, s, "h8 RGBY")
 	// Seat 2 must play next to it: g8 or h7.
 	if _, err := s.Parse("a1 RRRR"); err == nil || !strings.Contains(err.Error(), "touches no tile") {
 		t.Fatalf("non-adjacent: %v", err)
@@ -210,7 +198,7 @@ func TestDealAndDraw(t *testing.T) {
 		}
 	}
 	// After a move seat 1 draws the next tile, RRRY, back up to 2.
-	play(t, s, "d4 RRRR")
+	enginetest.Play(t, s, "d4 RRRR")
 	if got := s.Hand(0).([]string); !reflect.DeepEqual(got, []string{"GGGG", "RRRY"}) {
 		t.Fatalf("after drawing: %v", got)
 	}
@@ -273,7 +261,7 @@ func TestEndTiesAndPerfectGame(t *testing.T) {
 	s := newState(t, 2, []string{"RRRR", "GGGG"})
 	fillBut(t, s, "e4")
 	s.Score = []int{5, 15}
-	o := play(t, s, "e4 RRRR")
+	o := enginetest.Play(t, s, "e4 RRRR")
 	if !o.Over || !s.Over() || s.ToMove() != engine.NoSeat {
 		t.Fatal("a full board did not end the game")
 	}
@@ -297,7 +285,7 @@ func TestEndTiesAndPerfectGame(t *testing.T) {
 	s = newState(t, 2, []string{"GGGG", "BBBB"})
 	fillBut(t, s, "e4")
 	s.Score = []int{5, 15}
-	o = play(t, s, "e4 GGGG")
+	o = enginetest.Play(t, s, "e4 GGGG")
 	if !reflect.DeepEqual(s.Winners(), []engine.Seat{1}) || s.Scores()[0] != 1 {
 		t.Fatalf("winners %v scores %v, want seat 2 and 1-15", s.Winners(), s.Scores())
 	}
@@ -319,7 +307,7 @@ func TestResign(t *testing.T) {
 	// Three players: the game goes on without the resigned seat, who keeps
 	// their tiles; seat 2 resigning on their turn passes it to seat 3.
 	s = newState(t, 3)
-	play(t, s, "d4 "+s.Hands[0][0].String())
+	enginetest.Play(t, s, "d4 "+s.Hands[0][0].String())
 	s.Resign(1)
 	if s.Over() || s.ToMove() != 2 {
 		t.Fatalf("over %v, to move %d; want seat 3", s.Over(), s.ToMove()+1)

@@ -4,9 +4,11 @@ package enginetest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"tessera/engine"
@@ -171,4 +173,42 @@ func checkScores(t testing.TB, st engine.State, sums []int, after string) {
 	if got := st.Scores(); !reflect.DeepEqual(got, sums) {
 		t.Fatalf("after %q: scores %v, but the deltas sum to %v", after, got, sums)
 	}
+}
+
+// Play parses and applies a move in notation, failing the test if it is
+// refused.
+func Play(t testing.TB, st engine.State, text string) engine.Outcome {
+	t.Helper()
+	m, err := st.Parse(text)
+	if err != nil {
+		t.Fatalf("%q refused: %v", text, err)
+	}
+	o, err := st.Apply(m)
+	if err != nil {
+		t.Fatalf("%q: apply: %v", text, err)
+	}
+	return o
+}
+
+// Refused checks that a move is refused with an *engine.IllegalError whose
+// message contains want (what a player is told).
+func Refused(t testing.TB, st engine.State, text, want string) {
+	t.Helper()
+	_, err := st.Parse(text)
+	var ie *engine.IllegalError
+	if err == nil || !errors.As(err, &ie) {
+		t.Fatalf("%q: want a refusal saying %q, got %v", text, want, err)
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Fatalf("%q: the refusal %q does not say %q", text, err, want)
+	}
+}
+
+// LegalStrings is the notation of every legal move.
+func LegalStrings(st engine.State) []string {
+	var out []string
+	for _, m := range st.Legal() {
+		out = append(out, m.String())
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/engine/enginetest"
 )
 
 // Cell names used below, with their axial coordinates (q, r), r growing
@@ -60,43 +61,6 @@ func pinkOf(t *testing.T, st *State, s engine.Seat, cells string) {
 	}
 }
 
-// play parses and applies a move, failing the test on refusal.
-func play(t *testing.T, st *State, text string) engine.Outcome {
-	t.Helper()
-	m, err := st.Parse(text)
-	if err != nil {
-		t.Fatalf("%q refused: %v", text, err)
-	}
-	o, err := st.Apply(m)
-	if err != nil {
-		t.Fatalf("%q: apply: %v", text, err)
-	}
-	return o
-}
-
-// refuse checks that a move is refused with a message containing want.
-func refuse(t *testing.T, st *State, text, want string) {
-	t.Helper()
-	_, err := st.Parse(text)
-	if err == nil {
-		t.Fatalf("%q accepted", text)
-	}
-	if _, ok := err.(*engine.IllegalError); !ok {
-		t.Fatalf("%q: error %T is not an *engine.IllegalError", text, err)
-	}
-	if !strings.Contains(err.Error(), want) {
-		t.Fatalf("%q: error %q does not say %q", text, err, want)
-	}
-}
-
-func legalStrings(st *State) []string {
-	var out []string
-	for _, m := range st.Legal() {
-		out = append(out, m.String())
-	}
-	return out
-}
-
 func hands(st *State) [2]int { return [2]int{st.Hand(Yellow).([]int)[0], st.Hand(Black).([]int)[0]} }
 
 func events(o engine.Outcome) string {
@@ -136,13 +100,13 @@ func TestFirstTurn(t *testing.T) {
 	if hands(st) != [2]int{0, 0} || st.ToMove() != Yellow {
 		t.Fatalf("start: hands %v, to move %d", hands(st), st.ToMove())
 	}
-	legal := legalStrings(st)
+	legal := enginetest.LegalStrings(st)
 	if len(legal) != 127 || legal[0] != "a1" || legal[126] != "m7" {
 		t.Fatalf("first turn: %d legal moves (%v...), want the 127 cells", len(legal), legal[:3])
 	}
-	refuse(t, st, "g7 g8", "exactly one stone")
-	refuse(t, st, "flip g7", "nothing to flip")
-	o := play(t, st, "g7")
+	enginetest.Refused(t, st, "g7 g8", "exactly one stone")
+	enginetest.Refused(t, st, "flip g7", "nothing to flip")
+	o := enginetest.Play(t, st, "g7")
 	// Then each player takes six stones and Black moves: 126 single stones
 	// plus 126*125/2 = 7875 pairs; Black has no stone to flip.
 	if hands(st) != [2]int{6, 6} || st.ToMove() != Black {
@@ -165,7 +129,7 @@ func TestOneAndTwoStones(t *testing.T) {
 	st := started(t, Black)
 	put(t, st, Yellow, "g7")
 	// One stone: the hand goes 6 -> 5 and the turn passes.
-	play(t, st, "f6")
+	enginetest.Play(t, st, "f6")
 	if hands(st) != [2]int{6, 5} || st.ToMove() != Yellow {
 		t.Fatalf("after one stone: hands %v, to move %d", hands(st), st.ToMove())
 	}
@@ -177,21 +141,21 @@ func TestOneAndTwoStones(t *testing.T) {
 			t.Fatalf("%q parses as %v, %v; want h6 h7", text, m, err)
 		}
 	}
-	o := play(t, st, "h7, h6")
+	o := enginetest.Play(t, st, "h7, h6")
 	if o.Move != "h6 h7" || st.Stones[cell(t, "h6")] != yellowStone || st.Stones[cell(t, "h7")] != yellowStone {
 		t.Fatalf("two stones: move %q, h6/h7 %d/%d", o.Move, st.Stones[cell(t, "h6")], st.Stones[cell(t, "h7")])
 	}
 	if hands(st) != [2]int{4, 5} || st.ToMove() != Black {
 		t.Fatalf("after two stones: hands %v, to move %d", hands(st), st.ToMove())
 	}
-	refuse(t, st, "a1 a2 a3", "at most 2")
-	refuse(t, st, "g7", "taken")
-	refuse(t, st, "a1 h7", "taken")
-	refuse(t, st, "a1 a1", "twice")
-	refuse(t, st, "a8", "off the board")
-	refuse(t, st, "", "write one cell")
+	enginetest.Refused(t, st, "a1 a2 a3", "at most 2")
+	enginetest.Refused(t, st, "g7", "taken")
+	enginetest.Refused(t, st, "a1 h7", "taken")
+	enginetest.Refused(t, st, "a1 a1", "twice")
+	enginetest.Refused(t, st, "a8", "off the board")
+	enginetest.Refused(t, st, "", "write one cell")
 	// Each unordered pair is listed once, after all singles and flips.
-	legal := legalStrings(st)
+	legal := enginetest.LegalStrings(st)
 	count := map[string]int{}
 	firstPair := -1
 	for i, s := range legal {
@@ -219,13 +183,13 @@ func TestLastStoneEndsTurn(t *testing.T) {
 	st.Flipped[Black] = true
 	// One stone left: no pairs, and the stone ends the turn. Black flipped
 	// this handful, so at the end of this turn Black picks up six more.
-	for _, s := range legalStrings(st) {
+	for _, s := range enginetest.LegalStrings(st) {
 		if strings.Contains(s, " ") && !strings.HasPrefix(s, "flip") {
 			t.Fatalf("pair %q listed with one stone in hand", s)
 		}
 	}
-	refuse(t, st, "g7 g8", "only 1 stone")
-	o := play(t, st, "g7")
+	enginetest.Refused(t, st, "g7 g8", "only 1 stone")
+	o := enginetest.Play(t, st, "g7")
 	if hands(st) != [2]int{6, 6} || st.Flipped[Black] || st.ToMove() != Yellow {
 		t.Fatalf("after the last stone: hands %v, flipped %v, to move %d", hands(st), st.Flipped, st.ToMove())
 	}
@@ -235,7 +199,7 @@ func TestLastStoneEndsTurn(t *testing.T) {
 	// With two left, placing both also ends the hand.
 	st.Hands[Yellow] = 2
 	st.Flipped[Yellow] = true
-	play(t, st, "m1 m2")
+	enginetest.Play(t, st, "m1 m2")
 	if hands(st) != [2]int{6, 6} || st.ToMove() != Black {
 		t.Fatalf("after the last two stones: hands %v, to move %d", hands(st), st.ToMove())
 	}
@@ -248,7 +212,7 @@ func TestFlipObligation(t *testing.T) {
 	st.Hands = [2]int{5, 1}
 	// Black places the last stone of the handful without having flipped:
 	// no new stones; Black's next turn must be a flip.
-	o := play(t, st, "b1")
+	o := enginetest.Play(t, st, "b1")
 	if hands(st) != [2]int{5, 0} || st.ToMove() != Yellow {
 		t.Fatalf("hands %v, to move %d", hands(st), st.ToMove())
 	}
@@ -258,41 +222,41 @@ func TestFlipObligation(t *testing.T) {
 	if v := st.View(engine.NoSeat); v.Seats[Black].Info[0] != "must flip now" {
 		t.Fatalf("Black's info %q", v.Seats[Black].Info)
 	}
-	play(t, st, "m7")
+	enginetest.Play(t, st, "m7")
 	// The forced flip: exactly Black's six stones may be flipped.
 	want := []string{"flip a1", "flip a2", "flip a3", "flip a4", "flip a5", "flip b1"}
-	if got := legalStrings(st); strings.Join(got, ",") != strings.Join(want, ",") {
+	if got := enginetest.LegalStrings(st); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("forced flip: legal %v, want %v", got, want)
 	}
 	if v := st.View(engine.NoSeat); !strings.Contains(v.Status, "flip") {
 		t.Fatalf("status %q", v.Status)
 	}
-	refuse(t, st, "g7", "flip one of your stones now")
-	refuse(t, st, "flip m1", "Yellow's stone")
-	refuse(t, st, "flip g7", "empty")
-	play(t, st, "flip a3")
+	enginetest.Refused(t, st, "g7", "flip one of your stones now")
+	enginetest.Refused(t, st, "flip m1", "Yellow's stone")
+	enginetest.Refused(t, st, "flip g7", "empty")
+	enginetest.Play(t, st, "flip a3")
 	// After the flip Black picks up six: the handful is complete.
 	if hands(st) != [2]int{4, 6} || st.Flipped[Black] || !st.Pink[cell(t, "a3")] || st.ToMove() != Yellow {
 		t.Fatalf("after the forced flip: hands %v flipped %v", hands(st), st.Flipped)
 	}
 	// A flip on an earlier turn of the handful satisfies the obligation:
 	// Yellow (4 in hand) flips now, keeps 4 and is marked as flipped...
-	play(t, st, "flip m1")
+	enginetest.Play(t, st, "flip m1")
 	if hands(st) != [2]int{4, 6} || !st.Flipped[Yellow] {
 		t.Fatalf("voluntary flip: hands %v flipped %v", hands(st), st.Flipped)
 	}
 	if v := st.View(engine.NoSeat); v.Seats[Yellow].Info[0] != "flipped this handful" {
 		t.Fatalf("Yellow's info %q", v.Seats[Yellow].Info)
 	}
-	refuse(t, st, "flip a3", "already pink")
-	play(t, st, "c1")
+	enginetest.Refused(t, st, "flip a3", "already pink")
+	enginetest.Play(t, st, "c1")
 	// ... may flip again (at least once per handful, not at most) ...
-	play(t, st, "flip m7")
-	play(t, st, "c2")
+	enginetest.Play(t, st, "flip m7")
+	enginetest.Play(t, st, "c2")
 	// ... and picks up six as soon as the last stone is placed.
-	play(t, st, "m2 m3")
-	play(t, st, "c3")
-	play(t, st, "m4 m5")
+	enginetest.Play(t, st, "m2 m3")
+	enginetest.Play(t, st, "c3")
+	enginetest.Play(t, st, "m4 m5")
 	if hands(st) != [2]int{6, 3} || st.Flipped[Yellow] {
 		t.Fatalf("after a flipped handful: hands %v flipped %v", hands(st), st.Flipped)
 	}
@@ -331,36 +295,36 @@ func TestFullBoard(t *testing.T) {
 	}
 	st.Hands = [2]int{3, 4}
 	// Black fills the last cell (its own row m): no loop, the board is full.
-	o := play(t, st, "m1")
+	o := enginetest.Play(t, st, "m1")
 	if st.Over() || !strings.Contains(events(o), "board is full") {
 		t.Fatalf("filling the board: over %v, events %q", st.Over(), events(o))
 	}
 	// From now on every turn is a flip, whatever the hand holds: Yellow
 	// may flip any of its 7+9+10+13+12+9+8 = 68 stones.
-	legal := legalStrings(st)
+	legal := enginetest.LegalStrings(st)
 	if len(legal) != 68 || !strings.HasPrefix(legal[0], "flip ") {
 		t.Fatalf("full board: %d legal moves starting %q, want 68 flips", len(legal), legal[0])
 	}
-	refuse(t, st, "a1", "board is full")
+	enginetest.Refused(t, st, "a1", "board is full")
 	if v := st.View(engine.NoSeat); v.Seats[Yellow].Info[0] != "board full: flips only" {
 		t.Fatalf("info %q", v.Seats[Yellow].Info)
 	}
 	// a1 touches the top-left corner gap: as a pink stone it joins Black's
 	// members but closes nothing (a2 still reaches the outside through
 	// a3-a7, a black-free row ending at the top-right corner gap).
-	play(t, st, "flip a1")
+	enginetest.Play(t, st, "flip a1")
 	// Black flips m4 (-3,6): it joins Yellow's members, but its yellow
 	// neighbours l4 and l5 still touch m3 and m5, black stones that reach
 	// the outside along row m. No loop.
-	play(t, st, "flip m4")
+	enginetest.Play(t, st, "flip m4")
 	if st.Over() || st.ToMove() != Yellow || hands(st) != [2]int{3, 3} {
 		t.Fatalf("after two flips: over %v, to move %d, hands %v", st.Over(), st.ToMove(), hands(st))
 	}
-	play(t, st, "flip a2")
+	enginetest.Play(t, st, "flip a2")
 	// But m1 is the only non-yellow neighbour of l1 (k1, k2, l2 and the
 	// yellow spaces (-7,5), (-7,6) are the others): Black's flip of m1
 	// completes Yellow's loop around l1, and Yellow wins.
-	o = play(t, st, "flip m1")
+	o = enginetest.Play(t, st, "flip m1")
 	if !st.Over() || st.Winners()[0] != Yellow || !strings.Contains(events(o), "completes Yellow's loop: Yellow wins") {
 		t.Fatalf("flip of m1: over %v winners %v events %q", st.Over(), st.Winners(), events(o))
 	}
@@ -397,12 +361,12 @@ func TestSmallestLoop(t *testing.T) {
 	st := started(t, Yellow)
 	put(t, st, Yellow, "f6 f7 g6 g8")
 	put(t, st, Black, "a1")
-	play(t, st, "h6")
+	enginetest.Play(t, st, "h6")
 	if st.Over() {
 		t.Fatal("five stones around g7 are a loop")
 	}
-	play(t, st, "a2")
-	o := play(t, st, "h7")
+	enginetest.Play(t, st, "a2")
+	o := enginetest.Play(t, st, "h7")
 	if !st.Over() || len(st.Winners()) != 1 || st.Winners()[0] != Yellow || !o.Over {
 		t.Fatalf("six around g7: over %v winners %v", st.Over(), st.Winners())
 	}
@@ -461,12 +425,12 @@ func TestLargerLoop(t *testing.T) {
 	// leave a gap; the eighth closes a loop around two empty cells.
 	st := started(t, Black)
 	put(t, st, Black, "f6 f7 f8 g6 g9 h6")
-	play(t, st, "h7")
+	enginetest.Play(t, st, "h7")
 	if st.Over() {
 		t.Fatal("seven of eight are a loop")
 	}
-	play(t, st, "a1")
-	play(t, st, "h8")
+	enginetest.Play(t, st, "a1")
+	enginetest.Play(t, st, "h8")
 	if !st.Over() || st.Winners()[0] != Black {
 		t.Fatalf("eight around g7-g8: over %v winners %v", st.Over(), st.Winners())
 	}
@@ -491,7 +455,7 @@ func TestLoopAroundOccupiedAndPinkCells(t *testing.T) {
 		st := started(t, Yellow)
 		c.centre(st)
 		put(t, st, Yellow, "f6 f7 g6 g8 h6")
-		play(t, st, "h7")
+		enginetest.Play(t, st, "h7")
 		if !st.Over() || st.Winners()[0] != Yellow {
 			t.Fatalf("around %s: over %v winners %v", c.name, st.Over(), st.Winners())
 		}
@@ -506,7 +470,7 @@ func TestLoopAroundOccupiedAndPinkCells(t *testing.T) {
 	put(t, st, Black, "f6 f7 g6")
 	pinkOf(t, st, Yellow, "g8")
 	pinkOf(t, st, Black, "h6")
-	play(t, st, "h7")
+	enginetest.Play(t, st, "h7")
 	if !st.Over() || st.Winners()[0] != Black {
 		t.Fatalf("wall with pinks: over %v winners %v", st.Over(), st.Winners())
 	}
@@ -523,7 +487,7 @@ func TestLoopsThroughRingSpaces(t *testing.T) {
 	// spaces surround a2: Yellow wins.
 	st := started(t, Yellow)
 	put(t, st, Yellow, "a1 a3 b2")
-	play(t, st, "b3")
+	enginetest.Play(t, st, "b3")
 	if !st.Over() || st.Winners()[0] != Yellow {
 		t.Fatalf("yellow ring loop: over %v winners %v", st.Over(), st.Winners())
 	}
@@ -534,7 +498,7 @@ func TestLoopsThroughRingSpaces(t *testing.T) {
 	// spaces, which are not Black's.
 	st = started(t, Black)
 	put(t, st, Black, "a1 a3 b2")
-	play(t, st, "b3")
+	enginetest.Play(t, st, "b3")
 	if st.Over() {
 		t.Fatal("black stones make a loop through yellow spaces")
 	}
@@ -542,7 +506,7 @@ func TestLoopsThroughRingSpaces(t *testing.T) {
 	// b5 in black surround it.
 	st = started(t, Black)
 	put(t, st, Black, "a3 a5 b4")
-	play(t, st, "b5")
+	enginetest.Play(t, st, "b5")
 	if !st.Over() || st.Winners()[0] != Black {
 		t.Fatalf("black ring loop: over %v winners %v", st.Over(), st.Winners())
 	}
@@ -553,7 +517,7 @@ func TestLoopsThroughRingSpaces(t *testing.T) {
 	// and there never can be one around a1.
 	st = started(t, Yellow)
 	put(t, st, Yellow, "a2 b1")
-	play(t, st, "b2")
+	enginetest.Play(t, st, "b2")
 	if st.Over() {
 		t.Fatal("a cell next to a corner gap is surrounded")
 	}
@@ -584,7 +548,7 @@ func TestRingAroundD1(t *testing.T) {
 	}
 	st := started(t, Yellow)
 	put(t, st, Yellow, "c1 d2 e1")
-	play(t, st, "e2 a7")
+	enginetest.Play(t, st, "e2 a7")
 	if !st.Over() || st.Winners()[0] != Yellow {
 		t.Fatalf("loop around d1: over %v winners %v", st.Over(), st.Winners())
 	}
@@ -598,7 +562,7 @@ func TestFlipCompletesOpponentsLoop(t *testing.T) {
 	st := started(t, Yellow)
 	put(t, st, Black, "f6 f7 g6 g8 h6")
 	put(t, st, Yellow, "h7 a1")
-	o := play(t, st, "flip h7")
+	o := enginetest.Play(t, st, "flip h7")
 	if !st.Over() || len(st.Winners()) != 1 || st.Winners()[0] != Black {
 		t.Fatalf("flip into the opponent's loop: over %v winners %v", st.Over(), st.Winners())
 	}
@@ -615,7 +579,7 @@ func TestFlipCompletesOpponentsLoop(t *testing.T) {
 	// g7 inside Black's five leaves the game going.
 	st = started(t, Yellow)
 	put(t, st, Black, "f6 f7 g6 g8 h6")
-	play(t, st, "g7 h7")
+	enginetest.Play(t, st, "g7 h7")
 	if st.Over() {
 		t.Fatal("a placement ended the game for the opponent")
 	}
@@ -636,7 +600,7 @@ func TestCloneIndependent(t *testing.T) {
 	st := started(t, Yellow)
 	put(t, st, Yellow, "f6 f7 g6 g8 h6")
 	c := st.Clone().(*State)
-	play(t, st, "h7")
+	enginetest.Play(t, st, "h7")
 	if c.Over() || c.Stones[cell(t, "h7")] != empty || len(c.Loop) != 0 {
 		t.Fatal("clone changed with the original")
 	}
