@@ -285,3 +285,12 @@ func (c *Console) files(fs []service.File) {
 		fmt.Fprintf(c.out, "  picture: %s\n", p)
 	}
 }
+
+// Link names a game's place in console output (the console's threads are
+// named, not numbered).
+func Link(_, channelID string) string {
+	if name, ok := strings.CutPrefix(channelID, "thread:"); ok {
+		return "the thread “" + name + "”"
+	}
+	return "#" + channelID
+}

@@ -58,7 +58,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 
 	if cfg.Token == "" {
 		sc := cfg.serviceConfig()
-		sc.Logger = log
+		sc.Logger, sc.Link = log, console.Link
 		svc := service.New(store, sc)
 		fmt.Fprintf(stdout, "Tessera local console (no DISCORD_TOKEN set). Games are kept in %s; pictures go to %s/.\n", cfg.Database, cfg.Pictures)
 		if err := console.New(svc, stdout, cfg.Pictures).Run(stdin); err != nil {
