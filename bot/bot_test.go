@@ -19,6 +19,11 @@ import (
 	"tessera/storage"
 )
 
+// patience bounds every wait in the end-to-end tests. Passing tests take
+// a few seconds; under -race on a busy machine one board can take several,
+// and a wait only runs this long when something is wrong.
+const patience = time.Minute
+
 // world is a bot connected to a fake Discord, with two players.
 type world struct {
 	srv     *fakediscord.Server
@@ -89,7 +94,7 @@ func (w *world) respond(t *testing.T, ib *fakediscord.InteractionBuilder) fakedi
 	t.Helper()
 	sent := ib.Send(t)
 	// Wait for the final content: the callback, or the edit of a deferral.
-	return sent.Wait(t, func(r fakediscord.InteractionResponse) bool {
+	return w.srv.WaitInteraction(t, sent.ID, func(r fakediscord.InteractionResponse) bool {
 		if !r.Acknowledged {
 			return false
 		}
@@ -97,7 +102,7 @@ func (w *world) respond(t *testing.T, ib *fakediscord.InteractionBuilder) fakedi
 			return (r.Original != nil && r.Original.Content != "") || len(r.Followups) > 0
 		}
 		return true
-	})
+	}, patience)
 }
 
 // text is the content a player sees for a response.
@@ -196,7 +201,7 @@ func (w *world) newGame(t *testing.T, extra ...fakediscord.Opt) {
 // threadOf waits until the game's thread is made and returns its id.
 func (w *world) threadOf(t *testing.T, id uint64) string {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
 		if g, err := w.store.Game(id); err == nil && g.ThreadID != "" {
 			return g.ThreadID
@@ -229,7 +234,7 @@ func (w *world) play(t *testing.T, u *discordgo.User, move string) *fakediscord.
 // settle waits until the bot delivered every announcement it owes.
 func (w *world) settle(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
 		if n, err := w.store.Outbox(); err == nil && n == 0 {
 			return

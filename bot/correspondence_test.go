@@ -17,7 +17,7 @@ const day = 24 * time.Hour
 // 20 ms in these tests).
 func (w *world) waitGame(t *testing.T, what string, ok func(status string, moves int) bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
 		if g, err := w.store.Game(1); err == nil && ok(string(g.Status), len(g.Moves)) {
 			return
@@ -190,7 +190,7 @@ func TestClosedDMsFallBackToTheThread(t *testing.T) {
 		}
 		return n
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for attempts() < 3 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 
 	"github.com/bwmarrin/discordgo"
@@ -22,104 +21,15 @@ import (
 // every step an interaction through the fake Discord's gateway, inside the
 // game's thread, as TestWholeGame does for Elemental Connection.
 
-// patience bounds every wait in these tests. They take a few seconds, but
-// under -race on a busy machine one board picture can take more than the
-// fake's default 5 s; a wait only runs this long when something is wrong.
-const patience = time.Minute
-
-// ask is respond with patience: it dispatches an interaction and waits
-// for its final content (the callback, or what follows a deferral).
-func (w *world) ask(t *testing.T, ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {
-	t.Helper()
-	sent := ib.Send(t)
-	return w.srv.WaitInteraction(t, sent.ID, func(r fakediscord.InteractionResponse) bool {
-		if !r.Acknowledged {
-			return false
-		}
-		if r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			return (r.Original != nil && r.Original.Content != "") || len(r.Followups) > 0
-		}
-		return true
-	}, patience)
-}
-
 // acChoices is u's /move autocomplete list for what they typed, in the
 // game's thread.
 func (w *world) acChoices(t *testing.T, u *discordgo.User, typed string) []*discordgo.ApplicationCommandOptionChoice {
 	t.Helper()
-	r := w.ask(t, w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", typed))).By(u).In(w.srv.GuildID, w.thread))
+	r := w.respond(t, w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", typed))).By(u).In(w.srv.GuildID, w.thread))
 	if r.Type != discordgo.InteractionApplicationCommandAutocompleteResult || r.Data == nil {
 		t.Fatalf("autocomplete answered with type %d", r.Type)
 	}
 	return r.Data.Choices
-}
-
-// drain is settle with patience: it waits until the bot delivered every
-// announcement it owes.
-func (w *world) drain(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(patience)
-	for time.Now().Before(deadline) {
-		if n, err := w.store.Outbox(); err == nil && n == 0 {
-			return
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	n, _ := w.store.Outbox()
-	t.Fatalf("%d announcements still undelivered", n)
-}
-
-// gameThread waits until game 1's thread is made and returns its id.
-func (w *world) gameThread(t *testing.T) string {
-	t.Helper()
-	deadline := time.Now().Add(patience)
-	for time.Now().Before(deadline) {
-		if g, err := w.store.Game(1); err == nil && g.ThreadID != "" {
-			return g.ThreadID
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatal("no thread made for the game")
-	return ""
-}
-
-// replyMessage is the message that carries a deferred answer: the last
-// follow-up (a private answer) or the edited original (a public one).
-func replyMessage(r fakediscord.InteractionResponse) *fakediscord.Message {
-	if r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
-		return nil
-	}
-	if len(r.Followups) > 0 {
-		return r.Followups[len(r.Followups)-1]
-	}
-	return r.Original
-}
-
-// replyFiles are the files of an answer, deferred or not.
-func replyFiles(r fakediscord.InteractionResponse) []fakediscord.File {
-	if m := replyMessage(r); m != nil {
-		return m.Files
-	}
-	return files(r)
-}
-
-// replyButtons are the button ids of an answer, deferred or not.
-func replyButtons(r fakediscord.InteractionResponse) []string {
-	m := replyMessage(r)
-	if m == nil {
-		return buttons(r)
-	}
-	var ids []string
-	for _, c := range m.Components {
-		if row, ok := c.(*discordgo.ActionsRow); ok {
-			for _, b := range row.Components {
-				if bt, ok := b.(*discordgo.Button); ok {
-					ids = append(ids, bt.CustomID)
-				}
-			}
-		}
-	}
-	return ids
 }
 
 // startGame challenges bo to game id (with options), has him accept,
@@ -131,19 +41,19 @@ func (w *world) startGame(t *testing.T, id, name, options string) *fakediscord.M
 	if options != "" {
 		opts = append(opts, fakediscord.Str("options", options))
 	}
-	r := w.ask(t, w.srv.Slash("new", opts...).By(w.ana))
-	if !strings.Contains(text(r), "to **"+name+"** (game #1)") || !strings.Contains(text(r), "<@"+w.bo.ID+">") || len(replyButtons(r)) != 2 {
-		t.Fatalf("challenge: %q, buttons %v", text(r), replyButtons(r))
+	r := w.respond(t, w.srv.Slash("new", opts...).By(w.ana))
+	if !strings.Contains(text(r), "to **"+name+"** (game #1)") || !strings.Contains(text(r), "<@"+w.bo.ID+">") || len(buttons(r)) != 2 {
+		t.Fatalf("challenge: %q, buttons %v", text(r), buttons(r))
 	}
 	if r.Original == nil {
 		t.Fatal("no challenge message")
 	}
 	challenge := r.Original.ID
-	r = w.ask(t, w.srv.Button("accept:1").By(w.bo))
+	r = w.respond(t, w.srv.Button("accept:1").By(w.bo))
 	if !strings.Contains(text(r), "**"+name+"**, game #1, begins in its own thread") {
 		t.Fatalf("accept: %q", text(r))
 	}
-	w.thread = w.gameThread(t)
+	w.thread = w.threadOf(t, 1)
 	if w.thread != challenge && len(w.srv.RequestsTo("POST /channels/*/messages/*/threads")) > 0 {
 		t.Fatalf("thread %s, not the challenge message %s", w.thread, challenge)
 	}
@@ -153,7 +63,7 @@ func (w *world) startGame(t *testing.T, id, name, options string) *fakediscord.M
 	post := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
 		return strings.Contains(m.Content, "**"+name+"**, game #1, begins:")
 	}, patience)
-	w.drain(t)
+	w.settle(t)
 	if !strings.Contains(post.Content, "<@"+w.ana.ID+">, your turn") || !strings.Contains(post.Content, "alice (seat 1), bo (seat 2)") {
 		t.Fatalf("start post: %q", post.Content)
 	}
@@ -261,14 +171,14 @@ func (w *world) move(t *testing.T, u, next *discordgo.User, move string) *fakedi
 	for _, m := range w.srv.Messages(w.thread) {
 		before[m.ID] = true
 	}
-	r := w.ask(t, w.srv.Slash("move", fakediscord.Str("notation", move)).By(u).In(w.srv.GuildID, w.thread))
+	r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", move)).By(u).In(w.srv.GuildID, w.thread))
 	if !ephemeral(r) || !strings.Contains(text(r), "You played `"+move+"`") {
 		t.Fatalf("%s plays %q: %q", u.Username, move, text(r))
 	}
 	post := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
 		return !before[m.ID] && strings.Contains(m.Content, "**"+u.Username+"** played `"+move+"`")
 	}, patience)
-	w.drain(t)
+	w.settle(t)
 	boardPNG(t, "move "+move, post)
 	if next != nil {
 		if p := w.pinged(t, post); !slices.Equal(p, []string{next.ID}) {
@@ -287,7 +197,7 @@ func (w *world) move(t *testing.T, u, next *discordgo.User, move string) *fakedi
 // containing want.
 func (w *world) privateLine(t *testing.T, u *discordgo.User, move, want string) {
 	t.Helper()
-	r := w.ask(t, w.srv.Slash("move", fakediscord.Str("notation", move)).By(u).In(w.srv.GuildID, w.thread))
+	r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", move)).By(u).In(w.srv.GuildID, w.thread))
 	if !ephemeral(r) || !strings.Contains(text(r), want) || strings.Contains(text(r), "\n") {
 		t.Fatalf("%s plays %q: %q (ephemeral %v), want one private line with %q", u.Username, move, text(r), ephemeral(r), want)
 	}
@@ -297,8 +207,8 @@ func (w *world) privateLine(t *testing.T, u *discordgo.User, move, want string) 
 // the text.
 func (w *world) checkHand(t *testing.T, u *discordgo.User) string {
 	t.Helper()
-	r := w.ask(t, w.srv.Slash("hand").By(u).In(w.srv.GuildID, w.thread))
-	fs := replyFiles(r)
+	r := w.respond(t, w.srv.Slash("hand").By(u).In(w.srv.GuildID, w.thread))
+	fs := files(r)
 	if !ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image == nil {
 		t.Fatalf("/hand: ephemeral %v, %d files: %q", ephemeral(r), len(fs), text(r))
 	}
@@ -308,8 +218,8 @@ func (w *world) checkHand(t *testing.T, u *discordgo.User) string {
 // checkBoard asks /board as u: a public post of the board, pinging nobody.
 func (w *world) checkBoard(t *testing.T, u *discordgo.User, name string, moves int) {
 	t.Helper()
-	r := w.ask(t, w.srv.Slash("board").By(u).In(w.srv.GuildID, w.thread))
-	fs := replyFiles(r)
+	r := w.respond(t, w.srv.Slash("board").By(u).In(w.srv.GuildID, w.thread))
+	fs := files(r)
 	if ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image == nil || fs[0].Image.Bounds().Dx() < 700 {
 		t.Fatalf("/board: ephemeral %v, %d files", ephemeral(r), len(fs))
 	}
@@ -325,18 +235,18 @@ func (w *world) checkBoard(t *testing.T, u *discordgo.User, name string, moves i
 // public post, which must name the winner.
 func (w *world) resign(t *testing.T, u, winner *discordgo.User) *fakediscord.Message {
 	t.Helper()
-	r := w.ask(t, w.srv.Slash("resign").By(u).In(w.srv.GuildID, w.thread))
-	if !ephemeral(r) || strings.Join(replyButtons(r), ",") != "resign:1,cancel:1" {
-		t.Fatalf("/resign must ask privately with a confirm button: %q %v", text(r), replyButtons(r))
+	r := w.respond(t, w.srv.Slash("resign").By(u).In(w.srv.GuildID, w.thread))
+	if !ephemeral(r) || strings.Join(buttons(r), ",") != "resign:1,cancel:1" {
+		t.Fatalf("/resign must ask privately with a confirm button: %q %v", text(r), buttons(r))
 	}
-	r = w.ask(t, w.srv.Button("resign:1").By(u))
+	r = w.respond(t, w.srv.Button("resign:1").By(u))
 	if !ephemeral(r) || !strings.Contains(text(r), "You resigned game #1") {
 		t.Fatalf("resign confirm: %q", text(r))
 	}
 	post := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
 		return strings.Contains(m.Content, "**"+u.Username+"** resigns game #1.")
 	}, patience)
-	w.drain(t)
+	w.settle(t)
 	boardPNG(t, "resignation", post)
 	if !strings.Contains(post.Content, "**Game over: <@"+winner.ID+"> wins!**") {
 		t.Fatalf("resign post: %q", post.Content)
@@ -364,7 +274,7 @@ func (w *world) finished(t *testing.T, moves int) *tessera.Game {
 	}
 	// Nothing more can be played, in the thread or by game number.
 	w.privateLine(t, w.ana, "pass", "Game #1 is over.")
-	r := w.ask(t, w.srv.Slash("move", fakediscord.Str("notation", "pass"), fakediscord.Str("game", "1")).By(w.ana).In(w.srv.GuildID, w.thread))
+	r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", "pass"), fakediscord.Str("game", "1")).By(w.ana).In(w.srv.GuildID, w.thread))
 	if !ephemeral(r) || text(r) != "Game #1 is over." {
 		t.Fatalf("a move after the end: %q", text(r))
 	}

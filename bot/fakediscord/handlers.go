@@ -372,34 +372,37 @@ func (c *call) followup() (int, any) {
 	return 204, nil
 }
 
-func (c *call) getWebhookMessage() (int, any) {
+// webhookMessage finds the message a webhook-message route names (its
+// interaction, then @original or a follow-up id).
+func (c *call) webhookMessage() (string, *storedMessage, int, any) {
 	rec, st, b := c.webhookRec()
 	if rec == nil {
-		return st, b
+		return "", nil, st, b
 	}
 	mid, st, b := c.webhookMessageID(rec)
 	if mid == "" {
-		return st, b
+		return "", nil, st, b
 	}
 	m, ok := c.s.st.messages[mid]
 	if !ok {
-		return c.fail(404, 10008, "", "", "Unknown Message")
+		st, b := c.fail(404, 10008, "", "", "Unknown Message")
+		return "", nil, st, b
+	}
+	return mid, m, 0, nil
+}
+
+func (c *call) getWebhookMessage() (int, any) {
+	_, m, st, b := c.webhookMessage()
+	if m == nil {
+		return st, b
 	}
 	return 200, m.obj
 }
 
 func (c *call) editWebhookMessage() (int, any) {
-	rec, st, b := c.webhookRec()
-	if rec == nil {
+	_, old, st, b := c.webhookMessage()
+	if old == nil {
 		return st, b
-	}
-	mid, st, b := c.webhookMessageID(rec)
-	if mid == "" {
-		return st, b
-	}
-	old, ok := c.s.st.messages[mid]
-	if !ok {
-		return c.fail(404, 10008, "", "", "Unknown Message")
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
@@ -411,16 +414,9 @@ func (c *call) editWebhookMessage() (int, any) {
 }
 
 func (c *call) deleteWebhookMessage() (int, any) {
-	rec, st, b := c.webhookRec()
-	if rec == nil {
+	mid, m, st, b := c.webhookMessage()
+	if m == nil {
 		return st, b
-	}
-	mid, st, b := c.webhookMessageID(rec)
-	if mid == "" {
-		return st, b
-	}
-	if _, ok := c.s.st.messages[mid]; !ok {
-		return c.fail(404, 10008, "", "", "Unknown Message")
 	}
 	c.s.deleteMessageLocked(mid)
 	return 204, nil
