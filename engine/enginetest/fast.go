@@ -1,0 +1,99 @@
+package enginetest
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"tessera/engine"
+)
+
+// CheckFast checks a game's engine.FastPlayer against its State on one
+// position: Play(m) reaches exactly the position Apply(m) reaches, for
+// every legal move, and PlayRandom draws each distinct legal move about
+// equally often (a chi-square test over samples draws, at a level that a
+// correct engine fails about once in a million runs; the seeds are fixed,
+// so a run is repeatable). It does nothing when the state is not a
+// FastPlayer or the game is over. samples is per legal move, e.g. 30.
+func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
+	t.Helper()
+	if _, ok := st.(engine.FastPlayer); !ok || st.Over() {
+		return
+	}
+	legal := st.Legal()
+	index := make(map[string]int, len(legal))
+	for i, m := range legal {
+		applied := st.Clone()
+		if _, err := applied.Apply(m); err != nil {
+			t.Fatalf("Apply(%s) of a legal move: %v", m, err)
+		}
+		played := st.Clone()
+		if err := played.(engine.FastPlayer).Play(m); err != nil {
+			t.Fatalf("Play(%s) of a legal move: %v", m, err)
+		}
+		a, p := Fingerprint(applied), Fingerprint(played)
+		if a != p {
+			t.Fatalf("Play(%s) and Apply(%s) reach different positions:\nApply: %s\nPlay:  %s", m, m, a, p)
+		}
+		if j, dup := index[a]; dup {
+			t.Fatalf("Legal lists %s and %s, which reach the same position", legal[j], m)
+		}
+		index[a] = i
+	}
+	if len(legal) == 0 {
+		return
+	}
+	r := engine.NewRand(seed)
+	counts := make([]int, len(legal))
+	n := samples * len(legal)
+	for i := 0; i < n; i++ {
+		c := st.Clone()
+		c.(engine.FastPlayer).PlayRandom(&r)
+		j, ok := index[Fingerprint(c)]
+		if !ok {
+			t.Fatalf("PlayRandom reached a position no legal move reaches:\n%s", Fingerprint(c))
+		}
+		counts[j]++
+	}
+	if len(legal) < 2 {
+		return
+	}
+	expected := float64(n) / float64(len(legal))
+	chi := 0.0
+	for _, c := range counts {
+		d := float64(c) - expected
+		chi += d * d / expected
+	}
+	// Wilson–Hilferty: the chi-square quantile for k-1 degrees of freedom
+	// at p = 1e-6 (z = 4.753).
+	k := float64(len(legal) - 1)
+	limit := k * math.Pow(1-2/(9*k)+4.753*math.Sqrt(2/(9*k)), 3)
+	if chi > limit {
+		t.Fatalf("PlayRandom is not uniform over %d legal moves: chi-square %.1f > %.1f (counts %v)", len(legal), chi, limit, short(counts))
+	}
+}
+
+func short(c []int) string {
+	if len(c) > 40 {
+		return fmt.Sprint(c[:40]) + "…"
+	}
+	return fmt.Sprint(c)
+}
+
+// FastPlayout plays a game to its end with PlayRandom alone and returns the
+// finished position, failing when it does not end within maxMoves.
+func FastPlayout(t testing.TB, st engine.State, seed uint64, maxMoves int) engine.State {
+	t.Helper()
+	fp, ok := st.(engine.FastPlayer)
+	if !ok {
+		t.Fatalf("%T is not an engine.FastPlayer", st)
+	}
+	r := engine.NewRand(seed)
+	for i := 0; !st.Over(); i++ {
+		if i == maxMoves {
+			t.Fatalf("PlayRandom did not end the game in %d moves", maxMoves)
+		}
+		fp.PlayRandom(&r)
+	}
+	return st
+}
