@@ -319,11 +319,19 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 var encoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
-// Encode writes an image as PNG, losslessly. When the image has at most
-// 256 colours it is written as a paletted PNG (identical, several times
-// smaller and faster to encode). A board has anti-aliased edges and text
-// in a few thousand colours, so it is written as truecolour with one cheap
-// filter (see encodeRGB).
+// MaxPictureBytes bounds a picture's file: phones on slow networks load
+// every board of a thread, so none may weigh 150 KB or more.
+const MaxPictureBytes = 150_000
+
+// Encode writes an image as PNG. When the image has at most 256 colours it
+// is written as a paletted PNG (identical, several times smaller and faster
+// to encode). A board has anti-aliased edges and text in a few thousand
+// colours, so it is written as truecolour with one cheap filter (see
+// encodeRGB), losslessly, unless that file would reach MaxPictureBytes (a
+// Glorieta board, with a number in each of its 127 cells, weighs 170-185
+// KB): then it is written with a palette of its own colours (see Palette),
+// which keeps every flat colour exact and approximates only edge pixels,
+// at about a third of the size.
 func Encode(img image.Image) ([]byte, error) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -333,6 +341,10 @@ func Encode(img image.Image) ([]byte, error) {
 		err = encoder.Encode(buf, p)
 	} else if rgba, ok := img.(*image.RGBA); ok && opaque(rgba) {
 		err = encodeRGB(buf, rgba)
+		if err == nil && buf.Len() >= MaxPictureBytes {
+			buf.Reset()
+			err = encoder.Encode(buf, Quantize(rgba, Palette(rgba, 256)))
+		}
 	} else {
 		err = encoder.Encode(buf, img)
 	}
