@@ -109,8 +109,9 @@ func (s *Service) remind(now time.Time) (int, error) {
 // Vacation pauses the caller's clocks in all their games for days days,
 // within the yearly allowance. The games' places say when they are back.
 func (s *Service) Vacation(req Request, days int) (Reply, error) {
-	if days < 1 || days > 366 {
-		return Reply{}, errorf(tessera.EINVALID, "Give a number of days from 1 to %d.", s.cfg.VacationDays)
+	// Bounded before any arithmetic: the allowance is at most 366 days.
+	if days < 1 || days > s.cfg.VacationDays {
+		return Reply{}, errorf(tessera.EINVALID, "Give a number of days from 1 to %d (your yearly allowance).", s.cfg.VacationDays)
 	}
 	now := s.now().UTC()
 	var until time.Time

@@ -144,13 +144,13 @@ func New(store *storage.Store, cfg Config) *Service {
 	} else {
 		s.clock = tessera.Clock{Kind: "none"}
 	}
-	if s.cfg.RemindAfter == 0 {
+	if s.cfg.RemindAfter <= 0 { // Validate refuses negative values
 		s.cfg.RemindAfter = 24 * time.Hour
 	}
-	if s.cfg.RetryBase == 0 {
+	if s.cfg.RetryBase <= 0 || s.cfg.RetryBase > MaxRetryBase {
 		s.cfg.RetryBase = 2 * time.Second
 	}
-	if s.cfg.VacationDays == 0 {
+	if s.cfg.VacationDays <= 0 || s.cfg.VacationDays > MaxVacationDays { // Validate refuses these
 		s.cfg.VacationDays = 20
 	}
 	if s.cfg.Link == nil {
@@ -476,4 +476,35 @@ func clockLine(g *tessera.Game, st engine.State, n int) string {
 		line += " · banks: " + strings.Join(banks, ", ")
 	}
 	return line
+}
+
+// Bounds of the configuration's numbers (zero means the default).
+const (
+	MinRemindAfter  = time.Hour
+	MaxRemindAfter  = 30 * day
+	MaxVacationDays = 366
+	MaxRetryBase    = 5 * time.Minute
+)
+
+// Validate checks the settings a person writes (the configuration file):
+// the default clock as ParseClock reads it, and every duration and day
+// count within its bounds, which the message states. Zero means the
+// default. The configuration loader calls it, so a bad value is found at
+// start-up and not by the players.
+func (c Config) Validate() error {
+	if strings.TrimSpace(c.Clock) != "" {
+		if _, err := ParseClock(c.Clock); err != nil {
+			return fmt.Errorf("defaults.clock: %w", err)
+		}
+	}
+	if c.RemindAfter != 0 && (c.RemindAfter < MinRemindAfter || c.RemindAfter > MaxRemindAfter) {
+		return fmt.Errorf("reminders.after %s: give from 1h to 30 days (720h)", c.RemindAfter)
+	}
+	if c.VacationDays < 0 || c.VacationDays > MaxVacationDays {
+		return fmt.Errorf("vacation.days %d: give from 1 to %d days a year (0 for the default, 20)", c.VacationDays, MaxVacationDays)
+	}
+	if c.RetryBase < 0 || c.RetryBase > MaxRetryBase {
+		return fmt.Errorf("retry base %s: give from 1ms to 5m", c.RetryBase)
+	}
+	return nil
 }
