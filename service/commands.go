@@ -347,7 +347,7 @@ func (s *Service) endChallenge(req Request, g *tessera.Game, status tessera.Stat
 	}); err != nil {
 		return Reply{}, dup(err)
 	}
-	return Reply{Text: fmt.Sprintf("%s %s the challenge to game #%d.", req.User.Name, verb, g.ID)}, nil
+	return Reply{Text: fmt.Sprintf("%s %s the challenge to game #%d.", req.User.Name, verb, g.ID), Ephemeral: elsewhere(g, req)}, nil
 }
 
 // playable loads the game for a command of a player in it.
@@ -388,7 +388,7 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 		return Reply{}, err
 	}
 	if resigned(p.state, seat) {
-		return Reply{}, errorf(tessera.EINVALID, "You resigned game #%d; the others play on without you.", g.ID)
+		return Reply{}, alreadyResigned(g)
 	}
 	if to := p.state.ToMove(); int(to) != seat {
 		return Reply{}, errorf(tessera.EFORBIDDEN, "It is %s's turn in game #%d, not yours.", g.Players[to].Name, g.ID)
@@ -530,7 +530,7 @@ func resigned(st engine.State, seat int) bool {
 }
 
 func alreadyResigned(g *tessera.Game) error {
-	return errorf(tessera.EINVALID, "You have already resigned game #%d; the others play on without you.", g.ID)
+	return errorf(tessera.EINVALID, "You have already left game #%d (you resigned or ran out of time); the others play on without you.", g.ID)
 }
 
 // Hand shows the caller their hand, to them only.
@@ -605,14 +605,16 @@ func (s *Service) Games(req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	var lines, ended []string
-	for i := len(games) - 1; i >= 0; i-- { // newest first
-		g := games[i]
-		others := g.Opponents(req.User.ID)
-		head := fmt.Sprintf("#%d %s vs %s: ", g.ID, gameName(g.Setup.Game), joinAnd(others))
+	head := func(g *tessera.Game) string {
+		return fmt.Sprintf("#%d %s vs %s: ", g.ID, gameName(g.Setup.Game), joinAnd(g.Opponents(req.User.ID)))
+	}
+	for i := len(games) - 1; i >= 0 && len(ended) < recentEndedMax; i-- { // newest first
+		if g := games[i]; !g.Active() && s.now().Sub(g.Updated) < recentlyEnded {
+			ended = append(ended, head(g)+s.endedText(g))
+		}
+	}
+	for _, g := range games {
 		if !g.Active() {
-			if len(ended) < recentEndedMax && s.now().Sub(g.Updated) < recentlyEnded {
-				ended = append(ended, head+s.endedText(g))
-			}
 			continue
 		}
 		seat := g.Seat(req.User.ID)
@@ -631,7 +633,7 @@ func (s *Service) Games(req Request) (Reply, error) {
 		if left, ok := timeLeft(g, s.now()); ok {
 			state += ", " + Span(left) + " left"
 		}
-		line := head + state
+		line := head(g) + state
 		if g.Status == tessera.StatusPlaying && g.Place() != "" {
 			line += " · " + s.cfg.Link(g.GuildID, g.Place())
 		}

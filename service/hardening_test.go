@@ -179,8 +179,8 @@ func TestResignOnlyOnce(t *testing.T) {
 	h.ok(h.svc.Click(h.req(cy), "accept:1"))
 	h.deliver()
 	h.ok(h.svc.Click(h.req(bo), "resign:1"))
-	h.refused(tessera.EINVALID, "already resigned")(h.svc.Resign(h.req(bo), "1"))
-	h.refused(tessera.EINVALID, "already resigned")(h.svc.Click(h.req(bo), "resign:1"))
+	h.refused(tessera.EINVALID, "already left")(h.svc.Resign(h.req(bo), "1"))
+	h.refused(tessera.EINVALID, "already left")(h.svc.Click(h.req(bo), "resign:1"))
 	g, _ := h.svc.Store().Game(1)
 	if len(g.Moves) != 1 || g.Status != tessera.StatusPlaying {
 		t.Fatalf("record %+v, status %s: want one resignation, game on", g.Moves, g.Status)
