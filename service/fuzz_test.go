@@ -216,7 +216,7 @@ func FuzzChoices(f *testing.F) {
 			}
 			for _, c := range cs {
 				for _, s := range []string{c.Name, c.Value} {
-					if n := len(s); n < 1 || n > 100 || !utf8.ValidString(s) {
+					if n := utf8.RuneCountInString(s); n < 1 || n > 100 || !utf8.ValidString(s) { // Discord counts characters
 						t.Fatalf("choice %+v is outside Discord's limits", c)
 					}
 				}
