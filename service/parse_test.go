@@ -180,3 +180,17 @@ func TestMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestOverflowedIncrementStored: a game stored before clocks were bounded
+// may hold the overflowed increment of "inc=200000d" (about -2562047h). It
+// counts as no increment: the mover keeps the bank less the time used,
+// instead of losing on time at the next turn.
+func TestOverflowedIncrementStored(t *testing.T) {
+	g := &tessera.Game{Clock: tessera.Clock{Kind: "bank", Bank: day, Inc: time.Duration(-1 << 63), Cap: day}, Banks: []time.Duration{day, day}}
+	t0 := time.Unix(0, 0)
+	startTurn(g, 0, t0, time.Time{})
+	endTurn(g, 0, t0.Add(time.Hour))
+	if g.Banks[0] != day-time.Hour {
+		t.Fatalf("bank %v, want 23h", g.Banks[0])
+	}
+}
