@@ -76,6 +76,7 @@ const (
 	StatusFinished  Status = "finished"
 	StatusDeclined  Status = "declined"
 	StatusAborted   Status = "aborted"
+	StatusWithdrawn Status = "withdrawn" // the challenger called the challenge off
 )
 
 // Player is a seat's occupant.

@@ -165,7 +165,7 @@ func (w *world) newGame(t *testing.T, extra ...fakediscord.Opt) {
 	t.Helper()
 	opts := append([]fakediscord.Opt{fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID), fakediscord.Str("options", "borders=RBGY")}, extra...)
 	r := w.respond(t, w.srv.Slash("new", opts...).By(w.ana))
-	if !strings.Contains(text(r), "<@"+w.bo.ID+">") || len(buttons(r)) != 2 {
+	if !strings.Contains(text(r), "<@"+w.bo.ID+">") || len(buttons(r)) != 3 {
 		t.Fatalf("challenge: %q", text(r))
 	}
 	if r.Data != nil && r.Type == discordgo.InteractionResponseChannelMessageWithSource {

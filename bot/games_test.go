@@ -42,7 +42,7 @@ func (w *world) startGame(t *testing.T, id, name, options string) *fakediscord.M
 		opts = append(opts, fakediscord.Str("options", options))
 	}
 	r := w.respond(t, w.srv.Slash("new", opts...).By(w.ana))
-	if !strings.Contains(text(r), "to **"+name+"** (game #1)") || !strings.Contains(text(r), "<@"+w.bo.ID+">") || len(buttons(r)) != 2 {
+	if !strings.Contains(text(r), "to **"+name+"** (game #1)") || !strings.Contains(text(r), "<@"+w.bo.ID+">") || len(buttons(r)) != 3 {
 		t.Fatalf("challenge: %q, buttons %v", text(r), buttons(r))
 	}
 	if r.Original == nil {

@@ -1,7 +1,9 @@
 package service
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -11,59 +13,147 @@ import (
 
 const day = 24 * time.Hour
 
-// parseSpan reads "3d", "36h", "90m" or "1d12h".
+// The bounds of every duration a player or the configuration gives. They
+// are checked on the numbers as typed, in their own unit, before anything
+// is multiplied or added, so no value can overflow into a negative
+// duration (an increment of 200000d once did: the mover lost on time).
+const (
+	MaxSpan    = 365 * day // no duration is longer
+	MinPerMove = time.Hour // a move clock's time per move
+	MaxPerMove = 60 * day
+	MinBank    = time.Hour // a bank clock's starting bank
+)
+
+// errSpanSyntax and errSpanRange are parseSpan's two refusals: the text is
+// not a duration, or it is one longer than MaxSpan.
+var (
+	errSpanSyntax = errors.New("not a duration")
+	errSpanRange  = errors.New("longer than 365d")
+)
+
+// spanUnits are the units a duration is written in, in minutes.
+var spanUnits = map[rune]int64{'d': 24 * 60, 'h': 60, 'm': 1}
+
+// parseSpan reads "3d", "36h", "90m", "1.5d" or "1d12h" as a whole number
+// of minutes (a fraction is rounded to the nearest minute), at most
+// MaxSpan. Each number is compared with the bound in its own unit before
+// it is converted, and the sum after every part, so nothing overflows.
 func parseSpan(s string) (time.Duration, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if s == "" {
-		return 0, fmt.Errorf("empty")
+		return 0, errSpanSyntax
 	}
-	var total time.Duration
+	const maxMinutes = int64(MaxSpan / time.Minute)
+	var total int64 // minutes
 	num := ""
 	for _, r := range s {
 		switch {
 		case r >= '0' && r <= '9' || r == '.':
 			num += string(r)
-		case r == 'd' || r == 'h' || r == 'm':
+			if len(num) > 40 {
+				return 0, errSpanRange // more digits than any bounded value needs
+			}
+		case spanUnits[r] != 0:
 			f, err := strconv.ParseFloat(num, 64)
 			if err != nil || f < 0 {
-				return 0, fmt.Errorf("bad number")
+				return 0, errSpanSyntax
 			}
-			unit := map[rune]time.Duration{'d': day, 'h': time.Hour, 'm': time.Minute}[r]
-			total += time.Duration(f * float64(unit))
+			per := spanUnits[r]
+			if f > float64(maxMinutes/per) {
+				return 0, errSpanRange
+			}
+			total += int64(math.Round(f * float64(per)))
+			if total > maxMinutes {
+				return 0, errSpanRange
+			}
 			num = ""
 		default:
-			return 0, fmt.Errorf("bad unit")
+			return 0, errSpanSyntax
 		}
 	}
 	if num != "" {
-		return 0, fmt.Errorf("missing unit")
+		return 0, errSpanSyntax
 	}
-	return total, nil
+	return time.Duration(total) * time.Minute, nil
 }
 
-// ParseClock reads a time control: "none", "3d" (days per move), or
-// "bank=7d,inc=1d,cap=14d" (a Fischer-style bank in days, with a cap).
+// FormatSpan writes a duration as parseSpan reads it, exactly, in whole
+// minutes ("1d12h30m", "0m"); a configuration can be written back with it.
+func FormatSpan(d time.Duration) string {
+	if d <= 0 {
+		return "0m"
+	}
+	m := int64(d / time.Minute)
+	var b strings.Builder
+	for _, u := range []struct {
+		unit rune
+		per  int64
+	}{{'d', 24 * 60}, {'h', 60}, {'m', 1}} {
+		if n := m / u.per; n > 0 {
+			fmt.Fprintf(&b, "%d%c", n, u.unit)
+			m -= n * u.per
+		}
+	}
+	return b.String()
+}
+
+// FormatClock writes a clock as ParseClock reads it.
+func FormatClock(c tessera.Clock) string {
+	switch c.Kind {
+	case "move":
+		return FormatSpan(c.PerMove)
+	case "bank":
+		return fmt.Sprintf("bank=%s,inc=%s,cap=%s", FormatSpan(c.Bank), FormatSpan(c.Inc), FormatSpan(c.Cap))
+	}
+	return "none"
+}
+
+// ParseClock reads a time control: "none", "3d" (time per move, from 1h to
+// 60d), or "bank=7d,inc=1d,cap=14d" (a Fischer-style bank: the bank from
+// 1h to 365d, the increment from 0 to 365d, the cap from the bank to
+// 365d; the cap is the bank when not given). The refusal says the bounds.
+// The configuration's default clock is read with it too.
 func ParseClock(spec string) (tessera.Clock, error) {
 	spec = strings.ToLower(strings.TrimSpace(spec))
+	if len(spec) > 100 {
+		return tessera.Clock{}, errorf(tessera.EINVALID, "clock %q: that is too long; write none, a time per move like 3d, or a bank like bank=7d,inc=1d,cap=14d", spec[:40]+"…")
+	}
 	bad := func() (tessera.Clock, error) {
-		return tessera.Clock{}, errorf(tessera.EINVALID, "clock %q: write none, days per move like 3d, or a bank like bank=7d,inc=1d,cap=14d", spec)
+		return tessera.Clock{}, errorf(tessera.EINVALID, "clock %q: write none, a time per move like 3d, or a bank like bank=7d,inc=1d,cap=14d", spec)
+	}
+	outside := func(what, from, to string) (tessera.Clock, error) {
+		return tessera.Clock{}, errorf(tessera.EINVALID, "clock %q: %s is from %s to %s", spec, what, from, to)
 	}
 	switch {
 	case spec == "" || spec == "none" || spec == "off":
 		return tessera.Clock{Kind: "none"}, nil
 	case !strings.Contains(spec, "="):
 		d, err := parseSpan(spec)
-		if err != nil || d < time.Hour || d > 60*day {
+		switch {
+		case err == errSpanSyntax:
 			return bad()
+		case err != nil || d < MinPerMove || d > MaxPerMove:
+			return outside("the time per move", "1h", "60d")
 		}
 		return tessera.Clock{Kind: "move", PerMove: d}, nil
 	}
 	c := tessera.Clock{Kind: "bank"}
+	seen := map[string]bool{}
 	for _, part := range strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == ' ' }) {
 		k, v, _ := strings.Cut(part, "=")
-		d, err := parseSpan(v)
-		if err != nil || d > 365*day {
+		if k != "bank" && k != "inc" && k != "cap" {
 			return bad()
+		}
+		if seen[k] {
+			return tessera.Clock{}, errorf(tessera.EINVALID, "clock %q: %s is given twice; give it once", spec, k)
+		}
+		seen[k] = true
+		d, err := parseSpan(v)
+		switch {
+		case err == errSpanSyntax:
+			return bad()
+		case err != nil:
+			return outside(k, map[string]string{"bank": "1h", "inc": "0", "cap": "the bank"}[k], "365d")
 		}
 		switch k {
 		case "bank":
@@ -72,18 +162,19 @@ func ParseClock(spec string) (tessera.Clock, error) {
 			c.Inc = d
 		case "cap":
 			c.Cap = d
-		default:
-			return bad()
 		}
 	}
-	if c.Bank < time.Hour {
-		return bad()
+	if !seen["bank"] {
+		return tessera.Clock{}, errorf(tessera.EINVALID, "clock %q: give the bank, like bank=7d,inc=1d,cap=14d", spec)
+	}
+	if c.Bank < MinBank {
+		return outside("the bank", "1h", "365d")
 	}
 	if c.Cap == 0 {
 		c.Cap = c.Bank
 	}
 	if c.Cap < c.Bank {
-		return tessera.Clock{}, errorf(tessera.EINVALID, "clock %q: the cap is smaller than the bank", spec)
+		return tessera.Clock{}, errorf(tessera.EINVALID, "clock %q: the cap is smaller than the bank; the cap is from the bank to 365d", spec)
 	}
 	return c, nil
 }
@@ -146,7 +237,11 @@ func endTurn(g *tessera.Game, seat int, now time.Time) {
 	if used < 0 {
 		used = 0
 	}
-	b := g.Banks[seat] - used + g.Clock.Inc
+	// A clock stored before durations were bounded may hold a negative
+	// increment (an overflow): it counts as none rather than emptying
+	// the bank.
+	inc := max(g.Clock.Inc, 0)
+	b := g.Banks[seat] - used + inc
 	if b > g.Clock.Cap {
 		b = g.Clock.Cap
 	}

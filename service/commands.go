@@ -17,10 +17,11 @@ import (
 
 // Button ids: "<action>:<game id>".
 const (
-	actAccept  = "accept"
-	actDecline = "decline"
-	actResign  = "resign"
-	actCancel  = "cancel"
+	actAccept   = "accept"
+	actDecline  = "decline"
+	actResign   = "resign"
+	actCancel   = "cancel"
+	actWithdraw = "withdraw"
 )
 
 func buttonID(action string, id uint64) string { return action + ":" + strconv.FormatUint(id, 10) }
@@ -99,6 +100,7 @@ func (s *Service) NewGame(req Request, gameID string, opponents []User, options,
 	return Reply{Text: text, Mentions: mentions, Challenge: rec.ID, Buttons: []Button{
 		{ID: buttonID(actAccept, rec.ID), Label: "Accept", Style: Success},
 		{ID: buttonID(actDecline, rec.ID), Label: "Decline", Style: Danger},
+		{ID: buttonID(actWithdraw, rec.ID), Label: "Withdraw", Style: Secondary},
 	}}, nil
 }
 
@@ -132,7 +134,9 @@ func dup(err error) error {
 	return err
 }
 
-// Click handles a button: "accept:12", "decline:12", "resign:12", "cancel:12".
+// Click handles a button: "accept:12", "decline:12", "withdraw:12",
+// "resign:12", "cancel:12". Any other id, or a button of a game the
+// caller has no part in, changes nothing.
 func (s *Service) Click(req Request, id string) (Reply, error) {
 	action, num, _ := strings.Cut(id, ":")
 	gid, err := strconv.ParseUint(num, 10, 64)
@@ -144,6 +148,8 @@ func (s *Service) Click(req Request, id string) (Reply, error) {
 		return s.Accept(req, gid)
 	case actDecline:
 		return s.Decline(req, gid)
+	case actWithdraw:
+		return s.Withdraw(req, gid)
 	case actResign:
 		return s.ResignConfirm(req, gid)
 	case actCancel:
@@ -152,9 +158,9 @@ func (s *Service) Click(req Request, id string) (Reply, error) {
 	return Reply{}, errorf(tessera.EINVALID, "That button is not one of ours.")
 }
 
-// challenge loads a challenge for one of its invited players.
+// challenge loads a challenge for one of its players.
 func (s *Service) challenge(req Request, id uint64) (*tessera.Game, int, error) {
-	g, err := s.store.Game(id)
+	g, err := s.gameByID(req, id)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -309,29 +315,48 @@ func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
 	return fmt.Sprintf("%s, your turn.", s.mention(u))
 }
 
-// Decline turns a challenge down.
+// Decline turns a challenge down; the challenger's Decline withdraws it.
 func (s *Service) Decline(req Request, id uint64) (Reply, error) {
 	g, seat, err := s.challenge(req, id)
 	if err != nil {
 		return Reply{}, err
 	}
-	if _, err := s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, _ *storage.Tx) error {
-		g.Status = tessera.StatusDeclined
+	if seat == 0 {
+		return s.Withdraw(req, id)
+	}
+	return s.endChallenge(req, g, tessera.StatusDeclined, "declined")
+}
+
+// Withdraw calls a challenge off: only its challenger may.
+func (s *Service) Withdraw(req Request, id uint64) (Reply, error) {
+	g, seat, err := s.challenge(req, id)
+	if err != nil {
+		return Reply{}, err
+	}
+	if seat != 0 {
+		return Reply{}, errorf(tessera.EFORBIDDEN, "Only %s, who made the challenge, can withdraw it; to turn it down, use Decline.", g.Players[0].Name)
+	}
+	return s.endChallenge(req, g, tessera.StatusWithdrawn, "withdrew")
+}
+
+func (s *Service) endChallenge(req Request, g *tessera.Game, status tessera.Status, verb string) (Reply, error) {
+	if _, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, _ *storage.Tx) error {
+		g.Status = status
 		g.Updated = s.now().UTC()
 		return nil
 	}); err != nil {
 		return Reply{}, dup(err)
 	}
-	verb := "declined"
-	if seat == 0 {
-		verb = "withdrew"
-	}
-	return Reply{Text: fmt.Sprintf("%s %s the challenge to game #%d.", req.User.Name, verb, id)}, nil
+	return Reply{Text: fmt.Sprintf("%s %s the challenge to game #%d.", req.User.Name, verb, g.ID), Ephemeral: elsewhere(g, req)}, nil
 }
 
 // playable loads the game for a command of a player in it.
 func (s *Service) playable(req Request, ref string, forMove bool) (*tessera.Game, *position, int, error) {
-	g, err := s.findGame(req, ref, forMove)
+	which := inPlay
+	if forMove {
+		which = toMove
+	}
+	g, err := s.findGame(req, ref, which)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -342,7 +367,11 @@ func (s *Service) playable(req Request, ref string, forMove bool) (*tessera.Game
 	switch g.Status {
 	case tessera.StatusChallenge:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
-	case tessera.StatusFinished, tessera.StatusDeclined, tessera.StatusAborted:
+	case tessera.StatusDeclined, tessera.StatusWithdrawn:
+		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d never started: the challenge was %s.", g.ID, g.Status)
+	case tessera.StatusAborted:
+		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d was aborted, without result.", g.ID)
+	case tessera.StatusFinished:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d is over.", g.ID)
 	}
 	p, err := s.state(g)
@@ -357,6 +386,9 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 	g, p, seat, err := s.playable(req, ref, true)
 	if err != nil {
 		return Reply{}, err
+	}
+	if resigned(p.state, seat) {
+		return Reply{}, alreadyResigned(g)
 	}
 	if to := p.state.ToMove(); int(to) != seat {
 		return Reply{}, errorf(tessera.EFORBIDDEN, "It is %s's turn in game #%d, not yours.", g.Players[to].Name, g.ID)
@@ -454,9 +486,12 @@ func (s *Service) movePost(g *tessera.Game, st engine.State, o engine.Outcome) t
 
 // Resign asks the caller to confirm resigning.
 func (s *Service) Resign(req Request, ref string) (Reply, error) {
-	g, _, _, err := s.playable(req, ref, false)
+	g, p, seat, err := s.playable(req, ref, false)
 	if err != nil {
 		return Reply{}, err
+	}
+	if resigned(p.state, seat) {
+		return Reply{}, alreadyResigned(g)
 	}
 	return Reply{
 		Text:      fmt.Sprintf("Resign game #%d (%s)? This cannot be undone.", g.ID, gameName(g.Setup.Game)),
@@ -474,12 +509,28 @@ func (s *Service) ResignConfirm(req Request, id uint64) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	// A second resignation would be stored and posted again, and would
+	// count as a move that blocks /abort for the others.
+	if resigned(p.state, seat) {
+		return Reply{}, alreadyResigned(g)
+	}
 	st := p.state.Clone()
 	o := st.Resign(engine.Seat(seat))
 	if _, err := s.commit(req, g, st, seat, "resign", o, nil); err != nil {
 		return Reply{}, err
 	}
 	return Reply{Text: fmt.Sprintf("You resigned game #%d.", g.ID), Ephemeral: true}, nil
+}
+
+// resigned reports whether seat has left the game (a resignation, or a
+// time-out with three or more players).
+func resigned(st engine.State, seat int) bool {
+	v := st.View(engine.NoSeat).Seats
+	return seat >= 0 && seat < len(v) && v[seat].Resigned
+}
+
+func alreadyResigned(g *tessera.Game) error {
+	return errorf(tessera.EINVALID, "You have already left game #%d (you resigned or ran out of time); the others play on without you.", g.ID)
 }
 
 // Hand shows the caller their hand, to them only.
@@ -500,14 +551,18 @@ func (s *Service) Hand(req Request, ref string) (Reply, error) {
 	return Reply{Text: text, Ephemeral: true, Files: []File{{Name: fmt.Sprintf("hand-%d.png", g.ID), Data: png}}}, nil
 }
 
-// Board reposts a game's current picture.
+// Board reposts a game's current picture: publicly in the game's own
+// server, privately to a player asking from elsewhere.
 func (s *Service) Board(req Request, ref string) (Reply, error) {
-	g, err := s.findGame(req, ref, false)
+	g, err := s.findGame(req, ref, inPlay)
 	if err != nil {
 		return Reply{}, err
 	}
-	if g.Status == tessera.StatusChallenge || g.Status == tessera.StatusDeclined {
-		return Reply{}, errorf(tessera.EINVALID, "Game #%d has not started.", g.ID)
+	switch g.Status {
+	case tessera.StatusChallenge:
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
+	case tessera.StatusDeclined, tessera.StatusWithdrawn:
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d never started: the challenge was %s.", g.ID, g.Status)
 	}
 	p, err := s.state(g)
 	if err != nil {
@@ -517,25 +572,52 @@ func (s *Service) Board(req Request, ref string) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	line := fmt.Sprintf("**%s**, game #%d, after %d moves.", gameName(g.Setup.Game), g.ID, len(g.Moves))
-	status := render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
+	lines := []string{fmt.Sprintf("**%s**, game #%d, after %s.", gameName(g.Setup.Game), g.ID, plural(len(g.Moves), "move")), scoreLine(g, p.state)}
+	if g.Status == tessera.StatusAborted {
+		lines[0] = fmt.Sprintf("**%s**, game #%d, aborted after %s: no result.", gameName(g.Setup.Game), g.ID, plural(len(g.Moves), "move"))
+	} else {
+		lines = append(lines, render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats))
+	}
 	// /board does not ping anyone: it is asked for, not a turn notice.
-	return Reply{Text: line + "\n" + scoreLine(g, p.state) + "\n" + status, Files: []File{pic}}, nil
+	return Reply{Text: strings.Join(lines, "\n"), Files: []File{pic}, Ephemeral: elsewhere(g, req)}, nil
 }
 
-// Games lists the caller's games in play and challenges.
+// plural is "1 move", "3 moves".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// recentlyEnded is how long /games lists a game that ended, and how many.
+const (
+	recentlyEnded  = 7 * day
+	recentEndedMax = 5
+)
+
+// Games lists the caller's games in play and challenges, then the games
+// that ended in the last week (aborted, finished, declined, withdrawn), so
+// a game that just ended reads as ended.
 func (s *Service) Games(req Request) (Reply, error) {
 	games, err := s.store.ByPlayer(req.User.ID)
 	if err != nil {
 		return Reply{}, err
 	}
-	var lines []string
+	var lines, ended []string
+	head := func(g *tessera.Game) string {
+		return fmt.Sprintf("#%d %s vs %s: ", g.ID, gameName(g.Setup.Game), joinAnd(g.Opponents(req.User.ID)))
+	}
+	for i := len(games) - 1; i >= 0 && len(ended) < recentEndedMax; i-- { // newest first
+		if g := games[i]; !g.Active() && s.now().Sub(g.Updated) < recentlyEnded {
+			ended = append(ended, head(g)+s.endedText(g))
+		}
+	}
 	for _, g := range games {
 		if !g.Active() {
 			continue
 		}
 		seat := g.Seat(req.User.ID)
-		others := g.Opponents(req.User.ID)
 		state := "waiting for players to accept"
 		if g.Status == tessera.StatusPlaying {
 			p, err := s.state(g)
@@ -551,16 +633,39 @@ func (s *Service) Games(req Request) (Reply, error) {
 		if left, ok := timeLeft(g, s.now()); ok {
 			state += ", " + Span(left) + " left"
 		}
-		line := fmt.Sprintf("#%d %s vs %s: %s", g.ID, gameName(g.Setup.Game), joinAnd(others), state)
+		line := head(g) + state
 		if g.Status == tessera.StatusPlaying && g.Place() != "" {
 			line += " · " + s.cfg.Link(g.GuildID, g.Place())
 		}
 		lines = append(lines, line)
 	}
+	text := "Your games:\n" + strings.Join(lines, "\n")
 	if len(lines) == 0 {
-		return Reply{Text: "You have no games in play. Start one with /new.", Ephemeral: true}, nil
+		text = "You have no games in play. Start one with /new."
 	}
-	return Reply{Text: "Your games:\n" + strings.Join(lines, "\n"), Ephemeral: true}, nil
+	if len(ended) > 0 {
+		text += "\nEnded this week:\n" + strings.Join(ended, "\n")
+	}
+	return Reply{Text: text, Ephemeral: true}, nil
+}
+
+// endedText says how a game ended.
+func (s *Service) endedText(g *tessera.Game) string {
+	switch g.Status {
+	case tessera.StatusAborted:
+		return "aborted, no result"
+	case tessera.StatusDeclined:
+		return "challenge declined"
+	case tessera.StatusWithdrawn:
+		return "challenge withdrawn"
+	}
+	p, err := s.state(g)
+	if err != nil {
+		return "over"
+	}
+	// "Game over: Ana wins" reads "game over: Ana wins" after the colon.
+	st := render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
+	return strings.ToLower(st[:1]) + st[1:]
 }
 
 // Rules gives a game's rules summary and notation.

@@ -81,8 +81,13 @@ func TestLooksLikeMove(t *testing.T) {
 	}
 }
 
+// FuzzParseClock: a clock is refused with one line, or it is within the
+// stated bounds (nothing negative, nothing over 365 days, a time per move
+// from 1h to 60d, a bank from 1h, a cap from the bank) and writes back as
+// a spec that reads to the same clock.
 func FuzzParseClock(f *testing.F) {
-	for _, s := range []string{"3d", "bank=7d,inc=1d,cap=14d", "1.5d", "d", "bank==", ",,,", "9999999999999999999d"} {
+	for _, s := range []string{"3d", "bank=7d,inc=1d,cap=14d", "1.5d", "d", "bank==", ",,,", "9999999999999999999d",
+		"bank=1d,inc=200000d", "bank=1d,inc=106751d", "0.0001m", "364.99999d", "1d23h60m", "bank=365d,inc=365d,cap=365d"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -93,18 +98,30 @@ func FuzzParseClock(f *testing.F) {
 			}
 			return
 		}
+		for _, d := range []time.Duration{c.PerMove, c.Bank, c.Inc, c.Cap} {
+			if d < 0 || d > MaxSpan || d%time.Minute != 0 {
+				t.Fatalf("%q: %+v has a duration out of bounds or not in whole minutes", s, c)
+			}
+		}
 		switch c.Kind {
 		case "none":
+			if c != (tessera.Clock{Kind: "none"}) {
+				t.Fatalf("%q: %+v", s, c)
+			}
 		case "move":
-			if c.PerMove < time.Hour {
+			if c.PerMove < MinPerMove || c.PerMove > MaxPerMove || c.Bank != 0 || c.Inc != 0 || c.Cap != 0 {
 				t.Fatalf("%q: %+v", s, c)
 			}
 		case "bank":
-			if c.Bank < time.Hour || c.Cap < c.Bank || c.Inc < 0 {
+			if c.Bank < MinBank || c.Cap < c.Bank || c.PerMove != 0 {
 				t.Fatalf("%q: %+v", s, c)
 			}
 		default:
 			t.Fatalf("%q: kind %q", s, c.Kind)
+		}
+		again, err := ParseClock(FormatClock(c))
+		if err != nil || again != c {
+			t.Fatalf("%q: %+v writes as %q, which reads as %+v (%v)", s, c, FormatClock(c), again, err)
 		}
 	})
 }
@@ -161,5 +178,19 @@ func TestMatches(t *testing.T) {
 		if matches(text, words(typed)) {
 			t.Errorf("%q should not fit %q", text, typed)
 		}
+	}
+}
+
+// TestOverflowedIncrementStored: a game stored before clocks were bounded
+// may hold the overflowed increment of "inc=200000d" (about -2562047h). It
+// counts as no increment: the mover keeps the bank less the time used,
+// instead of losing on time at the next turn.
+func TestOverflowedIncrementStored(t *testing.T) {
+	g := &tessera.Game{Clock: tessera.Clock{Kind: "bank", Bank: day, Inc: time.Duration(-1 << 63), Cap: day}, Banks: []time.Duration{day, day}}
+	t0 := time.Unix(0, 0)
+	startTurn(g, 0, t0, time.Time{})
+	endTurn(g, 0, t0.Add(time.Hour))
+	if g.Banks[0] != day-time.Hour {
+		t.Fatalf("bank %v, want 23h", g.Banks[0])
 	}
 }

@@ -109,8 +109,9 @@ func (s *Service) remind(now time.Time) (int, error) {
 // Vacation pauses the caller's clocks in all their games for days days,
 // within the yearly allowance. The games' places say when they are back.
 func (s *Service) Vacation(req Request, days int) (Reply, error) {
-	if days < 1 || days > 366 {
-		return Reply{}, errorf(tessera.EINVALID, "Give a number of days from 1 to %d.", s.cfg.VacationDays)
+	// Bounded before any arithmetic: the allowance is at most 366 days.
+	if days < 1 || days > s.cfg.VacationDays {
+		return Reply{}, errorf(tessera.EINVALID, "Give a number of days from 1 to %d (your yearly allowance).", s.cfg.VacationDays)
 	}
 	now := s.now().UTC()
 	var until time.Time
@@ -212,14 +213,23 @@ func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) 
 	return Reply{Text: fmt.Sprintf("Turn notices by direct message: %s. Time zone: %s.", state, tz), Ephemeral: true}, nil
 }
 
-// Abort ends a game without result, before its second move.
+// Abort ends a game without result, before its second move. On a
+// challenge, the challenger's /abort withdraws it and an invited player's
+// declines it.
 func (s *Service) Abort(req Request, ref string) (Reply, error) {
-	g, err := s.findGame(req, ref, false)
+	g, err := s.findGame(req, ref, orChallenging)
 	if err != nil {
 		return Reply{}, err
 	}
-	if g.Seat(req.User.ID) < 0 {
+	seat := g.Seat(req.User.ID)
+	if seat < 0 {
 		return Reply{}, errorf(tessera.EFORBIDDEN, "You are not playing in game #%d.", g.ID)
+	}
+	if g.Status == tessera.StatusChallenge {
+		if seat == 0 {
+			return s.Withdraw(req, g.ID)
+		}
+		return s.Decline(req, g.ID)
 	}
 	if !g.Active() {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d is over.", g.ID)
@@ -228,11 +238,7 @@ func (s *Service) Abort(req Request, ref string) (Reply, error) {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d has had %d moves; only a game before its second move can be aborted. Use /resign.", g.ID, len(g.Moves))
 	}
 	_, err = s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx *storageTx) error {
-		started := g.Status == tessera.StatusPlaying
 		g.Status, g.Deadline, g.Updated = tessera.StatusAborted, time.Time{}, s.now().UTC()
-		if !started {
-			return nil
-		}
 		text := fmt.Sprintf("%s aborted game #%d: no result.", req.User.Name, g.ID)
 		for _, a := range []tessera.Announcement{{Kind: tessera.AnnouncePost, Text: text}, {Kind: tessera.AnnounceStatus}} {
 			a.GameID, a.Moves = g.ID, len(g.Moves)
@@ -246,7 +252,9 @@ func (s *Service) Abort(req Request, ref string) (Reply, error) {
 		return Reply{}, dup(err)
 	}
 	s.poke()
-	return Reply{Text: fmt.Sprintf("Game #%d is aborted, without result.", g.ID)}, nil
+	// The game's place says it publicly; from another server only the
+	// caller is told.
+	return Reply{Text: fmt.Sprintf("Game #%d is aborted, without result.", g.ID), Ephemeral: elsewhere(g, req)}, nil
 }
 
 // PlainMove handles a plain message in a game's place: when its author is
@@ -281,10 +289,14 @@ func (s *Service) PlainMove(req Request, messageID, text string) bool {
 			o, err = st.Apply(m)
 		}
 		if err != nil {
-			// Answer the mistake in the thread, once (the message id).
+			// Answer the mistake in the thread, once (the message id). The
+			// thread is public and the engine's reason may name the mover's
+			// hidden pieces ("you hold BBBB and RYRY, not RRRR"), so the
+			// answer says only what is public; /move gives the reason to
+			// the mover alone.
 			_, err := s.store.Modify(g.ID, func(g *tessera.Game, tx *storageTx) error {
 				return tx.Enqueue(tessera.Announcement{Kind: tessera.AnnounceReply, GameID: g.ID, Moves: len(g.Moves), Target: messageID,
-					Text: tessera.ErrorMessage(err)})
+					Text: PlainMoveRefused})
 			})
 			if err == nil {
 				s.poke()
@@ -299,6 +311,10 @@ func (s *Service) PlainMove(req Request, messageID, text string) bool {
 	}
 	return false
 }
+
+// PlainMoveRefused is the public answer to a plain-text move that is not
+// legal. It names nothing hidden, whatever the reason was.
+const PlainMoveRefused = "That is not a legal move. Use /move: its list shows your legal moves, and it tells you (only you) why a move is refused."
 
 // looksLikeMove: a short text with a digit (a cell or a number) or a move
 // word. Chatter such as "good move!" is not.

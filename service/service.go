@@ -132,25 +132,25 @@ type Service struct {
 
 	mu    sync.Mutex
 	cache map[uint64]*position
-	pics  map[[3]uint64]File // recent pictures by game, position and deadline
+	pics  map[picKey]File // recent pictures by game, position, deadline and status
 }
 
 // New returns a Service on an open store.
 func New(store *storage.Store, cfg Config) *Service {
 	s := &Service{store: store, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
-		cache: map[uint64]*position{}, pics: map[[3]uint64]File{}, wake: make(chan struct{}, 1)}
+		cache: map[uint64]*position{}, pics: map[picKey]File{}, wake: make(chan struct{}, 1)}
 	if c, err := ParseClock(cfg.Clock); err == nil {
 		s.clock = c
 	} else {
 		s.clock = tessera.Clock{Kind: "none"}
 	}
-	if s.cfg.RemindAfter == 0 {
+	if s.cfg.RemindAfter <= 0 { // Validate refuses negative values
 		s.cfg.RemindAfter = 24 * time.Hour
 	}
-	if s.cfg.RetryBase == 0 {
+	if s.cfg.RetryBase <= 0 || s.cfg.RetryBase > MaxRetryBase {
 		s.cfg.RetryBase = 2 * time.Second
 	}
-	if s.cfg.VacationDays == 0 {
+	if s.cfg.VacationDays <= 0 || s.cfg.VacationDays > MaxVacationDays { // Validate refuses these
 		s.cfg.VacationDays = 20
 	}
 	if s.cfg.Link == nil {
@@ -299,20 +299,23 @@ func (s *Service) picture(g *tessera.Game, st engine.State) (File, error) {
 	return s.pictureOf(g, st, len(g.Moves))
 }
 
+// picKey names a picture: the status is part of it because an aborted
+// game's last position is drawn again, saying it was aborted.
+type picKey struct {
+	game, moves uint64
+	deadline    int64
+	status      tessera.Status
+}
+
 func (s *Service) pictureOf(g *tessera.Game, st engine.State, n int) (File, error) {
-	key := [3]uint64{g.ID, uint64(n), uint64(g.Deadline.Unix())}
+	key := picKey{g.ID, uint64(n), g.Deadline.Unix(), g.Status}
 	s.mu.Lock()
 	f, ok := s.pics[key]
 	s.mu.Unlock()
 	if ok {
 		return f, nil
 	}
-	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
-	panel := render.NewPanel(title, st.View(engine.NoSeat), g.Names())
-	if line := clockLine(g, st, n); line != "" {
-		panel.Legend = append([]string{line}, panel.Legend...)
-	}
-	png, err := render.Board(st.Board(), panel)
+	png, err := render.Board(st.Board(), panelOf(g, st, n))
 	if err != nil {
 		return File{}, err
 	}
@@ -324,6 +327,26 @@ func (s *Service) pictureOf(g *tessera.Game, st engine.State, n int) (File, erro
 	s.pics[key] = f
 	s.mu.Unlock()
 	return f, nil
+}
+
+// panelOf is the panel under the board after the first n record entries:
+// the title, the status line (whose turn, who won, or that the game was
+// aborted), the seats and the clock.
+func panelOf(g *tessera.Game, st engine.State, n int) render.Panel {
+	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
+	panel := render.NewPanel(title, st.View(engine.NoSeat), g.Names())
+	if g.Status == tessera.StatusAborted && n == len(g.Moves) {
+		// The position still has a player to move; the game has none.
+		panel.Status = "Aborted: no result"
+		for i := range panel.Seats {
+			panel.Seats[i].ToMove = false
+		}
+		return panel
+	}
+	if line := clockLine(g, st, n); line != "" {
+		panel.Legend = append([]string{line}, panel.Legend...)
+	}
+	return panel
 }
 
 // scoreLine is "Ana 12 · Bo 9".
@@ -394,23 +417,48 @@ func parseGameRef(ref string) (uint64, bool) {
 	return id, err == nil
 }
 
+// visible reports whether req may see game g: in its own server (guild),
+// or anywhere by its players. A game is never shown to a stranger in
+// another server, which would post its board and players' names there.
+func visible(g *tessera.Game, req Request) bool {
+	return g.GuildID == req.GuildID || g.Seat(req.User.ID) >= 0
+}
+
+// elsewhere reports whether req comes from outside g's server: a player
+// may see the game there, but only privately.
+func elsewhere(g *tessera.Game, req Request) bool { return g.GuildID != req.GuildID }
+
+// lookup says which games a command without a game: option considers.
+type lookup int
+
+const (
+	inPlay        lookup = iota // games in play in the channel
+	toMove                      // the same, preferring the one where it is the caller's turn
+	orChallenging               // also the caller's challenges (for /abort)
+)
+
+// gameByID loads a game the caller named. A game the caller may not see
+// gets the same answer as one that does not exist, so a stranger learns
+// nothing, not even that it exists.
+func (s *Service) gameByID(req Request, id uint64) (*tessera.Game, error) {
+	g, err := s.store.Game(id)
+	if errors.Is(err, storage.ErrNotFound) || err == nil && !visible(g, req) {
+		return nil, errorf(tessera.ENOTFOUND, "There is no game #%d.", id)
+	}
+	return g, err
+}
+
 // findGame resolves which game a command is about: the game: option when
-// given, else the caller's only game in this channel (for a move, the only
-// one where it is their turn).
-func (s *Service) findGame(req Request, ref string, forMove bool) (*tessera.Game, error) {
+// given (and visible to the caller), else the caller's only game in this
+// channel (for a move, the only one where it is their turn).
+func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game, error) {
+	forMove := which == toMove
 	if strings.TrimSpace(ref) != "" {
 		id, ok := parseGameRef(ref)
 		if !ok {
 			return nil, errorf(tessera.EINVALID, "%q is not a game number; pick one of your games from the list.", ref)
 		}
-		g, err := s.store.Game(id)
-		if err != nil {
-			if errors.Is(err, storage.ErrNotFound) {
-				return nil, errorf(tessera.ENOTFOUND, "There is no game #%d.", id)
-			}
-			return nil, err
-		}
-		return g, nil
+		return s.gameByID(req, id)
 	}
 	games, err := s.store.ByChannel(req.ChannelID)
 	if err != nil {
@@ -419,6 +467,14 @@ func (s *Service) findGame(req Request, ref string, forMove bool) (*tessera.Game
 	var here, mine, myTurn []*tessera.Game
 	var ended *tessera.Game // a finished game whose own thread this is
 	for _, g := range games {
+		if !visible(g, req) {
+			continue // a channel is in one server; this is only a guard
+		}
+		if g.Status == tessera.StatusChallenge && which == orChallenging && g.Seat(req.User.ID) >= 0 {
+			here = append(here, g)
+			mine = append(mine, g)
+			continue
+		}
 		if g.Status != tessera.StatusPlaying {
 			if g.ThreadID == req.ChannelID && g.ThreadID != g.ChannelID {
 				ended = g
@@ -476,4 +532,35 @@ func clockLine(g *tessera.Game, st engine.State, n int) string {
 		line += " · banks: " + strings.Join(banks, ", ")
 	}
 	return line
+}
+
+// Bounds of the configuration's numbers (zero means the default).
+const (
+	MinRemindAfter  = time.Hour
+	MaxRemindAfter  = 30 * day
+	MaxVacationDays = 366
+	MaxRetryBase    = 5 * time.Minute
+)
+
+// Validate checks the settings a person writes (the configuration file):
+// the default clock as ParseClock reads it, and every duration and day
+// count within its bounds, which the message states. Zero means the
+// default. The configuration loader calls it, so a bad value is found at
+// start-up and not by the players.
+func (c Config) Validate() error {
+	if strings.TrimSpace(c.Clock) != "" {
+		if _, err := ParseClock(c.Clock); err != nil {
+			return fmt.Errorf("defaults.clock: %w", err)
+		}
+	}
+	if c.RemindAfter != 0 && (c.RemindAfter < MinRemindAfter || c.RemindAfter > MaxRemindAfter) {
+		return fmt.Errorf("reminders.after %s: give from 1h to 30 days (720h)", c.RemindAfter)
+	}
+	if c.VacationDays < 0 || c.VacationDays > MaxVacationDays {
+		return fmt.Errorf("vacation.days %d: give from 1 to %d days a year (0 for the default, 20)", c.VacationDays, MaxVacationDays)
+	}
+	if c.RetryBase < 0 || c.RetryBase > MaxRetryBase {
+		return fmt.Errorf("retry base %s: give from 1ms to 5m", c.RetryBase)
+	}
+	return nil
 }

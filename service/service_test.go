@@ -96,7 +96,7 @@ func (h *harness) check(r service.Reply, err error, code, want string) {
 // start creates and accepts a 2-player Elemental game with fixed borders.
 func (h *harness) start() uint64 {
 	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY", ""))
-	if len(r.Buttons) != 2 || r.Buttons[0].ID != "accept:1" {
+	if len(r.Buttons) != 3 || r.Buttons[0].ID != "accept:1" {
 		h.t.Fatalf("challenge buttons %+v", r.Buttons)
 	}
 	h.ok(h.svc.Click(h.req(bo), "accept:1"))
