@@ -41,10 +41,14 @@ type node struct {
 	visits   int
 	children []*child
 	index    map[string]int // key → children index (determinized games)
-	// legal is the node's legal moves in a shuffled order, cached when the
-	// game has no Determinizer (every iteration then reaches the same
-	// position here); children are made from it in order, so expanding is
-	// a step along the list and needs no Legal() per visit.
+	// Without a Determinizer every iteration reaches the same position
+	// here, so the legal moves are the same on every visit: count is their
+	// number (-1 before the first look), and legal, while the tree's cache
+	// budget lasts, the list itself in a shuffled order, children being
+	// made from it in order. Expanding is then a step along the list, and
+	// a node whose children widening does not allow to grow needs no
+	// Legal() at all.
+	count int
 	legal []engine.Move
 }
 
@@ -59,11 +63,18 @@ type tree struct {
 	nodes       int
 	present     []*child // scratch: the children legal in this determinization
 	untried     []engine.Move
+	cacheLeft   int // how many more legal moves the nodes may cache
 }
+
+// cacheMoves bounds the legal moves a tree keeps in its nodes' caches
+// (about 40 bytes each), so Glorieta's ~8,000 moves per node cannot take
+// gigabytes in a long search; nodes beyond it list their moves again when
+// they expand.
+var cacheMoves = 1 << 20
 
 func newTree(st engine.State, seat engine.Seat, seed uint64) *tree {
 	_, det := st.(engine.Determinizer)
-	return &tree{root: &node{}, rootState: st, seat: seat, players: st.Players(), determinize: det, r: engine.NewRand(seed), nodes: 1}
+	return &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves}
 }
 
 // iterate runs one iteration: determinize, select and expand, play out,
@@ -91,7 +102,7 @@ func (t *tree) iterate() {
 			break
 		}
 		if c.node == nil {
-			c.node = &node{}
+			c.node = newNode()
 			t.nodes++
 		}
 		n = c.node
@@ -114,20 +125,7 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 	n.visits++
 	limit := widenBase + int(widenSqrt*math.Sqrt(float64(n.visits)))
 	if !t.determinize {
-		if n.legal == nil {
-			n.legal = st.Legal()
-			t.r.Shuffle(len(n.legal), func(i, j int) { n.legal[i], n.legal[j] = n.legal[j], n.legal[i] })
-		}
-		if len(n.children) < len(n.legal) && len(n.children) < limit {
-			m := n.legal[len(n.children)]
-			c = t.newChild(m)
-			n.children = append(n.children, c)
-			return c, true
-		}
-		for _, ch := range n.children {
-			ch.avail = n.visits
-		}
-		return best(n.children, mover), false
+		return t.pickPerfect(n, st, mover, limit)
 	}
 
 	legal := st.Legal()
@@ -155,6 +153,70 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 	}
 	return best(t.present, mover), false
 }
+
+// pickPerfect is pick for a game without a Determinizer.
+func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit int) (*child, bool) {
+	var legal []engine.Move
+	if n.count < 0 {
+		legal = st.Legal()
+		n.count = len(legal)
+		if len(legal) <= t.cacheLeft {
+			t.cacheLeft -= len(legal)
+			t.r.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
+			n.legal = legal
+		} else {
+			n.index = make(map[string]int)
+		}
+	}
+	if len(n.children) < n.count && len(n.children) < limit {
+		var m engine.Move
+		if n.legal != nil {
+			m = n.legal[len(n.children)]
+		} else {
+			if legal == nil {
+				legal = st.Legal()
+			}
+			m = t.untriedMove(n, legal)
+		}
+		if m != nil {
+			c := t.newChild(m)
+			if n.index != nil {
+				n.index[c.key] = len(n.children)
+			}
+			n.children = append(n.children, c)
+			return c, true
+		}
+	}
+	for _, ch := range n.children {
+		ch.avail = n.visits
+	}
+	return best(n.children, mover), false
+}
+
+// untriedMove draws a legal move that is not yet a child of n, uniformly:
+// by rejection while the children are few, else from the list of the rest.
+func (t *tree) untriedMove(n *node, legal []engine.Move) engine.Move {
+	if len(n.children) < len(legal)/2 {
+		for {
+			m := legal[t.r.IntN(len(legal))]
+			if _, ok := n.index[m.String()]; !ok {
+				return m
+			}
+		}
+	}
+	t.untried = t.untried[:0]
+	for _, m := range legal {
+		if _, ok := n.index[m.String()]; !ok {
+			t.untried = append(t.untried, m)
+		}
+	}
+	if len(t.untried) == 0 {
+		return nil
+	}
+	return t.untried[t.r.IntN(len(t.untried))]
+}
+
+func newNode() *node { return &node{count: -1} }
 
 func (t *tree) newChild(m engine.Move) *child {
 	return &child{key: m.String(), move: m, reward: make([]float64, t.players)}
