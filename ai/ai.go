@@ -139,6 +139,11 @@ func Search(ctx context.Context, st engine.State, seat engine.Seat, b Budget, se
 	if b.Iterations < 1 {
 		b.Iterations = 1
 	}
+	if b.Think > 0 { // the cap covers everything below, the shortcuts too
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.Think)
+		defer cancel()
+	}
 	legal := st.Legal()
 	switch len(legal) {
 	case 0: // a correct engine passes by itself; nothing to choose
@@ -146,13 +151,8 @@ func Search(ctx context.Context, st engine.State, seat engine.Seat, b Budget, se
 	case 1:
 		return legal[0], Stats{Elapsed: time.Since(start), Shortcut: "only move"}, nil
 	}
-	if m, ok := winAtOnce(st, seat, legal, seed); ok {
+	if m, ok := winAtOnce(ctx, st, seat, legal, seed); ok {
 		return m, Stats{Elapsed: time.Since(start), Shortcut: "wins at once"}, nil
-	}
-	if b.Think > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, b.Think)
-		defer cancel()
 	}
 	m, stats, err := searchRoot(ctx, st, seat, legal, b, seed)
 	stats.Elapsed = time.Since(start)

@@ -36,7 +36,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 			}()
 			t := trees[w]
 			for done[w] < share {
-				if ctx.Err() != nil {
+				if done[w] > 0 && ctx.Err() != nil { // one iteration at least, so the move is never blind
 					stopped[w] = true
 					return
 				}
@@ -95,7 +95,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 		}
 		return 0
 	})
-	if len(stats.Root) == 0 { // stopped before any iteration: any legal move, by seed
+	if len(stats.Root) == 0 { // no iteration got through (refused moves): any legal move, by seed
 		r := engine.NewRand(seed)
 		return legal[r.IntN(len(legal))], stats, nil
 	}
@@ -111,8 +111,8 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 // one with the best reward when there are several (no search can do better
 // than a sure win). In a game with hidden information it must win in each of
 // a few determinizations, so the choice never depends on what seat cannot
-// see.
-func winAtOnce(st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, bool) {
+// see. It gives up (finding nothing) when ctx ends.
+func winAtOnce(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, bool) {
 	r := engine.NewRand(mix(seed, 0))
 	tries := 1
 	d, hidden := st.(engine.Determinizer)
@@ -129,7 +129,10 @@ func winAtOnce(st engine.State, seat engine.Seat, legal []engine.Move, seed uint
 	}
 	var found engine.Move
 	bestReward := -1.0
-	for _, m := range legal {
+	for i, m := range legal {
+		if i%32 == 31 && ctx.Err() != nil {
+			return nil, false
+		}
 		worst := 2.0
 		for _, w := range worlds {
 			c := w.Clone()
