@@ -123,8 +123,11 @@ func Choose(ctx context.Context, st engine.State, seat engine.Seat, level Level,
 }
 
 // Search picks the move of seat in st within a budget. It returns an error
-// only when the game is over or seat is not to move; it never panics on a
-// position of a correct engine, and a move it returns is one of Legal's.
+// only when the game is over, seat is not to move, or the engine panicked
+// (recovered); otherwise the move is one of Legal's. When ctx ends (or the
+// budget's time cap passes) it returns its best move so far with
+// Stats.Stopped set, after at least one iteration per tree: a caller that
+// is shutting down should check ctx.Err() before playing it.
 func Search(ctx context.Context, st engine.State, seat engine.Seat, b Budget, seed uint64) (engine.Move, Stats, error) {
 	start := time.Now()
 	if st.Over() {
