@@ -128,7 +128,12 @@ func Choose(ctx context.Context, st engine.State, seat engine.Seat, level Level,
 // budget's time cap passes) it returns its best move so far with
 // Stats.Stopped set, after at least one iteration per tree: a caller that
 // is shutting down should check ctx.Err() before playing it.
-func Search(ctx context.Context, st engine.State, seat engine.Seat, b Budget, seed uint64) (engine.Move, Stats, error) {
+func Search(ctx context.Context, st engine.State, seat engine.Seat, b Budget, seed uint64) (move engine.Move, stats Stats, err error) {
+	defer func() {
+		if p := recover(); p != nil { // an engine bug must not take the bot down
+			move, stats, err = nil, Stats{}, fmt.Errorf("ai: the engine panicked: %v", p)
+		}
+	}()
 	start := time.Now()
 	if st.Over() {
 		return nil, Stats{}, ErrOver
@@ -157,7 +162,7 @@ func Search(ctx context.Context, st engine.State, seat engine.Seat, b Budget, se
 	if m, ok := winAtOnce(ctx, st, seat, legal, seed); ok {
 		return m, Stats{Elapsed: time.Since(start), Shortcut: "wins at once"}, nil
 	}
-	m, stats, err := searchRoot(ctx, st, seat, legal, b, seed)
+	move, stats, err = searchRoot(ctx, st, seat, legal, b, seed)
 	stats.Elapsed = time.Since(start)
-	return m, stats, err
+	return move, stats, err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"tessera/ai"
@@ -263,3 +264,33 @@ func (f fixed) Scores() []int          { return f.scores }
 func (f fixed) ToMove() engine.Seat    { return engine.NoSeat }
 func (f fixed) Clone() engine.State    { return f }
 func (f fixed) Legal() []engine.Move   { return nil }
+
+// TestEnginePanicIsAnError: a bug in an engine surfaces as an error from
+// the search, not a crash of the bot.
+func TestEnginePanicIsAnError(t *testing.T) {
+	st := newCards(2, 1)
+	for _, p := range []engine.State{panicky{st, "Legal"}, panicky{st, "Determinize"}} {
+		if _, _, err := ai.Search(context.Background(), p, 0, small, 1); err == nil || !strings.Contains(err.Error(), "panicked") {
+			t.Fatalf("%v: %v", p.(panicky).where, err)
+		}
+	}
+}
+
+type panicky struct {
+	*cards
+	where string
+}
+
+func (p panicky) Legal() []engine.Move {
+	if p.where == "Legal" {
+		panic("engine bug")
+	}
+	return p.cards.Legal()
+}
+
+func (p panicky) Determinize(s engine.Seat, r *engine.Rand) engine.State {
+	if p.where == "Determinize" {
+		panic("engine bug")
+	}
+	return p.cards.Determinize(s, r)
+}
