@@ -32,6 +32,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runBackup(args, stdout, stderr, os.Getenv)
 	case "check":
 		return runCheck(args, stdout, stderr, os.Getenv)
+	case "playouts":
+		return runPlayouts(args, stdout, stderr)
+	case "ai":
+		return runAI(args, stdin, stdout, stderr)
+	case "lab":
+		return runLab(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

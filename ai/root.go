@@ -1,0 +1,168 @@
+package ai
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"tessera/engine"
+)
+
+// searchRoot runs b.Workers independent trees (root parallelism), each
+// with its own seed and its share of the iterations, and sums their root
+// statistics. Summing is in worker order and the choice breaks ties by
+// notation, so the move depends only on the seed and the budget, not on
+// how the goroutines were scheduled.
+func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, b Budget, seed uint64) (engine.Move, Stats, error) {
+	trees := make([]*tree, b.Workers)
+	done := make([]int, b.Workers)
+	stopped := make([]bool, b.Workers)
+	fail := make([]error, b.Workers)
+	var wg sync.WaitGroup
+	for w := range trees {
+		share := b.Iterations / b.Workers
+		if w < b.Iterations%b.Workers {
+			share++
+		}
+		trees[w] = newTree(st, seat, mix(seed, uint64(w)+1))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil { // an engine bug must not take the bot down
+					fail[w] = fmt.Errorf("ai: the engine panicked during the search: %v", p)
+				}
+			}()
+			t := trees[w]
+			for done[w] < share {
+				if done[w] > 0 && ctx.Err() != nil { // one iteration at least, so the move is never blind
+					stopped[w] = true
+					return
+				}
+				t.iterate()
+				done[w]++
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range fail {
+		if err != nil {
+			return nil, Stats{}, err
+		}
+	}
+
+	type sum struct {
+		visits int
+		reward float64
+	}
+	sums := map[string]*sum{}
+	var stats Stats
+	for w, t := range trees {
+		stats.Playouts += done[w]
+		stats.Nodes += t.nodes
+		stats.Stopped = stats.Stopped || stopped[w]
+		for _, c := range t.root.children {
+			s := sums[c.key]
+			if s == nil {
+				s = &sum{}
+				sums[c.key] = s
+			}
+			s.visits += c.visits
+			s.reward += c.reward[seat]
+		}
+	}
+	for _, m := range legal {
+		if s := sums[m.String()]; s != nil && s.visits > 0 {
+			stats.Root = append(stats.Root, MoveStat{Move: m.String(), Visits: s.visits, Mean: s.reward / float64(s.visits)})
+		}
+	}
+	// The most visited move (the robust child); ties to the better mean,
+	// then to the first in notation order.
+	slices.SortStableFunc(stats.Root, func(a, b MoveStat) int {
+		switch {
+		case a.Visits != b.Visits:
+			return b.Visits - a.Visits
+		case a.Mean > b.Mean:
+			return -1
+		case a.Mean < b.Mean:
+			return 1
+		}
+		if a.Move < b.Move {
+			return -1
+		} else if a.Move > b.Move {
+			return 1
+		}
+		return 0
+	})
+	if len(stats.Root) == 0 { // no iteration got through (refused moves): any legal move, by seed
+		r := engine.NewRand(seed)
+		return legal[r.IntN(len(legal))], stats, nil
+	}
+	for _, m := range legal {
+		if m.String() == stats.Root[0].Move {
+			return m, stats, nil
+		}
+	}
+	return legal[0], stats, nil // not reached: the root's moves are the seat's own
+}
+
+// winAtOnce finds a move that ends the game with seat the sole winner, the
+// one with the best reward when there are several (no search can do better
+// than a sure win). In a game with hidden information it must win in each of
+// a few determinizations, so the choice never depends on what seat cannot
+// see. It gives up (finding nothing) when ctx ends.
+func winAtOnce(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, bool) {
+	r := engine.NewRand(mix(seed, 0))
+	tries := 1
+	d, hidden := st.(engine.Determinizer)
+	if hidden {
+		tries = 4
+	}
+	worlds := make([]engine.State, tries)
+	for i := range worlds {
+		if hidden {
+			worlds[i] = d.Determinize(seat, &r)
+		} else {
+			worlds[i] = st
+		}
+	}
+	var found engine.Move
+	bestReward := -1.0
+	for i, m := range legal {
+		if i%32 == 31 && ctx.Err() != nil {
+			return nil, false
+		}
+		worst := 2.0
+		for _, w := range worlds {
+			c := w.Clone()
+			var err error
+			if fp, ok := c.(engine.FastPlayer); ok {
+				err = fp.Play(m)
+			} else {
+				_, err = c.Apply(m)
+			}
+			if err != nil || !c.Over() {
+				worst = -1
+				break
+			}
+			if ws := c.Winners(); len(ws) != 1 || ws[0] != seat {
+				worst = -1
+				break
+			}
+			worst = min(worst, Rewards(c)[seat])
+		}
+		if worst > bestReward {
+			found, bestReward = m, worst
+		}
+	}
+	return found, found != nil
+}
+
+// mix derives independent seeds from one (splitmix64's finaliser).
+func mix(seed, k uint64) uint64 {
+	z := seed + 0x9e3779b97f4a7c15*(k+1)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

@@ -1,0 +1,271 @@
+package ai
+
+import (
+	"math"
+
+	"tessera/engine"
+)
+
+// explore is UCB1's exploration constant for rewards in [0, 1]; 0.7 is the
+// value Cowling, Powley and Whitehouse use for ISMCTS (2012).
+const explore = 0.7
+
+// widenBase and widenSqrt bound a node's children by its visits n to
+// widenBase + widenSqrt·√n (progressive widening). Small branching (most
+// turns of most games) is expanded fully after a few visits, as in plain
+// UCT; Glorieta's ~8,000 pairs are sampled, the most promising ones getting
+// the visits, instead of each costing a playout before any is tried twice.
+const (
+	widenBase = 8
+	widenSqrt = 2
+)
+
+// maxPlayout bounds a playout's moves, so an engine that never ends cannot
+// hang the search (no game of ours comes near it).
+const maxPlayout = 20000
+
+// child is a move out of a node, keyed by its canonical notation, with the
+// summed reward vectors of the iterations that took it.
+type child struct {
+	key    string
+	move   engine.Move // as first seen; reused only where the legal list is cached
+	node   *node
+	visits int
+	avail  int       // iterations in which the move was legal at its node (ISMCTS availability)
+	reward []float64 // summed reward per seat
+}
+
+// node is an information set of the searching seat: the moves played to
+// reach it, whatever the hidden parts of each determinization were.
+type node struct {
+	visits   int
+	children []*child
+	index    map[string]int // key → children index (determinized games)
+	// Without a Determinizer every iteration reaches the same position
+	// here, so the legal moves are the same on every visit: count is their
+	// number (-1 before the first look), and legal, while the tree's cache
+	// budget lasts, the list itself in a shuffled order, children being
+	// made from it in order. Expanding is then a step along the list, and
+	// a node whose children widening does not allow to grow needs no
+	// Legal() at all.
+	count int
+	legal []engine.Move
+}
+
+// tree is one worker's search.
+type tree struct {
+	root        *node
+	rootState   engine.State
+	seat        engine.Seat
+	players     int
+	determinize bool
+	r           engine.Rand
+	nodes       int
+	present     []*child // scratch: the children legal in this determinization
+	untried     []engine.Move
+	cacheLeft   int // how many more legal moves the nodes may cache
+}
+
+// cacheMoves bounds the legal moves a tree keeps in its nodes' caches
+// (about 40 bytes each), so Glorieta's ~8,000 moves per node cannot take
+// gigabytes in a long search; nodes beyond it list their moves again when
+// they expand.
+var cacheMoves = 1 << 20
+
+func newTree(st engine.State, seat engine.Seat, seed uint64) *tree {
+	_, det := st.(engine.Determinizer)
+	return &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves}
+}
+
+// iterate runs one iteration: determinize, select and expand, play out,
+// back up.
+func (t *tree) iterate() {
+	var st engine.State
+	if d, ok := t.rootState.(engine.Determinizer); ok {
+		st = d.Determinize(t.seat, &t.r)
+	} else {
+		st = t.rootState.Clone()
+	}
+	var path []*child
+	n := t.root
+	for !st.Over() {
+		mover := st.ToMove()
+		c, fresh := t.pick(n, st, mover)
+		if c == nil {
+			break
+		}
+		if err := play(st, c); err != nil {
+			break // a move the engine refuses here: score the position as it is
+		}
+		path = append(path, c)
+		if fresh {
+			break
+		}
+		if c.node == nil {
+			c.node = newNode()
+			t.nodes++
+		}
+		n = c.node
+	}
+	playout(st, &t.r)
+	reward := Rewards(st)
+	for _, c := range path {
+		c.visits++
+		for s := range c.reward {
+			c.reward[s] += reward[s]
+		}
+	}
+}
+
+// pick chooses the move out of n for mover in st: a new child while
+// widening allows and untried moves remain, else the best by UCB1 (with
+// availability counts where the legal moves vary between
+// determinizations). fresh reports a new child, whose playout follows.
+func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fresh bool) {
+	n.visits++
+	limit := widenBase + int(widenSqrt*math.Sqrt(float64(n.visits)))
+	if !t.determinize {
+		return t.pickPerfect(n, st, mover, limit)
+	}
+
+	legal := st.Legal()
+	if n.index == nil {
+		n.index = make(map[string]int, len(legal))
+	}
+	t.present, t.untried = t.present[:0], t.untried[:0]
+	for _, m := range legal {
+		if i, ok := n.index[m.String()]; ok {
+			ch := n.children[i]
+			ch.avail++
+			ch.move = m // this determinization's own value of the move
+			t.present = append(t.present, ch)
+		} else {
+			t.untried = append(t.untried, m)
+		}
+	}
+	if len(t.untried) > 0 && (len(n.children) < limit || len(t.present) == 0) {
+		m := t.untried[t.r.IntN(len(t.untried))]
+		c = t.newChild(m)
+		c.avail = 1
+		n.index[c.key] = len(n.children)
+		n.children = append(n.children, c)
+		return c, true
+	}
+	return best(t.present, mover), false
+}
+
+// pickPerfect is pick for a game without a Determinizer.
+func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit int) (*child, bool) {
+	var legal []engine.Move
+	if n.count < 0 {
+		legal = st.Legal()
+		n.count = len(legal)
+		if len(legal) <= t.cacheLeft {
+			t.cacheLeft -= len(legal)
+			t.r.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
+			n.legal = legal
+		} else {
+			n.index = make(map[string]int)
+		}
+	}
+	if len(n.children) < n.count && len(n.children) < limit {
+		var m engine.Move
+		if n.legal != nil {
+			m = n.legal[len(n.children)]
+		} else {
+			if legal == nil {
+				legal = st.Legal()
+			}
+			m = t.untriedMove(n, legal)
+		}
+		if m != nil {
+			c := t.newChild(m)
+			if n.index != nil {
+				n.index[c.key] = len(n.children)
+			}
+			n.children = append(n.children, c)
+			return c, true
+		}
+	}
+	for _, ch := range n.children {
+		ch.avail = n.visits
+	}
+	return best(n.children, mover), false
+}
+
+// untriedMove draws a legal move that is not yet a child of n, uniformly:
+// by rejection while the children are few, else from the list of the rest.
+func (t *tree) untriedMove(n *node, legal []engine.Move) engine.Move {
+	if len(n.children) < len(legal)/2 {
+		for {
+			m := legal[t.r.IntN(len(legal))]
+			if _, ok := n.index[m.String()]; !ok {
+				return m
+			}
+		}
+	}
+	t.untried = t.untried[:0]
+	for _, m := range legal {
+		if _, ok := n.index[m.String()]; !ok {
+			t.untried = append(t.untried, m)
+		}
+	}
+	if len(t.untried) == 0 {
+		return nil
+	}
+	return t.untried[t.r.IntN(len(t.untried))]
+}
+
+func newNode() *node { return &node{count: -1} }
+
+func (t *tree) newChild(m engine.Move) *child {
+	return &child{key: m.String(), move: m, reward: make([]float64, t.players)}
+}
+
+// best is the child with the highest UCB1 value for mover; nil when there
+// is none. Ties go to the earlier child, so a search is repeatable.
+func best(children []*child, mover engine.Seat) *child {
+	var top *child
+	topValue := math.Inf(-1)
+	for _, c := range children {
+		if c.visits == 0 { // only on a refused move's child: try the others first
+			continue
+		}
+		v := c.reward[mover]/float64(c.visits) + explore*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits))
+		if v > topValue {
+			top, topValue = c, v
+		}
+	}
+	if top == nil && len(children) > 0 {
+		top = children[0]
+	}
+	return top
+}
+
+// play applies a tree move to a determinization, fast when it can.
+func play(st engine.State, c *child) error {
+	if fp, ok := st.(engine.FastPlayer); ok {
+		return fp.Play(c.move)
+	}
+	_, err := st.Apply(c.move)
+	return err
+}
+
+// playout plays uniformly random moves to the end of the game.
+func playout(st engine.State, r *engine.Rand) {
+	if fp, ok := st.(engine.FastPlayer); ok {
+		for i := 0; i < maxPlayout && !st.Over(); i++ {
+			fp.PlayRandom(r)
+		}
+		return
+	}
+	for i := 0; i < maxPlayout && !st.Over(); i++ {
+		legal := st.Legal()
+		if len(legal) == 0 {
+			return
+		}
+		if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
+			return
+		}
+	}
+}
