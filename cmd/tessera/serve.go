@@ -47,6 +47,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 1
 	}
 	defer store.Close()
+	if store.Created() {
+		log.Info("created a new, empty database", "path", cfg.Database)
+	}
 	if admin, err := serveAdmin(store, cfg.Database, log); err != nil {
 		log.Warn("no backup socket: tessera backup works only while the bot is stopped", "err", err)
 	} else {
