@@ -118,16 +118,17 @@ func check(st *storage.Store) (problems []string) {
 }
 
 // dbFlags reads the database path for backup and check.
-func dbFlags(name string, args []string, stderr io.Writer, getenv func(string) string) (*flag.FlagSet, string, bool) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+// When ok is false the command ends with exit status code.
+func dbFlags(name string, args []string, stderr io.Writer, getenv func(string) string) (fs *flag.FlagSet, db string, code int, ok bool) {
+	fs = flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
-	db := fs.String("db", "", "database file (default: the configured database)")
-	if err := fs.Parse(args); err != nil {
-		return nil, "", false
+	dbFlag := fs.String("db", "", "database file (default: the configured database)")
+	if code, ok := parseFlags(fs, args); !ok {
+		return nil, "", code, false
 	}
-	if *db != "" {
-		return fs, *db, true
+	if *dbFlag != "" {
+		return fs, *dbFlag, 0, true
 	}
 	path, required := *cfgPath, *cfgPath != ""
 	if path == "" {
@@ -139,9 +140,9 @@ func dbFlags(name string, args []string, stderr io.Writer, getenv func(string) s
 	cfg, err := loadConfig(path, required, getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
-		return nil, "", false
+		return nil, "", 2, false
 	}
-	return fs, cfg.Database, true
+	return fs, cfg.Database, 0, true
 }
 
 // ask sends a command to the running bot and returns its answer stream.
@@ -189,9 +190,9 @@ func openOrAsk(db, command string) (*storage.Store, net.Conn, error) {
 // over PATH (and the directory synced): PATH is either the old file or a
 // whole, verified copy, never a cut-off one.
 func runBackup(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs, db, ok := dbFlags("backup", args, stderr, getenv)
+	fs, db, code, ok := dbFlags("backup", args, stderr, getenv)
 	if !ok {
-		return 2
+		return code
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: tessera backup [--db FILE] [--config FILE] PATH")
@@ -306,9 +307,9 @@ func verifyCopy(path string) error {
 // 1 when something is wrong or the answer was cut off; 2 when there is no
 // database to check.
 func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	_, db, ok := dbFlags("check", args, stderr, getenv)
+	_, db, code, ok := dbFlags("check", args, stderr, getenv)
 	if !ok {
-		return 2
+		return code
 	}
 	var problems []string
 	st, conn, err := openOrAsk(db, "check")

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"tessera/engine"
 	"tessera/service"
 )
 
@@ -42,6 +44,10 @@ type Config struct {
 // must exist when required) and applies the environment overrides.
 func loadConfig(path string, required bool, getenv func(string) string) (*Config, error) {
 	c := &Config{Database: "tessera.db", Pictures: "pictures", LogLevel: "info"}
+	// Defaults are set before decoding, so that a value the file gives,
+	// even 0 or "", is checked rather than replaced by the default.
+	c.Reminders.After = "24h"
+	c.Vacation.Days = 20
 	if path != "" {
 		b, err := os.ReadFile(path)
 		switch {
@@ -71,17 +77,8 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 		on := true
 		c.Games.Thread = &on
 	}
-	if c.Reminders.After == "" {
-		c.Reminders.After = "24h"
-	}
-	if c.Vacation.Days == 0 {
-		c.Vacation.Days = 20
-	}
-	if _, err := time.ParseDuration(c.Reminders.After); err != nil {
-		return nil, fmt.Errorf("config: reminders.after %q: write a duration like 24h or 36h", c.Reminders.After)
-	}
-	if _, err := service.ParseClock(c.Defaults.Clock); err != nil {
-		return nil, fmt.Errorf("config: defaults.clock: %v", err)
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
@@ -89,6 +86,67 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 		return nil, fmt.Errorf("config: log_level %q: use debug, info, warn or error", c.LogLevel)
 	}
 	return c, nil
+}
+
+// Bounds of the settings that are durations or counts.
+const (
+	minRemindAfter  = time.Hour
+	maxRemindAfter  = 365 * 24 * time.Hour
+	maxVacationDays = 365
+)
+
+// check finds bad settings at start-up, each error naming its key, so
+// that players never meet them: durations and day counts within bounds,
+// the default clock, and every defaults.options entry accepted by its
+// game at every player count.
+func (c *Config) check() error {
+	after, err := time.ParseDuration(strings.TrimSpace(c.Reminders.After))
+	if err != nil {
+		return fmt.Errorf("reminders.after %q: write a duration like 24h or 36h", c.Reminders.After)
+	}
+	if after < minRemindAfter || after > maxRemindAfter {
+		return fmt.Errorf("reminders.after %q: give at least 1h and at most 8760h (365 days)", c.Reminders.After)
+	}
+	if c.Vacation.Days < 1 || c.Vacation.Days > maxVacationDays {
+		return fmt.Errorf("vacation.days %d: give a number of days from 1 to %d", c.Vacation.Days, maxVacationDays)
+	}
+	if _, err := service.ParseClock(c.Defaults.Clock); err != nil {
+		return fmt.Errorf("defaults.clock: %v", err)
+	}
+	ids := make([]string, 0, len(c.Defaults.Options))
+	for id := range c.Defaults.Options {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // the same error every time
+	for _, id := range ids {
+		if err := checkDefaultOptions(id, c.Defaults.Options[id]); err != nil {
+			return fmt.Errorf("defaults.options.%s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// checkDefaultOptions checks a defaults.options entry as /new applies it
+// (the service splits the value into words): the game exists and accepts
+// the options with every number of players it allows.
+func checkDefaultOptions(id, value string) error {
+	g, ok := engine.Lookup(id)
+	if !ok || g.ID != id {
+		return fmt.Errorf("there is no game %q (games: %s)", id, gameIDs())
+	}
+	opts, err := engine.ParseOptions(strings.Fields(value))
+	if err != nil {
+		return err
+	}
+	for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
+		if _, err := engine.New(engine.Setup{Game: id, Players: n, Seed: 1, Options: opts}); err != nil {
+			if g.MinPlayers == g.MaxPlayers {
+				return err
+			}
+			return fmt.Errorf("%v (with %d players)", err, n)
+		}
+	}
+	return nil
 }
 
 // serviceConfig is the service's part of the configuration.

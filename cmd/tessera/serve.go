@@ -22,8 +22,8 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	path, required := *cfgPath, true
 	if path == "" {
