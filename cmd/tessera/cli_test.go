@@ -48,21 +48,21 @@ func TestHelp(t *testing.T) {
 func TestConfigRefusesBadSettings(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.yaml")
 	for yaml, want := range map[string]string{
-		"defaults:\n  options:\n    chess: \"x=1\"\n":               "defaults.options.chess",
-		"defaults:\n  options:\n    elemental: \"colour=red\"\n":    "defaults.options.elemental",
-		"defaults:\n  options:\n    elemental: \"borders=RRRR\"\n":  "defaults.options.elemental",
-		"defaults:\n  options:\n    closure: \"first=9\"\n":         "defaults.options.closure",
-		"defaults:\n  options:\n    Elemental: \"borders=RBGY\"\n":  "defaults.options.Elemental",
-		"defaults:\n  options:\n    tilingking: \"board=cube\"\n":   "defaults.options.tilingking",
-		"reminders:\n  after: -24h\n":                                "reminders.after",
-		"reminders:\n  after: 0s\n":                                  "reminders.after",
-		"reminders:\n  after: \"\"\n":                                "reminders.after",
-		"reminders:\n  after: 100000h\n":                             "reminders.after",
-		"vacation:\n  days: 0\n":                                     "vacation.days",
-		"vacation:\n  days: -5\n":                                    "vacation.days",
-		"vacation:\n  days: 100000\n":                                "vacation.days",
-		"defaults:\n  clock: -3d\n":                                  "defaults.clock",
-		"defaults:\n  clock: 0d\n":                                   "defaults.clock",
+		"defaults:\n  options:\n    chess: \"x=1\"\n":              "defaults.options.chess",
+		"defaults:\n  options:\n    elemental: \"colour=red\"\n":   "defaults.options.elemental",
+		"defaults:\n  options:\n    elemental: \"borders=RRRR\"\n": "defaults.options.elemental",
+		"defaults:\n  options:\n    closure: \"first=9\"\n":        "defaults.options.closure",
+		"defaults:\n  options:\n    Elemental: \"borders=RBGY\"\n": "defaults.options.Elemental",
+		"defaults:\n  options:\n    tilingking: \"board=cube\"\n":  "defaults.options.tilingking",
+		"reminders:\n  after: -24h\n":                              "reminders.after",
+		"reminders:\n  after: 0s\n":                                "reminders.after",
+		"reminders:\n  after: \"\"\n":                              "reminders.after",
+		"reminders:\n  after: 100000h\n":                           "reminders.after",
+		"vacation:\n  days: 0\n":                                   "vacation.days",
+		"vacation:\n  days: -5\n":                                  "vacation.days",
+		"vacation:\n  days: 100000\n":                              "vacation.days",
+		"defaults:\n  clock: -3d\n":                                "defaults.clock",
+		"defaults:\n  clock: 0d\n":                                 "defaults.clock",
 	} {
 		os.WriteFile(path, []byte(yaml), 0o600)
 		_, err := loadConfig(path, true, func(string) string { return "" })
