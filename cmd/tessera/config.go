@@ -93,6 +93,7 @@ const (
 	minRemindAfter  = time.Hour
 	maxRemindAfter  = 365 * 24 * time.Hour
 	maxVacationDays = 365
+	maxClockSpan    = 365 * 24 * time.Hour
 )
 
 // check finds bad settings at start-up, each error naming its key, so
@@ -110,8 +111,20 @@ func (c *Config) check() error {
 	if c.Vacation.Days < 1 || c.Vacation.Days > maxVacationDays {
 		return fmt.Errorf("vacation.days %d: give a number of days from 1 to %d", c.Vacation.Days, maxVacationDays)
 	}
-	if _, err := service.ParseClock(c.Defaults.Clock); err != nil {
+	clk, err := service.ParseClock(c.Defaults.Clock)
+	if err != nil {
 		return fmt.Errorf("defaults.clock: %v", err)
+	}
+	// The clock parser bounds its durations itself (issue #12, item 2);
+	// until every version of it does, a wrapped-around or absurd value is
+	// refused here too.
+	for _, d := range []time.Duration{clk.PerMove, clk.Bank, clk.Inc, clk.Cap} {
+		if d < 0 || d > maxClockSpan {
+			return fmt.Errorf("defaults.clock %q: every duration must be from 0 to 365 days", c.Defaults.Clock)
+		}
+	}
+	if strings.TrimSpace(c.Database) == "" {
+		return fmt.Errorf("database: give the database file's path")
 	}
 	ids := make([]string, 0, len(c.Defaults.Options))
 	for id := range c.Defaults.Options {
