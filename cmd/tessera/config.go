@@ -43,23 +43,33 @@ type Config struct {
 // loadConfig reads the YAML file (when path is not empty and exists, or
 // must exist when required) and applies the environment overrides.
 func loadConfig(path string, required bool, getenv func(string) string) (*Config, error) {
+	var b []byte
+	if path != "" {
+		var err error
+		b, err = os.ReadFile(path)
+		switch {
+		case err == nil:
+		case os.IsNotExist(err) && !required:
+		default:
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
+	return parseConfig(b, path, getenv)
+}
+
+// parseConfig reads a configuration file's text (empty: none) and applies
+// the environment overrides and the checks.
+func parseConfig(b []byte, path string, getenv func(string) string) (*Config, error) {
 	c := &Config{Database: "tessera.db", Pictures: "pictures", LogLevel: "info"}
 	// Defaults are set before decoding, so that a value the file gives,
 	// even 0 or "", is checked rather than replaced by the default.
 	c.Reminders.After = "24h"
 	c.Vacation.Days = 20
-	if path != "" {
-		b, err := os.ReadFile(path)
-		switch {
-		case err == nil:
-			dec := yaml.NewDecoder(strings.NewReader(string(b)))
-			dec.KnownFields(true)
-			if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
-				return nil, fmt.Errorf("config %s: %w", path, err)
-			}
-		case os.IsNotExist(err) && !required:
-		default:
-			return nil, fmt.Errorf("config: %w", err)
+	if len(b) > 0 {
+		dec := yaml.NewDecoder(strings.NewReader(string(b)))
+		dec.KnownFields(true)
+		if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
+			return nil, fmt.Errorf("config %s: %w", path, err)
 		}
 	}
 	for env, dst := range map[string]*string{
