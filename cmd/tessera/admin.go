@@ -165,23 +165,28 @@ func openQuick(db string) (*storage.Store, error) {
 }
 
 // openOrAsk opens the database read-only; when a running bot holds it,
-// it asks the bot instead (conn is then the answer). A missing, empty or
-// damaged file is an error at once: no bot would be serving it.
+// it asks the bot instead (conn is then the answer). A missing or empty
+// file is an error at once. A file that looks damaged is asked about too
+// when a bot answers: the bot has it open and its header may have been
+// read mid-write; with no bot, the damage is the answer.
 func openOrAsk(db, command string) (*storage.Store, net.Conn, error) {
 	st, err := openQuick(db)
 	if err == nil {
 		return st, nil, nil
 	}
 	var nf *storage.NotFoundError
-	var damaged *storage.DamagedError
-	if errors.As(err, &nf) || errors.As(err, &damaged) {
+	if errors.As(err, &nf) {
 		return nil, nil, err
 	}
 	c, aerr := ask(db, command)
-	if aerr != nil {
-		return nil, nil, fmt.Errorf("%v; and no running bot answers on %s (%v)", err, socketPath(db), aerr)
+	var damaged *storage.DamagedError
+	switch {
+	case aerr == nil:
+		return nil, c, nil
+	case errors.As(err, &damaged):
+		return nil, nil, err
 	}
-	return nil, c, nil
+	return nil, nil, fmt.Errorf("%v; and no running bot answers on %s (%v)", err, socketPath(db), aerr)
 }
 
 // runBackup is `tessera backup PATH`: a consistent copy of the database,
