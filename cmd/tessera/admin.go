@@ -324,9 +324,16 @@ func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 2
 	case err != nil:
-		// A file too damaged to open is what check is for: say so.
-		fmt.Fprintln(stdout, err)
-		fmt.Fprintf(stdout, "%s: cannot be opened\n", db)
+		// A file too damaged to open is what check is for: say what was
+		// found, and what to do.
+		var damaged *storage.DamagedError
+		if errors.As(err, &damaged) {
+			fmt.Fprintf(stdout, "%s is damaged: %s\n", db, damaged.Reason)
+			fmt.Fprintf(stdout, "%s: cannot be opened; stop the bot and restore the latest backup\n", db)
+		} else {
+			fmt.Fprintln(stdout, err)
+			fmt.Fprintf(stdout, "%s: cannot be opened\n", db)
+		}
 		return 1
 	case st != nil:
 		problems = check(st)
