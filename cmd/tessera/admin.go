@@ -82,6 +82,11 @@ const (
 // would meet the same damage.
 func check(st *storage.Store) (problems []string) {
 	for _, err := range st.Check() {
+		var damaged *storage.DamagedError
+		if errors.As(err, &damaged) {
+			problems = append(problems, "structure: damaged, "+damaged.Reason+" (stop the bot and restore the latest backup)")
+			continue
+		}
 		problems = append(problems, "structure: "+err.Error())
 	}
 	if len(problems) > 0 {
