@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"tessera"
 	"tessera/service"
@@ -35,25 +36,65 @@ func New(svc *service.Service, out io.Writer, dir string) *Console {
 const Help = `Type commands as "<player>: /<command> ...", for example:
   ana: /new elemental bo           challenge bo (options: ana: /new elemental bo borders=RBGY)
   bo: /accept                      accept the newest challenge (or /accept 3)
-  ana: /moves                      list your legal moves (autocomplete); /moves d5 narrows it
+  ana: /moves                      list your legal moves, best first (25 at most); /moves d5 narrows it
   ana: /move d5 RGBY               play a move (add #3 first when you have several games)
   bo: /hand   bo: /board   bo: /games   bo: /resign   ana: /rules closure
   ana: /click resign:3             press a button shown as [Label: /click id]
   ana: /new elemental bo clock=3d  with a clock (3d per move, or clock=bank=7d,inc=1d,cap=14d)
   ana: /abort  /vacation 3  /settings notify=off timezone=Europe/Paris  /say d5 RGBY
-Pictures are written to the pictures folder; "quit" ends.`
+With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
+Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`
 
-// Run reads lines until EOF or "quit".
-func (c *Console) Run(in io.Reader) error {
-	sc := bufio.NewScanner(in)
+// MaxLine is the longest line the console reads (64 KB); a longer one is
+// refused with a message, and the console goes on.
+const MaxLine = 64 << 10
+
+// Wording is the console's syntax for the service's hints (a game is
+// named "#2" after the command, and /moves lists the legal moves).
+var Wording = service.Wording{PickGame: "#id after the command (ana: /move #2 ...)", MoveList: "/moves"}
+
+// input is one line read, or the end of the input.
+type input struct {
+	text    string
+	tooLong bool
+	err     error // io.EOF at the end
+}
+
+// Run reads lines until the end of the input, "quit", or ctx ends (the
+// command stops it on Ctrl-C and SIGTERM), and returns nil then.
+func (c *Console) Run(ctx context.Context, in io.Reader) error {
+	lines := make(chan input)
+	done := make(chan struct{})
+	defer close(done)
+	// The reading goroutine may stay blocked on a terminal after Run
+	// returns; the process is ending then.
+	go readLines(in, lines, done)
 	fmt.Fprintln(c.out, Help)
 	for {
-		fmt.Fprint(c.out, "> ")
-		if !sc.Scan() {
-			fmt.Fprintln(c.out)
-			return sc.Err()
+		if ctx.Err() != nil {
+			fmt.Fprintln(c.out, "\n(stopped)")
+			return nil
 		}
-		line := strings.TrimSpace(sc.Text())
+		fmt.Fprint(c.out, "> ")
+		var l input
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(c.out, "\n(stopped)")
+			return nil
+		case l = <-lines:
+		}
+		switch {
+		case l.tooLong:
+			fmt.Fprintf(c.out, "(that line is longer than %d KB and was not read)\n", MaxLine>>10)
+			continue
+		case l.err != nil && l.text == "":
+			fmt.Fprintln(c.out)
+			if l.err == io.EOF {
+				return nil
+			}
+			return l.err
+		}
+		line := strings.TrimSpace(l.text)
 		if line == "quit" || line == "exit" {
 			return nil
 		}
@@ -64,6 +105,47 @@ func (c *Console) Run(in io.Reader) error {
 	}
 }
 
+// readLines sends the lines of r, each at most MaxLine bytes (a longer
+// one is sent as tooLong, its text dropped), then the end of r.
+func readLines(r io.Reader, out chan<- input, done <-chan struct{}) {
+	send := func(in input) bool {
+		select {
+		case out <- in:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	br := bufio.NewReaderSize(r, 4096)
+	for {
+		var buf []byte
+		long := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			if !long {
+				buf = append(buf, chunk...)
+				if len(strings.TrimRight(string(buf), "\r\n")) > MaxLine {
+					long, buf = true, nil
+				}
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if long || len(buf) > 0 {
+			if !send(input{text: string(buf), tooLong: long}) {
+				return
+			}
+		}
+		if err != nil {
+			send(input{err: err})
+			return
+		}
+	}
+}
+
 // Line runs one command line, prints its reply, then delivers what the
 // command announced (posts, status edits, direct messages).
 func (c *Console) Line(line string) {
@@ -71,7 +153,8 @@ func (c *Console) Line(line string) {
 	if err != nil {
 		r = c.svc.Fail(err)
 	}
-	c.print(r)
+	who, _, _ := strings.Cut(line, ":")
+	c.print(r, strings.TrimSpace(who))
 	if _, err := c.svc.Deliver(context.Background(), sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
@@ -117,6 +200,9 @@ func short(place string) string {
 
 // Do runs one command line and returns the reply.
 func (c *Console) Do(line string) (service.Reply, error) {
+	if w := strings.ToLower(strings.TrimSpace(line)); w == "help" || w == "/help" || w == "?" {
+		return service.Reply{Text: Help}, nil
+	}
 	who, cmdline, ok := strings.Cut(line, ":")
 	who = strings.TrimSpace(who)
 	if !ok || who == "" || strings.ContainsAny(who, " /") {
@@ -173,8 +259,13 @@ func (c *Console) Do(line string) (service.Reply, error) {
 		return c.svc.Move(req, ref, strings.Join(args, " "))
 	case "moves":
 		var b strings.Builder
-		for _, ch := range c.svc.MoveChoices(req, ref, strings.Join(args, " ")) {
+		choices := c.svc.MoveChoices(req, ref, strings.Join(args, " "))
+		for _, ch := range choices {
 			fmt.Fprintf(&b, "  %s\n", ch.Name)
+		}
+		if len(choices) == service.MaxChoices {
+			// The list, like Discord's autocomplete, holds at most 25.
+			fmt.Fprintf(&b, "  (the list stops at %d moves, best first; type the start of a move after /moves to see others)\n", service.MaxChoices)
 		}
 		return service.Reply{Text: strings.TrimRight(b.String(), "\n"), Ephemeral: true}, nil
 	case "hand":
@@ -255,7 +346,9 @@ func user(name string) service.User {
 	return service.User{ID: name, Name: name}
 }
 
-func (c *Console) print(r service.Reply) {
+// print shows a reply to who. A picture only who sees (a hand) is filed
+// under who's name, so that each player's hand is its own file.
+func (c *Console) print(r service.Reply, who string) {
 	prefix := ""
 	if r.Ephemeral {
 		prefix = "(only you) "
@@ -264,7 +357,26 @@ func (c *Console) print(r service.Reply) {
 	for _, b := range r.Buttons {
 		fmt.Fprintf(c.out, "  [%s: /click %s]\n", b.Label, b.ID)
 	}
-	c.files(r.Files)
+	files := r.Files
+	if r.Ephemeral && who != "" {
+		files = make([]service.File, len(r.Files))
+		for i, f := range r.Files {
+			f.Name = fileSafe(user(who).ID) + "-" + f.Name
+			files[i] = f
+		}
+	}
+	c.files(files)
+}
+
+// fileSafe keeps a name's letters, digits, '-' and '_' for a file name.
+func fileSafe(name string) string {
+	b := []rune(name)
+	for i, r := range b {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // files writes pictures to the pictures folder.

@@ -1,10 +1,13 @@
 package console
 
 import (
+	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "tessera/engine/games"
 	"tessera/service"
@@ -18,7 +21,7 @@ func newConsole(t testing.TB) (*Console, *strings.Builder) {
 	}
 	t.Cleanup(func() { st.Close() })
 	out := &strings.Builder{}
-	return New(service.New(st, service.Config{Seed: func() uint64 { return 3 }}), out, ""), out
+	return New(service.New(st, service.Config{Seed: func() uint64 { return 3 }, Wording: Wording}), out, ""), out
 }
 
 func TestConsoleCommands(t *testing.T) {
@@ -54,4 +57,88 @@ func FuzzLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		c.Line(line)
 	})
+}
+
+// Item 12: a line over 64 KB is refused with a message, and the console
+// goes on to the next line.
+func TestConsoleRefusesALongLine(t *testing.T) {
+	c, out := newConsole(t)
+	long := "ana: /say " + strings.Repeat("x", MaxLine)
+	in := "ana: /rules closure\n" + long + "\n" + strings.Repeat("y", 3*MaxLine) + "\nana: /rules glorieta\n"
+	if err := c.Run(context.Background(), strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "longer than 64 KB"); n != 2 {
+		t.Fatalf("%d refusals:\n%.2000s", n, out)
+	}
+	if !strings.Contains(out.String(), "Glorieta") || !strings.Contains(out.String(), "Closure") {
+		t.Fatal("the lines around the long ones were not run")
+	}
+	// Exactly 64 KB is read (and is only chatter, not a crash).
+	c, out = newConsole(t)
+	if err := c.Run(context.Background(), strings.NewReader("ana: /say "+strings.Repeat("x", MaxLine-len("ana: /say "))+"\n")); err != nil || strings.Contains(out.String(), "longer than") {
+		t.Fatalf("%v %.300s", err, out)
+	}
+}
+
+// Item 12: the console ends cleanly when its context ends (the command
+// cancels it on Ctrl-C and SIGTERM), even while waiting for a line.
+func TestConsoleEndsWhenStopped(t *testing.T) {
+	c, _ := newConsole(t)
+	r, w, err := os.Pipe() // a terminal that never sends anything
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- c.Run(ctx, r) }()
+	w.Write([]byte("ana: /rules closure\n"))
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute): // a bound on a hang, not a measurement
+		t.Fatal("the console did not end when stopped")
+	}
+}
+
+// Item 13: "help" alone prints the console's help; /moves says when the
+// list was cut; each player's hand is its own picture; hints name games
+// the console's way.
+func TestConsoleHelpMovesHandsAndHints(t *testing.T) {
+	c, out := newConsole(t)
+	c.dir = t.TempDir()
+	c.Line("help")
+	if !strings.Contains(out.String(), "Type commands as") || strings.Contains(out.String(), "Write who speaks first") {
+		t.Fatalf("help: %s", out)
+	}
+	for _, l := range []string{"ana: /new elemental bo", "bo: /accept", "ana: /hand", "bo: /hand"} {
+		c.Line(l)
+	}
+	for _, who := range []string{"ana", "bo"} {
+		if _, err := os.Stat(filepath.Join(c.dir, who+"-hand-1.png")); err != nil {
+			t.Fatalf("%s's hand: %v\n%s", who, err, out)
+		}
+	}
+	out.Reset()
+	c.Line("ana: /moves")
+	if !strings.Contains(out.String(), "the list stops at 25 moves") {
+		t.Fatalf("/moves on a first move (more than 25 choices): %s", out)
+	}
+	out.Reset()
+	c.Line("ana: /moves zz")
+	if strings.Contains(out.String(), "stops at") {
+		t.Fatalf("a short list said it was cut: %s", out)
+	}
+	c.Line("ana: /new closure bo")
+	c.Line("bo: /accept")
+	out.Reset()
+	c.Line("bo: /board")
+	if !strings.Contains(out.String(), "#id after the command") || strings.Contains(out.String(), "game: option") {
+		t.Fatalf("hint: %s", out)
+	}
 }

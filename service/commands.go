@@ -242,7 +242,7 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 	}
 	var r Reply
 	lines = append(lines, s.turnLine(g, st, &r))
-	lines = append(lines, "Move with /move (autocomplete lists your legal moves); see your pieces with /hand.")
+	lines = append(lines, fmt.Sprintf("Move with /move (%s lists your legal moves); see your pieces with /hand.", s.cfg.Wording.MoveList))
 	return tessera.Announcement{Kind: tessera.AnnouncePost, Text: strings.Join(lines, "\n"), Board: true, Ping: r.Mentions}
 }
 
@@ -395,10 +395,10 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 	}
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return Reply{}, errorf(tessera.EINVALID, "Type a move, or pick one from the autocomplete list.")
+		return Reply{}, errorf(tessera.EINVALID, "Type a move, or pick one from the %s list.", s.cfg.Wording.MoveList)
 	}
 	if len(text) > 200 {
-		return Reply{}, errorf(tessera.EINVALID, "That move is too long; pick one from the autocomplete list.")
+		return Reply{}, errorf(tessera.EINVALID, "That move is too long; pick one from the %s list.", s.cfg.Wording.MoveList)
 	}
 	if strings.EqualFold(text, "resign") {
 		return s.Resign(req, strconv.FormatUint(g.ID, 10))

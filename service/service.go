@@ -114,6 +114,19 @@ type Config struct {
 	// RetryBase is the first wait before a failed delivery is retried; it
 	// doubles on every try, up to 5 minutes (default 2 s).
 	RetryBase time.Duration
+	// Wording is how hints name the transport's own syntax.
+	Wording Wording
+}
+
+// Wording is how hints name what the caller types, which differs by
+// transport; an empty field is Discord's wording.
+type Wording struct {
+	// PickGame ends "say which with …": how to name one of several games
+	// (Discord: "the game: option"; the console: "#id after the command").
+	PickGame string
+	// MoveList is what lists the legal moves, in "pick one from the … list"
+	// and "(… lists your legal moves)" (Discord: "autocomplete").
+	MoveList string
 }
 
 // Service runs the commands on a store.
@@ -152,6 +165,12 @@ func New(store *storage.Store, cfg Config) *Service {
 	}
 	if s.cfg.VacationDays <= 0 || s.cfg.VacationDays > MaxVacationDays { // Validate refuses these
 		s.cfg.VacationDays = 20
+	}
+	if s.cfg.Wording.PickGame == "" {
+		s.cfg.Wording.PickGame = "the game: option"
+	}
+	if s.cfg.Wording.MoveList == "" {
+		s.cfg.Wording.MoveList = "autocomplete"
 	}
 	if s.cfg.Link == nil {
 		s.cfg.Link = func(guildID, channelID string) string { return "#" + channelID }
@@ -511,7 +530,7 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 	for _, g := range list {
 		ids = append(ids, fmt.Sprintf("#%d", g.ID))
 	}
-	return nil, errorf(tessera.EINVALID, "This channel has several games (%s): say which with the game: option.", strings.Join(ids, ", "))
+	return nil, errorf(tessera.EINVALID, "This channel has several games (%s): say which with %s.", strings.Join(ids, ", "), s.cfg.Wording.PickGame)
 }
 
 // storageTx keeps the store's transaction type short in signatures.

@@ -47,7 +47,8 @@ var ErrNotFound = tessera.Errorf(tessera.ENOTFOUND, "There is no such game.")
 
 // Store is an open database.
 type Store struct {
-	db *bolt.DB
+	db      *bolt.DB
+	created bool
 }
 
 // Options tune Open.
@@ -57,50 +58,85 @@ type Options struct {
 	LockTimeout time.Duration
 	// NoSync turns fsync off: for tests and benchmarks only.
 	NoSync bool
+	// ReadOnly opens an existing database without writing anything (a
+	// shared lock, so it waits for a running bot like a writer would): a
+	// missing or empty file is an error instead of a new database.
+	ReadOnly bool
 }
 
-// Open opens (creating if needed) the database at path and checks its
-// schema version.
+// Open opens the database at path and checks its schema version. It
+// creates the file when it is missing or empty, unless opt.ReadOnly. A
+// damaged file is a *DamagedError, never a crash (see open.go).
 func Open(path string, opt Options) (*Store, error) {
 	if opt.LockTimeout == 0 {
 		opt.LockTimeout = time.Second
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, NoSync: opt.NoSync})
-	if errors.Is(err, bolt.ErrTimeout) {
-		return nil, fmt.Errorf("database %s is locked by another process (is another tessera running?)", path)
-	}
+	created, err := inspect(path, opt.ReadOnly)
 	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+		return nil, err
 	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		meta, err := tx.CreateBucketIfNotExists(bMeta)
-		if err != nil {
-			return err
-		}
-		switch v := meta.Get(kSchema); {
-		case v == nil:
-			if tx.Bucket(bGames) != nil {
-				return fmt.Errorf("database %s has games but no schema version: not a tessera database?", path)
-			}
-			if err := meta.Put(kSchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-				return err
-			}
-		case string(v) != strconv.Itoa(SchemaVersion):
-			return fmt.Errorf("database %s has schema version %s; this tessera reads version %d", path, v, SchemaVersion)
-		}
-		for _, b := range [][]byte{bGames, bByPlayer, bByChan, bHandled, bOutbox, bDeadline, bUsers} {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	db, err := openBolt(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	if opt.ReadOnly {
+		err = guard(path, func() error { return db.View(func(tx *bolt.Tx) error { return checkSchema(tx, path) }) })
+	} else {
+		err = guard(path, func() error { return db.Update(func(tx *bolt.Tx) error { return initSchema(tx, path) }) })
+	}
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, created: created}, nil
 }
+
+// initSchema writes the schema version and the buckets of a new file, and
+// checks the version of an existing one.
+func initSchema(tx *bolt.Tx, path string) error {
+	meta, err := tx.CreateBucketIfNotExists(bMeta)
+	if err != nil {
+		return err
+	}
+	switch v := meta.Get(kSchema); {
+	case v == nil:
+		if tx.Bucket(bGames) != nil {
+			return fmt.Errorf("database %s has games but no schema version: not a tessera database?", path)
+		}
+		if err := meta.Put(kSchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+			return err
+		}
+	case string(v) != strconv.Itoa(SchemaVersion):
+		return fmt.Errorf("database %s has schema version %s; this tessera reads version %d", path, v, SchemaVersion)
+	}
+	for _, b := range [][]byte{bGames, bByPlayer, bByChan, bHandled, bOutbox, bDeadline, bUsers} {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSchema checks, without writing, that a file opened read-only is a
+// tessera database of this version. Only the games bucket is required
+// (the admin tools read it): a bucket a later version adds may be missing.
+func checkSchema(tx *bolt.Tx, path string) error {
+	meta := tx.Bucket(bMeta)
+	if meta == nil {
+		return fmt.Errorf("database %s has no schema version: not a tessera database?", path)
+	}
+	if v := meta.Get(kSchema); string(v) != strconv.Itoa(SchemaVersion) {
+		return fmt.Errorf("database %s has schema version %q; this tessera reads version %d", path, v, SchemaVersion)
+	}
+	if tx.Bucket(bGames) == nil {
+		return &DamagedError{Path: path, Reason: "its games bucket is missing"}
+	}
+	return nil
+}
+
+// Created reports whether Open made a new database (the file was missing
+// or empty).
+func (s *Store) Created() bool { return s.created }
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
@@ -459,18 +495,6 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 		return err
 	})
 	return n, err
-}
-
-// Check verifies the file's structure; it returns every problem found.
-func (s *Store) Check() []error {
-	var errs []error
-	s.db.View(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			errs = append(errs, err)
-		}
-		return nil
-	})
-	return errs
 }
 
 // Handled reports whether an interaction id was already handled.

@@ -51,12 +51,18 @@ func serveAdmin(st *storage.Store, db string, log *slog.Logger) (io.Closer, erro
 						log.Error("backup failed", "err", err)
 					}
 				case "check":
+					// The last line says the answer is whole: "OK", or
+					// "PROBLEMS n" after n problem lines. A client that
+					// reads neither (the bot died mid-check) reports
+					// failure, never success.
 					problems := check(st)
 					for _, p := range problems {
-						fmt.Fprintln(c, p)
+						fmt.Fprintln(c, strings.ReplaceAll(p, "\n", " "))
 					}
 					if len(problems) == 0 {
-						fmt.Fprintln(c, "OK")
+						fmt.Fprintln(c, checkOK)
+					} else {
+						fmt.Fprintf(c, "%s %d\n", checkProblems, len(problems))
 					}
 				}
 			}()
@@ -65,12 +71,34 @@ func serveAdmin(st *storage.Store, db string, log *slog.Logger) (io.Closer, erro
 	return ln, nil
 }
 
+// The check protocol's last line.
+const (
+	checkOK       = "OK"
+	checkProblems = "PROBLEMS"
+)
+
 // check verifies the file's structure and that every stored game replays.
-func check(st *storage.Store) []string {
-	var problems []string
+// When the structure is damaged the games are not read: reading them
+// would meet the same damage.
+func check(st *storage.Store) (problems []string) {
 	for _, err := range st.Check() {
+		var damaged *storage.DamagedError
+		if errors.As(err, &damaged) {
+			problems = append(problems, "structure: damaged, "+damaged.Reason+" (stop the bot and restore the latest backup)")
+			continue
+		}
 		problems = append(problems, "structure: "+err.Error())
 	}
+	if len(problems) > 0 {
+		return append(problems, "games not read: the file's structure is damaged")
+	}
+	defer func() {
+		// A record that decodes but makes a game's rules panic is one
+		// problem, not a crash of the bot serving the check.
+		if r := recover(); r != nil {
+			problems = append(problems, fmt.Sprintf("reading games: %v", r))
+		}
+	}()
 	n := 0
 	err := st.All(func(g *tessera.Game) error {
 		n++
@@ -95,16 +123,17 @@ func check(st *storage.Store) []string {
 }
 
 // dbFlags reads the database path for backup and check.
-func dbFlags(name string, args []string, stderr io.Writer, getenv func(string) string) (*flag.FlagSet, string, bool) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+// When ok is false the command ends with exit status code.
+func dbFlags(name string, args []string, stderr io.Writer, getenv func(string) string) (fs *flag.FlagSet, db string, code int, ok bool) {
+	fs = flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
-	db := fs.String("db", "", "database file (default: the configured database)")
-	if err := fs.Parse(args); err != nil {
-		return nil, "", false
+	dbFlag := fs.String("db", "", "database file (default: the configured database)")
+	if code, ok := parseFlags(fs, args); !ok {
+		return nil, "", code, false
 	}
-	if *db != "" {
-		return fs, *db, true
+	if *dbFlag != "" {
+		return fs, *dbFlag, 0, true
 	}
 	path, required := *cfgPath, *cfgPath != ""
 	if path == "" {
@@ -116,9 +145,9 @@ func dbFlags(name string, args []string, stderr io.Writer, getenv func(string) s
 	cfg, err := loadConfig(path, required, getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
-		return nil, "", false
+		return nil, "", 2, false
 	}
-	return fs, cfg.Database, true
+	return fs, cfg.Database, 0, true
 }
 
 // ask sends a command to the running bot and returns its answer stream.
@@ -134,91 +163,197 @@ func ask(db, command string) (net.Conn, error) {
 	return c, nil
 }
 
-// openQuick opens the database unless another process holds it.
+// openQuick opens the database read-only unless another process holds
+// it: the admin tools never create or change a file.
 func openQuick(db string) (*storage.Store, error) {
-	return storage.Open(db, storage.Options{LockTimeout: 200 * time.Millisecond})
+	return storage.Open(db, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+}
+
+// openOrAsk opens the database read-only; when a running bot holds it,
+// it asks the bot instead (conn is then the answer). A missing or empty
+// file is an error at once. A file that looks damaged is asked about too
+// when a bot answers: the bot has it open and its header may have been
+// read mid-write; with no bot, the damage is the answer.
+func openOrAsk(db, command string) (*storage.Store, net.Conn, error) {
+	st, err := openQuick(db)
+	if err == nil {
+		return st, nil, nil
+	}
+	var nf *storage.NotFoundError
+	if errors.As(err, &nf) {
+		return nil, nil, err
+	}
+	c, aerr := ask(db, command)
+	var damaged *storage.DamagedError
+	switch {
+	case aerr == nil:
+		return nil, c, nil
+	case errors.As(err, &damaged):
+		return nil, nil, err
+	}
+	return nil, nil, fmt.Errorf("%v; and no running bot answers on %s (%v)", err, socketPath(db), aerr)
 }
 
 // runBackup is `tessera backup PATH`: a consistent copy of the database,
-// safe while the bot runs.
+// safe while the bot runs. The copy is written to a temporary file next
+// to PATH, synced, opened read-only and checked, and only then renamed
+// over PATH (and the directory synced): PATH is either the old file or a
+// whole, verified copy, never a cut-off one.
 func runBackup(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs, db, ok := dbFlags("backup", args, stderr, getenv)
+	fs, db, code, ok := dbFlags("backup", args, stderr, getenv)
 	if !ok {
-		return 2
+		return code
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: tessera backup [--db FILE] [--config FILE] PATH")
 		return 2
 	}
 	dst := fs.Arg(0)
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tessera-backup-*")
+	n, err := backup(db, dst)
 	if err != nil {
-		fmt.Fprintln(stderr, "tessera:", err)
+		fmt.Fprintln(stderr, "tessera: backup:", err)
+		var nf *storage.NotFoundError
+		var same *sameFileError
+		if errors.As(err, &nf) || errors.As(err, &same) {
+			return 2
+		}
 		return 1
 	}
-	defer os.Remove(tmp.Name())
-	var n int64
-	if st, err := openQuick(db); err == nil {
-		n, err = st.Backup(tmp)
-		st.Close()
-		if err != nil {
-			fmt.Fprintln(stderr, "tessera: backup:", err)
-			return 1
-		}
-	} else {
-		c, aerr := ask(db, "backup")
-		if aerr != nil {
-			fmt.Fprintf(stderr, "tessera: %v; and no running bot answers on %s (%v)\n", err, socketPath(db), aerr)
-			return 1
-		}
-		n, err = io.Copy(tmp, c)
-		c.Close()
-		if err != nil || n == 0 {
-			fmt.Fprintln(stderr, "tessera: backup from the running bot failed:", err)
-			return 1
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		fmt.Fprintln(stderr, "tessera:", err)
-		return 1
-	}
-	tmp.Close()
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		fmt.Fprintln(stderr, "tessera:", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", db, dst, n)
+	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes, verified)\n", db, dst, n)
 	return 0
 }
 
-// runCheck is `tessera check`: the database's structure, and that every
-// stored game replays. Exit status 1 when something is wrong.
-func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	_, db, ok := dbFlags("check", args, stderr, getenv)
-	if !ok {
-		return 2
-	}
-	if _, err := os.Stat(db); errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(stderr, "tessera: %s does not exist\n", db)
-		return 2
-	}
-	var problems []string
-	if st, err := openQuick(db); err == nil {
-		problems = check(st)
-		st.Close()
-	} else {
-		c, aerr := ask(db, "check")
-		if aerr != nil {
-			fmt.Fprintf(stderr, "tessera: %v; and no running bot answers on %s (%v)\n", err, socketPath(db), aerr)
-			return 1
-		}
-		sc := bufio.NewScanner(c)
-		for sc.Scan() {
-			if sc.Text() != "OK" {
-				problems = append(problems, sc.Text())
+// sameFileError refuses a backup onto the database itself.
+type sameFileError struct{ db, dst string }
+
+func (e *sameFileError) Error() string {
+	return fmt.Sprintf("%s is the database %s itself (the same file); back up to another file", e.dst, e.db)
+}
+
+func backup(db, dst string) (int64, error) {
+	// The same file by device and inode, whatever its name (a symbolic
+	// or hard link, "./live.db"): replacing it would leave the running
+	// bot writing to a deleted file.
+	if dbInfo, err := os.Stat(db); err == nil {
+		if dstInfo, err := os.Stat(dst); err == nil {
+			if os.SameFile(dbInfo, dstInfo) {
+				return 0, &sameFileError{db, dst}
+			}
+			if dstInfo.IsDir() {
+				return 0, fmt.Errorf("%s is a directory; give the backup's file name", dst)
 			}
 		}
-		c.Close()
+	}
+	st, conn, err := openOrAsk(db, "backup")
+	if err != nil {
+		return 0, err
+	}
+	dir := filepath.Dir(dst)
+	tmp, err := os.CreateTemp(dir, ".tessera-backup-*")
+	if err != nil {
+		if st != nil {
+			st.Close()
+		}
+		if conn != nil {
+			conn.Close()
+		}
+		return 0, err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, nothing is there
+	defer tmp.Close()
+	var n int64
+	if st != nil {
+		n, err = st.Backup(tmp)
+		st.Close()
+	} else {
+		n, err = io.Copy(tmp, conn)
+		conn.Close()
+		if err != nil {
+			err = fmt.Errorf("from the running bot: %w", err)
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := tmp.Sync(); err != nil {
+		return 0, err
+	}
+	if err := tmp.Close(); err != nil {
+		return 0, err
+	}
+	if err := verifyCopy(tmp.Name()); err != nil {
+		return 0, fmt.Errorf("the copy is not whole, %s was left unchanged: %w", dst, err)
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return 0, err
+	}
+	// The rename is durable only once the directory is synced.
+	if d, err := os.Open(dir); err == nil {
+		err = d.Sync()
+		d.Close()
+		if err != nil {
+			return 0, fmt.Errorf("sync %s: %w", dir, err)
+		}
+	}
+	return n, nil
+}
+
+// verifyCopy opens a written copy read-only, checks its structure and
+// that every game record decodes.
+func verifyCopy(path string) error {
+	st, err := storage.Open(path, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if errs := st.Check(); len(errs) > 0 {
+		return fmt.Errorf("%v (and %d more problems)", errs[0], len(errs)-1)
+	}
+	return st.All(func(*tessera.Game) error { return nil })
+}
+
+// runCheck is `tessera check`: the database's structure, and that every
+// stored game replays. Exit status 0 only on a complete, positive answer;
+// 1 when something is wrong or the answer was cut off; 2 when there is no
+// database to check.
+func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	_, db, code, ok := dbFlags("check", args, stderr, getenv)
+	if !ok {
+		return code
+	}
+	var problems []string
+	st, conn, err := openOrAsk(db, "check")
+	var nf *storage.NotFoundError
+	switch {
+	case errors.As(err, &nf):
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 2
+	case err != nil:
+		// A file too damaged to open is what check is for: say what was
+		// found, and what to do.
+		var damaged *storage.DamagedError
+		if errors.As(err, &damaged) {
+			fmt.Fprintf(stdout, "%s is damaged: %s\n", db, damaged.Reason)
+			fmt.Fprintf(stdout, "%s: cannot be opened; stop the bot and restore the latest backup\n", db)
+		} else {
+			fmt.Fprintln(stdout, err)
+			fmt.Fprintf(stdout, "%s: cannot be opened\n", db)
+		}
+		return 1
+	case st != nil:
+		problems = check(st)
+		st.Close()
+	default:
+		var whole bool
+		problems, whole, err = readCheckAnswer(conn)
+		conn.Close()
+		if !whole {
+			for _, p := range problems {
+				fmt.Fprintln(stdout, p)
+			}
+			fmt.Fprintf(stderr, "tessera: the running bot's answer was cut off (%v): the check did not finish; run it again\n", err)
+			return 1
+		}
 	}
 	for _, p := range problems {
 		fmt.Fprintln(stdout, p)
@@ -229,4 +364,32 @@ func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	}
 	fmt.Fprintf(stdout, "%s: OK\n", db)
 	return 0
+}
+
+// readCheckAnswer reads the bot's check answer; whole is true only when
+// it ended with its last line ("OK" after no problems, or "PROBLEMS n"
+// after exactly n).
+func readCheckAnswer(r io.Reader) (problems []string, whole bool, err error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == checkOK {
+			if len(problems) > 0 {
+				return problems, false, errors.New(`"OK" after problems`)
+			}
+			return problems, true, nil
+		}
+		if v, ok := strings.CutPrefix(line, checkProblems+" "); ok {
+			if v != fmt.Sprint(len(problems)) || len(problems) == 0 {
+				return problems, false, fmt.Errorf("%d problems announced as %q", len(problems), v)
+			}
+			return problems, true, nil
+		}
+		problems = append(problems, line)
+	}
+	if err = sc.Err(); err == nil {
+		err = io.ErrUnexpectedEOF
+	}
+	return problems, false, err
 }

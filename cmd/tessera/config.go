@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"tessera/engine"
 	"tessera/service"
 )
 
@@ -41,19 +43,33 @@ type Config struct {
 // loadConfig reads the YAML file (when path is not empty and exists, or
 // must exist when required) and applies the environment overrides.
 func loadConfig(path string, required bool, getenv func(string) string) (*Config, error) {
-	c := &Config{Database: "tessera.db", Pictures: "pictures", LogLevel: "info"}
+	var b []byte
 	if path != "" {
-		b, err := os.ReadFile(path)
+		var err error
+		b, err = os.ReadFile(path)
 		switch {
 		case err == nil:
-			dec := yaml.NewDecoder(strings.NewReader(string(b)))
-			dec.KnownFields(true)
-			if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
-				return nil, fmt.Errorf("config %s: %w", path, err)
-			}
 		case os.IsNotExist(err) && !required:
 		default:
 			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
+	return parseConfig(b, path, getenv)
+}
+
+// parseConfig reads a configuration file's text (empty: none) and applies
+// the environment overrides and the checks.
+func parseConfig(b []byte, path string, getenv func(string) string) (*Config, error) {
+	c := &Config{Database: "tessera.db", Pictures: "pictures", LogLevel: "info"}
+	// Defaults are set before decoding, so that a value the file gives,
+	// even 0 or "", is checked rather than replaced by the default.
+	c.Reminders.After = "24h"
+	c.Vacation.Days = 20
+	if len(b) > 0 {
+		dec := yaml.NewDecoder(strings.NewReader(string(b)))
+		dec.KnownFields(true)
+		if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
+			return nil, fmt.Errorf("config %s: %w", path, err)
 		}
 	}
 	for env, dst := range map[string]*string{
@@ -71,17 +87,8 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 		on := true
 		c.Games.Thread = &on
 	}
-	if c.Reminders.After == "" {
-		c.Reminders.After = "24h"
-	}
-	if c.Vacation.Days == 0 {
-		c.Vacation.Days = 20
-	}
-	if _, err := time.ParseDuration(c.Reminders.After); err != nil {
-		return nil, fmt.Errorf("config: reminders.after %q: write a duration like 24h or 36h", c.Reminders.After)
-	}
-	if _, err := service.ParseClock(c.Defaults.Clock); err != nil {
-		return nil, fmt.Errorf("config: defaults.clock: %v", err)
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
@@ -89,6 +96,66 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 		return nil, fmt.Errorf("config: log_level %q: use debug, info, warn or error", c.LogLevel)
 	}
 	return c, nil
+}
+
+// check finds bad settings at start-up, each error naming its key, so
+// that players never meet them: durations and day counts within the
+// service's bounds (service.Config.Validate, one place for them), the
+// default clock, and every defaults.options entry accepted by its game.
+func (c *Config) check() error {
+	after, err := time.ParseDuration(strings.TrimSpace(c.Reminders.After))
+	if err != nil {
+		return fmt.Errorf("reminders.after %q: write a duration like 24h or 36h", c.Reminders.After)
+	}
+	if after < service.MinRemindAfter {
+		return fmt.Errorf("reminders.after %q: give from 1h to 30 days (720h)", c.Reminders.After)
+	}
+	if c.Vacation.Days < 1 {
+		return fmt.Errorf("vacation.days %d: give a number of days from 1 to %d", c.Vacation.Days, service.MaxVacationDays)
+	}
+	if err := c.serviceConfig().Validate(); err != nil {
+		return err
+	}
+	if strings.TrimSpace(c.Database) == "" {
+		return fmt.Errorf("database: give the database file's path")
+	}
+	ids := make([]string, 0, len(c.Defaults.Options))
+	for id := range c.Defaults.Options {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // the same error every time
+	for _, id := range ids {
+		if err := checkDefaultOptions(id, c.Defaults.Options[id]); err != nil {
+			return fmt.Errorf("defaults.options.%s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// checkDefaultOptions checks a defaults.options entry as /new applies it
+// (the service splits the value into words): the game exists and accepts
+// the options with every number of players it allows.
+func checkDefaultOptions(id, value string) error {
+	g, ok := engine.Lookup(id)
+	if !ok || g.ID != id {
+		return fmt.Errorf("there is no game %q (games: %s)", id, gameIDs())
+	}
+	opts, err := engine.ParseOptions(strings.Fields(value))
+	if err != nil {
+		return err
+	}
+	for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
+		if _, err := engine.New(engine.Setup{Game: id, Players: n, Seed: 1}); err != nil {
+			continue // the player count alone is refused (a Knotwork puzzle is for one player)
+		}
+		if _, err := engine.New(engine.Setup{Game: id, Players: n, Seed: 1, Options: opts}); err != nil {
+			if g.MinPlayers == g.MaxPlayers {
+				return err
+			}
+			return fmt.Errorf("%v (with %d players)", err, n)
+		}
+	}
+	return nil
 }
 
 // serviceConfig is the service's part of the configuration.

@@ -1,15 +1,14 @@
-// Command tessera runs the Tessera bot and its tools.
-//
-//	tessera [run]        the bot (Discord with DISCORD_TOKEN, else a local console)
-//	tessera replay ...   replay a moves file and print the position as JSON
-//	tessera backup PATH  a consistent copy of the database, while the bot runs
-//	tessera check        verify the database
+// Command tessera runs the Tessera bot and its tools; `tessera help`
+// lists the subcommands (the table below).
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	_ "tessera/engine/games"
 )
@@ -18,41 +17,84 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmd := "run"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "run":
+// command is one subcommand: its name, one line for the help, and what
+// runs it (with the arguments after its name).
+type command struct {
+	name, summary string
+	run           func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands is every subcommand, in the order `tessera help` lists them.
+// A new subcommand (ai, playouts, lab, ...) is one more line here: the
+// dispatch and the help both come from this table.
+var commands = []command{
+	{"run", "run the bot (the default): Discord when DISCORD_TOKEN is set, otherwise a local console", func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runBot(args, stdin, stdout, stderr, os.Getenv)
-	case "replay":
-		return runReplay(args, stdin, stdout, stderr)
-	case "backup":
+	}},
+	{"replay", "replay a moves file and print the position as JSON (--png draws it)", runReplay},
+	{"backup", "write a verified copy of the database to PATH (safe while the bot runs)", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runBackup(args, stdout, stderr, os.Getenv)
-	case "check":
+	}},
+	{"check", "verify the database: its structure and that every game replays", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runCheck(args, stdout, stderr, os.Getenv)
-	case "playouts":
+	}},
+	{"playouts", "how fast the engine plays uniformly random games from the start, on one core", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runPlayouts(args, stdout, stderr)
-	case "ai":
-		return runAI(args, stdin, stdout, stderr)
-	case "lab":
+	}},
+	{"ai", "replay a moves file and print the AI's move for the seat to move", runAI},
+	{"lab", "play many games between AI levels and baselines and report each player's results", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runLab(args, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	}},
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && !isHelp(args[0]) {
+		return commands[0].run(args, stdin, stdout, stderr) // flags of the default command
+	}
+	name, rest := args[0], args[1:]
+	if isHelp(name) {
+		printUsage(stdout)
 		return 0
 	}
-	fmt.Fprintf(stderr, "tessera: unknown command %q\n%s", cmd, usage)
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(rest, stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "tessera: unknown command %q\n", name)
+	printUsage(stderr)
 	return 2
 }
 
-const usage = `usage: tessera [command] [flags]
+func isHelp(arg string) bool {
+	switch arg {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
+}
 
-commands:
-  run       run the bot (the default): Discord when DISCORD_TOKEN is set,
-            otherwise a local console
-  replay    replay a moves file and print the position as JSON
-  backup    write a consistent copy of the database (safe while the bot runs)
-  check     verify the database: its structure and that every game replays
-  help      this text
-`
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: tessera [command] [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "  %-9s %s\n", "help", "this text")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "`tessera COMMAND -h` lists a command's flags.")
+}
+
+// parseFlags parses a command's flags; help asked for (-h) is exit 0,
+// a mistake exit 2, and ok false means return that code.
+func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		return 0, false
+	}
+	return 2, false
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"tessera/engine"
@@ -54,13 +55,17 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var opts multiFlag
 	fs.Var(&opts, "option", "game option name=value (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tessera replay --game ID [--players N] [--seed S] [--option k=v]... [--deck a,b,...] [--png FILE] MOVES_FILE|-\n")
+		fmt.Fprintf(stderr, "usage: tessera replay --game ID [--players N] [--seed S] [--option k=v]... [--deck a,b,...] [--png FILE] MOVES_FILE|-\n(flags may also follow the file name)\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || *game == "" {
+	if len(files) != 1 || *game == "" {
 		fs.Usage()
 		return 2
 	}
@@ -78,7 +83,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	in := stdin
-	if name := fs.Arg(0); name != "-" {
+	if name := files[0]; name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -108,7 +113,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		res.LegalMoves = len(st.Legal())
 	}
 	for s := 0; s < st.Players(); s++ {
-		res.Hands = append(res.Hands, st.Hand(engine.Seat(s)))
+		res.Hands = append(res.Hands, handList(st.Hand(engine.Seat(s))))
 	}
 	if *pngOut != "" {
 		g, _ := engine.Lookup(setup.Game)
@@ -127,6 +132,38 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// handList is a seat's hand for the JSON: an empty hand is [], never
+// null (a game's Hand may return a nil slice once the supply is gone).
+func handList(h any) any {
+	if h == nil {
+		return []any{}
+	}
+	if v := reflect.ValueOf(h); (v.Kind() == reflect.Slice || v.Kind() == reflect.Map) && v.Len() == 0 {
+		return []any{}
+	}
+	return h
+}
+
+// parseInterleaved parses flags that may come before and after the
+// positional arguments ("replay game.moves --seed 7"), which the flag
+// package alone stops at; after "--" everything is positional.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
 }
 
 // replay plays a moves file: one move per line, blank lines and lines

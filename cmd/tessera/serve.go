@@ -22,7 +22,12 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
-	if err := fs.Parse(args); err != nil {
+	seed := fs.Uint64("seed", 0, "local console only: deal its new games from seeds N, N+1, ... so that a session can be followed move by move (0: random)")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tessera: run takes no arguments (got %q); see tessera -h\n", fs.Args())
 		return 2
 	}
 	path, required := *cfgPath, true
@@ -47,6 +52,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 1
 	}
 	defer store.Close()
+	if store.Created() {
+		log.Info("created a new, empty database", "path", cfg.Database)
+	}
 	if admin, err := serveAdmin(store, cfg.Database, log); err != nil {
 		log.Warn("no backup socket: tessera backup works only while the bot is stopped", "err", err)
 	} else {
@@ -56,12 +64,21 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if *seed != 0 && cfg.Token != "" {
+		fmt.Fprintln(stderr, "tessera: --seed is for the local console only; on Discord every game is dealt at random")
+		return 2
+	}
+
 	if cfg.Token == "" {
 		sc := cfg.serviceConfig()
-		sc.Logger, sc.Link = log, console.Link
+		if *seed != 0 {
+			next := *seed
+			sc.Seed = func() uint64 { next++; return next - 1 }
+		}
+		sc.Logger, sc.Link, sc.Wording = log, console.Link, console.Wording
 		svc := service.New(store, sc)
 		fmt.Fprintf(stdout, "Tessera local console (no DISCORD_TOKEN set). Games are kept in %s; pictures go to %s/.\n", cfg.Database, cfg.Pictures)
-		if err := console.New(svc, stdout, cfg.Pictures).Run(stdin); err != nil {
+		if err := console.New(svc, stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
 			return 1
 		}

@@ -1,0 +1,212 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tessera"
+	"tessera/engine"
+)
+
+// DamagedCopies builds a database with enough games for branch pages, then
+// writes damaged copies of it into dir: truncated at many lengths, and with
+// bytes flipped in the header (meta) pages, the free list, branch and leaf
+// pages. It returns the copies by name, and the intact file.
+func damagedCopies(t testing.TB, dir string) (map[string]string, string) {
+	t.Helper()
+	good := filepath.Join(dir, "good.db")
+	st, err := Open(good, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 300; i++ {
+		g := &tessera.Game{Status: tessera.StatusPlaying, Setup: engine.Setup{Game: "elemental", Players: 2, Seed: uint64(i)},
+			Players: []tessera.Player{{ID: fmt.Sprint("p", i), Name: "a"}, {ID: fmt.Sprint("q", i), Name: "b"}}, ChannelID: fmt.Sprint("c", i%7), Created: time.Unix(int64(i), 0)}
+		if err := st.Create(g, fmt.Sprint("i", i)); err != nil {
+			t.Fatal(err)
+		}
+		if i%3 == 0 { // rewrites leave free pages, so the free list is not empty
+			st.Modify(g.ID, func(g *tessera.Game, _ *Tx) error { g.StatusID = strings.Repeat("x", 200); return nil })
+		}
+	}
+	st.Close()
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := parseMeta(data)
+	if !ok {
+		t.Fatal("the intact file's first header is invalid")
+	}
+	ps := int(m.pageSize)
+	pages := map[uint16][]int{} // page flags -> page ids
+	for id := 2; id < int(m.pgid); id++ {
+		if (id+1)*ps <= len(data) && binary.LittleEndian.Uint64(data[id*ps:]) == uint64(id) {
+			f := binary.LittleEndian.Uint16(data[id*ps+8:])
+			pages[f] = append(pages[f], id)
+		}
+	}
+	for _, kind := range []struct {
+		flag uint16
+		name string
+	}{{0x01, "branch"}, {0x02, "leaf"}, {0x10, "freelist"}} {
+		if len(pages[kind.flag]) == 0 {
+			t.Fatalf("the test database has no %s page", kind.name)
+		}
+	}
+
+	copies := map[string]string{}
+	write := func(name string, b []byte) {
+		p := filepath.Join(dir, name+".db")
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		copies[name] = p
+	}
+	// bbolt grows the file ahead of its pages: only a cut below the
+	// header's page count loses data.
+	hwm := int(m.pgid) * ps
+	for _, n := range []int{1, 100, ps - 1, ps, ps + 100, 2 * ps, 3*ps + 7, hwm / 2, hwm - ps, hwm - 1} {
+		write(fmt.Sprintf("truncated-%d", n), append([]byte(nil), data[:n]...))
+	}
+	flip := func(name string, offs ...int) {
+		b := append([]byte(nil), data...)
+		for _, o := range offs {
+			b[o] ^= 0xff
+		}
+		write(name, b)
+	}
+	// Header pages: magic, page size, root, free list, page count, checksum.
+	for _, o := range []int{16, 24, 32, 48, 56, 72} {
+		flip(fmt.Sprintf("meta0-%d", o), o)
+		flip(fmt.Sprintf("meta1-%d", o), ps+o)
+		flip(fmt.Sprintf("metas-%d", o), o, ps+o)
+	}
+	// The other pages: the page id, the flags, the count, the overflow,
+	// the first element, and somewhere in the middle.
+	for _, kind := range []struct {
+		flag uint16
+		name string
+	}{{0x01, "branch"}, {0x02, "leaf"}, {0x10, "freelist"}} {
+		ids := pages[kind.flag]
+		for _, id := range []int{ids[0], ids[len(ids)-1]} {
+			for _, o := range []int{0, 8, 10, 12, 16, 20, 24, 40, ps / 2} {
+				flip(fmt.Sprintf("%s-page%d-%d", kind.name, id, o), id*ps+o)
+			}
+		}
+	}
+	return copies, good
+}
+
+// TestDamagedDatabases: every damaged copy, opened read-only and checked
+// (tessera check) or opened for writing (tessera run), ends in an error
+// that names the file, or opens; none crashes. A truncated copy and a copy
+// with both headers broken are always reported as damaged.
+func TestDamagedDatabases(t *testing.T) {
+	dir := t.TempDir()
+	copies, _ := damagedCopies(t, dir)
+	detected := 0
+	for name, path := range copies {
+		t.Run(name, func(t *testing.T) {
+			// Open and check read-only, then a fresh copy for writing: a
+			// lock left by a recovered panic must not hide the second.
+			data, _ := os.ReadFile(path)
+			rw := path + ".rw"
+			os.WriteFile(rw, data, 0o600)
+
+			var problems []error
+			st, err := Open(path, Options{ReadOnly: true, LockTimeout: 100 * time.Millisecond})
+			if err == nil {
+				problems = st.Check()
+				if len(problems) == 0 {
+					if err := st.All(func(*tessera.Game) error { return nil }); err != nil {
+						problems = append(problems, err) // a record that no longer decodes
+					}
+				}
+				st.Close()
+			} else {
+				problems = append(problems, err)
+			}
+			for _, p := range problems {
+				if strings.Contains(p.Error(), "goroutine ") {
+					t.Fatalf("a stack trace: %v", p)
+				}
+			}
+			var damaged *DamagedError
+			if err != nil && !errors.As(err, &damaged) && !strings.Contains(err.Error(), path) {
+				t.Fatalf("read-only: the error does not name the file: %v", err)
+			}
+			if errors.As(err, &damaged) && !strings.Contains(err.Error(), "restore the latest backup") {
+				t.Fatalf("the error does not say what to do: %v", err)
+			}
+			mustFail := strings.HasPrefix(name, "truncated-") || strings.HasPrefix(name, "metas-16") || strings.HasPrefix(name, "metas-72")
+			if mustFail && err == nil {
+				t.Fatalf("read-only open of %s succeeded", name)
+			}
+			if len(problems) > 0 {
+				detected++
+			}
+
+			st, err = Open(rw, Options{LockTimeout: 100 * time.Millisecond, NoSync: true})
+			if err == nil {
+				st.Close()
+			} else if !strings.Contains(err.Error(), rw) {
+				t.Fatalf("open for writing: the error does not name the file: %v", err)
+			}
+			if mustFail && err == nil {
+				t.Fatalf("open of %s for writing succeeded", name)
+			}
+		})
+	}
+	t.Logf("%d of %d damaged copies reported", detected, len(copies))
+}
+
+func TestReadOnlyCreatesNothing(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "typo.db")
+	_, err := Open(missing, Options{ReadOnly: true})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("missing file: %v", err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("a read-only open created the file")
+	}
+	empty := filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o600)
+	if _, err := Open(empty, Options{ReadOnly: true}); !errors.As(err, &nf) || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("empty file: %v", err)
+	}
+	if info, _ := os.Stat(empty); info.Size() != 0 {
+		t.Fatal("a read-only open wrote into an empty file")
+	}
+	// Only a writable open creates, and says so.
+	st, err := Open(missing, Options{NoSync: true})
+	if err != nil || !st.Created() {
+		t.Fatalf("create: %v %v", err, st)
+	}
+	st.Close()
+	st, err = Open(missing, Options{NoSync: true})
+	if err != nil || st.Created() {
+		t.Fatalf("reopen: %v", err)
+	}
+	st.Close()
+	before, _ := os.ReadFile(missing)
+	st, err = Open(missing, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := st.Check(); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	st.Close()
+	if after, _ := os.ReadFile(missing); string(after) != string(before) {
+		t.Fatal("a read-only open and check changed the file")
+	}
+}

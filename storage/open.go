@@ -1,0 +1,260 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"runtime/debug"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A damaged file must end in one clear error, never in a crash: bbolt maps
+// the file into memory and trusts what it finds, so a truncated file faults
+// (SIGBUS) on the first read past its end, and a flipped byte in a page
+// makes bbolt panic ("page expected to be…", "invalid freelist page").
+// Open therefore reads the two header (meta) pages itself before bbolt maps
+// anything, refuses a file shorter than its header says, and runs every
+// read of an open or a check with faults turned into panics and panics
+// recovered into a DamagedError.
+
+// DamagedError says that a database file is damaged, and what to do.
+type DamagedError struct {
+	Path   string
+	Reason string
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("database %s is damaged (%s): stop the bot and restore the latest backup; `tessera check --db %s` says what it found", e.Path, e.Reason, e.Path)
+}
+
+// NotFoundError says that a database that must exist does not, or is empty.
+type NotFoundError struct {
+	Path  string
+	Empty bool
+}
+
+func (e *NotFoundError) Error() string {
+	if e.Empty {
+		return fmt.Sprintf("database %s is empty (0 bytes): it is not a tessera database; check the path (only `tessera run` creates a database)", e.Path)
+	}
+	return fmt.Sprintf("database %s does not exist: check the path (only `tessera run` creates a database)", e.Path)
+}
+
+// bbolt's on-disk header, read here so that a damaged one is reported
+// before bbolt maps the file (go.etcd.io/bbolt internal/common/meta.go).
+const (
+	boltMagic      = 0xED0CDAED
+	boltVersion    = 2
+	pageHeaderSize = 16
+	metaSize       = 64 // magic … checksum
+	noFreelist     = ^uint64(0)
+	minPageSize    = 1024
+	maxPageSize    = 1 << 24
+)
+
+// boltMeta is one of the file's two header pages.
+type boltMeta struct {
+	pageSize uint32
+	root     uint64
+	freelist uint64
+	pgid     uint64 // the high-water mark: pages 0 … pgid-1 exist
+	txid     uint64
+}
+
+// parseMeta decodes and validates a header page (checksum included).
+func parseMeta(page []byte) (boltMeta, bool) {
+	if len(page) < pageHeaderSize+metaSize {
+		return boltMeta{}, false
+	}
+	b := page[pageHeaderSize : pageHeaderSize+metaSize]
+	le := binary.LittleEndian // bbolt writes native order; Tessera runs on little-endian machines
+	if le.Uint32(b[0:]) != boltMagic || le.Uint32(b[4:]) != boltVersion {
+		return boltMeta{}, false
+	}
+	h := fnv.New64a()
+	h.Write(b[:56])
+	if h.Sum64() != le.Uint64(b[56:]) {
+		return boltMeta{}, false
+	}
+	m := boltMeta{pageSize: le.Uint32(b[8:]), root: le.Uint64(b[16:]), freelist: le.Uint64(b[32:]), pgid: le.Uint64(b[40:]), txid: le.Uint64(b[48:])}
+	if m.pageSize < minPageSize || m.pageSize > maxPageSize || m.pageSize&(m.pageSize-1) != 0 {
+		return boltMeta{}, false
+	}
+	return m, true
+}
+
+// inspect checks, before bbolt maps the file, that it exists (when
+// mustExist) and that its header is whole and consistent with its size.
+// created reports that the file is missing or empty, so that Open makes
+// a new database.
+func inspect(path string, mustExist bool) (created bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if mustExist {
+			return false, &NotFoundError{Path: path}
+		}
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("open database %s: %w", path, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("open database %s: %w", path, err)
+	}
+	if info.IsDir() {
+		return false, fmt.Errorf("database %s is a directory, not a database file", path)
+	}
+	size := info.Size()
+	if size == 0 {
+		if mustExist {
+			return false, &NotFoundError{Path: path, Empty: true}
+		}
+		return true, nil
+	}
+	// bbolt's own search: the first header at 0, the second one page
+	// later, where the page size is unknown when the first is bad.
+	var metas []boltMeta
+	read := func(off int64) {
+		buf := make([]byte, pageHeaderSize+metaSize)
+		if n, _ := f.ReadAt(buf, off); n == len(buf) {
+			if m, ok := parseMeta(buf); ok && (off == 0 || int64(m.pageSize) == off) {
+				metas = append(metas, m)
+			}
+		}
+	}
+	read(0)
+	if len(metas) == 1 {
+		read(int64(metas[0].pageSize))
+	} else {
+		for ps := int64(minPageSize); ps <= maxPageSize && ps < size; ps <<= 1 {
+			if read(ps); len(metas) > 0 {
+				break
+			}
+		}
+	}
+	if len(metas) == 0 {
+		if size < 2*minPageSize {
+			return false, &DamagedError{path, fmt.Sprintf("only %d bytes, shorter than a database's header", size)}
+		}
+		return false, &DamagedError{path, "neither of its two header pages is valid; it may not be a tessera database at all"}
+	}
+	// bbolt uses the valid header of the latest transaction.
+	m := metas[0]
+	for _, o := range metas[1:] {
+		if o.txid > m.txid {
+			m = o
+		}
+	}
+	ps := uint64(m.pageSize)
+	switch {
+	case m.pgid < 2 || m.pgid > uint64(1<<62)/ps:
+		return false, &DamagedError{path, fmt.Sprintf("its header counts %d pages", m.pgid)}
+	case m.root < 2 || m.root >= m.pgid:
+		return false, &DamagedError{path, fmt.Sprintf("its header puts the root at page %d of %d", m.root, m.pgid)}
+	case m.freelist != noFreelist && (m.freelist < 2 || m.freelist >= m.pgid):
+		return false, &DamagedError{path, fmt.Sprintf("its header puts the free list at page %d of %d", m.freelist, m.pgid)}
+	case uint64(size) < m.pgid*ps:
+		return false, &DamagedError{path, fmt.Sprintf("cut short: %d bytes where its header says %d pages of %d bytes (%d bytes)", size, m.pgid, ps, m.pgid*ps)}
+	}
+	return false, nil
+}
+
+// guard runs fn, which reads the mapped file, turning a memory fault or a
+// bbolt panic into a DamagedError. Faults become panics only in the
+// goroutine that asked (debug.SetPanicOnFault), so fn must not hand the
+// reading to another goroutine.
+func guard(path string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = &DamagedError{Path: path, Reason: fmt.Sprint(r)}
+		}
+	}()
+	return fn()
+}
+
+// openBolt opens the file with bbolt once inspect has passed it. Errors
+// that mean a bad file (both headers invalid, a checksum) are damage.
+func openBolt(path string, opt Options) (*bolt.DB, error) {
+	var db *bolt.DB
+	err := guard(path, func() (err error) {
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, NoSync: opt.NoSync, ReadOnly: opt.ReadOnly})
+		return err
+	})
+	var damaged *DamagedError
+	switch {
+	case err == nil:
+		return db, nil
+	case errors.Is(err, bolt.ErrTimeout):
+		return nil, fmt.Errorf("database %s is locked by another process (is another tessera running?)", path)
+	case errors.As(err, &damaged):
+		return nil, err
+	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, &DamagedError{Path: path, Reason: err.Error()}
+	}
+	return nil, fmt.Errorf("open database %s: %w", path, err)
+}
+
+// walk reads every bucket, key and value of the file, in this goroutine,
+// so that a damaged page faults or panics here (where guard recovers it)
+// rather than in bbolt's checker goroutine, where nothing can.
+func walk(tx *bolt.Tx) error {
+	var sum byte
+	var visit func(b *bolt.Bucket, depth int) error
+	visit = func(b *bolt.Bucket, depth int) error {
+		if depth > 16 {
+			return errors.New("buckets nested too deep")
+		}
+		return b.ForEach(func(k, v []byte) error {
+			for _, c := range k {
+				sum ^= c
+			}
+			for _, c := range v {
+				sum ^= c
+			}
+			if v == nil {
+				if child := b.Bucket(k); child != nil {
+					return visit(child, depth+1)
+				}
+			}
+			return nil
+		})
+	}
+	err := tx.ForEach(func(name []byte, b *bolt.Bucket) error { return visit(b, 0) })
+	_ = sum
+	return err
+}
+
+// Check verifies the file's structure; it returns every problem found. A
+// page that cannot even be read is one DamagedError, and then bbolt's
+// own checker is not run (it would read the same page in a goroutine
+// where a fault cannot be recovered).
+func (s *Store) Check() []error {
+	path := s.db.Path()
+	var errs []error
+	err := guard(path, func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			if err := walk(tx); err != nil {
+				return err
+			}
+			for err := range tx.Check() {
+				errs = append(errs, err)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		var damaged *DamagedError
+		if !errors.As(err, &damaged) {
+			err = &DamagedError{Path: path, Reason: err.Error()}
+		}
+		return append(errs, err)
+	}
+	return errs
+}
