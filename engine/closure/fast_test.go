@@ -104,19 +104,19 @@ func applyRandom(t testing.TB, st *State, r *engine.Rand) {
 
 // TestCheckFast runs enginetest.CheckFast (Play reaches Apply's position
 // for every legal move, PlayRandom is uniform over Legal by a chi-square
-// test) on positions of random games with 2 and 3 players, both options,
-// opening, middle, late and stuck positions. CheckFast compares full
-// fingerprints (the board picture included, milliseconds each on the
-// shared machine), so the samples per move shrink on long lists to keep
-// the test near 2,000 fingerprints; TestPlayMatchesApply covers many more
+// test) on positions of random games with 2 and 3 players (the second
+// with options): the opening, a stuck position (discards and the pass), a
+// short list in the middle game and a long one. CheckFast compares full
+// fingerprints (the board picture included, several milliseconds each on
+// the shared machine, and two per legal move besides the samples), so the
+// samples shrink on long lists; TestPlayMatchesApply covers many more
 // positions with a cheaper key.
 func TestCheckFast(t *testing.T) {
-	budget, plies := 2000, []int{0, 4, 20, 40, 70}
+	per := 300 // fingerprints per position
 	if testing.Short() {
-		budget, plies = 600, []int{4, 40}
+		per = 100
 	}
 	var sizes []int
-	stuck := false
 	for players := 2; players <= 3; players++ {
 		setup := engine.Setup{Game: ID, Players: players, Seed: uint64(players)}
 		if players == 3 {
@@ -128,19 +128,34 @@ func TestCheckFast(t *testing.T) {
 		}
 		st := s.(*State)
 		r := engine.NewRand(uint64(players))
+		stuck, short, long := false, false, testing.Short()
 		for ply := 0; !st.Over(); ply++ {
-			legal := st.Legal()
-			isStuck := legal[0].(Move).Kind != Place
-			if slices.Contains(plies, ply) || isStuck && !stuck {
-				stuck = stuck || isStuck
-				samples := min(30, max(2, budget/(2*len(plies))/len(legal)))
-				enginetest.CheckFast(t, st, uint64(ply), samples)
-				sizes = append(sizes, len(legal))
+			n := len(st.Legal())
+			check := ply == 0
+			switch {
+			case st.Legal()[0].(Move).Kind != Place:
+				check, stuck = check || !stuck, true
+			case ply >= 10 && n <= 60:
+				check, short = check || !short, true
+			case n >= 150:
+				check, long = check || !long, true
+			}
+			if check {
+				enginetest.CheckFast(t, st, uint64(ply), min(30, max(1, per/n-2)))
+				sizes = append(sizes, n)
 			}
 			st.PlayRandom(&r)
 		}
 	}
-	t.Logf("legal moves at the positions checked: %v (a stuck position among them: %v)", sizes, stuck)
+	// Stuck by hand (the all-blue tiles against GRGR), and with an empty
+	// hand. (With an empty deck, two discards can reach one position when
+	// the pile is shuffled back into the hand, which CheckFast refuses.)
+	st := build(t, 2, [][]int{{1, 25}, {2}}, []int{10, 11, 12}, lay{"m13", 46, 0})
+	st.Discards = []int{30, 31, 32}
+	enginetest.CheckFast(t, st, 1, 30)
+	st = build(t, 3, [][]int{{}, {2}, {3}}, []int{10}, lay{"m13", 19, 0})
+	enginetest.CheckFast(t, st, 2, 30)
+	t.Logf("legal moves at the positions checked: %v", sizes)
 }
 
 // TestPlayMatchesApply: on every 5th position of random games with 2 and
