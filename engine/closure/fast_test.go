@@ -195,7 +195,7 @@ func TestPlayMatchesApply(t *testing.T) {
 				if legal[0].(Move).Kind != Place {
 					stuck++
 				}
-				for _, m := range legal {
+				for i, m := range legal {
 					a, p := st.Clone().(*State), st.Clone().(*State)
 					if _, err := a.Apply(m); err != nil {
 						t.Fatal(err)
@@ -204,7 +204,9 @@ func TestPlayMatchesApply(t *testing.T) {
 						t.Fatal(err)
 					}
 					sameState(t, m.String(), a, p)
-					checkKept(t, p)
+					if i%16 == 0 { // checkKept tries every face on every open cell
+						checkKept(t, p)
+					}
 				}
 				checkUniform(t, st, legal, uint64(g*1000+ply), 30)
 			}
@@ -321,6 +323,7 @@ func TestFastPlayoutReplays(t *testing.T) {
 			}
 			sameState(t, "PlayRandom against randomMove+Play", st, before)
 			checkConserved(t, st)
+			checkKept(t, st)
 			if len(rec) > 1000 {
 				t.Fatal("more than 1000 moves")
 			}

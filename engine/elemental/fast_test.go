@@ -73,12 +73,12 @@ func checkFrontier(t testing.TB, st *State) {
 // test) on positions of random games at every player count, including the
 // opening's 512-move list. CheckFast compares full fingerprints (the board
 // picture included, about 4 ms each on the shared machine), so the samples
-// per move shrink on long lists to keep the test near 2,000 fingerprints;
+// per move shrink on long lists to keep the test near 1,200 fingerprints;
 // TestPlayMatchesApply covers many more positions with a cheaper key.
 func TestCheckFast(t *testing.T) {
-	budget, plies := 2000, []int{0, 3, 25, 45, 60}
+	budget, plies := 1200, []int{0, 3, 25, 45, 60}
 	if testing.Short() {
-		budget, plies = 1200, []int{3, 45}
+		budget, plies = 400, []int{3, 45}
 	}
 	var sizes []int
 	for players := 2; players <= 4; players++ {
