@@ -205,7 +205,7 @@ func (st *State) StartEvents() []engine.Event {
 func (st *State) Clone() engine.State {
 	c := *st
 	c.Table = st.CloneTable()
-	c.Colour = slices.Clone(st.Colour)
+	// Colour and Drawn are set by New and never change: shared.
 	room := func(n, want int) int { return max(n, want) }
 	size := room(len(st.Deck), NumTiles) + room(len(st.Discards), NumTiles)
 	for _, h := range st.Hands {
@@ -226,7 +226,6 @@ func (st *State) Clone() engine.State {
 	for i, h := range st.Hands {
 		c.Hands[i] = part(h, handSize)
 	}
-	c.Drawn = slices.Clone(st.Drawn)
 	c.Final = slices.Clone(st.Final)
 	return &c
 }

@@ -325,7 +325,13 @@ func (st *State) randomMove(r *engine.Rand) Move {
 	f := &st.fast
 	hand := st.Hands[st.Turn]
 	mine := handFaces(hand)
-	total := f.placements(mine)
+	var counts [maxOpen]uint8 // placements per open cell (at most 16)
+	total := 0
+	for i := 0; i < f.n; i++ {
+		n := f.fit[i].and(mine).count()
+		counts[i] = uint8(n)
+		total += n
+	}
 	if total == 0 { // one discard per tile, and the pass
 		if k := r.IntN(len(hand) + 1); k < len(hand) {
 			return Move{Kind: Discard, Tile: hand[k]}
@@ -334,12 +340,11 @@ func (st *State) randomMove(r *engine.Rand) Move {
 	}
 	k := r.IntN(total)
 	for i := 0; ; i++ {
-		s := f.fit[i].and(mine)
-		if n := s.count(); k >= n {
+		if n := int(counts[i]); k >= n {
 			k -= n
 			continue
 		}
-		fi := s.nth(k)
+		fi := f.fit[i].and(mine).nth(k)
 		return Move{Kind: Place, Tile: fi / 4, Cell: int(f.open[i]), Rot: fi % 4}
 	}
 }
