@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"tessera/engine"
 	"tessera/engine/enginetest"
@@ -464,6 +465,45 @@ func BenchmarkPlayoutFast(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+		})
+	}
+}
+
+// BenchmarkPlayoutSideBySide interleaves the two playouts in short turns
+// (one old playout, then fast ones for about as long) so that both see the
+// same load on a shared machine, and reports both rates and their ratio.
+func BenchmarkPlayoutSideBySide(b *testing.B) {
+	for _, players := range []int{2, 3, 4} {
+		b.Run(fmt.Sprintf("players=%d", players), func(b *testing.B) {
+			start := newGame(b, players, 1)
+			r := engine.NewRand(1)
+			var old, fast time.Duration
+			oldN, fastN := 0, 0
+			for b.Loop() {
+				t0 := time.Now()
+				st := start.Clone()
+				for !st.Over() {
+					legal := st.Legal()
+					if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t1 := time.Now()
+				old += t1.Sub(t0)
+				oldN++
+				for time.Since(t1) < t1.Sub(t0) {
+					c := start.Clone().(*State)
+					for !c.Over() {
+						c.PlayRandom(&r)
+					}
+					fastN++
+				}
+				fast += time.Since(t1)
+			}
+			o, f := float64(oldN)/old.Seconds(), float64(fastN)/fast.Seconds()
+			b.ReportMetric(o, "old-playouts/s")
+			b.ReportMetric(f, "fast-playouts/s")
+			b.ReportMetric(f/o, "ratio")
 		})
 	}
 }
