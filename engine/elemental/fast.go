@@ -175,8 +175,7 @@ func (st *State) Play(mv engine.Move) error {
 	}
 	code := tileCode(m.Edges)
 	if m.Cell < 0 || m.Cell >= board.Len() || code < 0 || !st.canPlace(m.Cell) {
-		_, err := st.Parse(m.String()) // the player's words for what is wrong
-		return err
+		return st.refusal(m)
 	}
 	if !st.front.ok {
 		st.front.build(st)
@@ -187,8 +186,17 @@ func (st *State) Play(mv engine.Move) error {
 			return nil
 		}
 	}
-	_, err := st.Parse(m.String())
-	return err
+	return st.refusal(m)
+}
+
+// refusal says why Play refuses m, in Parse's words where it has them.
+func (st *State) refusal(m Move) error {
+	if m.Cell >= 0 && m.Cell < board.Len() {
+		if _, err := st.Parse(m.String()); err != nil {
+			return err
+		}
+	}
+	return engine.Illegalf("%s is not a legal move", m)
 }
 
 // play places the tile held at index h of the mover's hand on cell, as
