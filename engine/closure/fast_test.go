@@ -293,7 +293,7 @@ func TestPlayRefuses(t *testing.T) {
 // with every move recorded through randomMove, replay through Apply to the
 // same position (scores with the final scoring, winners, hands, deck, end
 // reason); PlayRandom is exactly randomMove plus Play; the tiles are
-// conserved throughout.
+// conserved and the kept sets and unions stay right throughout.
 func TestFastPlayoutReplays(t *testing.T) {
 	games := 40
 	if testing.Short() {
@@ -306,44 +306,75 @@ func TestFastPlayoutReplays(t *testing.T) {
 		if g%3 == 2 {
 			setup.Options = map[string]string{"first": "1", "colors": "RB" + "G"[:players-2]}
 		}
-		s, err := engine.New(setup)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := s.(*State)
-		r := engine.NewRand(uint64(7 * g))
-		var rec []enginetest.Entry
-		for !st.Over() {
-			before := st.Clone().(*State)
-			rr := r
-			m := before.Clone().(*State).randomMove(&rr)
-			rec = append(rec, enginetest.Entry{Seat: st.Turn, Text: m.String()})
-			st.PlayRandom(&r)
-			if err := before.Play(m); err != nil {
-				t.Fatal(err)
-			}
-			sameState(t, "PlayRandom against randomMove+Play", st, before)
-			checkConserved(t, st)
-			checkKept(t, st)
-			if len(rec) > 1000 {
-				t.Fatal("more than 1000 moves")
-			}
-		}
-		checkKept(t, st)
-		replayed, err := enginetest.Replay(setup, rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameState(t, "replay through Apply", replayed.(*State), st)
-		if a, b := enginetest.Fingerprint(replayed), enginetest.Fingerprint(st); a != b {
-			t.Fatalf("game %d: replay differs:\n%s\n%s", g, a, b)
-		}
+		st := fastReplay(t, setup, uint64(7*g), -1)
 		reasons[st.EndReason()]++
 		if st.EndReason() == "resignation" {
 			t.Fatalf("game %d: no one resigned, reason %q", g, st.EndReason())
 		}
 	}
 	t.Logf("end reasons: %v", reasons)
+}
+
+// FuzzFastPlayout: from any seed, with a resignation at any move, a game
+// played by PlayRandom (and Resign) replays through Apply to the same
+// position.
+func FuzzFastPlayout(f *testing.F) {
+	f.Add(uint64(1), uint8(2), uint8(200))
+	f.Add(uint64(2), uint8(3), uint8(10))
+	f.Add(uint64(3), uint8(3), uint8(0))
+	f.Fuzz(func(t *testing.T, seed uint64, players, resignAt uint8) {
+		setup := engine.Setup{Game: ID, Players: 2 + int(players%2), Seed: seed}
+		fastReplay(t, setup, seed^0x5eed, int(resignAt))
+	})
+}
+
+// fastReplay plays a game by PlayRandom from the setup (the seat to move
+// resigns before move resignAt; -1: never), checking at every move that
+// PlayRandom plays what randomMove draws and that the kept sets and unions
+// are right, and at the end that the record replays through Apply to the
+// same position. It returns the position.
+func fastReplay(t *testing.T, setup engine.Setup, seed uint64, resignAt int) *State {
+	t.Helper()
+	s, err := engine.New(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.(*State)
+	r := engine.NewRand(seed)
+	var rec []enginetest.Entry
+	for ply := 0; !st.Over(); ply++ {
+		if ply == resignAt {
+			rec = append(rec, enginetest.Entry{Seat: st.Turn, Text: "resign"})
+			st.Resign(st.Turn)
+			continue
+		}
+		before := st.Clone().(*State)
+		rr := r
+		m := before.Clone().(*State).randomMove(&rr)
+		rec = append(rec, enginetest.Entry{Seat: st.Turn, Text: m.String()})
+		st.PlayRandom(&r)
+		if err := before.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		sameState(t, "PlayRandom against randomMove+Play", st, before)
+		checkConserved(t, st)
+		checkKept(t, st)
+		if len(rec) > 1000 {
+			t.Fatal("more than 1000 moves")
+		}
+	}
+	replayed, err := enginetest.Replay(setup, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, "replay through Apply", replayed.(*State), st)
+	if a, b := enginetest.Fingerprint(replayed), enginetest.Fingerprint(st); a != b {
+		t.Fatalf("replay differs:\n%s\n%s", a, b)
+	}
+	if st.EndReason() == "" {
+		t.Fatal("a finished game without a reason")
+	}
+	return st
 }
 
 // TestFastPlayout: enginetest.FastPlayout ends every game.

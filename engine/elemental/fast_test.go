@@ -213,39 +213,72 @@ func TestFastPlayoutReplays(t *testing.T) {
 		games = 9
 	}
 	for g := 0; g < games; g++ {
-		players := 2 + g%3
-		setup := engine.Setup{Game: ID, Players: players, Seed: uint64(g)}
-		st := newGame(t, players, setup.Seed)
-		r := engine.NewRand(uint64(7 * g))
-		var rec []enginetest.Entry
-		for !st.Over() {
-			before := st.Clone().(*State)
-			rr := r
-			_, m := before.Clone().(*State).randomMove(&rr)
-			rec = append(rec, enginetest.Entry{Seat: st.Turn, Text: m.String()})
-			st.PlayRandom(&r)
-			if err := before.Play(m); err != nil {
-				t.Fatal(err)
-			}
-			sameState(t, "PlayRandom against randomMove+Play", st, before)
-			checkFrontier(t, st)
-			if len(rec) > 64 {
-				t.Fatal("more than 64 moves")
-			}
-		}
-		checkConserved(t, st)
+		st := fastReplay(t, engine.Setup{Game: ID, Players: 2 + g%3, Seed: uint64(g)}, uint64(7*g), -1)
 		if st.Placed != 64 || st.EndReason() != "board full" {
 			t.Fatalf("game %d ended with %d tiles placed (%q)", g, st.Placed, st.EndReason())
 		}
-		replayed, err := enginetest.Replay(setup, rec)
-		if err != nil {
+	}
+}
+
+// FuzzFastPlayout: from any seed, with a resignation at any move, a game
+// played by PlayRandom (and Resign) replays through Apply to the same
+// position.
+func FuzzFastPlayout(f *testing.F) {
+	f.Add(uint64(1), uint8(2), uint8(200))
+	f.Add(uint64(2), uint8(3), uint8(10))
+	f.Add(uint64(3), uint8(4), uint8(0))
+	f.Fuzz(func(t *testing.T, seed uint64, players, resignAt uint8) {
+		setup := engine.Setup{Game: ID, Players: 2 + int(players%3), Seed: seed}
+		fastReplay(t, setup, seed^0x5eed, int(resignAt))
+	})
+}
+
+// fastReplay plays a game by PlayRandom from the setup (the seat to move
+// resigns before move resignAt; -1: never), checking at every move that
+// PlayRandom plays what randomMove draws, and at the end that the record
+// replays through Apply to the same position. It returns the position.
+func fastReplay(t *testing.T, setup engine.Setup, seed uint64, resignAt int) *State {
+	t.Helper()
+	s, err := engine.New(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.(*State)
+	r := engine.NewRand(seed)
+	var rec []enginetest.Entry
+	for ply := 0; !st.Over(); ply++ {
+		if ply == resignAt {
+			rec = append(rec, enginetest.Entry{Seat: st.Turn, Text: "resign"})
+			st.Resign(st.Turn)
+			continue
+		}
+		before := st.Clone().(*State)
+		rr := r
+		_, m := before.Clone().(*State).randomMove(&rr)
+		rec = append(rec, enginetest.Entry{Seat: st.Turn, Text: m.String()})
+		st.PlayRandom(&r)
+		if err := before.Play(m); err != nil {
 			t.Fatal(err)
 		}
-		sameState(t, "replay through Apply", replayed.(*State), st)
-		if a, b := enginetest.Fingerprint(replayed), enginetest.Fingerprint(st); a != b {
-			t.Fatalf("game %d: replay differs:\n%s\n%s", g, a, b)
+		sameState(t, "PlayRandom against randomMove+Play", st, before)
+		checkFrontier(t, st)
+		if len(rec) > 65 {
+			t.Fatal("more than 64 moves")
 		}
 	}
+	checkConserved(t, st)
+	replayed, err := enginetest.Replay(setup, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, "replay through Apply", replayed.(*State), st)
+	if a, b := enginetest.Fingerprint(replayed), enginetest.Fingerprint(st); a != b {
+		t.Fatalf("replay differs:\n%s\n%s", a, b)
+	}
+	if st.EndReason() == "" {
+		t.Fatal("a finished game without a reason")
+	}
+	return st
 }
 
 // TestFastPlayout: enginetest.FastPlayout ends every game within 64 moves.
