@@ -23,22 +23,24 @@ import (
 // hand is a sum of popcounts and one number drawn below it names one
 // placement, each distinct placement exactly once.
 
-// A face index is tile*4 + quarter turns; a faceSet has one bit per face
-// index (tiles 1..48 use bits 4..195).
-type faceSet [4]uint64
+// A faceSet has one bit per face: tile t turned r quarter turns is bit
+// faceIndex(t, r), from 0 for tile 1 to 191 for tile 48 at 270.
+type faceSet [3]uint64
+
+func faceIndex(t, r int) int { return (t-1)*4 + r }
 
 func (s *faceSet) set(i int)     { s[i>>6] |= 1 << (i & 63) }
 func (s faceSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 func (s faceSet) and(o faceSet) faceSet {
-	return faceSet{s[0] & o[0], s[1] & o[1], s[2] & o[2], s[3] & o[3]}
+	return faceSet{s[0] & o[0], s[1] & o[1], s[2] & o[2]}
 }
 func (s faceSet) count() int {
-	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2])
 }
 
 // nth is the index of the k-th set bit (k from 0).
 func (s faceSet) nth(k int) int {
-	for w := 0; w < 4; w++ {
+	for w := 0; w < 3; w++ {
 		if c := bits.OnesCount64(s[w]); k >= c {
 			k -= c
 			continue
@@ -83,10 +85,10 @@ func initFast() {
 	colourIndex['B'], colourIndex['G'], colourIndex['R'] = 0, 1, 2
 	for t := 1; t <= NumTiles; t++ {
 		for _, r := range rots[t] {
-			tileFaces[t].set(t*4 + r)
+			tileFaces[t].set(faceIndex(t, r))
 		}
 		for r := 0; r < 4; r++ {
-			f, i := faces[t][r], t*4+r
+			f, i := faces[t][r], faceIndex(t, r)
 			anyFace.set(i)
 			if f.colourCount() >= 2 {
 				firstFace.set(i)
@@ -110,7 +112,9 @@ func initFast() {
 	}
 }
 
-const maxOpen = 4 * NumTiles // each tile opens at most four cells
+// maxOpen bounds the open cells: a connected layout of n tiles has at
+// most 2n+2 empty neighbours.
+const maxOpen = 2*NumTiles + 2
 const notOpen = 0xff
 
 // fast is what Play keeps up to date. ok is false until it is built from
@@ -147,10 +151,16 @@ func find(p []uint8, i int) int {
 }
 
 func (f *fast) addOpen(c int, fit faceSet) {
+	if f.n == maxOpen { // only a table no game can reach (tiles apart) gets here
+		return
+	}
 	f.pos[c] = uint8(f.n)
 	f.open[f.n], f.fit[f.n] = int16(c), fit
 	f.n++
 }
+
+// fits is the set of faces that may go on the i-th open cell.
+func (f *fast) fits(i int) faceSet { return f.fit[i] }
 
 func (f *fast) removeOpen(c int) {
 	i := f.pos[c]
@@ -165,8 +175,9 @@ func (f *fast) removeOpen(c int) {
 }
 
 // build makes everything from the table, laying its tiles one by one on
-// an empty table of its own. Laying them in cell order gives the same sets
-// and unions as the order they were played in.
+// an empty table of its own, outwards from m13 so that the layout stays
+// connected (and its open cells within maxOpen). Any order gives the same
+// sets and unions; this one is fixed by the table alone.
 func (f *fast) build(st *State) {
 	*f = fast{}
 	for i := range f.pos {
@@ -174,12 +185,29 @@ func (f *fast) build(st *State) {
 	}
 	f.addOpen(centre, firstFace)
 	var table [625]Cell
-	placed := 0
-	for c := range st.Cells {
-		if st.Cells[c].Tile != 0 {
-			table[c] = st.Cells[c]
-			placed++
-			f.lay(&table, c, placed == 1)
+	var queue [NumTiles]int16
+	placed, head := 0, 0
+	put := func(c int) {
+		table[c] = st.Cells[c]
+		placed++
+		f.lay(&table, c, placed == 1)
+		if placed <= len(queue) {
+			queue[placed-1] = int16(c)
+		}
+	}
+	if st.Cells[centre].Tile != 0 {
+		put(centre)
+	}
+	for ; head < min(placed, len(queue)); head++ {
+		for _, j := range neighbours[queue[head]] {
+			if j >= 0 && st.Cells[j].Tile != 0 && table[j].Tile == 0 {
+				put(int(j))
+			}
+		}
+	}
+	for c := range st.Cells { // tiles apart from m13's layout: only in hand-made tables
+		if st.Cells[c].Tile != 0 && table[c].Tile == 0 {
+			put(c)
 		}
 	}
 	f.ok = true
@@ -304,7 +332,7 @@ func handFaces(hand []int) faceSet {
 func (f *fast) placements(hand faceSet) int {
 	n := 0
 	for i := 0; i < f.n; i++ {
-		n += f.fit[i].and(hand).count()
+		n += f.fits(i).and(hand).count()
 	}
 	return n
 }
@@ -328,7 +356,7 @@ func (st *State) randomMove(r *engine.Rand) Move {
 	var counts [maxOpen]uint8 // placements per open cell (at most 16)
 	total := 0
 	for i := 0; i < f.n; i++ {
-		n := f.fit[i].and(mine).count()
+		n := f.fits(i).and(mine).count()
 		counts[i] = uint8(n)
 		total += n
 	}
@@ -344,8 +372,8 @@ func (st *State) randomMove(r *engine.Rand) Move {
 			k -= n
 			continue
 		}
-		fi := f.fit[i].and(mine).nth(k)
-		return Move{Kind: Place, Tile: fi / 4, Cell: int(f.open[i]), Rot: fi % 4}
+		fi := f.fits(i).and(mine).nth(k)
+		return Move{Kind: Place, Tile: fi/4 + 1, Cell: int(f.open[i]), Rot: fi % 4}
 	}
 }
 
@@ -368,7 +396,7 @@ func (st *State) Play(mv engine.Move) error {
 		if m.Tile >= 1 && m.Tile <= NumTiles && m.Cell >= 0 && m.Cell < board.Len() && m.Rot >= 0 && m.Rot < 4 && st.holds(st.Turn, m.Tile) {
 			m.Rot = canon[m.Tile][m.Rot]
 			p := f.pos[m.Cell]
-			legal = p != notOpen && f.fit[p].has(m.Tile*4+m.Rot)
+			legal = p != notOpen && f.fits(int(p)).has(faceIndex(m.Tile, m.Rot))
 		}
 	case Discard, Pass:
 		legal = (m.Kind == Pass || st.holds(st.Turn, m.Tile)) && f.placements(handFaces(st.Hands[st.Turn])) == 0

@@ -66,9 +66,9 @@ func checkKept(t testing.TB, st *State) {
 		if p == notOpen || int(f.open[p]) != c {
 			t.Fatalf("%s is open and not kept", board.Name(c))
 		}
-		for fi := 4; fi < 4*(NumTiles+1); fi++ {
-			if f.fit[p].has(fi) != st.ok(c, faces[fi/4][fi%4]) {
-				t.Fatalf("%s: face %d/%d kept %v", board.Name(c), fi/4, fi%4, f.fit[p].has(fi))
+		for fi := 0; fi < 4*NumTiles; fi++ {
+			if f.fits(int(p)).has(fi) != st.ok(c, faces[fi/4+1][fi%4]) {
+				t.Fatalf("%s: face %d/%d kept %v", board.Name(c), fi/4+1, fi%4, f.fits(int(p)).has(fi))
 			}
 		}
 	}
@@ -679,4 +679,27 @@ func BenchmarkPlayoutSideBySide(b *testing.B) {
 			b.ReportMetric(f/o, "ratio")
 		})
 	}
+}
+
+// BenchmarkDeterminize is what a search pays per iteration before its
+// playout: a determinized copy of a middle-game position (its fast state
+// rebuilt from the board), and a plain Clone for comparison.
+func BenchmarkDeterminize(b *testing.B) {
+	st := newGame(b, 3, 1)
+	r := engine.NewRand(1)
+	for i := 0; i < 30; i++ {
+		st.PlayRandom(&r)
+	}
+	b.Run("Determinize", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			st.Determinize(0, &r)
+		}
+	})
+	b.Run("Clone", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			st.Clone()
+		}
+	})
 }

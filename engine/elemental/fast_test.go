@@ -540,3 +540,26 @@ func BenchmarkPlayoutSideBySide(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDeterminize is what a search pays per iteration before its
+// playout: a determinized copy of a middle-game position (its fast state
+// rebuilt from the board), and a plain Clone for comparison.
+func BenchmarkDeterminize(b *testing.B) {
+	st := newGame(b, 3, 1)
+	r := engine.NewRand(1)
+	for i := 0; i < 30; i++ {
+		st.PlayRandom(&r)
+	}
+	b.Run("Determinize", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			st.Determinize(0, &r)
+		}
+	})
+	b.Run("Clone", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			st.Clone()
+		}
+	})
+}
