@@ -345,6 +345,9 @@ func (st *State) PlayRandom(r *engine.Rand) {
 	st.play(st.randomMove(r))
 }
 
+// rejectionTries bounds the quick draws before the exact count.
+const rejectionTries = 8
+
 // randomMove draws the move PlayRandom plays; the game must not be over.
 func (st *State) randomMove(r *engine.Rand) Move {
 	if !st.fast.ok {
@@ -352,6 +355,29 @@ func (st *State) randomMove(r *engine.Rand) Move {
 	}
 	f := &st.fast
 	hand := st.Hands[st.Turn]
+	// Most draws of an open cell and a face of the hand fit (a shared
+	// edge refuses about four faces in nine), so a few tries of such a
+	// draw, keeping the first that fits, usually find a placement; each
+	// try is uniform over the pairs, so what is kept is uniform over the
+	// placements. When the tries fail (or there is no placement), the
+	// exact count below decides, which is uniform too.
+	var list [4 * handSize]uint8
+	k := 0
+	for _, t := range hand {
+		for _, r := range rots[t] {
+			list[k] = uint8(faceIndex(t, r))
+			k++
+		}
+	}
+	if k > 0 {
+		for try := 0; try < rejectionTries; try++ {
+			i := r.IntN(f.n * k)
+			c, fi := i/k, int(list[i%k])
+			if f.fit[c].has(fi) {
+				return Move{Kind: Place, Tile: fi/4 + 1, Cell: int(f.open[c]), Rot: fi % 4}
+			}
+		}
+	}
 	mine := handFaces(hand)
 	var counts [maxOpen]uint8 // placements per open cell (at most 16)
 	total := 0
@@ -366,7 +392,7 @@ func (st *State) randomMove(r *engine.Rand) Move {
 		}
 		return Move{Kind: Pass}
 	}
-	k := r.IntN(total)
+	k = r.IntN(total)
 	for i := 0; ; i++ {
 		if n := int(counts[i]); k >= n {
 			k -= n
