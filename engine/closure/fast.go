@@ -19,9 +19,11 @@ import (
 // with their open edges, and of the single-colour areas of the final
 // scoring, grown tile by tile. A uniformly random legal placement is drawn
 // without listing the placements: each open cell keeps the set of faces
-// (tile, distinct turn) that fit there, so the number of placements of a
-// hand is a sum of popcounts and one number drawn below it names one
-// placement, each distinct placement exactly once.
+// (tile, distinct turn) that fit there. A few draws of (open cell, face
+// of the hand) usually hit a placement that fits; when they do not, the
+// number of placements of the hand is a sum of popcounts and one number
+// drawn below it names one placement, each distinct placement exactly
+// once. Both ways are uniform over the distinct placements.
 
 // A faceSet has one bit per face: tile t turned r quarter turns is bit
 // faceIndex(t, r), from 0 for tile 1 to 191 for tile 48 at 270.
@@ -369,7 +371,7 @@ func (st *State) randomMove(r *engine.Rand) Move {
 			k++
 		}
 	}
-	if k > 0 {
+	if k > 0 && f.n > 0 {
 		for try := 0; try < rejectionTries; try++ {
 			i := r.IntN(f.n * k)
 			c, fi := i/k, int(list[i%k])
