@@ -116,6 +116,9 @@ type State struct {
 	Drawn    []int // starting-player draw by seat, nil with option first
 	Final    []engine.Delta
 	EndWhy   string
+
+	ended endCause // why the game ended, for EndReason
+	fast  fast     // what Play keeps instead of flooding (fast.go)
 }
 
 // New sets up a game: seat colours, the starting-player draw (or option
@@ -195,18 +198,34 @@ func (st *State) StartEvents() []engine.Event {
 	return ev
 }
 
-// Clone returns an independent copy.
+// Clone returns an independent copy. The deck, the discard pile and the
+// hands share one new array, each with room to grow (the deck and the
+// pile to the whole set, a hand to four), so that a search, which clones
+// for every iteration, pays one allocation for them and Play none.
 func (st *State) Clone() engine.State {
 	c := *st
 	c.Table = st.CloneTable()
-	c.Colour = slices.Clone(st.Colour)
-	c.Deck = slices.Clone(st.Deck)
-	c.Discards = slices.Clone(st.Discards)
+	// Colour and Drawn are set by New and never change: shared.
+	room := func(n, want int) int { return max(n, want) }
+	size := room(len(st.Deck), NumTiles) + room(len(st.Discards), NumTiles)
+	for _, h := range st.Hands {
+		size += room(len(h), handSize)
+	}
+	buf := make([]int, size)
+	at := 0
+	part := func(s []int, want int) []int {
+		n := room(len(s), want)
+		p := buf[at : at+len(s) : at+n]
+		copy(p, s)
+		at += n
+		return p
+	}
+	c.Deck = part(st.Deck, NumTiles)
+	c.Discards = part(st.Discards, NumTiles)
 	c.Hands = make([][]int, len(st.Hands))
 	for i, h := range st.Hands {
-		c.Hands[i] = slices.Clone(h)
+		c.Hands[i] = part(h, handSize)
 	}
-	c.Drawn = slices.Clone(st.Drawn)
 	c.Final = slices.Clone(st.Final)
 	return &c
 }
@@ -460,6 +479,7 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 		return engine.Outcome{}, err
 	}
 	m = p.(Move)
+	st.fast.ok = false // Play builds it again from the table
 	seat := st.Turn
 	o := engine.Outcome{Seat: seat, Move: m.String()}
 	st.Turns++
@@ -484,9 +504,9 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 	}
 	st.draw(seat, &o)
 	if st.Laid == NumTiles {
-		st.end(&o, "all 48 tiles are on the table")
+		st.end(&o, endAllLaid, "all 48 tiles are on the table")
 	} else if st.Score[seat] > 99 {
-		st.end(&o, fmt.Sprintf("%s ends the turn with more than 99 points", st.label(seat)))
+		st.end(&o, endOver99, fmt.Sprintf("%s ends the turn with more than 99 points", st.label(seat)))
 	} else if !st.checkStall(&o) {
 		st.Turn = st.Next(seat)
 	}
@@ -498,9 +518,9 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 func (st *State) checkStall(o *engine.Outcome) bool {
 	switch a := st.Active(); {
 	case st.PassRow >= a:
-		st.end(o, fmt.Sprintf("every player has passed in turn (%d passes in a row)", st.PassRow))
+		st.end(o, endAllPassed, fmt.Sprintf("every player has passed in turn (%d passes in a row)", st.PassRow))
 	case st.Idle >= 4*a:
-		st.end(o, fmt.Sprintf("four full rounds passed without a tile placed (%d turns)", st.Idle))
+		st.end(o, endIdle, fmt.Sprintf("four full rounds passed without a tile placed (%d turns)", st.Idle))
 	default:
 		return false
 	}
@@ -540,8 +560,8 @@ func (st *State) Resign(s engine.Seat) engine.Outcome {
 }
 
 // end does the final scoring and finishes the game.
-func (st *State) end(o *engine.Outcome, why string) {
-	st.EndWhy = why
+func (st *State) end(o *engine.Outcome, cause endCause, why string) {
+	st.EndWhy, st.ended = why, cause
 	o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: "The game ends: " + why + ". Final scoring:"})
 	st.Final = st.finalScores()
 	for _, d := range st.Final {

@@ -129,6 +129,7 @@ func init() {
 			}
 		}
 	}
+	initFast()
 }
 
 // TileFace is tile t (1..48) in its canonical orientation.

@@ -129,6 +129,8 @@ type State struct {
 	Hands   [][]Tile
 	Last    int // last placed cell, -1 before the first
 	Misses  int // misconnections so far
+
+	front frontier // the open cells, for Play (fast.go)
 }
 
 // New sets up a game: border colours (from the option or the seed), the
@@ -179,14 +181,25 @@ func New(setup engine.Setup) (engine.State, error) {
 	return st, nil
 }
 
-// Clone returns an independent copy.
+// Clone returns an independent copy. The bag and the hands share one
+// new array (each hand with room for handSize tiles), so that a search,
+// which clones often, pays one allocation for them.
 func (st *State) Clone() engine.State {
 	c := *st
 	c.Table = st.CloneTable()
-	c.Bag = append([]Tile(nil), st.Bag...)
+	room := len(st.Bag)
+	for _, h := range st.Hands {
+		room += max(len(h), handSize)
+	}
+	buf := make([]Tile, 0, room)
+	buf = append(buf, st.Bag...)
+	c.Bag = buf[:len(st.Bag):len(st.Bag)]
 	c.Hands = make([][]Tile, len(st.Hands))
 	for i, h := range st.Hands {
-		c.Hands[i] = append([]Tile(nil), h...)
+		at := len(buf)
+		buf = append(buf, h...)
+		c.Hands[i] = buf[at : len(buf) : at+max(len(h), handSize)]
+		buf = buf[:at+max(len(h), handSize)]
 	}
 	return &c
 }
@@ -351,6 +364,7 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 	if _, err := st.Parse(m.String()); err != nil {
 		return engine.Outcome{}, err
 	}
+	st.front.ok = false // Play builds it again from the board
 	seat := st.Turn
 	o := engine.Outcome{Seat: seat, Move: m.String()}
 	c, mis, b := st.score(m.Cell, m.Edges)

@@ -1,0 +1,311 @@
+package elemental
+
+import (
+	"slices"
+
+	"tessera/engine"
+	"tessera/engine/grid"
+)
+
+// This file is the playout path (engine.FastPlayer) and what a search
+// needs besides it (engine.Determinizer, engine.Ender). Apply stays the
+// reference: Play must reach exactly the position Apply reaches, which the
+// tests check move by move.
+//
+// A uniformly random legal move is drawn without listing the moves: every
+// (tile, distinct orientation) pair of the hand goes with every open cell,
+// so the legal moves are a product and one draw over it is uniform over
+// the distinct legal moves, exactly as a uniform choice from Legal() is.
+
+// frontier is the set of open cells (every empty cell before the first
+// tile, afterwards the empty cells next to a tile), kept up to date by
+// Play instead of scanned for. ok is false until it is built from the
+// board: New, Apply and hand edits of the exported fields leave it unbuilt
+// and the next Play builds it.
+type frontier struct {
+	ok    bool
+	n     int
+	cells [64]int8
+	pos   [64]int8 // index in cells, -1 when the cell is not open
+}
+
+// neighbours[cell][d] is the cell in direction d, -1 off the board.
+var neighbours [64][4]int8
+
+// colourIndex maps a colour letter to 0..3 and anything else to 4.
+var colourIndex [256]uint8
+
+// shapes[code] are the distinct orientations of the tile whose edges have
+// that base-4 code, and canonCode[code] its canonical tile.
+var (
+	shapes    [256]orientationSet
+	canonTile [256]Tile
+)
+
+type orientationSet struct {
+	n int
+	o [4]Tile
+}
+
+func init() {
+	for i := range colourIndex {
+		colourIndex[i] = 4
+	}
+	for i := 0; i < 4; i++ {
+		colourIndex[colours[i]] = uint8(i)
+	}
+	for c := 0; c < board.Len(); c++ {
+		for d := grid.N; d <= grid.W; d++ {
+			neighbours[c][d] = int8(board.Step(c, d))
+		}
+	}
+	for code := 0; code < 256; code++ {
+		var t Tile
+		for i := 0; i < 4; i++ {
+			t[i] = colours[code>>(2*(3-i))&3]
+		}
+		os := orientations(t)
+		shapes[code].n = len(os)
+		copy(shapes[code].o[:], os)
+		canonTile[code] = t.Canonical()
+	}
+}
+
+// tileCode is the base-4 code of a tile's edges, or -1 when an edge is not
+// a colour.
+func tileCode(t Tile) int {
+	code := 0
+	for i := 0; i < 4; i++ {
+		c := colourIndex[t[i]]
+		if c > 3 {
+			return -1
+		}
+		code = code<<2 | int(c)
+	}
+	return code
+}
+
+// build makes the frontier from the board.
+func (f *frontier) build(st *State) {
+	f.n = 0
+	for c := range f.pos {
+		f.pos[c] = -1
+	}
+	for c := 0; c < board.Len(); c++ {
+		if st.canPlace(c) {
+			f.add(c)
+		}
+	}
+	f.ok = true
+}
+
+func (f *frontier) add(c int) {
+	f.pos[c] = int8(f.n)
+	f.cells[f.n] = int8(c)
+	f.n++
+}
+
+func (f *frontier) remove(c int) {
+	i := f.pos[c]
+	f.n--
+	last := f.cells[f.n]
+	f.cells[i], f.pos[last] = last, i
+	f.pos[c] = -1
+}
+
+// lay updates the frontier for a tile placed on cell c (filled already
+// marked on the board, placed counting the tile).
+func (f *frontier) lay(st *State, c int) {
+	if st.Placed == 1 { // the first tile: only its neighbours are open now
+		f.n = 0
+		for i := range f.pos {
+			f.pos[i] = -1
+		}
+	} else {
+		f.remove(c)
+	}
+	for _, j := range neighbours[c] {
+		if j >= 0 && !st.Filled[j] && f.pos[j] < 0 {
+			f.add(int(j))
+		}
+	}
+}
+
+// PlayRandom plays a uniformly random legal move for the seat to move.
+func (st *State) PlayRandom(r *engine.Rand) {
+	if st.Done {
+		return
+	}
+	h, m := st.randomMove(r)
+	st.play(h, m.Cell, m.Edges)
+}
+
+// randomMove draws the move PlayRandom plays, and the index in the
+// mover's hand of its tile; the game must not be over.
+func (st *State) randomMove(r *engine.Rand) (int, Move) {
+	if !st.front.ok {
+		st.front.build(st)
+	}
+	hand := st.Hands[st.Turn]
+	k := 0
+	for _, t := range hand {
+		k += shapes[tileCode(t)].n
+	}
+	n := st.front.n
+	i := r.IntN(k * n)
+	o, cell := i/n, int(st.front.cells[i%n])
+	for h, t := range hand {
+		s := &shapes[tileCode(t)]
+		if o < s.n {
+			return h, Move{Cell: cell, Edges: s.o[o]}
+		}
+		o -= s.n
+	}
+	panic("elemental: the draw fell outside the hand")
+}
+
+// Play applies a move like Apply, without the outcome's words.
+func (st *State) Play(mv engine.Move) error {
+	m, ok := mv.(Move)
+	if !ok {
+		return engine.Illegalf("not an Elemental Connection move")
+	}
+	if st.Done {
+		return engine.Illegalf("the game is over")
+	}
+	code := tileCode(m.Edges)
+	if m.Cell < 0 || m.Cell >= board.Len() || code < 0 || !st.canPlace(m.Cell) {
+		return st.refusal(m)
+	}
+	if !st.front.ok {
+		st.front.build(st)
+	}
+	for h, t := range st.Hands[st.Turn] {
+		if t == canonTile[code] {
+			st.play(h, m.Cell, m.Edges)
+			return nil
+		}
+	}
+	return st.refusal(m)
+}
+
+// refusal says why Play refuses m, in Parse's words where it has them.
+func (st *State) refusal(m Move) error {
+	if m.Cell >= 0 && m.Cell < board.Len() {
+		if _, err := st.Parse(m.String()); err != nil {
+			return err
+		}
+	}
+	return engine.Illegalf("%s is not a legal move", m)
+}
+
+// play places the tile held at index h of the mover's hand on cell, as
+// edges, with the frontier built: Apply's scoring, draw and turn order.
+func (st *State) play(h, cell int, edges Tile) {
+	seat := st.Turn
+	c, m, b := 0, 0, 0
+	for d, j := range neighbours[cell] {
+		switch {
+		case j < 0:
+			if edges[d] == st.Borders[d] {
+				b++
+			}
+		case !st.Filled[j]:
+		case st.Cells[j][(d+2)%4] == edges[d]:
+			c++
+		default:
+			m++
+		}
+	}
+	st.Score[seat] += c*(c+1)/2 - m + b
+	st.Misses += m
+	st.Cells[cell], st.Filled[cell] = edges, true
+	st.Placed++
+	st.Last = cell
+	st.front.lay(st, cell)
+	// Take the tile out in place, keeping the order Apply keeps, and draw.
+	hand := st.Hands[seat]
+	copy(hand[h:], hand[h+1:])
+	hand = hand[:len(hand)-1]
+	for len(hand) < handSize && len(st.Bag) > 0 {
+		hand = append(hand, st.Bag[0])
+		st.Bag = st.Bag[1:]
+	}
+	st.Hands[seat] = hand
+	if st.Placed == board.Len() {
+		st.finish()
+		return
+	}
+	s := seat
+	for i := 0; i < st.N; i++ {
+		s = st.Next(s)
+		if len(st.Hands[s]) > 0 {
+			st.Turn = s
+			return
+		}
+	}
+	st.finish()
+}
+
+// finish is Table.FinishByScore without its temporary slice: the highest
+// score among the seats still in the game wins, ties share.
+func (st *State) finish() {
+	best, first := 0, true
+	for s := 0; s < st.N; s++ {
+		if !st.Resigned[s] && (first || st.Score[s] > best) {
+			best, first = st.Score[s], false
+		}
+	}
+	st.Win = st.Win[:0]
+	for s := 0; s < st.N; s++ {
+		if !st.Resigned[s] && st.Score[s] == best {
+			st.Win = append(st.Win, engine.Seat(s))
+		}
+	}
+	st.Done = true
+}
+
+// EndReason says why a finished game ended: "board full" (all 64 cells
+// filled), "resignation" (one player left) or "no tiles" (nobody holds a
+// tile, which 70 tiles for 64 cells never allow). It is "" while the game
+// goes on.
+func (st *State) EndReason() string {
+	switch {
+	case !st.Done:
+		return ""
+	case st.Placed == board.Len():
+		return "board full"
+	case st.Active() <= 1:
+		return "resignation"
+	}
+	return "no tiles"
+}
+
+// Determinize returns a copy in which the tiles the viewer cannot see (the
+// other seats' hands and the bag) are pooled in code order, shuffled with r
+// and dealt back: each other hand keeps its size, the bag its size. The
+// viewer's own hand and the board are kept; NoSeat sees no hand. The game
+// has no random source of its own after the deal.
+func (st *State) Determinize(viewer engine.Seat, r *engine.Rand) engine.State {
+	c := st.Clone().(*State)
+	pool := make([]Tile, 0, len(c.Bag)+c.N*handSize)
+	pool = append(pool, c.Bag...)
+	for s, h := range c.Hands {
+		if engine.Seat(s) != viewer {
+			pool = append(pool, h...)
+		}
+	}
+	slices.SortFunc(pool, func(a, b Tile) int { return tileCode(a) - tileCode(b) })
+	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	k := 0
+	for s, h := range c.Hands {
+		if engine.Seat(s) != viewer {
+			k += copy(h, pool[k:])
+		}
+	}
+	copy(c.Bag, pool[k:])
+	// Built from the board, so that the copy's future draws do not depend
+	// on the order in which the receiver's frontier grew.
+	c.front.build(c)
+	return c
+}
