@@ -134,6 +134,7 @@ func init() {
 			Joins[m], KindOf[m] = pairs, k
 		}
 	}
+	buildTables()
 }
 
 // Edges writes a mask in N E S W order ("NES").
@@ -176,7 +177,9 @@ func (m Move) String() string {
 	return s
 }
 
-// State is a position.
+// State is a position. Change its board only through Apply or Play (a
+// State built by hand, with fx zero, rebuilds its derived data on first
+// use).
 type State struct {
 	engine.Table
 	Mask   [81]uint8 // marked edges of the tile on each cell; 0 = empty
@@ -184,6 +187,8 @@ type State struct {
 	Supply [3][kinds]int
 	Placed int
 	Last   int // last laid cell, -1 at the start
+
+	fx derived // kept up to date by each placement (fast.go)
 }
 
 // New sets up a game: the neutral crossing on e5, Orange to move.
@@ -195,6 +200,7 @@ func New(setup engine.Setup) (engine.State, error) {
 	st.Mask[Start], st.Owner[Start] = 15, Neutral
 	st.Supply[Neutral][Crossing]--
 	st.Placed = 1
+	st.fx.sync(st)
 	return st, nil
 }
 
@@ -332,58 +338,18 @@ func (st *State) tilesBox() box {
 	return b
 }
 
-// moves lists the placements of seat (stop after the first when one is
-// set): by cell, then mask, own tile before neutral.
-func (st *State) moves(seat engine.Seat, one bool) []Move {
-	var out []Move
-	targets := st.targets()
-	tb := st.tilesBox()
-	for _, c := range targets {
-		if c < 0 {
-			continue
-		}
-		must, fixed, _ := st.need(c)
-		for m := uint8(1); m < 16; m++ {
-			if m&fixed != must {
-				continue
-			}
-			k := KindOf[m]
-			own, neu := st.Supply[seat][k] > 0, st.Supply[Neutral][k] > 0
-			if !own && !neu {
-				continue
-			}
-			if !st.windowAfter(c, m, tb, targets) {
-				continue
-			}
-			if own {
-				out = append(out, Move{Cell: c, Mask: m})
-			}
-			if neu {
-				out = append(out, Move{Cell: c, Mask: m, Neutral: true})
-			}
-			if one {
-				return out
-			}
-		}
-	}
-	return out
-}
-
 // CanMove reports whether seat has a legal placement.
-func (st *State) CanMove(seat engine.Seat) bool { return len(st.moves(seat, true)) > 0 }
+func (st *State) CanMove(seat engine.Seat) bool { return st.view().canMove(seat) }
 
 // Legal lists every distinct placement (cell, marked edges, own or
-// neutral) of the seat to move.
+// neutral) of the seat to move: by cell, then mask, own tile before
+// neutral.
 func (st *State) Legal() []engine.Move {
 	if st.Done {
 		return nil
 	}
-	ms := st.moves(st.Turn, false)
-	out := make([]engine.Move, len(ms))
-	for i, m := range ms {
-		out[i] = m
-	}
-	return out
+	f := st.view()
+	return f.appendMoves(st, st.Turn, make([]engine.Move, 0, f.count(st.Turn)))
 }
 
 const howTo = "write the cell and the tile's marked edges, like d4 NE (add * for a neutral tile: f5 NES*)"
@@ -680,56 +646,35 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 		return engine.Outcome{}, err
 	}
 	o := engine.Outcome{Seat: seat, Move: m.String()}
-	owner := int8(seat)
-	if m.Neutral {
-		owner = Neutral
-	}
-	k := KindOf[m.Mask]
-	st.Supply[owner][k]--
-	st.Mask[m.Cell], st.Owner[m.Cell] = m.Mask, owner
-	st.Placed++
-	st.Last = m.Cell
-	knots := st.Knots()
-	for _, kn := range knots {
-		through := false
-		for _, c := range kn.Cells {
-			through = through || c == m.Cell
-		}
-		if through {
-			o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("closes a knot through %d tiles: Orange %d, Blue %d", len(kn.Cells), kn.Score[0], kn.Score[1])})
+	st.ensure()
+	before, knots := [2]int{st.Score[0], st.Score[1]}, st.fx.nknots
+	st.place(m)
+	if st.fx.nknots > knots {
+		for _, kn := range st.Knots() {
+			if contains(kn.Cells, m.Cell) {
+				o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("closes a knot through %d tiles: Orange %d, Blue %d", len(kn.Cells), kn.Score[0], kn.Score[1])})
+			}
 		}
 	}
-	scores := KnotScores(knots)
 	for s := 0; s < 2; s++ {
-		if len(scores[s]) > 0 && scores[s][0] > st.Score[s] {
-			st.Add(&o, engine.Seat(s), scores[s][0]-st.Score[s], fmt.Sprintf("best knot: %d %s tiles", scores[s][0], strings.ToLower(seatNames[s])))
+		if st.Score[s] > before[s] {
+			o.Deltas = append(o.Deltas, engine.Delta{Seat: engine.Seat(s), Points: st.Score[s] - before[s], Reason: fmt.Sprintf("best knot: %d %s tiles", st.Score[s], strings.ToLower(seatNames[s]))})
 		}
 	}
-	st.advance(&o)
+	next := st.Next(seat)
+	if st.turnOver() {
+		o.Events = append(o.Events, engine.Event{Seat: next, Text: "has no legal move and passes"})
+	}
+	if st.Done {
+		o.Over = true
+		o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: st.endWords()})
+	}
 	return o, nil
 }
 
-// advance gives the turn to the other player, or passes for them, or ends
-// the game when neither can move.
-func (st *State) advance(o *engine.Outcome) {
-	next := st.Next(st.Turn)
-	if st.CanMove(next) {
-		st.Turn = next
-		return
-	}
-	if next != st.Turn {
-		o.Events = append(o.Events, engine.Event{Seat: next, Text: "has no legal move and passes"})
-	}
-	if st.CanMove(st.Turn) {
-		return
-	}
-	st.end(o)
-}
-
-// end decides the winner by the sorted knot-score lists.
-func (st *State) end(o *engine.Outcome) {
+// endWords tells the knot scores that decided the game.
+func (st *State) endWords() string {
 	ks := KnotScores(st.Knots())
-	c := Compare(ks[0], ks[1])
 	word := func(s []int) string {
 		if len(s) == 0 {
 			return "no knot"
@@ -737,16 +682,10 @@ func (st *State) end(o *engine.Outcome) {
 		return strings.Trim(strings.Join(strings.Fields(fmt.Sprint(s)), ", "), "[]")
 	}
 	text := fmt.Sprintf("Neither player can move. Knot scores: Orange %s; Blue %s", word(ks[0]), word(ks[1]))
-	switch {
-	case c > 0:
-		st.Finish(o, 0)
-	case c < 0:
-		st.Finish(o, 1)
-	default:
+	if len(st.Win) == 2 {
 		text += " (a draw)"
-		st.Finish(o, 0, 1)
 	}
-	o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: text})
+	return text
 }
 
 // Resign applies the platform's rule: with 2 players the other one wins.
