@@ -36,9 +36,10 @@ type derived struct {
 	// its edge, the end at the other end of its strand, so that a join
 	// that closes a knot is seen at once (other[x] == y).
 	other [81 * 8]int16
-	// knots[s][n] counts the knots that pass n tiles of seat s (n > 0):
+	// knots[s][n] counts the knots that pass n tiles of seat s (n > 0; a
+	// puzzle's one seat owns 24):
 	// the sorted knot-score lists of the rules, as histograms.
-	knots  [2][11]uint8
+	knots  [2][Window*Window + 1]uint8
 	nknots int8 // knots closed, all seats (the hard puzzle wants one)
 }
 
@@ -298,6 +299,7 @@ func (st *State) place(m Move) {
 	}
 	st.Supply[owner][KindOf[m.Mask]]--
 	st.Mask[m.Cell], st.Owner[m.Cell] = m.Mask, owner
+	st.History[st.Placed] = int8(m.Cell)
 	st.Placed++
 	st.Last = m.Cell
 	f := &st.fx
@@ -312,7 +314,7 @@ func (st *State) place(m Move) {
 	}
 	knots := f.nknots
 	f.strands(st, c, board.Len())
-	if f.nknots > knots {
+	if f.nknots > knots && st.Puzzle == NoPuzzle { // puzzles score nothing
 		for s := 0; s < 2; s++ {
 			st.Score[s] = max(st.Score[s], f.best(s))
 		}
@@ -343,6 +345,12 @@ var winners = [3][]engine.Seat{{0}, {1}, {0, 1}}
 // or ends the game when neither can move.
 func (st *State) turnOver() (passed bool) {
 	f := &st.fx
+	if st.Puzzle != NoPuzzle { // alone: no passing; over when solved
+		if st.solved() {
+			st.Done, st.Win = true, winners[0][:1:1]
+		}
+		return false
+	}
 	next := st.Next(st.Turn)
 	if f.canMove(next) {
 		st.Turn = next
@@ -430,7 +438,7 @@ func (f *derived) pick(st *State, s engine.Seat, i int) Move {
 
 // legal reports whether m is a placement of seat s here (cheaply).
 func (f *derived) legal(st *State, s engine.Seat, m Move) bool {
-	if m.Cell < 0 || m.Cell >= board.Len() || m.Mask == 0 || m.Mask > 15 || f.open[m.Cell/64]&(1<<(m.Cell%64)) == 0 {
+	if m.Undo || m.Cell < 0 || m.Cell >= board.Len() || m.Mask == 0 || m.Mask > 15 || f.open[m.Cell/64]&(1<<(m.Cell%64)) == 0 {
 		return false
 	}
 	k := KindOf[m.Mask]
@@ -446,10 +454,16 @@ func (st *State) PlayRandom(r *engine.Rand) {
 	if st.Done {
 		return
 	}
-	if m, ok := st.draw(r); ok {
+	m, ok := st.draw(r)
+	switch {
+	case ok && m.Undo:
+		st.undo()
+	case ok:
 		st.place(m)
+		st.turnOver()
+	default: // only a hand-built position gets here
+		st.turnOver()
 	}
-	st.turnOver() // without a placement only for a hand-built position
 }
 
 // draw is the move PlayRandom plays: uniform over Legal.
@@ -457,10 +471,17 @@ func (st *State) draw(r *engine.Rand) (Move, bool) {
 	st.ensure()
 	f := &st.fx
 	n := f.count(st.Turn)
-	if n == 0 {
+	undo := 0
+	if st.canUndo() {
+		undo = 1
+	}
+	if n+undo == 0 {
 		return Move{}, false
 	}
-	return f.pick(st, st.Turn, r.IntN(n)), true
+	if i := r.IntN(n + undo); i < n {
+		return f.pick(st, st.Turn, i), true
+	}
+	return Move{Undo: true}, true
 }
 
 // Play applies a move from Legal or Parse like Apply, without the words.
@@ -471,6 +492,13 @@ func (st *State) Play(mv engine.Move) error {
 	}
 	if st.Done {
 		return engine.Illegalf("the game is over")
+	}
+	if m.Undo {
+		if _, err := st.parseUndo(); err != nil {
+			return err
+		}
+		st.undo()
+		return nil
 	}
 	st.ensure()
 	if !st.fx.legal(st, st.Turn, m) {
@@ -487,14 +515,16 @@ func (st *State) Play(mv engine.Move) error {
 }
 
 // EndReason says why a finished game ended: "blocked" (neither player can
-// move) or "resignation" (also a time-out, which the platform applies as
-// one).
+// move), "solved" (a puzzle) or "resignation" (also a time-out, which the
+// platform applies as one, and a puzzle given up).
 func (st *State) EndReason() string {
 	switch {
 	case !st.Done:
 		return ""
 	case st.Active() < st.N:
 		return "resignation"
+	case st.Puzzle != NoPuzzle:
+		return "solved"
 	default:
 		return "blocked"
 	}

@@ -206,7 +206,7 @@ func checkDerived(t testing.TB, st *State) {
 	}
 	ks := KnotScores(st.Knots())
 	for s := 0; s < 2; s++ {
-		var h [11]uint8
+		var h [Window*Window + 1]uint8
 		for _, n := range ks[s] {
 			h[n]++
 		}

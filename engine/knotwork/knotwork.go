@@ -31,10 +31,13 @@ func init() {
 	engine.Register(engine.Game{
 		ID:         ID,
 		Name:       "Knotwork",
-		MinPlayers: 2,
+		MinPlayers: 1, // 1 only for a puzzle (New says so)
 		MaxPlayers: 2,
-		Summary:    summary,
-		New:        New,
+		Options: []engine.Option{
+			{Name: "puzzle", Help: "easy or hard, for one player alone: easy fits all 25 tiles into the 5x5 window, hard makes them one single knot"},
+		},
+		Summary: summary,
+		New:     New,
 	})
 }
 
@@ -162,14 +165,19 @@ var Set = [3][kinds]int{
 var seatNames = [3]string{"Orange", "Blue", "neutral"}
 
 // Move lays a tile: the cell, its marked edges as placed, and whether it
-// is a neutral tile.
+// is a neutral tile. In a puzzle it may instead take back the last tile
+// (Undo, the other fields zero).
 type Move struct {
 	Cell    int
 	Mask    uint8
 	Neutral bool
+	Undo    bool
 }
 
 func (m Move) String() string {
+	if m.Undo {
+		return "undo"
+	}
 	s := board.Name(m.Cell) + " " + Edges(m.Mask)
 	if m.Neutral {
 		s += "*"
@@ -187,19 +195,34 @@ type State struct {
 	Supply [3][kinds]int
 	Placed int
 	Last   int // last laid cell, -1 at the start
+	// History is the cells in the order their tiles were laid (the first
+	// Placed entries; e5 first), for a puzzle's undo.
+	History [25]int8
+	Puzzle  Level // a one-player puzzle, or NoPuzzle (puzzle.go)
 
 	fx derived // kept up to date by each placement (fast.go)
 }
 
-// New sets up a game: the neutral crossing on e5, Orange to move.
+// New sets up a game: the neutral crossing on e5, Orange to move; or, for
+// one player with the puzzle option, a puzzle (puzzle.go).
 func New(setup engine.Setup) (engine.State, error) {
-	if setup.Players != 2 {
-		return nil, engine.Illegalf("Knotwork is for exactly 2 players")
+	level, err := puzzleOption(setup)
+	if err != nil {
+		return nil, err
 	}
-	st := &State{Table: engine.NewTable(2), Supply: Set, Last: -1}
+	st := &State{Table: engine.NewTable(setup.Players), Supply: Set, Last: -1, Puzzle: level}
 	st.Mask[Start], st.Owner[Start] = 15, Neutral
 	st.Supply[Neutral][Crossing]--
+	st.History[0] = int8(Start)
 	st.Placed = 1
+	if level != NoPuzzle { // every tile is the player's own
+		st.Supply = [3][kinds]int{}
+		for o := 0; o < 3; o++ {
+			for k := EndCap; k < Crossing; k++ {
+				st.Supply[0][k] += Set[o][k]
+			}
+		}
+	}
 	st.fx.sync(st)
 	return st, nil
 }
@@ -349,7 +372,11 @@ func (st *State) Legal() []engine.Move {
 		return nil
 	}
 	f := st.view()
-	return f.appendMoves(st, st.Turn, make([]engine.Move, 0, f.count(st.Turn)))
+	out := f.appendMoves(st, st.Turn, make([]engine.Move, 0, f.count(st.Turn)+1))
+	if st.canUndo() {
+		out = append(out, Move{Undo: true})
+	}
+	return out
 }
 
 const howTo = "write the cell and the tile's marked edges, like d4 NE (add * for a neutral tile: f5 NES*)"
@@ -360,6 +387,9 @@ func (st *State) Parse(text string) (engine.Move, error) {
 		return nil, engine.Illegalf("the game is over")
 	}
 	s := strings.ToLower(strings.Join(strings.Fields(text), ""))
+	if s == "undo" {
+		return st.parseUndo()
+	}
 	i := 1
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -393,6 +423,9 @@ func (st *State) Parse(text string) (engine.Move, error) {
 	if mask == 0 {
 		return nil, engine.Illegalf("which edges of the tile are marked? %s", howTo)
 	}
+	if st.Puzzle != NoPuzzle {
+		neutral = false // all the tiles are yours: * changes nothing
+	}
 	m := Move{Cell: cell, Mask: mask, Neutral: neutral}
 	if err := st.check(st.Turn, m); err != nil {
 		return nil, err
@@ -425,6 +458,9 @@ var sideNames = [4]string{"north", "east", "south", "west"}
 
 // check tells why seat may not play m, or nil.
 func (st *State) check(seat engine.Seat, m Move) error {
+	if m.Undo || m.Cell < 0 || m.Cell >= board.Len() || m.Mask == 0 || m.Mask > 15 {
+		return engine.Illegalf("not a placement: %s", howTo)
+	}
 	k := KindOf[m.Mask]
 	if k == Crossing {
 		return engine.Illegalf("there is only one crossing (4 marks): the neutral tile that started the game on %s", board.Name(Start))
@@ -642,8 +678,18 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 		return engine.Outcome{}, engine.Illegalf("the game is over")
 	}
 	seat := st.Turn
+	if m.Undo {
+		if _, err := st.parseUndo(); err != nil {
+			return engine.Outcome{}, err
+		}
+		cell := st.undo()
+		return engine.Outcome{Seat: seat, Move: m.String(), Events: []engine.Event{{Seat: seat, Text: "takes back the tile on " + board.Name(cell)}}}, nil
+	}
 	if err := st.check(seat, m); err != nil {
 		return engine.Outcome{}, err
+	}
+	if st.Puzzle != NoPuzzle {
+		return st.applyPuzzle(m), nil
 	}
 	o := engine.Outcome{Seat: seat, Move: m.String()}
 	st.ensure()
@@ -717,6 +763,9 @@ func (st *State) tilesLeft(owner int) int {
 
 // View is the public position (supplies are open to all).
 func (st *State) View(viewer engine.Seat) engine.View {
+	if st.Puzzle != NoPuzzle {
+		return st.puzzleView()
+	}
 	v := engine.View{Seats: st.SeatViews()}
 	ks := KnotScores(st.Knots())
 	colors := [2]engine.Color{engine.Orange, engine.Blue}
