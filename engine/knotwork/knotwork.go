@@ -46,7 +46,8 @@ const summary = `**Knotwork** (Cameron Browne's knot tiles, the tile form of Osb
 • Your turn: add one of your tiles or a neutral tile, any rotation, on an empty cell so that it covers at least one open mark (a mark with an empty cell next to it), every shared edge matches (mark to mark, blank to blank), and the tiles plus every cell an open mark points into still fit in a 5x5 window.
 • No legal move: you pass (automatic). The game ends when neither player can move.
 • A knot is a closed strand. Your knot score = your tiles it passes through. Best knot wins; ties go to your second best knot, and so on; all equal is a draw. Open strands score nothing.
-**Notation**: the cell, then the tile's marked edges (any order; written N E S W), ` + "`*`" + ` for a neutral tile: ` + "`d4 NE`" + ` = your corner on d4 with marks north and east; ` + "`f5 NES*`" + ` = neutral branch; ` + "`e6 S`" + ` = your end-cap. Autocomplete lists your legal moves.`
+**Notation**: the cell, then the tile's marked edges (any order; written N E S W), ` + "`*`" + ` for a neutral tile: ` + "`d4 NE`" + ` = your corner on d4 with marks north and east; ` + "`f5 NES*`" + ` = neutral branch; ` + "`e6 S`" + ` = your end-cap. Autocomplete lists your legal moves.
+**Puzzles** (1 player, option ` + "`puzzle=easy`" + ` or ` + "`puzzle=hard`" + `): the crossing on e5, the other 24 tiles yours, the usual placement rules. Easy: fit all 25 tiles into the 5x5 window. Hard: make them one single knot. ` + "`undo`" + ` takes back the last tile; a hint shows a tile of a solution from where you are.`
 
 // Kind is a tile type, by its marks.
 type Kind int
