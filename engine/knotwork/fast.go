@@ -287,6 +287,22 @@ func (f *derived) supplies(st *State) {
 	}
 }
 
+// supply updates any and both after a tile of type k left a supply.
+func (f *derived) supply(st *State, k Kind) {
+	neu := st.Supply[Neutral][k] > 0
+	for s := 0; s < 2; s++ {
+		own := st.Supply[s][k] > 0
+		f.any[s] &^= kindSet[k]
+		f.both[s] &^= kindSet[k]
+		if own || neu {
+			f.any[s] |= kindSet[k]
+		}
+		if own && neu {
+			f.both[s] |= kindSet[k]
+		}
+	}
+}
+
 // canMove reports whether seat s has a placement.
 func (f *derived) canMove(s engine.Seat) bool { return f.union&f.any[s] != 0 }
 
@@ -334,7 +350,7 @@ func (st *State) place(m Move) {
 			}
 		}
 	}
-	f.supplies(st)
+	f.supply(st, KindOf[m.Mask])
 }
 
 // winners are the possible results, shared read-only (capacity = length,
@@ -351,7 +367,7 @@ func (st *State) turnOver() (passed bool) {
 		}
 		return false
 	}
-	next := st.Next(st.Turn)
+	next := 1 - st.Turn // two players, none resigned: a resignation ends the game
 	if f.canMove(next) {
 		st.Turn = next
 		return false
