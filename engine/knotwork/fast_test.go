@@ -279,6 +279,11 @@ func TestPlayRandomAllocs(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("%v allocations per PlayRandom", allocs)
 	}
+	// A puzzle's random walk, undo (which rebuilds the bookkeeping) included.
+	puzzle := newPuzzle(t, "hard")
+	if allocs := testing.AllocsPerRun(2000, func() { puzzle.PlayRandom(&r) }); allocs != 0 {
+		t.Fatalf("%v allocations per PlayRandom in a puzzle", allocs)
+	}
 }
 
 // TestEndReason: "blocked" when neither player can move (Ted's and the
