@@ -378,3 +378,27 @@ func FuzzParsePuzzle(f *testing.F) {
 		}
 	})
 }
+
+// TestStuckPuzzle: four end-caps around the crossing close the design
+// with 20 tiles left: no tile can join it, so the only move is undo, the
+// status and the last move say so, and there is no hint (decided at once).
+func TestStuckPuzzle(t *testing.T) {
+	st := newPuzzle(t, "easy")
+	var o engine.Outcome
+	for _, m := range []string{"e6 S", "e4 N", "d5 E", "f5 W"} {
+		o = enginetest.Play(t, st, m)
+	}
+	if _, closed := st.Strands(); len(closed) != len(st.Knots()) || st.Over() || st.CanMove(0) {
+		t.Fatalf("open strands left, or over %v, or a move", st.Over())
+	}
+	if got := enginetest.LegalStrings(st); !reflect.DeepEqual(got, []string{"undo"}) {
+		t.Fatalf("legal %v", got)
+	}
+	last := o.Events[len(o.Events)-1].Text
+	if !strings.Contains(last, "no tile fits anywhere") || !strings.Contains(st.View(0).Status, "no tile fits anywhere") {
+		t.Fatalf("event %q, status %q", last, st.View(0).Status)
+	}
+	if _, res, nodes := st.Solve(HintBudget); res != NoSolution || nodes != 0 {
+		t.Fatalf("solve: %v after %d nodes", res, nodes)
+	}
+}

@@ -70,6 +70,9 @@ func (st *State) Solve(budget int) (Move, SolveResult, int) {
 	if st.Puzzle == Hard && f.nknots > 0 {
 		return Move{}, NoSolution, 0 // a knot is closed: one more tile means two knots
 	}
+	if f.open == [2]uint64{} {
+		return Move{}, NoSolution, 0 // the design is closed: no tile can join it
+	}
 	s := &solver{hard: st.Puzzle == Hard, budget: budget}
 	for o := 0; o < 3; o++ {
 		for k := EndCap; k < kinds; k++ {
