@@ -18,11 +18,11 @@ import (
 // picture), about 0.2 ms. TestDrawUniform covers many more positions with
 // 30 draws per move.
 func TestFastAgainstApply(t *testing.T) {
-	games := 10
+	games := 12
 	if testing.Short() {
 		games = 4
 	}
-	samples := func(legal int) int { return max(10, min(30, 400/max(legal, 1))) }
+	samples := func(legal int) int { return max(10, min(30, 300/max(legal, 1))) }
 	widestSeen := 0
 	for g := 0; g < games; g++ {
 		st := start(t)
@@ -40,7 +40,7 @@ func TestFastAgainstApply(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if widest != nil && g%2 == 0 {
+		if widest != nil && g%3 == 0 {
 			enginetest.CheckFast(t, widest, uint64(g), samples(most))
 			widestSeen = max(widestSeen, most)
 		}
