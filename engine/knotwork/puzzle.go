@@ -86,17 +86,30 @@ func (st *State) solved() bool {
 	return st.Placed == Window*Window && (st.Puzzle == Easy || st.fx.nknots == 1)
 }
 
-// unsolved says what is wrong with a puzzle that can go no further, or "".
+// unsolved says in a few words what is wrong with a puzzle that can go no
+// further ("3 knots, not 1"), or "".
 func (st *State) unsolved(f *derived) string {
 	switch {
 	case st.Done:
 		return ""
 	case st.Placed == Window*Window:
-		return fmt.Sprintf("the 25 tiles form %d knots, not 1", f.nknots)
+		return fmt.Sprintf("%d knots, not 1", f.nknots)
 	case f.count(0) == 0:
-		return "no tile fits anywhere"
+		return "no tile fits"
 	}
 	return ""
+}
+
+// unsolvedWords says the same in a sentence, for the move's post.
+func (st *State) unsolvedWords(f *derived) string {
+	switch why := st.unsolved(f); {
+	case why == "":
+		return ""
+	case st.Placed == Window*Window:
+		return fmt.Sprintf("Not solved: the 25 tiles form %d knots, not 1; undo and try again", f.nknots)
+	default:
+		return "Not solved: no tile fits anywhere; undo and try again"
+	}
 }
 
 // applyPuzzle lays a tile in a puzzle, with its words.
@@ -121,8 +134,8 @@ func (st *State) applyPuzzle(m Move) engine.Outcome {
 	if st.Done {
 		o.Over = true
 		o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: "Solved! " + st.puzzleGoal()})
-	} else if why := st.unsolved(&st.fx); why != "" {
-		o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: "Not solved: " + why + "; undo and try again"})
+	} else if words := st.unsolvedWords(&st.fx); words != "" {
+		o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: words})
 	}
 	return o
 }
@@ -155,7 +168,7 @@ func (st *State) puzzleView() engine.View {
 	case st.Done:
 		v.Status = name + ": given up"
 	case why != "":
-		v.Status = name + ", not solved: " + why + "; undo and try again"
+		v.Status = name + " not solved: " + why + "; undo"
 	default:
 		v.Status = fmt.Sprintf("%s: %d tiles to lay", name, Window*Window-st.Placed)
 	}
