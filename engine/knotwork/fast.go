@@ -36,9 +36,9 @@ type derived struct {
 	// its edge, the end at the other end of its strand, so that a join
 	// that closes a knot is seen at once (other[x] == y).
 	other [81 * 8]int16
-	// knots[s][n] counts the knots that pass n tiles of seat s (n > 0; a
-	// puzzle's one seat owns 24):
-	// the sorted knot-score lists of the rules, as histograms.
+	// knots[s][n] counts the knots that pass n tiles of seat s (n > 0, up
+	// to 24 in a puzzle): the sorted knot-score lists of the rules, as
+	// histograms.
 	knots  [2][Window*Window + 1]uint8
 	nknots int8 // knots closed, all seats (the hard puzzle wants one)
 }
