@@ -171,6 +171,13 @@ func (st *State) Board() engine.Scene {
 	if len(knots) > 0 {
 		h += 16 + 32*float64(len(knots))
 	}
+	banner, bannerColor := "", engine.Ink
+	if st.Puzzle != NoPuzzle {
+		banner, bannerColor = st.puzzleBanner()
+	}
+	if banner != "" {
+		h += 48
+	}
 	sc := engine.Scene{W: w, H: h, Background: engine.Paper}
 
 	// Where the window can still be: the claimed region grown to 5x5.
@@ -241,14 +248,26 @@ func (st *State) Board() engine.Scene {
 	// The window frame.
 	fx, fy := margin+float64(max(c0, 0))*cellSize, margin+float64(board.H-1-min(r1, board.H-1))*cellSize
 	fw, fh := float64(min(c1, board.W-1)-max(c0, 0)+1)*cellSize, float64(min(r1, board.H-1)-max(r0, 0)+1)*cellSize
-	sc.Stroke(engine.Rect(fx, fy, fw, fh), engine.Ink, 4)
+	frame, frameW := engine.Ink, 4.0
+	if st.Puzzle != NoPuzzle && st.Done && len(st.Win) == 1 {
+		frame, frameW = engine.Green, 8 // solved: the square it fills, celebrated
+	}
+	sc.Stroke(engine.Rect(fx, fy, fw, fh), frame, frameW)
 
 	// Knot scores.
 	for k, kn := range knots {
 		y := w + 8 + 32*float64(k) + 16
 		col := knotColors[k%len(knotColors)]
 		sc.Fill(engine.Rect(margin, y-10, 44, 20), col, engine.Ink, 2)
-		sc.Text(fmt.Sprintf("Knot %d (%d tiles): Orange %d, Blue %d", k+1, len(kn.Cells), kn.Score[0], kn.Score[1]), margin+56, y, 20, engine.Ink, engine.Left, false)
+		text := fmt.Sprintf("Knot %d (%d tiles): Orange %d, Blue %d", k+1, len(kn.Cells), kn.Score[0], kn.Score[1])
+		if st.Puzzle != NoPuzzle {
+			text = fmt.Sprintf("Knot %d: %d tiles", k+1, len(kn.Cells))
+		}
+		sc.Text(text, margin+56, y, 20, engine.Ink, engine.Left, false)
+	}
+	if banner != "" {
+		sc.Fill(engine.Rect(margin, h-44, w-2*margin, 36), bannerColor, engine.Ink, 2)
+		sc.Text(banner, w/2, h-26, 22, engine.White, engine.Center, true)
 	}
 	return sc
 }
@@ -286,6 +305,11 @@ func (st *State) HandScene(s engine.Seat) engine.Scene {
 		if i == 0 {
 			sc.Text("none left", gap, y+size/2, 22, engine.Ink, engine.Left, false)
 		}
+	}
+	if st.Puzzle != NoPuzzle {
+		sc.H = size + 90
+		row(0, 6, "Your tiles")
+		return sc
 	}
 	row(int(s), 6, seatNames[s]+": your tiles")
 	row(Neutral, size+76, "Neutral tiles (add * to play one)")

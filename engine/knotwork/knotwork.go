@@ -31,10 +31,13 @@ func init() {
 	engine.Register(engine.Game{
 		ID:         ID,
 		Name:       "Knotwork",
-		MinPlayers: 2,
+		MinPlayers: 1, // 1 only for a puzzle (New says so)
 		MaxPlayers: 2,
-		Summary:    summary,
-		New:        New,
+		Options: []engine.Option{
+			{Name: "puzzle", Help: "easy or hard, for one player alone: easy fits all 25 tiles into the 5x5 window, hard makes them one single knot"},
+		},
+		Summary: summary,
+		New:     New,
 	})
 }
 
@@ -43,7 +46,8 @@ const summary = `**Knotwork** (Cameron Browne's knot tiles, the tile form of Osb
 • Your turn: add one of your tiles or a neutral tile, any rotation, on an empty cell so that it covers at least one open mark (a mark with an empty cell next to it), every shared edge matches (mark to mark, blank to blank), and the tiles plus every cell an open mark points into still fit in a 5x5 window.
 • No legal move: you pass (automatic). The game ends when neither player can move.
 • A knot is a closed strand. Your knot score = your tiles it passes through. Best knot wins; ties go to your second best knot, and so on; all equal is a draw. Open strands score nothing.
-**Notation**: the cell, then the tile's marked edges (any order; written N E S W), ` + "`*`" + ` for a neutral tile: ` + "`d4 NE`" + ` = your corner on d4 with marks north and east; ` + "`f5 NES*`" + ` = neutral branch; ` + "`e6 S`" + ` = your end-cap. Autocomplete lists your legal moves.`
+**Notation**: the cell, then the tile's marked edges (any order; written N E S W), ` + "`*`" + ` for a neutral tile: ` + "`d4 NE`" + ` = your corner on d4 with marks north and east; ` + "`f5 NES*`" + ` = neutral branch; ` + "`e6 S`" + ` = your end-cap. Autocomplete lists your legal moves.
+**Puzzles** (1 player, option ` + "`puzzle=easy`" + ` or ` + "`puzzle=hard`" + `): the crossing on e5, the other 24 tiles yours, the usual placement rules. Easy: fit all 25 tiles into the 5x5 window. Hard: make them one single knot. ` + "`undo`" + ` takes back the last tile; a hint shows a tile of a solution from where you are.`
 
 // Kind is a tile type, by its marks.
 type Kind int
@@ -134,6 +138,7 @@ func init() {
 			Joins[m], KindOf[m] = pairs, k
 		}
 	}
+	buildTables()
 }
 
 // Edges writes a mask in N E S W order ("NES").
@@ -161,14 +166,19 @@ var Set = [3][kinds]int{
 var seatNames = [3]string{"Orange", "Blue", "neutral"}
 
 // Move lays a tile: the cell, its marked edges as placed, and whether it
-// is a neutral tile.
+// is a neutral tile. In a puzzle it may instead take back the last tile
+// (Undo, the other fields zero).
 type Move struct {
 	Cell    int
 	Mask    uint8
 	Neutral bool
+	Undo    bool
 }
 
 func (m Move) String() string {
+	if m.Undo {
+		return "undo"
+	}
 	s := board.Name(m.Cell) + " " + Edges(m.Mask)
 	if m.Neutral {
 		s += "*"
@@ -176,7 +186,9 @@ func (m Move) String() string {
 	return s
 }
 
-// State is a position.
+// State is a position. Change its board only through Apply or Play (a
+// State built by hand, with fx zero, rebuilds its derived data on first
+// use).
 type State struct {
 	engine.Table
 	Mask   [81]uint8 // marked edges of the tile on each cell; 0 = empty
@@ -184,17 +196,35 @@ type State struct {
 	Supply [3][kinds]int
 	Placed int
 	Last   int // last laid cell, -1 at the start
+	// History is the cells in the order their tiles were laid (the first
+	// Placed entries; e5 first), for a puzzle's undo.
+	History [25]int8
+	Puzzle  Level // a one-player puzzle, or NoPuzzle (puzzle.go)
+
+	fx derived // kept up to date by each placement (fast.go)
 }
 
-// New sets up a game: the neutral crossing on e5, Orange to move.
+// New sets up a game: the neutral crossing on e5, Orange to move; or, for
+// one player with the puzzle option, a puzzle (puzzle.go).
 func New(setup engine.Setup) (engine.State, error) {
-	if setup.Players != 2 {
-		return nil, engine.Illegalf("Knotwork is for exactly 2 players")
+	level, err := puzzleOption(setup)
+	if err != nil {
+		return nil, err
 	}
-	st := &State{Table: engine.NewTable(2), Supply: Set, Last: -1}
+	st := &State{Table: engine.NewTable(setup.Players), Supply: Set, Last: -1, Puzzle: level}
 	st.Mask[Start], st.Owner[Start] = 15, Neutral
 	st.Supply[Neutral][Crossing]--
+	st.History[0] = int8(Start)
 	st.Placed = 1
+	if level != NoPuzzle { // every tile is the player's own
+		st.Supply = [3][kinds]int{}
+		for o := 0; o < 3; o++ {
+			for k := EndCap; k < Crossing; k++ {
+				st.Supply[0][k] += Set[o][k]
+			}
+		}
+	}
+	st.fx.sync(st)
 	return st, nil
 }
 
@@ -332,56 +362,20 @@ func (st *State) tilesBox() box {
 	return b
 }
 
-// moves lists the placements of seat (stop after the first when one is
-// set): by cell, then mask, own tile before neutral.
-func (st *State) moves(seat engine.Seat, one bool) []Move {
-	var out []Move
-	targets := st.targets()
-	tb := st.tilesBox()
-	for _, c := range targets {
-		if c < 0 {
-			continue
-		}
-		must, fixed, _ := st.need(c)
-		for m := uint8(1); m < 16; m++ {
-			if m&fixed != must {
-				continue
-			}
-			k := KindOf[m]
-			own, neu := st.Supply[seat][k] > 0, st.Supply[Neutral][k] > 0
-			if !own && !neu {
-				continue
-			}
-			if !st.windowAfter(c, m, tb, targets) {
-				continue
-			}
-			if own {
-				out = append(out, Move{Cell: c, Mask: m})
-			}
-			if neu {
-				out = append(out, Move{Cell: c, Mask: m, Neutral: true})
-			}
-			if one {
-				return out
-			}
-		}
-	}
-	return out
-}
-
 // CanMove reports whether seat has a legal placement.
-func (st *State) CanMove(seat engine.Seat) bool { return len(st.moves(seat, true)) > 0 }
+func (st *State) CanMove(seat engine.Seat) bool { return st.view().canMove(seat) }
 
 // Legal lists every distinct placement (cell, marked edges, own or
-// neutral) of the seat to move.
+// neutral) of the seat to move: by cell, then mask, own tile before
+// neutral.
 func (st *State) Legal() []engine.Move {
 	if st.Done {
 		return nil
 	}
-	ms := st.moves(st.Turn, false)
-	out := make([]engine.Move, len(ms))
-	for i, m := range ms {
-		out[i] = m
+	f := st.view()
+	out := f.appendMoves(st, st.Turn, make([]engine.Move, 0, f.count(st.Turn)+1))
+	if st.canUndo() {
+		out = append(out, Move{Undo: true})
 	}
 	return out
 }
@@ -394,6 +388,9 @@ func (st *State) Parse(text string) (engine.Move, error) {
 		return nil, engine.Illegalf("the game is over")
 	}
 	s := strings.ToLower(strings.Join(strings.Fields(text), ""))
+	if s == "undo" {
+		return st.parseUndo()
+	}
 	i := 1
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -427,6 +424,9 @@ func (st *State) Parse(text string) (engine.Move, error) {
 	if mask == 0 {
 		return nil, engine.Illegalf("which edges of the tile are marked? %s", howTo)
 	}
+	if st.Puzzle != NoPuzzle {
+		neutral = false // all the tiles are yours: * changes nothing
+	}
 	m := Move{Cell: cell, Mask: mask, Neutral: neutral}
 	if err := st.check(st.Turn, m); err != nil {
 		return nil, err
@@ -459,6 +459,9 @@ var sideNames = [4]string{"north", "east", "south", "west"}
 
 // check tells why seat may not play m, or nil.
 func (st *State) check(seat engine.Seat, m Move) error {
+	if m.Undo || m.Cell < 0 || m.Cell >= board.Len() || m.Mask == 0 || m.Mask > 15 {
+		return engine.Illegalf("not a placement: %s", howTo)
+	}
 	k := KindOf[m.Mask]
 	if k == Crossing {
 		return engine.Illegalf("there is only one crossing (4 marks): the neutral tile that started the game on %s", board.Name(Start))
@@ -676,60 +679,49 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 		return engine.Outcome{}, engine.Illegalf("the game is over")
 	}
 	seat := st.Turn
+	if m.Undo {
+		if _, err := st.parseUndo(); err != nil {
+			return engine.Outcome{}, err
+		}
+		cell := st.undo()
+		return engine.Outcome{Seat: seat, Move: m.String(), Events: []engine.Event{{Seat: seat, Text: "takes back the tile on " + board.Name(cell)}}}, nil
+	}
 	if err := st.check(seat, m); err != nil {
 		return engine.Outcome{}, err
 	}
+	if st.Puzzle != NoPuzzle {
+		return st.applyPuzzle(m), nil
+	}
 	o := engine.Outcome{Seat: seat, Move: m.String()}
-	owner := int8(seat)
-	if m.Neutral {
-		owner = Neutral
-	}
-	k := KindOf[m.Mask]
-	st.Supply[owner][k]--
-	st.Mask[m.Cell], st.Owner[m.Cell] = m.Mask, owner
-	st.Placed++
-	st.Last = m.Cell
-	knots := st.Knots()
-	for _, kn := range knots {
-		through := false
-		for _, c := range kn.Cells {
-			through = through || c == m.Cell
-		}
-		if through {
-			o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("closes a knot through %d tiles: Orange %d, Blue %d", len(kn.Cells), kn.Score[0], kn.Score[1])})
+	st.ensure()
+	before, knots := [2]int{st.Score[0], st.Score[1]}, st.fx.nknots
+	st.place(m)
+	if st.fx.nknots > knots {
+		for _, kn := range st.Knots() {
+			if contains(kn.Cells, m.Cell) {
+				o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("closes a knot through %d tiles: Orange %d, Blue %d", len(kn.Cells), kn.Score[0], kn.Score[1])})
+			}
 		}
 	}
-	scores := KnotScores(knots)
 	for s := 0; s < 2; s++ {
-		if len(scores[s]) > 0 && scores[s][0] > st.Score[s] {
-			st.Add(&o, engine.Seat(s), scores[s][0]-st.Score[s], fmt.Sprintf("best knot: %d %s tiles", scores[s][0], strings.ToLower(seatNames[s])))
+		if st.Score[s] > before[s] {
+			o.Deltas = append(o.Deltas, engine.Delta{Seat: engine.Seat(s), Points: st.Score[s] - before[s], Reason: fmt.Sprintf("best knot: %d %s tiles", st.Score[s], strings.ToLower(seatNames[s]))})
 		}
 	}
-	st.advance(&o)
+	next := st.Next(seat)
+	if st.turnOver() {
+		o.Events = append(o.Events, engine.Event{Seat: next, Text: "has no legal move and passes"})
+	}
+	if st.Done {
+		o.Over = true
+		o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: st.endWords()})
+	}
 	return o, nil
 }
 
-// advance gives the turn to the other player, or passes for them, or ends
-// the game when neither can move.
-func (st *State) advance(o *engine.Outcome) {
-	next := st.Next(st.Turn)
-	if st.CanMove(next) {
-		st.Turn = next
-		return
-	}
-	if next != st.Turn {
-		o.Events = append(o.Events, engine.Event{Seat: next, Text: "has no legal move and passes"})
-	}
-	if st.CanMove(st.Turn) {
-		return
-	}
-	st.end(o)
-}
-
-// end decides the winner by the sorted knot-score lists.
-func (st *State) end(o *engine.Outcome) {
+// endWords tells the knot scores that decided the game.
+func (st *State) endWords() string {
 	ks := KnotScores(st.Knots())
-	c := Compare(ks[0], ks[1])
 	word := func(s []int) string {
 		if len(s) == 0 {
 			return "no knot"
@@ -737,16 +729,10 @@ func (st *State) end(o *engine.Outcome) {
 		return strings.Trim(strings.Join(strings.Fields(fmt.Sprint(s)), ", "), "[]")
 	}
 	text := fmt.Sprintf("Neither player can move. Knot scores: Orange %s; Blue %s", word(ks[0]), word(ks[1]))
-	switch {
-	case c > 0:
-		st.Finish(o, 0)
-	case c < 0:
-		st.Finish(o, 1)
-	default:
+	if len(st.Win) == 2 {
 		text += " (a draw)"
-		st.Finish(o, 0, 1)
 	}
-	o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: text})
+	return text
 }
 
 // Resign applies the platform's rule: with 2 players the other one wins.
@@ -778,6 +764,9 @@ func (st *State) tilesLeft(owner int) int {
 
 // View is the public position (supplies are open to all).
 func (st *State) View(viewer engine.Seat) engine.View {
+	if st.Puzzle != NoPuzzle {
+		return st.puzzleView()
+	}
 	v := engine.View{Seats: st.SeatViews()}
 	ks := KnotScores(st.Knots())
 	colors := [2]engine.Color{engine.Orange, engine.Blue}
