@@ -87,7 +87,10 @@ func FuzzReplayMovesFile(f *testing.F) {
 		// The example files' own game, when the text is one of them.
 		for _, eg := range games {
 			if strings.Contains(text, "--game "+eg.ID+" ") {
-				g, n = eg, eg.MinPlayers
+				g, n = eg, max(eg.MinPlayers, 2)
+				if _, after, ok := strings.Cut(text, "--players "); ok && after != "" && after[0] >= '1' && after[0] <= '4' {
+					n = int(after[0] - '0')
+				}
 			}
 		}
 		setup := engine.Setup{Game: g.ID, Players: n, Seed: seed}
@@ -245,6 +248,9 @@ func FuzzConfig(f *testing.F) {
 				t.Fatalf("defaults.options.%s %q loaded: %v", id, v, err)
 			}
 			for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
+				if _, err := engine.New(engine.Setup{Game: id, Players: n, Seed: 99}); err != nil {
+					continue // the count alone is refused (a one-player Knotwork needs a puzzle)
+				}
 				if _, err := engine.New(engine.Setup{Game: id, Players: n, Seed: 99, Options: opts}); err != nil {
 					t.Fatalf("defaults.options.%s %q loaded but %d players are refused: %v", id, v, n, err)
 				}
