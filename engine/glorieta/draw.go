@@ -96,8 +96,8 @@ func (st *State) Board() engine.Scene {
 			sc.Text(letter, ox+x, oy+y, 22, engine.Ink, engine.Center, true)
 		}
 	}
-	if st.Done && len(st.Loop) > 0 {
-		st.drawLoop(&sc, ox, oy)
+	if loop := st.loop(); st.Done && len(loop) > 0 {
+		drawLoop(&sc, loop, ox, oy)
 	} else {
 		for _, c := range st.Last {
 			if c >= 0 {
@@ -120,13 +120,13 @@ func rowFirst(r int) int {
 
 // drawLoop outlines the winning loop: every edge between a loop cell and
 // a cell outside the loop, inside and out.
-func (st *State) drawLoop(sc *engine.Scene, ox, oy float64) {
+func drawLoop(sc *engine.Scene, loop []int, ox, oy float64) {
 	in := make([]bool, world.Len())
-	for _, wc := range st.Loop {
+	for _, wc := range loop {
 		in[wc] = true
 	}
 	p := &engine.Path{}
-	for _, wc := range st.Loop {
+	for _, wc := range loop {
 		x, y := worldXY(wc, ox, oy)
 		corners := grid.HexCorners(x, y, cellR)
 		q, r := world.Axial(wc)

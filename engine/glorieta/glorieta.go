@@ -148,6 +148,13 @@ type State struct {
 	Empty   int           // empty cells
 	Last    [2]int        // cells of the last turn (-1: none)
 	Loop    []int         // world cells of the winning loop, for the picture
+
+	// loopPending: a loop ended the game in Play, which leaves finding
+	// its cells (for the picture) to loop(), so that playouts allocate
+	// nothing.
+	loopPending bool
+	end         uint8 // why the game ended (EndReason)
+	fast        book  // for Play and PlayRandom (fast.go)
 }
 
 // New sets up an empty board with Yellow to place the first stone.
@@ -156,6 +163,7 @@ func New(setup engine.Setup) (engine.State, error) {
 		return nil, engine.Illegalf("Glorieta is for exactly 2 players")
 	}
 	st := &State{Table: engine.NewTable(2), Empty: nCells, Last: [2]int{-1, -1}}
+	st.rebuild() // Apply keeps it in step from here
 	return st, nil
 }
 
@@ -371,8 +379,11 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 	s := st.Turn
 	o := engine.Outcome{Seat: s, Move: m.String()}
 	st.Last = [2]int{m.A, m.B}
+	// Apply decides loops with hole, which needs nothing but the stones;
+	// it keeps Play's book up to date when the book was in step.
+	keep := st.synced()
 	if m.Flip {
-		st.Pink[m.A] = true
+		st.setPink(s, m.A, keep)
 		st.Flipped[s] = true
 		// A flip adds a member to the opponent only: it can complete
 		// their loop, never the mover's.
@@ -380,14 +391,13 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 			st.Loop = st.loopCells(opp(s), h)
 			o.Events = append(o.Events, engine.Event{Seat: s, Text: fmt.Sprintf("flips %s, which completes %s's loop: %s wins", board.Name(m.A), colourName(opp(s)), colourName(opp(s)))})
 			st.Finish(&o, opp(s))
+			st.end = endFlipped
 			return o, nil
 		}
 	} else {
-		for _, c := range []int{m.A, m.B} {
-			if c >= 0 {
-				st.Stones[c] = uint8(s) + 1
-				st.Empty--
-			}
+		st.setStone(s, m.A, keep)
+		if m.B >= 0 {
+			st.setStone(s, m.B, keep)
 		}
 		if !st.Started {
 			st.Started = true
@@ -400,6 +410,7 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 			st.Loop = st.loopCells(s, h)
 			o.Events = append(o.Events, engine.Event{Seat: s, Text: "closes a loop and wins"})
 			st.Finish(&o, s)
+			st.end = endPlaced
 			return o, nil
 		}
 		if st.Empty == 0 {
@@ -439,12 +450,16 @@ func (st *State) advance(o *engine.Outcome) {
 	// Nobody can act: every stone on a full board would be pink, which is
 	// a loop for both; this cannot happen, but never hang.
 	st.Finish(o)
+	st.end = endStuck
 }
 
 // Resign ends the game: the other player wins.
 func (st *State) Resign(s engine.Seat) engine.Outcome {
 	var o engine.Outcome
-	st.Table.Resign(&o, s)
+	wasDone := st.Done
+	if st.Table.Resign(&o, s) && !wasDone {
+		st.end = endResigned
+	}
 	return o
 }
 
@@ -559,7 +574,7 @@ func (st *State) View(viewer engine.Seat) engine.View {
 		v.Seats[s].Info = []string{st.info(seat)}
 	}
 	switch {
-	case st.Done && len(st.Win) == 1 && len(st.Loop) > 0:
+	case st.Done && len(st.Win) == 1 && st.endedByLoop():
 		v.Status = fmt.Sprintf("Game over: %s wins with a loop", colourName(st.Win[0]))
 	case st.Done && len(st.Win) == 1:
 		v.Status = fmt.Sprintf("Game over: %s wins", colourName(st.Win[0]))
@@ -578,7 +593,7 @@ func (st *State) View(viewer engine.Seat) engine.View {
 		"Pink stones count for both players; ring spaces for their colour.",
 		"A loop of yours around any cell wins. A flip can complete your opponent's.",
 	}
-	if st.Done && len(st.Loop) > 0 {
+	if st.Done && st.endedByLoop() {
 		v.Legend = append(v.Legend, "Outlined: the winning loop.")
 	} else if st.Last[0] >= 0 {
 		v.Legend = append(v.Legend, "Marked: the last turn's cells.")
