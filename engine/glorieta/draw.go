@@ -96,6 +96,11 @@ func (st *State) Board() engine.Scene {
 			sc.Text(letter, ox+x, oy+y, 22, engine.Ink, engine.Center, true)
 		}
 	}
+	if st.handful() != Handful {
+		// The variant is part of the position a player must know: say it
+		// in the free top-left corner of the ground.
+		sc.Text(fmt.Sprintf("handful %d", st.handful()), 14, 26, 22, engine.Ink, engine.Left, true)
+	}
 	if loop := st.loop(); st.Done && len(loop) > 0 {
 		drawLoop(&sc, loop, ox, oy)
 	} else {
@@ -147,11 +152,11 @@ func drawLoop(sc *engine.Scene, loop []int, ox, oy float64) {
 // during this handful.
 func (st *State) HandScene(s engine.Seat) engine.Scene {
 	const size, gap = 40.0, 16.0
-	w := 2*gap + Handful*(2*size*math.Sqrt(3)/2+gap)
+	w := 2*gap + float64(st.handful())*(2*size*math.Sqrt(3)/2+gap)
 	sc := engine.Scene{W: w, H: 2*size + 3*gap + 30, Background: engine.Paper}
 	fill := [2]engine.Color{yellowFill, blackFill}[s]
 	n := st.Hands[s]
-	for i := 0; i < Handful; i++ {
+	for i := 0; i < st.handful(); i++ {
 		x := gap + size*math.Sqrt(3)/2 + float64(i)*(size*math.Sqrt(3)+gap)
 		y := gap + size
 		if i < n {

@@ -383,7 +383,7 @@ func (st *State) play(m Move) {
 		}
 		if !st.Started {
 			st.Started = true
-			st.Hands = [2]int{Handful, Handful}
+			st.Hands = [2]int{st.handful(), st.handful()}
 		} else {
 			st.Hands[s] -= 1 + btoi(m.B >= 0)
 		}
@@ -393,7 +393,7 @@ func (st *State) play(m Move) {
 		}
 	}
 	if st.Hands[s] == 0 && st.Started && st.Flipped[s] {
-		st.Hands[s], st.Flipped[s] = Handful, false
+		st.Hands[s], st.Flipped[s] = st.handful(), false
 	}
 	next := opp(s)
 	for i := 0; i < 2; i++ {

@@ -362,14 +362,33 @@ func TestFastPlayouts(t *testing.T) {
 	if testing.Short() {
 		games = 15
 	}
+	reasons := fastPlayouts(t, nil, games)
+	// And through the shared helper, from positions the platform reached.
+	for i, st := range referenceGames(t, nil, games/5, 20, 500, false) {
+		end := enginetest.FastPlayout(t, st, uint64(i), 1000).(*State)
+		checkInvariants(t, end, engine.Outcome{})
+		if w := end.Winners(); len(w) != 1 || end.hole(w[0]) < 0 {
+			t.Fatalf("from position %d: winners %v", i, w)
+		}
+	}
+	t.Logf("end reasons: %v", reasons)
+}
+
+// fastPlayouts is TestFastPlayouts's main check, for the given options;
+// it returns how often each end reason came up.
+func fastPlayouts(t *testing.T, opts map[string]string, games int) map[string]int {
+	t.Helper()
 	reasons := map[string]int{}
 	for g := 0; g < games; g++ {
-		s, _ := New(engine.Setup{Game: ID, Players: 2, Seed: uint64(g)})
+		s, err := New(engine.Setup{Game: ID, Players: 2, Options: opts, Seed: uint64(g)})
+		if err != nil {
+			t.Fatal(err)
+		}
 		fast := s.(*State)
 		slow := fast.Clone().(*State)
 		r := engine.NewRand(uint64(g))
 		for n := 0; !fast.Over(); n++ {
-			if n > 1000 {
+			if n > 2000 {
 				t.Fatalf("game %d does not end", g)
 			}
 			peek := r
@@ -403,15 +422,7 @@ func TestFastPlayouts(t *testing.T) {
 		}
 		reasons[fast.EndReason()]++
 	}
-	// And through the shared helper, from positions the platform reached.
-	for i, st := range referenceGames(t, nil, games/5, 20, 500, false) {
-		end := enginetest.FastPlayout(t, st, uint64(i), 1000).(*State)
-		checkInvariants(t, end, engine.Outcome{})
-		if w := end.Winners(); len(w) != 1 || end.hole(w[0]) < 0 {
-			t.Fatalf("from position %d: winners %v", i, w)
-		}
-	}
-	t.Logf("end reasons: %v", reasons)
+	return reasons
 }
 
 // TestPlayRandomAllocs: no allocation per move, nor at the end of a game.
@@ -521,19 +532,30 @@ func replayExample(t *testing.T) engine.State {
 	return st
 }
 
-// The old playout: list the legal moves, choose one uniformly, Apply.
+// The old playout: list the legal moves, choose one uniformly, Apply; for
+// the standard game and two handfuls.
 func BenchmarkPlayoutLegalApply(b *testing.B) {
-	benchPlayouts(b, nil, func(st *State, r *engine.Rand) {
-		legal := st.Legal()
-		if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
-			b.Fatal(err)
-		}
-	})
+	for _, n := range benchHandfuls {
+		b.Run("handful="+n, func(b *testing.B) {
+			benchPlayouts(b, map[string]string{"handful": n}, func(st *State, r *engine.Rand) {
+				legal := st.Legal()
+				if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
 }
 
 func BenchmarkPlayoutFast(b *testing.B) {
-	benchPlayouts(b, nil, func(st *State, r *engine.Rand) { st.PlayRandom(r) })
+	for _, n := range benchHandfuls {
+		b.Run("handful="+n, func(b *testing.B) {
+			benchPlayouts(b, map[string]string{"handful": n}, func(st *State, r *engine.Rand) { st.PlayRandom(r) })
+		})
+	}
 }
+
+var benchHandfuls = []string{"6", "3", "1"}
 
 func benchPlayouts(b *testing.B, opts map[string]string, move func(*State, *engine.Rand)) {
 	s, err := engine.New(engine.Setup{Game: ID, Players: 2, Options: opts})
