@@ -147,7 +147,7 @@ func countRoots(b *book, s int) int {
 // stones of either owner), and checks after every cell that join reports
 // a loop exactly when hole first finds one.
 func TestIncrementalLoopMatchesHole(t *testing.T) {
-	orders := 3000
+	orders := 2000
 	if testing.Short() {
 		orders = 500
 	}
@@ -191,7 +191,7 @@ func TestIncrementalLoopMatchesHole(t *testing.T) {
 // (a Fingerprint takes about a millisecond, and there are up to 8,001
 // moves): Play and Apply reach the same position (and the same book) for
 // every single stone, every flip and every pairEvery-th pair, with a full
-// Fingerprint for every 500th of these and every move that ends the
+// Fingerprint for every 500th of these and the first three that end the
 // game; draw picks each legal move about equally often (chi-square over
 // samples draws per legal move); PlayRandom is draw followed by play.
 func checkPlayAndDraw(t *testing.T, st *State, seed uint64, samples, pairEvery int) {
@@ -209,7 +209,7 @@ func checkPlayAndDraw(t *testing.T, st *State, seed uint64, samples, pairEvery i
 		return m.A*nCells + m.B
 	}
 	index := make([]int, nCells*nCells+nCells)
-	tried := 0
+	tried, ended := 0, 0
 	for i, mv := range legal {
 		m := mv.(Move)
 		index[key(m)] = i + 1
@@ -228,7 +228,8 @@ func checkPlayAndDraw(t *testing.T, st *State, seed uint64, samples, pairEvery i
 		if d := difference(applied, played); d != "" {
 			t.Fatalf("Play(%s) and Apply(%s) differ:\n%s", m, m, d)
 		}
-		if tried%500 == 1 || applied.Over() {
+		if tried%500 == 1 || (applied.Over() && ended < 3) {
+			ended += btoi(applied.Over())
 			if a, p := enginetest.Fingerprint(applied), enginetest.Fingerprint(played); a != p {
 				t.Fatalf("Play(%s) and Apply(%s) reach different positions:\n%s\n%s", m, m, a, p)
 			}
@@ -306,12 +307,12 @@ func TestPlayAndDrawOnLargePositions(t *testing.T) {
 // and every draw) where it takes seconds, not minutes: a Fingerprint
 // lists the legal moves of the position reached, and most positions lead
 // to one with thousands of pairs (several milliseconds each). So: forced
-// flips (up to 4 positions of at most 20 moves), full boards (flips lead
+// flips (3 positions of at most 20 moves), full boards (flips lead
 // to flips; 2 positions, a few seconds each), and hand-built positions whose book is
 // stale, each with 30 draws a move. TestPlayAndDrawOnLargePositions
 // covers the large positions, with 30 draws a move too.
 func TestCheckFast(t *testing.T) {
-	flips, fulls := 4, 2
+	flips, fulls := 3, 2
 	if testing.Short() {
 		flips, fulls = 2, 1
 	}

@@ -149,15 +149,15 @@ func (m Move) String() string {
 // State is a position.
 type State struct {
 	engine.Table
-	Stones  [nCells]uint8 // empty, yellowStone or blackStone: the stone's owner
-	Pink    [nCells]bool  // the stone is pink side up
-	Hands   [2]int        // stones in hand
-	Flipped [2]bool       // flipped during the current handful
-	Started bool          // Yellow's first stone is on the board
-	Empty   int           // empty cells
-	Last    [2]int        // cells of the last turn (-1: none)
-	Loop    []int         // world cells of the winning loop, for the picture
-	Size    int           // stones in a handful (option handful, default Handful)
+	Stones   [nCells]uint8 // empty, yellowStone or blackStone: the stone's owner
+	Pink     [nCells]bool  // the stone is pink side up
+	Hands    [2]int        // stones in hand
+	Flipped  [2]bool       // flipped during the current handful
+	Started  bool          // Yellow's first stone is on the board
+	Empty    int           // empty cells
+	Last     [2]int        // cells of the last turn (-1: none)
+	Loop     []int         // world cells of the winning loop, for the picture
+	HandSize int           // stones in a handful (option handful, default Handful)
 
 	// loopPending: a loop ended the game in Play, which leaves finding
 	// its cells (for the picture) to loop(), so that playouts allocate
@@ -176,7 +176,7 @@ func New(setup engine.Setup) (engine.State, error) {
 	if err != nil || size < 1 || size > Handful {
 		return nil, engine.Illegalf("handful is the number of stones picked up at a time: write a whole number from 1 to %d, like handful=4 (not %q)", Handful, setup.Option("handful", ""))
 	}
-	st := &State{Table: engine.NewTable(2), Empty: nCells, Last: [2]int{-1, -1}, Size: size}
+	st := &State{Table: engine.NewTable(2), Empty: nCells, Last: [2]int{-1, -1}, HandSize: size}
 	st.rebuild() // Apply keeps it in step from here
 	return st, nil
 }
@@ -445,10 +445,10 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 
 // handful is the number of stones picked up at a time.
 func (st *State) handful() int {
-	if st.Size == 0 { // a State built without New
+	if st.HandSize == 0 { // a State built without New
 		return Handful
 	}
-	return st.Size
+	return st.HandSize
 }
 
 // stones writes a number of stones: "1 stone", "6 stones".

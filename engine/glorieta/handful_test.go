@@ -159,13 +159,14 @@ func TestHandfulTwo(t *testing.T) {
 // shared playout checks and Glorieta's invariants (a hand never holds more
 // than the handful), and fast play against Apply on every 5th position.
 func TestHandfulPlayouts(t *testing.T) {
-	games := 4
+	// Playout takes a Fingerprint (all legal moves) per move: fewer games.
+	games, playouts := 3, 2
 	if testing.Short() {
-		games = 1
+		games, playouts = 1, 1
 	}
 	for n := 1; n <= 5; n++ {
 		opts := map[string]string{"handful": string(rune('0' + n))}
-		for i := 0; i < games; i++ {
+		for i := 0; i < playouts; i++ {
 			setup := engine.Setup{Game: ID, Players: 2, Options: opts, Seed: uint64(i)}
 			enginetest.Playout(t, setup, uint64(i), enginetest.PlayoutOptions{
 				Check: func(t testing.TB, s engine.State, o engine.Outcome) {
