@@ -578,3 +578,46 @@ func benchPlayouts(b *testing.B, opts map[string]string, move func(*State, *engi
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/playout")
 }
+
+// FuzzFastPlay: from a position reached by Apply (uniform moves from a
+// seed, under a fuzzed handful), PlayRandom plays to the end while the
+// same moves go through Parse and Apply on a copy: the positions never
+// differ, and the winner owns a loop.
+func FuzzFastPlay(f *testing.F) {
+	f.Add(uint64(1), uint8(6), uint8(0))
+	f.Add(uint64(2), uint8(1), uint8(9))
+	f.Add(uint64(3), uint8(2), uint8(30))
+	f.Fuzz(func(t *testing.T, seed uint64, handful, before uint8) {
+		opts := map[string]string{"handful": fmt.Sprint(1 + handful%Handful)}
+		s, err := New(engine.Setup{Game: ID, Players: 2, Options: opts, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow := s.(*State)
+		r := engine.NewRand(seed)
+		for i := 0; i < int(before)%40 && !slow.Over(); i++ {
+			legal := slow.Legal()
+			if _, err := slow.Apply(legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fast := slow.Clone().(*State)
+		for n := 0; !fast.Over(); n++ {
+			if n > 2000 {
+				t.Fatal("the game does not end")
+			}
+			peek := r
+			m, _ := fast.draw(&peek)
+			fast.PlayRandom(&r)
+			if _, err := slow.Apply(m); err != nil {
+				t.Fatalf("drawn move %s: %v", m, err)
+			}
+			if d := difference(slow, fast); d != "" {
+				t.Fatalf("after %s:\n%s", m, d)
+			}
+		}
+		if w := fast.Winners(); len(w) != 1 || fast.hole(w[0]) < 0 || fast.EndReason() != slow.EndReason() {
+			t.Fatalf("winners %v, end %q / %q", w, fast.EndReason(), slow.EndReason())
+		}
+	})
+}
