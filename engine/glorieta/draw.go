@@ -152,12 +152,15 @@ func drawLoop(sc *engine.Scene, loop []int, ox, oy float64) {
 // during this handful.
 func (st *State) HandScene(s engine.Seat) engine.Scene {
 	const size, gap = 40.0, 16.0
-	w := 2*gap + float64(st.handful())*(2*size*math.Sqrt(3)/2+gap)
+	// As wide as six places whatever the handful, so the line of text
+	// below always fits; smaller handfuls are centred.
+	w := 2*gap + Handful*(2*size*math.Sqrt(3)/2+gap)
+	x0 := float64(Handful-st.handful()) * (size*math.Sqrt(3) + gap) / 2
 	sc := engine.Scene{W: w, H: 2*size + 3*gap + 30, Background: engine.Paper}
 	fill := [2]engine.Color{yellowFill, blackFill}[s]
 	n := st.Hands[s]
 	for i := 0; i < st.handful(); i++ {
-		x := gap + size*math.Sqrt(3)/2 + float64(i)*(size*math.Sqrt(3)+gap)
+		x := x0 + gap + size*math.Sqrt(3)/2 + float64(i)*(size*math.Sqrt(3)+gap)
 		y := gap + size
 		if i < n {
 			sc.Fill(hexPath(x, y, size), fill, cellLine, 2)

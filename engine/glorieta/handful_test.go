@@ -37,6 +37,15 @@ func TestHandfulOption(t *testing.T) {
 	if !sceneSays(st.Board(), "handful 4") || !strings.Contains(strings.Join(st.View(engine.NoSeat).Legend, " "), "handfuls of 4 stones") {
 		t.Fatal("handful=4 is not shown")
 	}
+	places := 0
+	for _, it := range st.HandScene(Yellow).Items {
+		if it.Path != nil {
+			places++
+		}
+	}
+	if places != 4 {
+		t.Fatalf("the hand picture of handful=4 has %d places", places)
+	}
 	if std := newHandful(t, ""); sceneSays(std.Board(), "handful") || strings.Contains(strings.Join(std.View(engine.NoSeat).Legend, " "), "handful") {
 		t.Fatal("the standard game shows a handful")
 	}
