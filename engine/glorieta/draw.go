@@ -96,8 +96,13 @@ func (st *State) Board() engine.Scene {
 			sc.Text(letter, ox+x, oy+y, 22, engine.Ink, engine.Center, true)
 		}
 	}
-	if st.Done && len(st.Loop) > 0 {
-		st.drawLoop(&sc, ox, oy)
+	if st.handful() != Handful {
+		// The variant is part of the position a player must know: say it
+		// in the free top-left corner of the ground.
+		sc.Text(fmt.Sprintf("handful %d", st.handful()), 14, 26, 22, engine.Ink, engine.Left, true)
+	}
+	if loop := st.loop(); st.Done && len(loop) > 0 {
+		drawLoop(&sc, loop, ox, oy)
 	} else {
 		for _, c := range st.Last {
 			if c >= 0 {
@@ -120,13 +125,13 @@ func rowFirst(r int) int {
 
 // drawLoop outlines the winning loop: every edge between a loop cell and
 // a cell outside the loop, inside and out.
-func (st *State) drawLoop(sc *engine.Scene, ox, oy float64) {
+func drawLoop(sc *engine.Scene, loop []int, ox, oy float64) {
 	in := make([]bool, world.Len())
-	for _, wc := range st.Loop {
+	for _, wc := range loop {
 		in[wc] = true
 	}
 	p := &engine.Path{}
-	for _, wc := range st.Loop {
+	for _, wc := range loop {
 		x, y := worldXY(wc, ox, oy)
 		corners := grid.HexCorners(x, y, cellR)
 		q, r := world.Axial(wc)
@@ -147,12 +152,15 @@ func (st *State) drawLoop(sc *engine.Scene, ox, oy float64) {
 // during this handful.
 func (st *State) HandScene(s engine.Seat) engine.Scene {
 	const size, gap = 40.0, 16.0
+	// As wide as six places whatever the handful, so the line of text
+	// below always fits; smaller handfuls are centred.
 	w := 2*gap + Handful*(2*size*math.Sqrt(3)/2+gap)
+	x0 := float64(Handful-st.handful()) * (size*math.Sqrt(3) + gap) / 2
 	sc := engine.Scene{W: w, H: 2*size + 3*gap + 30, Background: engine.Paper}
 	fill := [2]engine.Color{yellowFill, blackFill}[s]
 	n := st.Hands[s]
-	for i := 0; i < Handful; i++ {
-		x := gap + size*math.Sqrt(3)/2 + float64(i)*(size*math.Sqrt(3)+gap)
+	for i := 0; i < st.handful(); i++ {
+		x := x0 + gap + size*math.Sqrt(3)/2 + float64(i)*(size*math.Sqrt(3)+gap)
 		y := gap + size
 		if i < n {
 			sc.Fill(hexPath(x, y, size), fill, cellLine, 2)

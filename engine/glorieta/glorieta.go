@@ -7,6 +7,7 @@ package glorieta
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -23,7 +24,9 @@ const (
 	Black  engine.Seat = 1
 )
 
-// Handful is the number of stones a player picks up at a time.
+// Handful is the number of stones a player picks up at a time in the
+// standard game; the option handful=N (1 to 6) picks up fewer, for the
+// "shorter, more tactical game" the designer offers.
 const Handful = 6
 
 // The board: a hexagon of side 7, rows a-m from the top.
@@ -99,8 +102,13 @@ func init() {
 		Name:       "Glorieta",
 		MinPlayers: 2,
 		MaxPlayers: 2,
-		Summary:    summary,
-		New:        New,
+		Options: []engine.Option{{
+			Name:    "handful",
+			Default: strconv.Itoa(Handful),
+			Help:    "stones picked up at a time, 1 to 6 (fewer: a shorter, more tactical game)",
+		}},
+		Summary: summary,
+		New:     New,
 	})
 }
 
@@ -114,7 +122,8 @@ const summary = "**Glorieta 3.0** (Nick Bentley), 2 players: **Yellow** (seat 1)
 	"• **Loop**: a connected group of your stones, pink stones and ring spaces of your colour that surrounds at least one cell, whatever is in it (six around one is the smallest). " +
 	"The first loop wins at once. A flip can complete your **opponent's** loop: then they win.\n" +
 	"**Notation**: `g7` one stone; `g7 g8` or `g8,g7` two stones; `flip d4` flips your stone on d4. " +
-	"Autocomplete lists single stones and flips; type a cell and a space to see the pairs."
+	"Autocomplete lists single stones and flips; type a cell and a space to see the pairs.\n" +
+	"**Variant** `handful=N` (1 to 6, default 6): hands of N stones instead of 6, for a shorter, more tactical game."
 
 // Move is a turn: one or two stones placed, or a flip.
 type Move struct {
@@ -140,14 +149,22 @@ func (m Move) String() string {
 // State is a position.
 type State struct {
 	engine.Table
-	Stones  [nCells]uint8 // empty, yellowStone or blackStone: the stone's owner
-	Pink    [nCells]bool  // the stone is pink side up
-	Hands   [2]int        // stones in hand
-	Flipped [2]bool       // flipped during the current handful
-	Started bool          // Yellow's first stone is on the board
-	Empty   int           // empty cells
-	Last    [2]int        // cells of the last turn (-1: none)
-	Loop    []int         // world cells of the winning loop, for the picture
+	Stones   [nCells]uint8 // empty, yellowStone or blackStone: the stone's owner
+	Pink     [nCells]bool  // the stone is pink side up
+	Hands    [2]int        // stones in hand
+	Flipped  [2]bool       // flipped during the current handful
+	Started  bool          // Yellow's first stone is on the board
+	Empty    int           // empty cells
+	Last     [2]int        // cells of the last turn (-1: none)
+	Loop     []int         // world cells of the winning loop, for the picture
+	HandSize int           // stones in a handful (option handful, default Handful)
+
+	// loopPending: a loop ended the game in Play, which leaves finding
+	// its cells (for the picture) to loop(), so that playouts allocate
+	// nothing.
+	loopPending bool
+	end         uint8 // why the game ended (EndReason)
+	fast        book  // for Play and PlayRandom (fast.go)
 }
 
 // New sets up an empty board with Yellow to place the first stone.
@@ -155,7 +172,12 @@ func New(setup engine.Setup) (engine.State, error) {
 	if setup.Players != 2 {
 		return nil, engine.Illegalf("Glorieta is for exactly 2 players")
 	}
-	st := &State{Table: engine.NewTable(2), Empty: nCells, Last: [2]int{-1, -1}}
+	size, err := strconv.Atoi(setup.Option("handful", strconv.Itoa(Handful)))
+	if err != nil || size < 1 || size > Handful {
+		return nil, engine.Illegalf("handful is the number of stones picked up at a time: write a whole number from 1 to %d, like handful=4 (not %q)", Handful, setup.Option("handful", ""))
+	}
+	st := &State{Table: engine.NewTable(2), Empty: nCells, Last: [2]int{-1, -1}, HandSize: size}
+	st.rebuild() // Apply keeps it in step from here
 	return st, nil
 }
 
@@ -344,7 +366,7 @@ func (st *State) check(m Move) error {
 	case st.Started && st.Empty == 0:
 		return engine.Illegalf("the board is full: every turn is now a flip (like flip %s)", st.flipExample())
 	case st.Started && st.Hands[s] == 0:
-		return engine.Illegalf("you have placed your whole handful without flipping: flip one of your stones now (like flip %s), then you pick up %d more", st.flipExample(), Handful)
+		return engine.Illegalf("you have placed your whole handful without flipping: flip one of your stones now (like flip %s), then you pick up %d more", st.flipExample(), st.handful())
 	case n > st.Hands[s] && st.Started:
 		return engine.Illegalf("you have only 1 stone left: place one stone")
 	}
@@ -371,8 +393,11 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 	s := st.Turn
 	o := engine.Outcome{Seat: s, Move: m.String()}
 	st.Last = [2]int{m.A, m.B}
+	// Apply decides loops with hole, which needs nothing but the stones;
+	// it keeps Play's book up to date when the book was in step.
+	keep := st.synced()
 	if m.Flip {
-		st.Pink[m.A] = true
+		st.setPink(s, m.A, keep)
 		st.Flipped[s] = true
 		// A flip adds a member to the opponent only: it can complete
 		// their loop, never the mover's.
@@ -380,19 +405,18 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 			st.Loop = st.loopCells(opp(s), h)
 			o.Events = append(o.Events, engine.Event{Seat: s, Text: fmt.Sprintf("flips %s, which completes %s's loop: %s wins", board.Name(m.A), colourName(opp(s)), colourName(opp(s)))})
 			st.Finish(&o, opp(s))
+			st.end = endFlipped
 			return o, nil
 		}
 	} else {
-		for _, c := range []int{m.A, m.B} {
-			if c >= 0 {
-				st.Stones[c] = uint8(s) + 1
-				st.Empty--
-			}
+		st.setStone(s, m.A, keep)
+		if m.B >= 0 {
+			st.setStone(s, m.B, keep)
 		}
 		if !st.Started {
 			st.Started = true
-			st.Hands = [2]int{Handful, Handful}
-			o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: fmt.Sprintf("Each player takes a hand of %d stones; Black moves next.", Handful)})
+			st.Hands = [2]int{st.handful(), st.handful()}
+			o.Events = append(o.Events, engine.Event{Seat: engine.NoSeat, Text: fmt.Sprintf("Each player takes a hand of %s; Black moves next.", stones(st.handful()))})
 		} else {
 			st.Hands[s] -= 1 + btoi(m.B >= 0)
 		}
@@ -400,6 +424,7 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 			st.Loop = st.loopCells(s, h)
 			o.Events = append(o.Events, engine.Event{Seat: s, Text: "closes a loop and wins"})
 			st.Finish(&o, s)
+			st.end = endPlaced
 			return o, nil
 		}
 		if st.Empty == 0 {
@@ -408,14 +433,32 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 	}
 	if st.Hands[s] == 0 && st.Started {
 		if st.Flipped[s] {
-			st.Hands[s], st.Flipped[s] = Handful, false
-			o.Events = append(o.Events, engine.Event{Seat: s, Text: fmt.Sprintf("has used the handful and flipped: picks up %d new stones", Handful)})
+			st.Hands[s], st.Flipped[s] = st.handful(), false
+			o.Events = append(o.Events, engine.Event{Seat: s, Text: fmt.Sprintf("has used the handful and flipped: picks up %d new %s", st.handful(), stoneWord(st.handful()))})
 		} else if st.Empty > 0 {
 			o.Events = append(o.Events, engine.Event{Seat: s, Text: "has no stones left and must flip one of their stones next turn"})
 		}
 	}
 	st.advance(&o)
 	return o, nil
+}
+
+// handful is the number of stones picked up at a time.
+func (st *State) handful() int {
+	if st.HandSize == 0 { // a State built without New
+		return Handful
+	}
+	return st.HandSize
+}
+
+// stones writes a number of stones: "1 stone", "6 stones".
+func stones(n int) string { return fmt.Sprintf("%d %s", n, stoneWord(n)) }
+
+func stoneWord(n int) string {
+	if n == 1 {
+		return "stone"
+	}
+	return "stones"
 }
 
 func btoi(b bool) int {
@@ -439,12 +482,16 @@ func (st *State) advance(o *engine.Outcome) {
 	// Nobody can act: every stone on a full board would be pink, which is
 	// a loop for both; this cannot happen, but never hang.
 	st.Finish(o)
+	st.end = endStuck
 }
 
 // Resign ends the game: the other player wins.
 func (st *State) Resign(s engine.Seat) engine.Outcome {
 	var o engine.Outcome
-	st.Table.Resign(&o, s)
+	wasDone := st.Done
+	if st.Table.Resign(&o, s) && !wasDone {
+		st.end = endResigned
+	}
 	return o
 }
 
@@ -532,7 +579,7 @@ func (st *State) info(s engine.Seat) string {
 	case !st.Started && s == Yellow:
 		return "places the first stone"
 	case !st.Started:
-		return fmt.Sprintf("takes %d stones after Yellow's first", Handful)
+		return fmt.Sprintf("takes %s after Yellow's first", stones(st.handful()))
 	case st.Done:
 		if st.Flipped[s] {
 			return "flipped this handful"
@@ -559,7 +606,7 @@ func (st *State) View(viewer engine.Seat) engine.View {
 		v.Seats[s].Info = []string{st.info(seat)}
 	}
 	switch {
-	case st.Done && len(st.Win) == 1 && len(st.Loop) > 0:
+	case st.Done && len(st.Win) == 1 && st.endedByLoop():
 		v.Status = fmt.Sprintf("Game over: %s wins with a loop", colourName(st.Win[0]))
 	case st.Done && len(st.Win) == 1:
 		v.Status = fmt.Sprintf("Game over: %s wins", colourName(st.Win[0]))
@@ -578,7 +625,10 @@ func (st *State) View(viewer engine.Seat) engine.View {
 		"Pink stones count for both players; ring spaces for their colour.",
 		"A loop of yours around any cell wins. A flip can complete your opponent's.",
 	}
-	if st.Done && len(st.Loop) > 0 {
+	if st.handful() != Handful {
+		v.Legend = append(v.Legend, fmt.Sprintf("Variant: handfuls of %s instead of %d.", stones(st.handful()), Handful))
+	}
+	if st.Done && st.endedByLoop() {
 		v.Legend = append(v.Legend, "Outlined: the winning loop.")
 	} else if st.Last[0] >= 0 {
 		v.Legend = append(v.Legend, "Marked: the last turn's cells.")
