@@ -102,7 +102,11 @@ func (st *State) PlayRandom(r *engine.Rand) {
 
 // draw is PlayRandom's choice: a placement, swap, or (only when the seat
 // to move has no legal move, which advance never leaves) pass.
-func (st *State) draw(r *engine.Rand) (Kind, *placement) {
+func (st *State) draw(r *engine.Rand) (Kind, *placement) { return st.drawWith(r, tries) }
+
+// drawWith is draw with n rejection tries before the counting (tests try
+// each way alone).
+func (st *State) drawWith(r *engine.Rand, n int) (Kind, *placement) {
 	b := st.b
 	s := st.Turn
 	bl := st.closed(s)
@@ -126,7 +130,7 @@ func (st *State) draw(r *engine.Rand) (Kind, *placement) {
 	if choices == 0 { // no piece left: cannot happen after advance, but never stall
 		return Pass, nil
 	}
-	for t := 0; t < tries; t++ {
+	for t := 0; t < n; t++ {
 		i := r.IntN(choices)
 		if i == total {
 			return Swap, nil
@@ -142,23 +146,27 @@ func (st *State) draw(r *engine.Rand) (Kind, *placement) {
 		}
 	}
 	free := b.cellsMask.andNot(bl)
-	n := st.countLegal(free, bl, held)
+	var buf [256]uint16
+	ids, legal := st.listLegal(free, bl, held, buf[:0])
 	if swap {
-		n++
+		legal++
 	}
-	if n == 0 {
+	if legal == 0 {
 		return Pass, nil
 	}
-	i := r.IntN(n)
-	if swap && i == n-1 {
+	i := r.IntN(legal)
+	switch {
+	case swap && i == legal-1:
 		return Swap, nil
+	case i < len(ids):
+		return Place, b.all[ids[i]]
 	}
 	return Place, b.all[st.nthLegal(free, bl, held, i)]
 }
 
-// countLegal counts the placements of the held kinds that avoid bl,
-// anchored on the free cells.
-func (st *State) countLegal(free, bl mask, held uint16) int {
+// listLegal counts the placements of the held kinds that avoid bl,
+// anchored on the free cells, and lists the first cap(ids) of them.
+func (st *State) listLegal(free, bl mask, held uint16, ids []uint16) ([]uint16, int) {
 	b := st.b
 	n := 0
 	for w := 0; w < 2; w++ {
@@ -166,15 +174,18 @@ func (st *State) countLegal(free, bl mask, held uint16) int {
 			c := w<<6 | trailing(x)
 			for _, a := range b.anchorAt[b.anchorStart[c]:b.anchorStart[c+1]] {
 				if held>>a.kind&1 != 0 && !a.m.meets(bl) {
+					if len(ids) < cap(ids) {
+						ids = append(ids, a.id)
+					}
 					n++
 				}
 			}
 		}
 	}
-	return n
+	return ids, n
 }
 
-// nthLegal is the id of the i-th placement countLegal counts.
+// nthLegal is the id of the i-th placement listLegal counts.
 func (st *State) nthLegal(free, bl mask, held uint16, i int) int {
 	b := st.b
 	for w := 0; w < 2; w++ {
