@@ -54,24 +54,21 @@ func (st *State) held(s engine.Seat) uint16 {
 	return h
 }
 
-// hasPlacement reports whether seat s can lay a piece. It looks only at
-// the placements anchored on cells s may cover: late in a game, when the
-// answer is most often no, those are few.
+// hasPlacement reports whether seat s can lay a piece.
 func (st *State) hasPlacement(s engine.Seat) bool {
 	b := st.b
-	bl := st.closed(s)
 	held := st.held(s)
 	if held == 0 {
 		return false
 	}
-	free := b.cellsMask.andNot(bl)
-	for w := 0; w < 2; w++ {
-		for x := free[w]; x != 0; x &= x - 1 {
-			c := w<<6 | trailing(x)
-			for _, a := range b.anchorAt[b.anchorStart[c]:b.anchorStart[c+1]] {
-				if held>>a.kind&1 != 0 && !a.m.meets(bl) {
-					return true
-				}
+	free := b.toEmb(b.cellsMask.andNot(st.closed(s)))
+	for k := 0; held != 0; k, held = k+1, held>>1 {
+		if held&1 == 0 {
+			continue
+		}
+		for p := b.patternStart[k]; p < b.patternStart[k+1]; p++ {
+			if !b.patterns[p].anchors(free).empty() {
+				return true
 			}
 		}
 	}
@@ -80,18 +77,16 @@ func (st *State) hasPlacement(s engine.Seat) bool {
 
 // tries is how many placements PlayRandom draws from all those of the
 // pieces in hand before it counts the legal ones instead. Early in a game
-// most draws are legal; late, when few are, counting over the few free
-// cells is cheap.
-const tries = 16
+// most draws are legal, and a draw is cheaper than a count; late, few are.
+const tries = 8
 
 // PlayRandom plays a uniformly random legal move for the seat to move:
 // one of its distinct placements, or swap when the pie rule offers it,
 // each as likely as choosing from Legal(). It first draws from the
 // placements of the pieces in hand (each distinct placement is listed
 // once, plus swap) and keeps the first legal one; after tries misses it
-// counts the legal placements anchored on free cells and takes one of
-// them at random. Both are uniform over the legal moves, so their mixture
-// is too.
+// counts the legal placements (drawCounted) and takes one of them at
+// random. Both are uniform over the legal moves, so their mixture is too.
 func (st *State) PlayRandom(r *engine.Rand) {
 	if st.Done {
 		return
@@ -115,8 +110,8 @@ func (st *State) drawWith(r *engine.Rand, n int) (Kind, *placement) {
 	var kinds [maxKinds]uint8
 	var upto [maxKinds]int // placements of the held kinds up to and including kinds[j]
 	nk, total := 0, 0
-	for k, n := range st.count[s][:len(b.kindName)] {
-		if n > 0 {
+	for k, left := range st.count[s][:len(b.kindName)] {
+		if left > 0 {
 			held |= 1 << k
 			total += b.kindStart[k+1] - b.kindStart[k]
 			kinds[nk], upto[nk] = uint8(k), total
@@ -145,63 +140,47 @@ func (st *State) drawWith(r *engine.Rand, n int) (Kind, *placement) {
 			return Place, pl
 		}
 	}
-	free := b.cellsMask.andNot(bl)
-	var buf [256]uint16
-	ids, legal := st.listLegal(free, bl, held, buf[:0])
-	if swap {
-		legal++
+	return st.drawCounted(r, bl, held, swap)
+}
+
+// drawCounted finds, for each orientation of each held piece, where it
+// fits, and draws one of those placements (or swap) uniformly.
+func (st *State) drawCounted(r *engine.Rand, bl mask, held uint16, swap bool) (Kind, *placement) {
+	b := st.b
+	free := b.toEmb(b.cellsMask.andNot(bl))
+	var fits [maxPatterns]mask
+	var upto [maxPatterns]int // legal placements up to and including pattern p
+	legal := 0
+	for k := 0; k < len(b.kindName); k++ {
+		if held>>k&1 == 0 {
+			for p := b.patternStart[k]; p < b.patternStart[k+1]; p++ {
+				upto[p] = legal
+			}
+			continue
+		}
+		for p := b.patternStart[k]; p < b.patternStart[k+1]; p++ {
+			fits[p] = b.patterns[p].anchors(free)
+			legal += fits[p].count()
+			upto[p] = legal
+		}
 	}
-	if legal == 0 {
+	choices := legal
+	if swap {
+		choices++
+	}
+	if choices == 0 {
 		return Pass, nil
 	}
-	i := r.IntN(legal)
-	switch {
-	case swap && i == legal-1:
+	i := r.IntN(choices)
+	if i == legal {
 		return Swap, nil
-	case i < len(ids):
-		return Place, b.all[ids[i]]
 	}
-	return Place, b.all[st.nthLegal(free, bl, held, i)]
-}
-
-// listLegal counts the placements of the held kinds that avoid bl,
-// anchored on the free cells, and lists the first cap(ids) of them.
-func (st *State) listLegal(free, bl mask, held uint16, ids []uint16) ([]uint16, int) {
-	b := st.b
-	n := 0
-	for w := 0; w < 2; w++ {
-		for x := free[w]; x != 0; x &= x - 1 {
-			c := w<<6 | trailing(x)
-			for _, a := range b.anchorAt[b.anchorStart[c]:b.anchorStart[c+1]] {
-				if held>>a.kind&1 != 0 && !a.m.meets(bl) {
-					if len(ids) < cap(ids) {
-						ids = append(ids, a.id)
-					}
-					n++
-				}
-			}
-		}
+	p := 0
+	for upto[p] <= i {
+		p++
 	}
-	return ids, n
-}
-
-// nthLegal is the id of the i-th placement listLegal counts.
-func (st *State) nthLegal(free, bl mask, held uint16, i int) int {
-	b := st.b
-	for w := 0; w < 2; w++ {
-		for x := free[w]; x != 0; x &= x - 1 {
-			c := w<<6 | trailing(x)
-			for _, a := range b.anchorAt[b.anchorStart[c]:b.anchorStart[c+1]] {
-				if held>>a.kind&1 != 0 && !a.m.meets(bl) {
-					if i == 0 {
-						return int(a.id)
-					}
-					i--
-				}
-			}
-		}
-	}
-	panic("tilingking: nthLegal past the count")
+	anchor := fits[p].nth(i - (upto[p] - fits[p].count()))
+	return Place, b.all[b.patterns[p].ids[anchor]]
 }
 
 // Play applies a move from Legal or Parse of this position like Apply,

@@ -10,12 +10,22 @@ import "math/bits"
 // hand counts of a position fit in a fixed array that Clone copies by value.
 const maxKinds = 12
 
-// anchored is one placement listed under its anchor, its lowest cell.
-type anchored struct {
-	m    mask
-	id   uint16
-	kind uint8
+// A pattern is one orientation of one piece: its cells' bits relative to
+// its lowest cell (the anchor) in the board's bit layout (see emb). The
+// anchors where seat s may lay it are, bit-parallel, the allowed anchors
+// and the free cells shifted down by each offset; so counting every legal
+// placement costs a few word operations per orientation instead of a test
+// per placement.
+type pattern struct {
+	kind  uint8
+	offs  []uint      // bits of the other cells above the anchor
+	valid mask        // anchors where the pattern is a placement (in emb bits)
+	ids   [128]uint16 // anchor bit -> placement id
 }
+
+// maxPatterns bounds the patterns of a board (hex has 44, tri 64), for
+// fixed arrays on the stack.
+const maxPatterns = 96
 
 // index is what buildIndex adds to a board.
 type index struct {
@@ -27,11 +37,16 @@ type index struct {
 	playable  mask         // cells that are not neutral
 	edgeMask  mask         // cells on the edge
 	touchMask []mask       // the cells each cell touches (capture adjacency)
-	// anchorAt[c] lists the placements whose lowest cell is c: every
-	// placement exactly once, so a scan over the free cells' lists meets
-	// each legal placement once.
-	anchorStart []int
-	anchorAt    []anchored
+	// emb is each cell's bit in the layout the patterns use: on square
+	// boards the cell itself; on hex the axial coordinates in an 11x11
+	// square, so that every translate of an orientation has the same
+	// offsets (in row order the rows' lengths differ). identity says emb
+	// is the cell itself.
+	emb      []uint8
+	identity bool
+	patterns []pattern
+	// patternStart[k]: piece k's patterns are patterns[patternStart[k]:patternStart[k+1]].
+	patternStart []int
 }
 
 func (b *board) buildIndex() {
@@ -50,32 +65,80 @@ func (b *board) buildIndex() {
 		b.touchMask = append(b.touchMask, t)
 	}
 	b.playable = b.cellsMask.andNot(b.neutral)
+	b.identity = b.kind != Hex
+	for i := 0; i < b.n; i++ {
+		e := i
+		if !b.identity {
+			e = (b.coord[i][0] + 5) + 11*(b.coord[i][1]+5)
+		}
+		if e < 0 || e >= 128 {
+			panic("tilingking: board layout too large")
+		}
+		b.emb = append(b.emb, uint8(e))
+	}
 	for k, p := range b.set {
 		b.kindName = append(b.kindName, p.Name)
 		b.kindStart = append(b.kindStart, len(b.all))
+		b.patternStart = append(b.patternStart, len(b.patterns))
 		b.setPieces += p.Count
+		byKey := map[string]int{}
 		for _, pl := range b.places[p.Name] {
 			pl.id, pl.kind = len(b.all), k
 			for _, c := range pl.cells {
 				pl.touch = pl.touch.or(b.touchMask[c])
 			}
 			b.all = append(b.all, pl)
+			var em mask
+			for _, c := range pl.cells {
+				em.set(int(b.emb[c]))
+			}
+			anchor := em.first()
+			var offs []uint
+			key := ""
+			for e := anchor + 1; e < 128; e++ {
+				if em.has(e) {
+					offs = append(offs, uint(e-anchor))
+					key += string(rune(e - anchor))
+				}
+			}
+			j, ok := byKey[key]
+			if !ok {
+				j = len(b.patterns)
+				byKey[key] = j
+				b.patterns = append(b.patterns, pattern{kind: uint8(k), offs: offs})
+			}
+			b.patterns[j].valid.set(anchor)
+			b.patterns[j].ids[anchor] = uint16(pl.id)
 		}
 	}
 	b.kindStart = append(b.kindStart, len(b.all))
-	if len(b.all) > 1<<16 {
-		panic("tilingking: too many placements")
+	b.patternStart = append(b.patternStart, len(b.patterns))
+	if len(b.all) > 1<<16 || len(b.patterns) > maxPatterns {
+		panic("tilingking: too many placements or orientations")
 	}
-	lists := make([][]anchored, b.n)
-	for _, pl := range b.all {
-		low := pl.m.first()
-		lists[low] = append(lists[low], anchored{m: pl.m, id: uint16(pl.id), kind: uint8(pl.kind)})
+}
+
+// toEmb is a mask of cells in the patterns' layout.
+func (b *board) toEmb(m mask) mask {
+	if b.identity {
+		return m
 	}
-	for c := 0; c < b.n; c++ {
-		b.anchorStart = append(b.anchorStart, len(b.anchorAt))
-		b.anchorAt = append(b.anchorAt, lists[c]...)
+	var e mask
+	for w := 0; w < 2; w++ {
+		for x := m[w]; x != 0; x &= x - 1 {
+			e.set(int(b.emb[w<<6|trailing(x)]))
+		}
 	}
-	b.anchorStart = append(b.anchorStart, len(b.anchorAt))
+	return e
+}
+
+// anchors is where pattern p fits in the free cells (in emb bits).
+func (p *pattern) anchors(free mask) mask {
+	a := p.valid.and(free)
+	for _, d := range p.offs {
+		a = a.and(free.shr(d))
+	}
+	return a
 }
 
 // kindOf is the number of the piece with this name, or -1.
@@ -120,3 +183,24 @@ func (b *board) flood(c int, open mask) (region mask, enclosed bool) {
 }
 
 func trailing(x uint64) int { return bits.TrailingZeros64(x) }
+
+// shr moves every cell bit down by d (0 < d < 128).
+func (m mask) shr(d uint) mask {
+	if d >= 64 {
+		return mask{m[1] >> (d - 64), 0}
+	}
+	return mask{m[0]>>d | m[1]<<(64-d), m[1] >> d}
+}
+
+// nth is the i-th lowest bit of m (i < m.count()).
+func (m mask) nth(i int) int {
+	w := 0
+	if c := bits.OnesCount64(m[0]); i >= c {
+		w, i = 1, i-c
+	}
+	x := m[w]
+	for ; i > 0; i-- {
+		x &= x - 1
+	}
+	return w<<6 | trailing(x)
+}
