@@ -1,6 +1,12 @@
 package tilingking
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+	"slices"
+
+	"tessera/engine/grid"
+)
 
 // The board's placements as flat tables, for playouts: drawing a random
 // legal placement, the automatic-pass check and the capture search work on
@@ -23,7 +29,7 @@ type pattern struct {
 	ids   [128]uint16 // anchor bit -> placement id
 }
 
-// maxPatterns bounds the patterns of a board (hex has 44, tri 64), for
+// maxPatterns bounds the patterns of a board (square 28, hex 41, tri 24), for
 // fixed arrays on the stack.
 const maxPatterns = 96
 
@@ -37,11 +43,8 @@ type index struct {
 	playable  mask         // cells that are not neutral
 	edgeMask  mask         // cells on the edge
 	touchMask []mask       // the cells each cell touches (capture adjacency)
-	// emb is each cell's bit in the layout the patterns use: on square
-	// boards the cell itself; on hex the axial coordinates in an 11x11
-	// square, so that every translate of an orientation has the same
-	// offsets (in row order the rows' lengths differ). identity says emb
-	// is the cell itself.
+	// emb is each cell's bit in the layout the patterns use (see layout).
+	// identity says emb is the cell itself.
 	emb      []uint8
 	identity bool
 	patterns []pattern
@@ -65,17 +68,7 @@ func (b *board) buildIndex() {
 		b.touchMask = append(b.touchMask, t)
 	}
 	b.playable = b.cellsMask.andNot(b.neutral)
-	b.identity = b.kind != Hex
-	for i := 0; i < b.n; i++ {
-		e := i
-		if !b.identity {
-			e = (b.coord[i][0] + 5) + 11*(b.coord[i][1]+5)
-		}
-		if e < 0 || e >= 128 {
-			panic("tilingking: board layout too large")
-		}
-		b.emb = append(b.emb, uint8(e))
-	}
+	b.layout()
 	for k, p := range b.set {
 		b.kindName = append(b.kindName, p.Name)
 		b.kindStart = append(b.kindStart, len(b.all))
@@ -115,6 +108,38 @@ func (b *board) buildIndex() {
 	b.patternStart = append(b.patternStart, len(b.patterns))
 	if len(b.all) > 1<<16 || len(b.patterns) > maxPatterns {
 		panic("tilingking: too many placements or orientations")
+	}
+}
+
+// layout numbers the cells for the patterns so that every translate of
+// an orientation has the same offsets: by lattice translation (a, b) in
+// their bounding box, then by the cell's class within a translation
+// period (tri: the up and the down triangle). On square boards this is
+// the cells' own order; on hex the axial coordinates in an 11x11 square
+// (in row order the rows' lengths differ); on tri 8x8 translations of 2
+// triangles.
+func (b *board) layout() {
+	p := b.lattice.Period
+	div := func(x int) int { return int(math.Floor(float64(x) / float64(p))) }
+	amin, amax, bmin := math.MaxInt, math.MinInt, math.MaxInt
+	var classes []grid.Coord
+	for _, c := range b.coord {
+		amin, amax, bmin = min(amin, div(c[0])), max(amax, div(c[0])), min(bmin, div(c[1]))
+		u := grid.Coord{c[0] - p*div(c[0]), c[1] - p*div(c[1])}
+		if !slices.Contains(classes, u) {
+			classes = append(classes, u)
+		}
+	}
+	w := amax - amin + 1
+	b.identity = true
+	for i, c := range b.coord {
+		u := grid.Coord{c[0] - p*div(c[0]), c[1] - p*div(c[1])}
+		e := ((div(c[0])-amin)+w*(div(c[1])-bmin))*len(classes) + slices.Index(classes, u)
+		if e < 0 || e >= 128 {
+			panic("tilingking: board layout too large")
+		}
+		b.emb = append(b.emb, uint8(e))
+		b.identity = b.identity && e == i
 	}
 }
 
