@@ -217,38 +217,41 @@ func chiSquare(counts []int, n int) (chi, limit float64) {
 
 // TestCheckFast runs enginetest.CheckFast (Play against Apply through the
 // whole observable position, and PlayRandom's uniformity through whole
-// positions) on every 5th position of one game per configuration, with
-// about 30 draws per legal move where the moves are few and fewer where
-// they are many (Fingerprint, which CheckFast compares, costs most of a
-// millisecond), and on two start positions with all their placements.
+// positions). Fingerprint, which it compares, costs most of a millisecond
+// here, so it runs where the moves are few: every 5th position with at
+// most 40 legal moves of a game per board, player count and pie option,
+// with 30 draws per move (at least 240 in all); and on one position with
+// many (the tri board after the first piece, with swap offered: about 700
+// moves), with 2 draws per move. TestPlayMatchesApply and TestDrawUniform
+// check the same properties more cheaply on many more positions.
 func TestCheckFast(t *testing.T) {
-	budget := 1200 // draws per position
+	most := 40
 	if testing.Short() {
-		budget = 300
+		most = 15
 	}
 	for i, c := range fastConfigs() {
+		if c.opts["maxcapture"] != "" {
+			continue
+		}
 		positions(t, c, uint64(7000+i), func(st *State, ply int) {
 			if ply%5 != 0 || st.Over() {
 				return
 			}
-			n := len(st.Legal())
-			if n > 400 || (testing.Short() && n > 100) {
-				return
+			if n := len(st.Legal()); n <= most {
+				enginetest.CheckFast(t, st, uint64(ply), max(30, 240/n))
 			}
-			enginetest.CheckFast(t, st, uint64(ply), max(2, min(30, budget/n)))
 		})
 	}
 	if testing.Short() {
 		return
 	}
-	for _, c := range []fastConfig{{Tri, 2, nil}, {Square9, 2, map[string]string{"pie": "on"}}} {
-		st, _ := engine.New(c.setup(1))
-		if c.opts["pie"] == "on" { // Blue may swap: swap is one of the moves drawn
-			legal := st.Legal()
-			st.Apply(legal[len(legal)/2])
-		}
-		enginetest.CheckFast(t, st, 5, 2)
+	st, _ := engine.New(fastConfig{Tri, 2, map[string]string{"pie": "on"}}.setup(1))
+	legal := st.Legal()
+	st.Apply(legal[len(legal)/2])
+	if legal = st.Legal(); legal[len(legal)-1].String() != "swap" {
+		t.Fatalf("swap not offered")
 	}
+	enginetest.CheckFast(t, st, 5, 2)
 }
 
 // TestFastPlayout: games played to the end by PlayRandom alone, on every
