@@ -179,25 +179,50 @@ func fullSet(b *board) []string {
 
 // Clone returns an independent copy. Its slices have room for a whole
 // game (every piece on the board, full hands, the winners), so that moves
-// played on it, as in a playout, allocate nothing.
+// played on it, as in a playout, allocate nothing; and fields of one type
+// share one allocation, as a playout clones once per game and allocating
+// is most of a clone's cost.
 func (st *State) Clone() engine.State {
 	c := *st
-	c.Table = st.CloneTable()
-	c.Win = append(make([]engine.Seat, 0, st.N), st.Win...)
-	c.Cover = append([]int8(nil), st.Cover...)
-	c.Terr = append([]int8(nil), st.Terr...)
-	// Cells are never changed in place.
-	c.Pieces = append(make([]onBoard, 0, max(len(st.Pieces), st.N*st.b.setPieces)), st.Pieces...)
+	n := st.N
+	bools := make([]bool, 0, 3*n)
+	c.Resigned, bools = carve(bools, st.Resigned, 0)
+	c.Passed, bools = carve(bools, st.Passed, 0)
+	c.PassAll, _ = carve(bools, st.PassAll, 0)
+	ints := make([]int, 0, 3*n)
+	c.Score, ints = carve(ints, st.Score, 0)
+	c.Lost, ints = carve(ints, st.Lost, 0)
+	c.Captures, _ = carve(ints, st.Captures, 0)
+	c.Win = append(make([]engine.Seat, 0, n), st.Win...)
+	cells := make([]int8, 0, len(st.Cover)+len(st.Terr))
+	c.Cover, cells = carve(cells, st.Cover, 0)
+	c.Terr, _ = carve(cells, st.Terr, 0)
+	// Cells are never changed in place (nor Last, which is a placement's).
+	c.Pieces = append(make([]onBoard, 0, max(len(st.Pieces), n*st.b.setPieces)), st.Pieces...)
+	room := 0
+	for _, h := range st.Hands {
+		room += max(len(h), st.b.setPieces)
+	}
+	hands := make([]string, 0, room)
 	c.Hands = make([][]string, len(st.Hands))
 	for i, h := range st.Hands {
-		c.Hands[i] = append(make([]string, 0, max(len(h), st.b.setPieces)), h...)
+		c.Hands[i], hands = carve(hands, h, st.b.setPieces)
 	}
-	c.Passed = append([]bool(nil), st.Passed...)
-	c.PassAll = append([]bool(nil), st.PassAll...)
-	c.Last = append([]int(nil), st.Last...)
-	c.Lost = append([]int(nil), st.Lost...)
-	c.Captures = append([]int(nil), st.Captures...)
 	return &c
+}
+
+// carve appends src to buf and returns the copy, with room to grow to
+// size, and what is left of buf. Appending to the copy beyond that room
+// reallocates it instead of writing over the next copy.
+func carve[T any](buf, src []T, size int) (copied, rest []T) {
+	start := len(buf)
+	buf = append(buf, src...)
+	end := start + max(len(src), size)
+	if end > cap(buf) {
+		end = len(buf)
+	}
+	buf = buf[:end]
+	return buf[start : start+len(src) : end], buf
 }
 
 // blocked is the set of cells seat s may not cover.
