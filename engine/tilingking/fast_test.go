@@ -425,3 +425,37 @@ func TestEndReason(t *testing.T) {
 		t.Errorf("hands empty: over %v, %q", st.Over(), st.EndReason())
 	}
 }
+
+// FuzzPlay: for any text, and for any Move built by hand from the fuzzed
+// kind, piece and cells, Play accepts exactly what Apply accepts, never
+// panics, and reaches the same position.
+func FuzzPlay(f *testing.F) {
+	for _, s := range []string{"c3 c4 d4", "pass", "pass all", "swap", "a1", "e5", "k11 k10", "f6", "a1 a2 a3 a4"} {
+		f.Add(s, uint8(0), uint8(0), "D2", 0, 1)
+		f.Add(s, uint8(5), uint8(3), "M1", 40, -1)
+	}
+	states := []*State{}
+	for _, kind := range Kinds {
+		states = append(states, midGame(f, kind, 2, 0), midGame(f, kind, 3, 9))
+	}
+	f.Fuzz(func(t *testing.T, text string, which, kind uint8, piece string, c1, c2 int) {
+		st := states[int(which)%len(states)]
+		moves := []engine.Move{Move{Kind: Kind(kind % 6), Piece: piece, Cells: []int{c1, c2}}}
+		if m, err := st.Parse(text); err == nil {
+			moves = append(moves, m)
+		}
+		for _, m := range moves {
+			applied, played := st.Clone().(*State), st.Clone().(*State)
+			_, errA := applied.Apply(m)
+			errP := played.Play(m)
+			if (errA == nil) != (errP == nil) {
+				t.Fatalf("%+v: Apply says %v, Play says %v", m, errA, errP)
+			}
+			if errA == nil {
+				sameState(t, fmt.Sprintf("%+v", m), applied, played)
+			} else {
+				sameState(t, "refused", st, played)
+			}
+		}
+	})
+}
