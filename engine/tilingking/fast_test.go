@@ -119,14 +119,14 @@ func sameState(t testing.TB, what string, a, b *State) {
 }
 
 // TestPlayMatchesApply: on every 5th position of 20 games per player
-// count and option set (and every last position), Play of every legal
+// count and option set (and the second and the last), Play of every legal
 // move (and of pass, pass all) reaches exactly the position Apply reaches.
 func TestPlayMatchesApply(t *testing.T) {
 	captures := 0
 	for i, c := range fastConfigs() {
 		for g := 0; g < gamesPer(); g++ {
 			positions(t, c, uint64(100*i+g), func(st *State, ply int) {
-				if ply%5 != 0 && !st.Over() {
+				if ply%5 != 0 && ply != 1 && !st.Over() { // ply 1: swap, with pie=on
 					return
 				}
 				moves := st.Legal()
@@ -161,15 +161,20 @@ func TestPlayMatchesApply(t *testing.T) {
 // is uniform over Legal() by a chi-square test (at p = 1e-6, as
 // enginetest.CheckFast), with rejection first as played, with the
 // counting alone, and with (almost) rejection alone. Every 5th position
-// of 20 games per player count and option set; 20 draws per legal move,
+// of 20 games per player count and option set, and the second (where
+// swap is offered with pie=on); 20 draws per legal move,
 // fewer (at least 3) where there are more than 150.
 func TestDrawUniform(t *testing.T) {
 	r := engine.NewRand(99)
+	swaps := 0
 	for i, c := range fastConfigs() {
 		for g := 0; g < gamesPer(); g++ {
 			positions(t, c, uint64(100*i+g), func(st *State, ply int) {
-				if ply%5 != 2 || st.Over() {
+				if (ply%5 != 2 && ply != 1) || st.Over() { // ply 1: swap, with pie=on
 					return
+				}
+				if st.canSwap() {
+					swaps++
 				}
 				legal := enginetest.LegalStrings(st)
 				index := map[string]int{}
@@ -197,6 +202,9 @@ func TestDrawUniform(t *testing.T) {
 				}
 			})
 		}
+	}
+	if swaps == 0 {
+		t.Fatalf("no position offered swap: the draw of swap is not tested")
 	}
 }
 
