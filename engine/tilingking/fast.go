@@ -61,7 +61,11 @@ func (st *State) hasPlacement(s engine.Seat) bool {
 	if held == 0 {
 		return false
 	}
-	free := b.toEmb(b.cellsMask.andNot(st.closed(s)))
+	free := b.cellsMask.andNot(st.closed(s))
+	if held&b.single != 0 { // a one-cell piece fits on any free cell
+		return !free.empty()
+	}
+	free = b.toEmb(free)
 	for k := 0; held != 0; k, held = k+1, held>>1 {
 		if held&1 == 0 {
 			continue

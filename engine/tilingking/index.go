@@ -39,6 +39,7 @@ type index struct {
 	kindStart []int        // placements of piece k are all[kindStart[k]:kindStart[k+1]]
 	kindName  []string     // piece k's name
 	setPieces int          // pieces in one player's set
+	single    uint16       // the one-cell pieces, as bits of their numbers
 	cellsMask mask         // every cell of the board
 	playable  mask         // cells that are not neutral
 	edgeMask  mask         // cells on the edge
@@ -74,6 +75,9 @@ func (b *board) buildIndex() {
 		b.kindStart = append(b.kindStart, len(b.all))
 		b.patternStart = append(b.patternStart, len(b.patterns))
 		b.setPieces += p.Count
+		if len(p.Cells) == 1 {
+			b.single |= 1 << k
+		}
 		byKey := map[string]int{}
 		for _, pl := range b.places[p.Name] {
 			pl.id, pl.kind = len(b.all), k
