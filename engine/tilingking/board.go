@@ -24,10 +24,22 @@ var Kinds = []string{Square9, Square11, Hex, Tri}
 // mask is a set of cells (every board has at most 128 cells).
 type mask [2]uint64
 
-func (m *mask) set(i int)        { m[i>>6] |= 1 << (i & 63) }
-func (m mask) has(i int) bool    { return m[i>>6]&(1<<(i&63)) != 0 }
-func (m mask) meets(o mask) bool { return m[0]&o[0] != 0 || m[1]&o[1] != 0 }
-func (m mask) count() int        { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
+func (m *mask) set(i int)         { m[i>>6] |= 1 << (i & 63) }
+func (m mask) has(i int) bool     { return m[i>>6]&(1<<(i&63)) != 0 }
+func (m mask) meets(o mask) bool  { return m[0]&o[0] != 0 || m[1]&o[1] != 0 }
+func (m mask) count() int         { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
+func (m mask) or(o mask) mask     { return mask{m[0] | o[0], m[1] | o[1]} }
+func (m mask) and(o mask) mask    { return mask{m[0] & o[0], m[1] & o[1]} }
+func (m mask) andNot(o mask) mask { return mask{m[0] &^ o[0], m[1] &^ o[1]} }
+func (m mask) empty() bool        { return m[0]|m[1] == 0 }
+
+// first is the lowest cell in a non-empty mask.
+func (m mask) first() int {
+	if m[0] != 0 {
+		return bits.TrailingZeros64(m[0])
+	}
+	return 64 + bits.TrailingZeros64(m[1])
+}
 func maskOf(cells []int) (m mask) {
 	for _, c := range cells {
 		m.set(c)
@@ -88,6 +100,11 @@ type placement struct {
 	cells []int // sorted in notation order
 	m     mask
 	text  string
+	// For playouts (see index.go): its number in board.all, its piece's
+	// number in the set, and the cells its cells touch.
+	id    int
+	kind  int
+	touch mask
 }
 
 // board is everything fixed about a board kind, built once.
@@ -111,6 +128,7 @@ type board struct {
 	places  map[string][]*placement
 	byMask  map[mask]*placement
 	order   []int // cell -> rank in notation order
+	index         // flat tables for playouts, index.go
 	// drawing
 	poly    [][]engine.Point // cell outlines, scene units
 	across  [][]int          // neighbour across each polygon edge, -1 outside
@@ -231,6 +249,7 @@ func buildBoard(kind string) *board {
 		b.order[i] = rank
 	}
 	b.buildPlacements()
+	b.buildIndex()
 	b.buildGeometry()
 	return b
 }

@@ -60,6 +60,7 @@ type Move struct {
 	Piece string
 	Cells []int // in notation order
 	text  string
+	pl    *placement // set by Parse and Legal
 }
 
 func (m Move) String() string {
@@ -79,6 +80,7 @@ type onBoard struct {
 	Seat  engine.Seat
 	Piece string
 	Cells []int
+	taken bool // marked for capture, only while a capture is worked out
 }
 
 // State is a position.
@@ -99,6 +101,18 @@ type State struct {
 	SwapDone bool
 	Lost     []int // pieces of each seat captured so far
 	Captures []int // cells captured by each seat so far
+
+	// The same position as masks and counts, for playouts: the cells each
+	// seat covers (Cover), each seat's territory (Terr) and each seat's
+	// pieces left by kind (Hands). Every move keeps them equal to the
+	// fields above; Apply and Resign first rebuild them from the fields
+	// (sync), so a position built by hand in a test stays right.
+	cov   [4]mask
+	terr  [4]mask
+	count [4][maxKinds]int8
+	// chose holds the seats that passed by choice (pass, pass all) since
+	// the last placement, for EndReason.
+	chose uint8
 }
 
 // New sets up a game.
@@ -143,10 +157,12 @@ func New(setup engine.Setup) (engine.State, error) {
 	for s := range st.Hands {
 		st.Hands[s] = fullSet(st.b)
 	}
+	st.Pieces = make([]onBoard, 0, n*st.b.setPieces)
 	st.Passed = make([]bool, n)
 	st.PassAll = make([]bool, n)
 	st.Lost = make([]int, n)
 	st.Captures = make([]int, n)
+	st.sync()
 	return st, nil
 }
 
@@ -161,23 +177,52 @@ func fullSet(b *board) []string {
 	return h
 }
 
-// Clone returns an independent copy.
+// Clone returns an independent copy. Its slices have room for a whole
+// game (every piece on the board, full hands, the winners), so that moves
+// played on it, as in a playout, allocate nothing; and fields of one type
+// share one allocation, as a playout clones once per game and allocating
+// is most of a clone's cost.
 func (st *State) Clone() engine.State {
 	c := *st
-	c.Table = st.CloneTable()
-	c.Cover = append([]int8(nil), st.Cover...)
-	c.Terr = append([]int8(nil), st.Terr...)
-	c.Pieces = append([]onBoard(nil), st.Pieces...) // Cells are never changed in place
+	n := st.N
+	bools := make([]bool, 0, 3*n)
+	c.Resigned, bools = carve(bools, st.Resigned, 0)
+	c.Passed, bools = carve(bools, st.Passed, 0)
+	c.PassAll, _ = carve(bools, st.PassAll, 0)
+	ints := make([]int, 0, 3*n)
+	c.Score, ints = carve(ints, st.Score, 0)
+	c.Lost, ints = carve(ints, st.Lost, 0)
+	c.Captures, _ = carve(ints, st.Captures, 0)
+	c.Win = append(make([]engine.Seat, 0, n), st.Win...)
+	cells := make([]int8, 0, len(st.Cover)+len(st.Terr))
+	c.Cover, cells = carve(cells, st.Cover, 0)
+	c.Terr, _ = carve(cells, st.Terr, 0)
+	// Cells are never changed in place (nor Last, which is a placement's).
+	c.Pieces = append(make([]onBoard, 0, max(len(st.Pieces), n*st.b.setPieces)), st.Pieces...)
+	room := 0
+	for _, h := range st.Hands {
+		room += max(len(h), st.b.setPieces)
+	}
+	hands := make([]string, 0, room)
 	c.Hands = make([][]string, len(st.Hands))
 	for i, h := range st.Hands {
-		c.Hands[i] = append([]string(nil), h...)
+		c.Hands[i], hands = carve(hands, h, st.b.setPieces)
 	}
-	c.Passed = append([]bool(nil), st.Passed...)
-	c.PassAll = append([]bool(nil), st.PassAll...)
-	c.Last = append([]int(nil), st.Last...)
-	c.Lost = append([]int(nil), st.Lost...)
-	c.Captures = append([]int(nil), st.Captures...)
 	return &c
+}
+
+// carve appends src to buf and returns the copy, with room to grow to
+// size, and what is left of buf. Appending to the copy beyond that room
+// reallocates it instead of writing over the next copy.
+func carve[T any](buf, src []T, size int) (copied, rest []T) {
+	start := len(buf)
+	buf = append(buf, src...)
+	end := start + max(len(src), size)
+	if end > cap(buf) {
+		end = len(buf)
+	}
+	buf = buf[:end]
+	return buf[start : start+len(src) : end], buf
 }
 
 // blocked is the set of cells seat s may not cover.
@@ -202,18 +247,6 @@ func distinct(h []string) []string {
 	return out
 }
 
-func (st *State) hasPlacement(s engine.Seat) bool {
-	bl := st.blocked(s)
-	for _, name := range distinct(st.Hands[s]) {
-		for _, pl := range st.b.places[name] {
-			if !pl.m.meets(bl) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func (st *State) canSwap() bool {
 	return st.Pie && !st.SwapDone && st.Moves == 1 && st.Turn == 1 && len(st.Pieces) == 1 && st.Pieces[0].Seat == 0
 }
@@ -229,7 +262,7 @@ func (st *State) Legal() []engine.Move {
 	for _, name := range distinct(st.Hands[st.Turn]) {
 		for _, pl := range st.b.places[name] {
 			if !pl.m.meets(bl) {
-				out = append(out, Move{Kind: Place, Piece: pl.piece, Cells: pl.cells, text: pl.text})
+				out = append(out, Move{Kind: Place, Piece: pl.piece, Cells: pl.cells, text: pl.text, pl: pl})
 			}
 		}
 	}
@@ -315,7 +348,7 @@ func (st *State) Parse(text string) (engine.Move, error) {
 			return nil, engine.Illegalf("%s is %s's territory, closed to you", b.name(c), seatNames[st.Terr[c]])
 		}
 	}
-	return Move{Kind: Place, Piece: pl.piece, Cells: pl.cells, text: pl.text}, nil
+	return Move{Kind: Place, Piece: pl.piece, Cells: pl.cells, text: pl.text, pl: pl}, nil
 }
 
 func (st *State) example() string {
@@ -399,21 +432,47 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 		return engine.Outcome{}, err
 	}
 	m = m2.(Move)
+	st.sync()
+	o := engine.Outcome{Seat: st.Turn, Move: m.String()}
+	st.step(&o, m.Kind, m.pl)
+	return o, nil
+}
+
+// step plays a checked move for the seat to move, and the passes that
+// follow. With a nil outcome (Play, PlayRandom) it builds no words: every
+// change to the position is the same either way.
+func (st *State) step(o *engine.Outcome, kind Kind, pl *placement) {
 	seat := st.Turn
-	o := engine.Outcome{Seat: seat, Move: m.String()}
 	st.Moves++
-	switch m.Kind {
+	switch kind {
 	case Pass:
 		st.Passed[seat] = true
+		st.chose |= 1 << seat
 	case PassAll:
 		st.Passed[seat], st.PassAll[seat] = true, true
+		st.chose |= 1 << seat
 	case Swap:
-		st.swap(&o)
+		st.swap(o)
 	case Place:
-		st.place(&o, seat, m)
+		st.place(o, seat, pl)
 	}
-	st.advance(&o)
-	return o, nil
+	st.advance(o)
+}
+
+// add changes a seat's score, and records why when there is an outcome.
+func (st *State) add(o *engine.Outcome, s engine.Seat, points int, reason string) {
+	if o == nil {
+		st.Score[s] += points
+		return
+	}
+	st.Add(o, s, points, reason)
+}
+
+// say records an event when there is an outcome; text is only built then.
+func say(o *engine.Outcome, s engine.Seat, text func() string) {
+	if o != nil {
+		o.Events = append(o.Events, engine.Event{Seat: s, Text: text()})
+	}
 }
 
 // swap (pie rule): the first piece becomes seat 1's, seat 0 takes a full
@@ -421,15 +480,20 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 func (st *State) swap(o *engine.Outcome) {
 	p := &st.Pieces[0]
 	p.Seat = 1
+	m := maskOf(p.Cells)
 	for _, c := range p.Cells {
 		st.Cover[c] = 1
 	}
+	st.cov[0], st.cov[1] = st.cov[0].andNot(m), st.cov[1].or(m)
 	st.Hands[0], st.Hands[1] = st.Hands[1], st.Hands[0]
+	st.count[0], st.count[1] = st.count[1], st.count[0]
 	st.SwapDone = true
 	k := len(p.Cells)
-	st.Add(o, 0, -k, "swap: the first piece changes hands")
-	st.Add(o, 1, k, "swap: takes the first piece")
-	o.Events = append(o.Events, engine.Event{Seat: 1, Text: "swaps: the first piece is now " + seatNames[1] + "'s, and " + seatNames[0] + " plays on with a full set"})
+	st.add(o, 0, -k, "swap: the first piece changes hands")
+	st.add(o, 1, k, "swap: takes the first piece")
+	say(o, 1, func() string {
+		return "swaps: the first piece is now " + seatNames[1] + "'s, and " + seatNames[0] + " plays on with a full set"
+	})
 	st.Turn = st.prev(0) // advance moves on to seat 0
 }
 
@@ -438,160 +502,163 @@ func (st *State) prev(s engine.Seat) engine.Seat {
 	return engine.Seat((int(s) + st.N - 1) % st.N)
 }
 
-// place lays a piece and makes the captures it allows.
-func (st *State) place(o *engine.Outcome, seat engine.Seat, m Move) {
-	before := make([]int, st.N)
-	for s := range before {
-		c, t := st.score(engine.Seat(s))
-		before[s] = c + t
-	}
-	gain := 0
-	for _, c := range m.Cells {
+// place lays a piece and makes the captures it allows. A covered cell
+// scores for its owner, a territory cell for its owner unless covered, so
+// the piece gains the cells that were not its seat's territory already.
+func (st *State) place(o *engine.Outcome, seat engine.Seat, pl *placement) {
+	gain := pl.m.andNot(st.terr[seat]).count()
+	for _, c := range pl.cells {
 		st.Cover[c] = int8(seat)
-		if engine.Seat(st.Terr[c]) != seat {
-			gain++
-		}
 	}
-	st.Pieces = append(st.Pieces, onBoard{Seat: seat, Piece: m.Piece, Cells: m.Cells})
-	h := st.Hands[seat]
-	for i, p := range h {
-		if p == m.Piece {
-			st.Hands[seat] = append(h[:i:i], h[i+1:]...)
-			break
-		}
-	}
+	st.cov[seat] = st.cov[seat].or(pl.m)
+	st.Pieces = append(st.Pieces, onBoard{Seat: seat, Piece: pl.piece, Cells: pl.cells})
+	st.takeFromHand(seat, pl.piece, pl.kind)
 	for s := range st.Passed {
 		st.Passed[s] = false
 	}
-	st.Last = m.Cells
-	st.Add(o, seat, gain, fmt.Sprintf("%s covers %d", m.Piece, gain))
-	st.capture(o, seat, m.Cells)
-	for s := 0; s < st.N; s++ {
-		c, t := st.score(engine.Seat(s))
-		d := c + t - before[s]
-		if engine.Seat(s) == seat {
-			d -= gain
-			st.Add(o, seat, d, "capture")
-		} else {
-			st.Add(o, engine.Seat(s), d, "piece captured")
+	st.chose = 0
+	st.Last = pl.cells
+	if o != nil {
+		st.Add(o, seat, gain, fmt.Sprintf("%s covers %d", pl.piece, gain))
+	} else {
+		st.Score[seat] += gain
+	}
+	st.capture(o, seat, pl)
+}
+
+// takeFromHand removes one piece from a seat's sorted hand, in place.
+func (st *State) takeFromHand(s engine.Seat, piece string, kind int) {
+	h := st.Hands[s]
+	for i, p := range h {
+		if p == piece {
+			copy(h[i:], h[i+1:])
+			st.Hands[s] = h[:len(h)-1]
+			break
 		}
+	}
+	if kind >= 0 {
+		st.count[s][kind]--
 	}
 }
 
-// capture finds the regions the new piece encloses and takes those it may.
-func (st *State) capture(o *engine.Outcome, seat engine.Seat, newCells []int) {
+// giveBack returns a captured piece to its owner's sorted hand.
+func (st *State) giveBack(s engine.Seat, piece string) {
+	h := append(st.Hands[s], piece)
+	i := len(h) - 1
+	for ; i > 0 && h[i-1] > piece; i-- {
+		h[i] = h[i-1]
+	}
+	h[i] = piece
+	st.Hands[s] = h
+	if k := st.b.kindOf(piece); k >= 0 {
+		st.count[s][k]++
+	}
+}
+
+// capture finds the regions the new piece encloses and takes those it
+// may. The regions are disjoint, so judging and taking them one after the
+// other is the same as judging them all on the position right after the
+// placement; the captured pieces leave the board together at the end.
+func (st *State) capture(o *engine.Outcome, seat engine.Seat, pl *placement) {
 	b := st.b
-	open := func(i int) bool { return !b.neutral.has(i) && engine.Seat(st.Cover[i]) != seat }
-	label := make([]int, b.n)
-	for i := range label {
-		label[i] = -1
-	}
-	var touching mask
-	for _, c := range newCells {
-		for _, j := range b.touch[c] {
-			touching.set(j)
+	open := b.playable.andNot(st.cov[seat])
+	var foreign mask
+	for s := 0; s < st.N; s++ {
+		if engine.Seat(s) != seat {
+			foreign = foreign.or(st.terr[s])
 		}
-	}
-	count := 0
-	stack := make([]int, 0, 32)
-	var regions [][]int
-	for s := 0; s < b.n; s++ {
-		if label[s] >= 0 || !open(s) || !touching.has(s) {
-			continue
-		}
-		label[s] = count
-		stack = append(stack[:0], s)
-		var cells []int
-		for len(stack) > 0 {
-			i := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			cells = append(cells, i)
-			for _, j := range b.touch[i] {
-				if label[j] < 0 && open(j) {
-					label[j] = count
-					stack = append(stack, j)
-				}
-			}
-		}
-		regions = append(regions, cells)
-		count++
 	}
 	limit := b.free / 2
-	var take []int // pieces to remove
-	for _, cells := range regions {
-		enclosed := true
-		foreign := false
-		var inside mask
-		for _, c := range cells {
-			enclosed = enclosed && !b.edge[c]
-			foreign = foreign || (st.Terr[c] >= 0 && engine.Seat(st.Terr[c]) != seat)
-			inside.set(c)
-		}
+	gainedAll, taken := 0, false
+	for seeds := pl.touch.and(open); !seeds.empty(); {
+		region, enclosed := b.flood(seeds.first(), open)
+		seeds = seeds.andNot(region)
 		if !enclosed {
 			continue
 		}
-		sort.Ints(cells)
-		where := b.name(cells[0])
-		if foreign {
-			o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("encloses %s at %s but cannot capture them: they hold another player's territory", cellWords(len(cells)), where)})
+		if region.meets(foreign) {
+			say(o, seat, func() string {
+				return fmt.Sprintf("encloses %s at %s but cannot capture them: they hold another player's territory", cellWords(region.count()), b.name(region.first()))
+			})
 			continue
 		}
-		per := make([]int, st.N)
-		var pieces []int
-		for k, p := range st.Pieces {
-			if p.Seat != seat && inside.has(p.Cells[0]) {
+		var per [4]int
+		pieces := 0
+		for _, p := range st.Pieces {
+			if p.Seat != seat && region.has(p.Cells[0]) {
 				per[p.Seat]++
-				pieces = append(pieces, k)
+				pieces++
 			}
 		}
 		refused := ""
-		for s, n := range per {
-			if n >= 2 {
-				refused = fmt.Sprintf("%d of %s's pieces are inside", n, seatNames[s])
+		for s := 0; s < st.N; s++ {
+			if per[s] >= 2 {
+				refused = fmt.Sprintf("%d of %s's pieces are inside", per[s], seatNames[s])
 				break
 			}
 		}
-		if refused == "" && st.MaxHalf && len(cells) > limit {
+		if refused == "" && st.MaxHalf && region.count() > limit {
 			refused = fmt.Sprintf("maxcapture=half allows at most %d cells", limit)
 		}
 		if refused != "" {
-			o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("encloses %s at %s but cannot capture them: %s", cellWords(len(cells)), where, refused)})
+			say(o, seat, func() string {
+				return fmt.Sprintf("encloses %s at %s but cannot capture them: %s", cellWords(region.count()), b.name(region.first()), refused)
+			})
 			continue
 		}
-		gained := 0
-		for _, c := range cells {
-			if engine.Seat(st.Terr[c]) != seat {
-				gained++
+		gained := region.andNot(st.terr[seat]).count()
+		for w := 0; w < 2; w++ {
+			for x := region[w]; x != 0; x &= x - 1 {
+				st.Terr[w<<6|trailing(x)] = int8(seat)
 			}
-			st.Terr[c] = int8(seat)
 		}
-		if gained == 0 && len(pieces) == 0 {
+		st.terr[seat] = st.terr[seat].or(region)
+		if gained == 0 && pieces == 0 {
 			continue
 		}
 		st.Captures[seat] += gained
-		o.Events = append(o.Events, engine.Event{Seat: seat, Text: fmt.Sprintf("captures %s at %s", cellWords(len(cells)), where)})
-		take = append(take, pieces...)
+		gainedAll += gained
+		say(o, seat, func() string {
+			return fmt.Sprintf("captures %s at %s", cellWords(region.count()), b.name(region.first()))
+		})
+		for k := range st.Pieces {
+			if p := &st.Pieces[k]; p.Seat != seat && region.has(p.Cells[0]) {
+				p.taken, taken = true, true
+			}
+		}
 	}
-	if len(take) == 0 {
-		return
-	}
-	sort.Ints(take)
-	kept := st.Pieces[:0:0]
-	for k, p := range st.Pieces {
-		if len(take) > 0 && take[0] == k {
-			take = take[1:]
+	var lost [4]int
+	if taken {
+		kept := st.Pieces[:0]
+		for _, p := range st.Pieces {
+			if !p.taken {
+				kept = append(kept, p)
+				continue
+			}
 			for _, c := range p.Cells {
 				st.Cover[c] = -1
 			}
-			st.Hands[p.Seat] = append(st.Hands[p.Seat], p.Piece)
-			sort.Strings(st.Hands[p.Seat])
+			st.cov[p.Seat] = st.cov[p.Seat].andNot(maskOf(p.Cells))
+			st.giveBack(p.Seat, p.Piece)
 			st.Lost[p.Seat]++
-			o.Events = append(o.Events, engine.Event{Seat: p.Seat, Text: fmt.Sprintf("gets the captured %s (%s) back", p.Piece, b.text(p.Cells))})
-			continue
+			lost[p.Seat] += len(p.Cells)
+			say(o, p.Seat, func() string {
+				return fmt.Sprintf("gets the captured %s (%s) back", p.Piece, b.text(p.Cells))
+			})
 		}
-		kept = append(kept, p)
+		clear(st.Pieces[len(kept):])
+		st.Pieces = kept
 	}
-	st.Pieces = kept
+	// The captor gains the captured cells that were not its territory; an
+	// owner loses the cells of its pieces taken (they hold no territory:
+	// a region with another player's territory is never captured).
+	for s := 0; s < st.N; s++ {
+		if engine.Seat(s) == seat {
+			st.add(o, seat, gainedAll, "capture")
+		} else {
+			st.add(o, engine.Seat(s), -lost[s], "piece captured")
+		}
+	}
 }
 
 func (st *State) allPassed() bool {
@@ -616,10 +683,11 @@ func (st *State) advance(o *engine.Outcome) {
 		switch {
 		case st.PassAll[s]:
 			st.Passed[s] = true
-			o.Events = append(o.Events, engine.Event{Seat: s, Text: "passes (pass all)"})
+			st.chose |= 1 << s
+			say(o, s, func() string { return "passes (pass all)" })
 		case !st.hasPlacement(s):
 			st.Passed[s] = true
-			o.Events = append(o.Events, engine.Event{Seat: s, Text: "has no legal placement and passes"})
+			say(o, s, func() string { return "has no legal placement and passes" })
 		default:
 			st.Turn = s
 			return
@@ -628,13 +696,33 @@ func (st *State) advance(o *engine.Outcome) {
 	st.end(o)
 }
 
+// end finishes the game by score. Without an outcome it reuses the
+// winners' slice, so that a playout's last move allocates nothing either;
+// the winners are the same as FinishByScore's.
 func (st *State) end(o *engine.Outcome) {
-	st.FinishByScore(o)
+	if o != nil {
+		st.FinishByScore(o)
+		return
+	}
+	best, win := 0, st.Win[:0]
+	for s := 0; s < st.N; s++ {
+		if st.Resigned[s] {
+			continue
+		}
+		switch {
+		case len(win) == 0 || st.Score[s] > best:
+			best, win = st.Score[s], append(win[:0], engine.Seat(s))
+		case st.Score[s] == best:
+			win = append(win, engine.Seat(s))
+		}
+	}
+	st.Done, st.Win = true, win
 }
 
 // Resign applies the platform's rule; the resigned seat's pieces stay.
 func (st *State) Resign(s engine.Seat) engine.Outcome {
 	var o engine.Outcome
+	st.sync()
 	if st.Table.Resign(&o, s) {
 		return o
 	}
