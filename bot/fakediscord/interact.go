@@ -27,6 +27,12 @@ type interactionRec struct {
 	cbFiles            []File
 	originalID         string
 	followups          []string
+	// deferPending: answered with type 5 and neither edited nor followed
+	// up yet; the first follow-up then edits the loading message.
+	deferPending bool
+	// answerLost: the callback was taken but its answer was replaced by an
+	// injected fault, so a retry's 40060 is the bot's honest mistake.
+	answerLost bool
 }
 
 // Opt is a command option in a dispatched interaction; build it with Str,
@@ -276,11 +282,11 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 		"type":                           rec.typ,
 		"data":                           data,
 		"channel_id":                     channel.ID,
-		"channel":                        channelJSON(channel),
+		"channel":                        s.channelJSONLocked(channel),
 		"token":                          rec.token,
 		"version":                        1,
 		"locale":                         b.locale,
-		"app_permissions":                "2248473465835073",
+		"app_permissions":                strconv.FormatInt(s.permsLocked(channel.ID), 10),
 		"entitlements":                   []any{},
 		"authorizing_integration_owners": map[string]any{"0": rec.guildID},
 	}

@@ -1,0 +1,45 @@
+package storage
+
+import (
+	"encoding/json"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"tessera"
+)
+
+// Attempting records that delivery of these announcements starts now (for
+// each, only its first attempt counts), in one transaction: a post whose
+// first attempt is older than Discord's nonce window may have arrived, and
+// is looked for before it is sent again.
+func (s *Store) Attempting(at time.Time, seqs ...uint64) error {
+	if len(seqs) == 0 {
+		return nil
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bOutbox)
+		for _, seq := range seqs {
+			v := b.Get(itob(seq))
+			if v == nil {
+				continue
+			}
+			var a tessera.Announcement
+			if err := json.Unmarshal(v, &a); err != nil {
+				return err
+			}
+			if !a.Attempted.IsZero() {
+				continue
+			}
+			a.Attempted = at
+			nv, err := json.Marshal(a)
+			if err != nil {
+				return err
+			}
+			if err := b.Put(itob(seq), nv); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
