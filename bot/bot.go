@@ -84,6 +84,8 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	b := &Bot{svc: svc, opt: opt, log: opt.Logger, session: s, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1)}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
+	s.AddHandler(b.onChannelUpdate)
+	s.AddHandler(b.onRoleUpdate)
 	if opt.PlainText {
 		s.AddHandler(b.onMessage)
 	}
@@ -337,6 +339,10 @@ func (b *Bot) command(i *discordgo.Interaction) {
 	var do func() (service.Reply, error)
 	switch data.Name {
 	case "new":
+		if why := b.missingPermissions(i); why != "" {
+			b.respond(i, service.Reply{Text: why, Ephemeral: true}, notDeferred)
+			return
+		}
 		var opps []service.User
 		for _, name := range []string{"opponent", "opponent2", "opponent3"} {
 			o := data.GetOption(name)

@@ -29,9 +29,34 @@ type world struct {
 	srv     *fakediscord.Server
 	bot     *bot.Bot
 	store   *storage.Store
+	svc     *service.Service
+	opt     bot.Options
 	ana, bo *discordgo.User
 	thread  string // the game's thread, once made
 	clock   *fakeClock
+	logs    *logBuffer
+}
+
+// logBuffer keeps the bot's log for assertions (and sends it to the test's log).
+type logBuffer struct {
+	t  *testing.T
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	l.b.Write(p)
+	l.mu.Unlock()
+	l.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// count is how many log lines contain s.
+func (l *logBuffer) count(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Count(l.b.String(), s)
 }
 
 // fakeClock is the service's clock in these tests: it stands still until
@@ -60,7 +85,9 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	t.Cleanup(func() { st.Close() })
+	logs := &logBuffer{t: t}
+	logger := slog.New(slog.NewTextHandler(logs, nil))
 	clock := &fakeClock{now: time.Now().UTC()}
 	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
 		Logger: logger, RetryBase: 20 * time.Millisecond, Now: clock.Now})
@@ -73,7 +100,18 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	}
 	opt.Configure = srv.Configure
 	opt.Logger = logger
-	b, err := bot.New(svc, opt)
+	w := &world{srv: srv, store: st, svc: svc, opt: opt, ana: srv.User, clock: clock, logs: logs}
+	w.launch(t, opt.Token)
+	w.bo = srv.AddUser("bo")
+	return w
+}
+
+// launch starts a bot with the token on the world's store and service.
+func (w *world) launch(t *testing.T, token string) {
+	t.Helper()
+	opt := w.opt
+	opt.Token = token
+	b, err := bot.New(w.svc, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +123,8 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	t.Cleanup(func() {
 		b.Session().ShouldReconnectOnError = false
 		b.Close()
-		st.Close()
 	})
-	return &world{srv: srv, bot: b, store: st, ana: srv.User, bo: srv.AddUser("bo"), clock: clock}
+	w.bot = b
 }
 
 func (w *world) respond(t *testing.T, ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {

@@ -308,3 +308,17 @@ func (s *Service) unblocked(id uint64) {
 		return nil
 	})
 }
+
+// RetryNow retries every waiting announcement at once: the transport saw
+// something change that may unblock them (a channel's permissions).
+func (s *Service) RetryNow() {
+	if n, err := s.store.RetryNow(); err != nil {
+		s.log.Warn("retrying waiting announcements failed", "err", err)
+	} else if n > 0 {
+		s.poke()
+	}
+}
+
+// Threads reports whether games get a thread each (else they stay in
+// their channel): what /new must be allowed to make.
+func (s *Service) Threads() bool { return !s.cfg.NoThreads }

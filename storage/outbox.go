@@ -43,3 +43,33 @@ func (s *Store) Attempting(at time.Time, seqs ...uint64) error {
 		return nil
 	})
 }
+
+// RetryNow makes every announcement waiting for a retry due now (a
+// permission came back: no need to wait out the back-off).
+func (s *Store) RetryNow() (int, error) {
+	n := 0
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bOutbox)
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			var a tessera.Announcement
+			if err := json.Unmarshal(v, &a); err != nil {
+				return err
+			}
+			if a.Next.IsZero() {
+				continue
+			}
+			a.Next = time.Time{}
+			nv, err := json.Marshal(a)
+			if err != nil {
+				return err
+			}
+			if err := b.Put(k, nv); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}

@@ -449,6 +449,10 @@ func (c *call) deleteWebhookMessage() (int, any) {
 
 func (c *call) channel() (*discordgo.Channel, int, any) {
 	ch, ok := c.s.st.channels[c.params["channel"]]
+	if !ok && c.s.st.deleted[c.params["channel"]] {
+		st, b := c.refuse(404, 10003, "Unknown Channel")
+		return nil, st, b
+	}
 	if !ok {
 		st, b := c.fail(404, 10003, "", "", "Unknown Channel")
 		return nil, st, b
@@ -458,6 +462,10 @@ func (c *call) channel() (*discordgo.Channel, int, any) {
 
 func (c *call) message(ch *discordgo.Channel) (*storedMessage, int, any) {
 	m, ok := c.s.st.messages[c.params["message"]]
+	if !ok && c.s.st.deleted[c.params["message"]] {
+		st, b := c.refuse(404, 10008, "Unknown Message")
+		return nil, st, b
+	}
 	if !ok || m.obj["channel_id"] != ch.ID {
 		st, b := c.fail(404, 10008, "", "", "Unknown Message")
 		return nil, st, b

@@ -35,6 +35,7 @@ type state struct {
 	attachments  map[string]File
 	perms        map[string]int64       // channel -> the bot's permissions there (absent: all)
 	threads      map[string]*threadMeta // thread -> its metadata
+	deleted      map[string]bool        // channels and messages the test deleted
 	requests     []Request
 	violations   []Violation
 }
@@ -54,6 +55,7 @@ func newState() *state {
 		attachments:  map[string]File{},
 		perms:        map[string]int64{},
 		threads:      map[string]*threadMeta{},
+		deleted:      map[string]bool{},
 	}
 }
 

@@ -55,8 +55,10 @@ func (s *Server) Advance(d time.Duration) {
 	s.notify()
 }
 
-// AllPermissions is what the bot may do where nothing was restricted.
-const AllPermissions int64 = 2248473465835073 | discordgo.PermissionManageThreads
+// AllPermissions is what the bot may do where nothing was restricted:
+// everything a member may do (as the fake's @everyone role), but not
+// moderate (no MANAGE_THREADS: a locked thread is closed to it).
+const AllPermissions int64 = 2248473465835073
 
 // SetBotPermissions sets the bot's computed permissions in a channel (a
 // thread without its own setting inherits its parent's). They are sent as
@@ -115,6 +117,7 @@ func (s *Server) DeleteChannel(id string) {
 		}
 		delete(s.st.chanMsgs, cid)
 		delete(s.st.channels, cid)
+		s.st.deleted[cid] = true
 		delete(s.st.threads, cid)
 		event := "CHANNEL_DELETE"
 		if ch.IsThread() {
@@ -131,6 +134,7 @@ func (s *Server) DeleteMessage(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.deleteMessageLocked(id)
+	s.st.deleted[id] = true
 	s.notify()
 }
 
