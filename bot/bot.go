@@ -38,6 +38,10 @@ type Options struct {
 	// RetryEvery is how often undelivered announcements are retried
 	// (default 5 s; new ones go at once).
 	RetryEvery time.Duration
+	// PruneEvery is how often the records of handled interactions are
+	// pruned (default 1 h); KeepHandled is how long they are kept
+	// (default 24 h: Discord never resends an interaction after 15 min).
+	PruneEvery, KeepHandled time.Duration
 }
 
 // Bot serves the service on Discord.
@@ -71,6 +75,12 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	}
 	if opt.RetryEvery == 0 {
 		opt.RetryEvery = 5 * time.Second
+	}
+	if opt.PruneEvery == 0 {
+		opt.PruneEvery = time.Hour
+	}
+	if opt.KeepHandled == 0 {
+		opt.KeepHandled = 24 * time.Hour
 	}
 	s, err := discordgo.New("Bot " + opt.Token)
 	if err != nil {
@@ -151,11 +161,14 @@ func (b *Bot) courier() {
 	}
 }
 
-// clock plays out the clocks that ran out and sends reminders.
+// clock plays out the clocks that ran out and sends reminders; now and
+// then it forgets the interactions handled long ago.
 func (b *Bot) clock() {
 	defer b.loops.Done()
 	t := time.NewTicker(b.opt.TickEvery)
 	defer t.Stop()
+	prune := time.NewTicker(b.opt.PruneEvery)
+	defer prune.Stop()
 	for {
 		if _, err := b.svc.Tick(); err != nil {
 			b.log.Error("clock tick failed", "err", err)
@@ -164,6 +177,13 @@ func (b *Bot) clock() {
 		case <-b.stop:
 			return
 		case <-t.C:
+		case <-prune.C:
+			// Handled records are stamped with the wall clock.
+			if n, err := b.svc.Store().PruneHandled(time.Now().Add(-b.opt.KeepHandled)); err != nil {
+				b.log.Warn("pruning handled interactions failed", "err", err)
+			} else if n > 0 {
+				b.log.Debug("pruned handled interactions", "count", n)
+			}
 		}
 	}
 }

@@ -622,6 +622,9 @@ func (c *call) editMessage() (int, any) {
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}
+	if e := uploadsListed(c.body, c.req.Files); !e.empty() {
+		return c.invalidForm(e)
+	}
 	var perms int64
 	if len(c.req.Files) > 0 {
 		perms = discordgo.PermissionAttachFiles
@@ -646,6 +649,34 @@ func (c *call) deleteMessage() (int, any) {
 	}
 	c.s.deleteMessageLocked(m.obj["id"].(string))
 	return 204, nil
+}
+
+// uploadsListed checks an edit's new files against its attachments: API
+// v10 keeps only the attachments listed (a new upload as {"id": n}, its
+// files[n] index), while v9 also added unlisted uploads. An edit that
+// relies on v9's rule is flagged, since the same request on v10 would
+// silently drop the picture (resources/message.mdx, Edit Message; the
+// reference's Uploading Files).
+func uploadsListed(body map[string]any, files []File) *formErrors {
+	e := &formErrors{}
+	atts, ok := body["attachments"]
+	if !ok || len(files) == 0 {
+		return e
+	}
+	listed := map[string]bool{}
+	for _, a := range list(atts) {
+		listed[fmt.Sprint(obj(a)["id"])] = true
+	}
+	for i, f := range files {
+		n := strings.TrimSuffix(strings.TrimPrefix(f.Field, "files["), "]")
+		if f.Field == "" || n == f.Field {
+			n = strconv.Itoa(i)
+		}
+		if !listed[n] {
+			e.add("attachments", "ATTACHMENT_NOT_LISTED", "The upload "+f.Field+" is not listed in attachments (API v10 drops it).")
+		}
+	}
+	return e
 }
 
 // validEmoji accepts unicode emoji and custom emoji as name:id.

@@ -264,6 +264,13 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 			data[k] = v
 		}
 		data["id"] = s.commandIDLocked(rec.guildID, b.name)
+		context := 0
+		if rec.guildID == "" {
+			context = 1
+		}
+		if cmd := s.commandLocked(rec.guildID, b.name); cmd != nil && !offeredIn(cmd, context) {
+			t.Fatalf("fakediscord: Discord does not offer /%s in this context (%d); see the command's contexts", b.name, context)
+		}
 		if rec.guildID != "" {
 			data["guild_id"] = rec.guildID
 		}
@@ -321,6 +328,18 @@ func interactionToken() string {
 	b := make([]byte, 48)
 	_, _ = rand.Read(b)
 	return "aW50ZXJhY3Rpb246" + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// commandLocked is a registered command by name (guild first, then global).
+func (s *Server) commandLocked(guildID, name string) map[string]any {
+	for _, scope := range []string{guildID, ""} {
+		for _, c := range s.st.commands[scope] {
+			if c["name"] == name {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 func (s *Server) commandIDLocked(guildID, name string) string {
