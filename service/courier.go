@@ -219,6 +219,9 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 // message. Both steps are recorded as soon as they are done, so a retry
 // does neither twice.
 func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) error {
+	if g.InDMs {
+		return nil // its channel was deleted before the game began: it is played in direct messages
+	}
 	if g.ThreadID == "" {
 		place := g.ChannelID
 		if !g.NoThread {

@@ -195,9 +195,6 @@ func (s *Service) moveToDMs(g *tessera.Game) error {
 // why the game is here. Each is recorded once done, so a retry repeats
 // neither.
 func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (*tessera.Game, error) {
-	if g.ThreadID == "" {
-		return g, nil // the place is not made yet (AnnounceThread makes it)
-	}
 	if g.InDMs {
 		if g.Notice == "" {
 			return g, nil
@@ -223,6 +220,9 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 			g.Notice = ""
 			return nil
 		})
+	}
+	if g.ThreadID == "" {
+		return g, nil // the place is not made yet (AnnounceThread makes it)
 	}
 	if g.StatusID == "" {
 		if err := s.editStatus(ctx, sink, g, placeNonce(g, "s")); err != nil {
