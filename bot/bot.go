@@ -213,10 +213,6 @@ func (b *Bot) tokenRefused(err error) {
 	}
 }
 
-// Fatal delivers the error that stopped the bot on its own
-// (ErrTokenRefused), once it happens.
-func (b *Bot) Fatal() <-chan error { return b.fatal }
-
 // Run connects and serves until ctx is done, or until Discord refuses the
 // token (then it returns ErrTokenRefused, and the process should exit
 // non-zero).

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -139,6 +140,17 @@ func TestTokenReset(t *testing.T) {
 	w := start(t, bot.Options{}, fakediscord.WithToken("test-token"))
 	w.newGame(t)
 	w.moveFrom(t, w.thread, 1)
+	// The bot runs as cmd/tessera runs it: Run returns only when it stops.
+	w.bot.Close()
+	b, err := bot.New(w.svc, w.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Session().ShouldReconnectOnError = false; b.Close() })
+	ran := make(chan error, 1)
+	go func() { ran <- b.Run(context.Background()) }()
+	w.srv.WaitIdentify(t, 2, patience)
+	w.bot = b
 	// The token is reset while a move's post is on its way.
 	w.srv.Slow("POST /channels/*/messages", 300*time.Millisecond, 1)
 	u := w.toMove(t)
@@ -147,14 +159,13 @@ func TestTokenReset(t *testing.T) {
 	w.srv.WaitArrival(t, func(r fakediscord.Request) bool { return strings.Contains(string(r.Body), "played `"+move+"`") }, patience)
 	w.srv.ResetToken("new-token")
 	select {
-	case err := <-w.bot.Fatal():
+	case err := <-ran:
 		if !errors.Is(err, bot.ErrTokenRefused) {
-			t.Fatalf("the bot stopped with %v", err)
+			t.Fatalf("Run returned %v", err)
 		}
 	case <-time.After(patience):
 		t.Fatal("the bot did not stop on a refused token")
 	}
-	w.bot.Close()
 	if n, _ := w.store.Outbox(); n == 0 {
 		t.Fatal("the announcements were dropped")
 	}
