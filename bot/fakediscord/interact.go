@@ -283,6 +283,11 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 		}
 	}
 	rec.channelID = channel.ID
+	if m := s.threadLocked(channel.ID); m != nil && m.archived {
+		// "Users cannot edit messages, add reactions, use application
+		// commands, or join archived threads" (topics/threads.mdx).
+		t.Fatalf("fakediscord: nobody can use an interaction in the archived thread %s", channel.ID)
+	}
 	o := map[string]any{
 		"id":                             rec.id,
 		"application_id":                 rec.appID,
