@@ -96,6 +96,7 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onChannelUpdate)
 	s.AddHandler(b.onRoleUpdate)
+	s.AddHandler(b.onDisconnect)
 	if opt.PlainText {
 		s.AddHandler(b.onMessage)
 	}

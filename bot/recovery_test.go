@@ -476,3 +476,34 @@ func TestNewNeedsPermissions(t *testing.T) {
 	w.resignFrom(t, w.thread)
 	w.onceEach(t, w.thread)
 }
+
+// TestTokenResetIdle: with nothing to deliver, a reset token still stops
+// the bot (the gateway's 4004 makes it check the token), and a restart
+// with the new token serves again.
+func TestTokenResetIdle(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{}, fakediscord.WithToken("test-token"))
+	w.bot.Close()
+	b, err := bot.New(w.svc, w.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Session().ShouldReconnectOnError = false; b.Close() })
+	ran := make(chan error, 1)
+	go func() { ran <- b.Run(context.Background()) }()
+	w.srv.WaitIdentify(t, 2, patience)
+	w.srv.ResetToken("new-token")
+	select {
+	case err := <-ran:
+		if !errors.Is(err, bot.ErrTokenRefused) {
+			t.Fatalf("Run returned %v", err)
+		}
+	case <-time.After(patience):
+		t.Fatal("the bot did not stop on a refused token")
+	}
+	w.launch(t, "new-token")
+	w.newGame(t)
+	w.moveFrom(t, w.thread, 1)
+	w.resignFrom(t, w.thread)
+	w.onceEach(t, w.thread)
+}

@@ -242,6 +242,9 @@ func (k sink) Find(ctx context.Context, channelID, userID, marker string) (strin
 	return "", nil
 }
 
+// classifyRefused reports whether Discord refused the token (401).
+func classifyRefused(err error) bool { return failureOf(classify(err)) == service.Refused }
+
 func failureOf(err error) service.Failure {
 	var de *service.DeliveryError
 	if errors.As(err, &de) {
