@@ -192,7 +192,7 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 		if g.InDMs {
 			return nil // no status message in direct messages: every post has the board
 		}
-		return s.editStatus(ctx, sink, g, nonce(a))
+		return s.editStatus(ctx, sink, g, nonce(a), marker(a))
 	case tessera.AnnounceReact:
 		if g.InDMs {
 			return nil
@@ -249,12 +249,12 @@ func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) err
 	if g.StatusID != "" {
 		return nil
 	}
-	return s.editStatus(ctx, sink, g, placeNonce(g, "s"))
+	return s.editStatus(ctx, sink, g, placeNonce(g, "s"), placeMarker(g, "s"))
 }
 
 // editStatus edits the game's status message in place (posting it first
 // if the game has none yet). It always shows the game as it is now.
-func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, nonce string) error {
+func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, nonce, mark string) error {
 	m, err := s.statusMessage(g)
 	if err != nil {
 		return Permanent(err)
@@ -267,9 +267,15 @@ func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, no
 		// Someone deleted the status message: post it anew, keep the new id.
 		s.log.Warn("the status message was deleted; posting it again", "game", g.ID, "message", g.StatusID)
 	}
-	id, err := sink.Post(ctx, g.Place(), m, nonce)
-	if err != nil {
-		return err
+	// A new status message is posted once per place: it is looked for
+	// first (a crash after posting and before recording it would otherwise
+	// post it twice once the nonce is forgotten).
+	m.Marker = mark
+	id := s.find(ctx, sink, g.Place(), "", mark)
+	if id == "" {
+		if id, err = sink.Post(ctx, g.Place(), m, nonce); err != nil {
+			return err
+		}
 	}
 	_, err = s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
 		g.StatusID = id

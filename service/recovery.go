@@ -97,6 +97,28 @@ func placeNonce(g *tessera.Game, kind string) string {
 // messages: the game and the announcement.
 func marker(a tessera.Announcement) string { return fmt.Sprintf("game %d · %s", a.GameID, b36(a.Seq)) }
 
+// placeMarker marks the posts that make a game's place (kind "s" the
+// status message, "n" the notice): "place" keeps them apart from the
+// announcements' markers, which have no space after the dot.
+func placeMarker(g *tessera.Game, kind string) string {
+	return fmt.Sprintf("game %d · place %s%d", g.ID, kind, g.Relocations)
+}
+
+// find looks for a marked message in a channel (or the DMs with userID),
+// when the transport can; "" when it is not there or cannot be looked for.
+func (s *Service) find(ctx context.Context, sink Sink, channelID, userID, mark string) string {
+	f, ok := sink.(Finder)
+	if !ok {
+		return ""
+	}
+	id, err := f.Find(ctx, channelID, userID, mark)
+	if err != nil {
+		s.log.Warn("looking for an earlier post failed", "channel", channelID, "err", err)
+		return ""
+	}
+	return id
+}
+
 // alreadySent looks for a post whose first attempt is older than the nonce
 // window (it may have reached the transport, whose nonce no longer
 // protects it). channelID "" means the direct messages with userID.
@@ -208,7 +230,10 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 			return g, Permanent(err)
 		}
 		for seat, pl := range g.Players {
-			m := Message{Text: fmt.Sprintf(g.Notice, joinAnd(g.Opponents(pl.ID))), Files: []File{pic}}
+			m := Message{Text: fmt.Sprintf(g.Notice, joinAnd(g.Opponents(pl.ID))), Files: []File{pic}, Marker: placeMarker(g, "n")}
+			if s.find(ctx, sink, "", pl.ID, m.Marker) != "" {
+				continue
+			}
 			if err := sink.DM(ctx, pl.ID, m, placeNonce(g, "n"+strconv.Itoa(seat))); err != nil && failureOf(err) != Blocked {
 				var perm *PermanentError
 				if !errors.As(err, &perm) {
@@ -225,7 +250,7 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 		return g, nil // the place is not made yet (AnnounceThread makes it)
 	}
 	if g.StatusID == "" {
-		if err := s.editStatus(ctx, sink, g, placeNonce(g, "s")); err != nil {
+		if err := s.editStatus(ctx, sink, g, placeNonce(g, "s"), placeMarker(g, "s")); err != nil {
 			return g, err
 		}
 		ng, err := s.store.Game(g.ID)
@@ -241,9 +266,11 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 			ping = append(ping, p.ID)
 			names = append(names, s.mention(User{ID: p.ID, Name: p.Name}))
 		}
-		m := Message{Text: strings.Join(names, " ") + ": " + g.Notice, Mentions: ping}
-		if _, err := sink.Post(ctx, g.Place(), m, placeNonce(g, "n")); err != nil {
-			return g, err
+		m := Message{Text: strings.Join(names, " ") + ": " + g.Notice, Mentions: ping, Marker: placeMarker(g, "n")}
+		if s.find(ctx, sink, g.Place(), "", m.Marker) == "" {
+			if _, err := sink.Post(ctx, g.Place(), m, placeNonce(g, "n")); err != nil {
+				return g, err
+			}
 		}
 		return s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
 			g.Notice = ""
