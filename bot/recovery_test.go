@@ -339,21 +339,27 @@ func TestStatusMessageDeleted(t *testing.T) {
 }
 
 // TestThreadLocked: the game's announcements go to the parent channel,
-// once saying why.
+// once saying why; whether the locked thread is active (160005) or also
+// archived (50083, it cannot be unarchived).
 func TestThreadLocked(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	w.newGame(t)
-	thread := w.thread
-	w.srv.LockThread(thread)
-	w.moveFrom(t, w.srv.ChannelID, 3)
-	w.resignFrom(t, w.srv.ChannelID)
-	if n := w.count("thread of game #1 is locked, so its moves are posted here", w.srv.ChannelID); n != 1 {
-		t.Fatalf("told %d times why", n)
-	}
-	w.onceEach(t, w.srv.ChannelID, thread)
-	if n := w.count("** played `", thread); n != 0 {
-		t.Fatalf("%d posts in the locked thread", n)
+	for _, archived := range []bool{false, true} {
+		w := start(t, bot.Options{})
+		w.newGame(t)
+		thread := w.thread
+		w.srv.LockThread(thread)
+		if archived {
+			w.srv.ArchiveThread(thread)
+		}
+		w.moveFrom(t, w.srv.ChannelID, 3)
+		w.resignFrom(t, w.srv.ChannelID)
+		if n := w.count("thread of game #1 is locked, so its moves are posted here", w.srv.ChannelID); n != 1 {
+			t.Fatalf("archived %v: told %d times why", archived, n)
+		}
+		w.onceEach(t, w.srv.ChannelID, thread)
+		if n := w.count("** played `", thread); n != 0 {
+			t.Fatalf("archived %v: %d posts in the locked thread", archived, n)
+		}
 	}
 }
 
@@ -384,14 +390,22 @@ func TestIdleThreadArchived(t *testing.T) {
 	w.onceEach(t, w.thread)
 }
 
-// TestMissingPermission: without Send Messages in Threads every post
+// TestMissingPermission: without Send Messages in Threads (or without
+// View Channel) every post
 // waits (nothing dropped), the players are told once where the game went;
 // when the permission is back, everything arrives once, in order.
 func TestMissingPermission(t *testing.T) {
 	t.Parallel()
+	// 50013 Missing Permissions, then 50001 Missing Access.
+	for _, deny := range []int64{discordgo.PermissionSendMessagesInThreads, discordgo.PermissionViewChannel} {
+		missingPermission(t, deny)
+	}
+}
+
+func missingPermission(t *testing.T, deny int64) {
 	w := start(t, bot.Options{})
 	w.newGame(t)
-	w.srv.DenyBot(w.srv.ChannelID, discordgo.PermissionSendMessagesInThreads)
+	w.srv.DenyBot(w.srv.ChannelID, deny)
 	var moves []string
 	for range 2 {
 		u := w.toMove(t)
