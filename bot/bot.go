@@ -57,6 +57,7 @@ type Bot struct {
 	stopped sync.Once
 	loops   sync.WaitGroup
 	fatal   chan error // the first error that ends Run (a refused token)
+	refused sync.Once
 }
 
 // New creates a bot; Open connects it.
@@ -203,15 +204,16 @@ func (b *Bot) Close() error {
 // delivers it.
 var ErrTokenRefused = errors.New("the token was refused: set DISCORD_TOKEN to the new token and restart")
 
-// tokenRefused stops the gateway (discordgo would reconnect forever) and
-// ends Run with ErrTokenRefused; the outbox keeps everything.
+// tokenRefused ends Run with ErrTokenRefused (Run closes the session and
+// the process exits, which also ends discordgo's reconnect loop: it reads
+// ShouldReconnectOnError unguarded, so that flag is not ours to change
+// while it runs); the outbox keeps everything. Both the courier and the
+// gateway's disconnect may find out: once is enough.
 func (b *Bot) tokenRefused(err error) {
-	b.log.Error(ErrTokenRefused.Error(), "err", err)
-	b.session.ShouldReconnectOnError = false
-	select {
-	case b.fatal <- ErrTokenRefused:
-	default:
-	}
+	b.refused.Do(func() {
+		b.log.Error(ErrTokenRefused.Error(), "err", err)
+		b.fatal <- ErrTokenRefused
+	})
 }
 
 // Run connects and serves until ctx is done, or until Discord refuses the
