@@ -47,6 +47,19 @@ func (s *Store) Attempting(at time.Time, seqs ...uint64) error {
 // RetryNow makes every announcement waiting for a retry due now (a
 // permission came back: no need to wait out the back-off).
 func (s *Store) RetryNow() (int, error) {
+	// Channel updates are frequent on a busy server: look before writing.
+	waiting := false
+	if err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bOutbox).ForEach(func(_, v []byte) error {
+			var a tessera.Announcement
+			if json.Unmarshal(v, &a) == nil && !a.Next.IsZero() {
+				waiting = true
+			}
+			return nil
+		})
+	}); err != nil || !waiting {
+		return 0, err
+	}
 	n := 0
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bOutbox)

@@ -35,7 +35,7 @@ type threadMeta struct {
 // now is the fake's clock: the wall clock moved on by Advance. Message
 // timestamps, nonce memory and thread archiving follow it; interaction
 // deadlines and token lifetimes stay on the wall clock (a test cannot
-// advance a request in flight). s.mu held or not: offset is read under mu.
+// advance a request in flight). Call with s.mu held.
 func (s *Server) nowLocked() time.Time { return time.Now().Add(s.offset) }
 
 // Now is the fake Discord's current time.
