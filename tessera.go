@@ -116,6 +116,17 @@ type Game struct {
 	NoThread bool `json:"no_thread,omitempty"`
 	// StatusID is the status message, edited in place after every move.
 	StatusID string `json:"status_id,omitempty"`
+	// Where the game went when Discord took its place away (see
+	// service/recovery.go): InDMs after its channel was deleted;
+	// Relocations counts new places (a new thread, the parent channel of a
+	// locked thread, direct messages), so each place's first posts have
+	// their own nonces; Notice is the line owed to the new place, saying
+	// why; Blocked is when a missing permission began to hold the game's
+	// announcements back (the players were told once), zero otherwise.
+	InDMs       bool      `json:"in_dms,omitempty"`
+	Relocations int       `json:"relocations,omitempty"`
+	Notice      string    `json:"notice,omitempty"`
+	Blocked     time.Time `json:"blocked,omitempty"`
 
 	// The clock.
 	Clock     Clock           `json:"clock"`
@@ -172,6 +183,9 @@ type Announcement struct {
 	Emoji  string    `json:"emoji,omitempty"`
 	Tries  int       `json:"tries,omitempty"`
 	Next   time.Time `json:"next,omitempty"` // not before (back-off)
+	// Attempted is when a delivery was first tried: after Discord's nonce
+	// window the courier looks for the post before sending it again.
+	Attempted time.Time `json:"attempted,omitempty"`
 }
 
 // UserSettings are a player's own settings.

@@ -4,7 +4,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +38,10 @@ type Options struct {
 	// RetryEvery is how often undelivered announcements are retried
 	// (default 5 s; new ones go at once).
 	RetryEvery time.Duration
+	// PruneEvery is how often the records of handled interactions are
+	// pruned (default 1 h); KeepHandled is how long they are kept
+	// (default 24 h: Discord never resends an interaction after 15 min).
+	PruneEvery, KeepHandled time.Duration
 }
 
 // Bot serves the service on Discord.
@@ -53,6 +56,8 @@ type Bot struct {
 	stop    chan struct{} // closed by Close: stops the courier and the clock
 	stopped sync.Once
 	loops   sync.WaitGroup
+	fatal   chan error // the first error that ends Run (a refused token)
+	refused sync.Once
 }
 
 // New creates a bot; Open connects it.
@@ -72,6 +77,12 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.RetryEvery == 0 {
 		opt.RetryEvery = 5 * time.Second
 	}
+	if opt.PruneEvery == 0 {
+		opt.PruneEvery = time.Hour
+	}
+	if opt.KeepHandled == 0 {
+		opt.KeepHandled = 24 * time.Hour
+	}
 	s, err := discordgo.New("Bot " + opt.Token)
 	if err != nil {
 		return nil, err
@@ -81,9 +92,12 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 		s.Identify.Intents |= discordgo.IntentsGuildMessages | discordgo.IntentMessageContent
 	}
 	s.LogLevel = discordgo.LogWarning
-	b := &Bot{svc: svc, opt: opt, log: opt.Logger, session: s, ready: make(chan struct{}), stop: make(chan struct{})}
+	b := &Bot{svc: svc, opt: opt, log: opt.Logger, session: s, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1)}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
+	s.AddHandler(b.onChannelUpdate)
+	s.AddHandler(b.onRoleUpdate)
+	s.AddHandler(b.onDisconnect)
 	if opt.PlainText {
 		s.AddHandler(b.onMessage)
 	}
@@ -132,7 +146,12 @@ func (b *Bot) courier() {
 	t := time.NewTicker(b.opt.RetryEvery)
 	defer t.Stop()
 	for {
-		if _, err := b.svc.Deliver(ctx, sink{b.session}); err != nil && ctx.Err() == nil {
+		_, err := b.svc.Deliver(ctx, sink{b.session})
+		switch {
+		case errors.Is(err, service.ErrTokenRefused):
+			b.tokenRefused(err)
+			return
+		case err != nil && ctx.Err() == nil:
 			b.log.Error("delivering announcements failed", "err", err)
 		}
 		select {
@@ -144,11 +163,14 @@ func (b *Bot) courier() {
 	}
 }
 
-// clock plays out the clocks that ran out and sends reminders.
+// clock plays out the clocks that ran out and sends reminders; now and
+// then it forgets the interactions handled long ago.
 func (b *Bot) clock() {
 	defer b.loops.Done()
 	t := time.NewTicker(b.opt.TickEvery)
 	defer t.Stop()
+	prune := time.NewTicker(b.opt.PruneEvery)
+	defer prune.Stop()
 	for {
 		if _, err := b.svc.Tick(); err != nil {
 			b.log.Error("clock tick failed", "err", err)
@@ -157,6 +179,13 @@ func (b *Bot) clock() {
 		case <-b.stop:
 			return
 		case <-t.C:
+		case <-prune.C:
+			// Handled records are stamped with the wall clock.
+			if n, err := b.svc.Store().PruneHandled(time.Now().Add(-b.opt.KeepHandled)); err != nil {
+				b.log.Warn("pruning handled interactions failed", "err", err)
+			} else if n > 0 {
+				b.log.Debug("pruned handled interactions", "count", n)
+			}
 		}
 	}
 }
@@ -170,14 +199,38 @@ func (b *Bot) Close() error {
 	return b.session.Close()
 }
 
-// Run connects and serves until ctx is done.
+// ErrTokenRefused ends Run when Discord refuses the token (401): it was
+// reset or revoked. Nothing pending is lost; a restart with the new token
+// delivers it.
+var ErrTokenRefused = errors.New("the token was refused: set DISCORD_TOKEN to the new token and restart")
+
+// tokenRefused ends Run with ErrTokenRefused (Run closes the session and
+// the process exits, which also ends discordgo's reconnect loop: it reads
+// ShouldReconnectOnError unguarded, so that flag is not ours to change
+// while it runs); the outbox keeps everything. Both the courier and the
+// gateway's disconnect may find out: once is enough.
+func (b *Bot) tokenRefused(err error) {
+	b.refused.Do(func() {
+		b.log.Error(ErrTokenRefused.Error(), "err", err)
+		b.fatal <- ErrTokenRefused
+	})
+}
+
+// Run connects and serves until ctx is done, or until Discord refuses the
+// token (then it returns ErrTokenRefused, and the process should exit
+// non-zero).
 func (b *Bot) Run(ctx context.Context) error {
 	if err := b.Open(ctx); err != nil {
 		return err
 	}
 	b.log.Info("connected to Discord", "user", b.session.State.User.Username)
-	<-ctx.Done()
-	return b.Close()
+	select {
+	case <-ctx.Done():
+		return b.Close()
+	case err := <-b.fatal:
+		b.Close()
+		return err
+	}
 }
 
 // onMessage offers a plain message in a game's thread to the service as a
@@ -226,7 +279,13 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("panic handling an interaction", "panic", p, "stack", string(debug.Stack()))
-			b.respond(i, b.svc.Fail(fmt.Errorf("panic: %v", p)), false)
+			if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+				// An autocomplete may only be answered with choices (type 8).
+				b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+					Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}})
+				return
+			}
+			b.respond(i, b.svc.Fail(fmt.Errorf("panic: %v", p)), notDeferred)
 		}
 	}()
 	switch i.Type {
@@ -236,122 +295,10 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 		b.command(i)
 	case discordgo.InteractionMessageComponent:
 		req := request(i)
-		b.answer(i, func() (service.Reply, error) { return b.svc.Click(req, i.MessageComponentData().CustomID) })
-	}
-}
-
-// answer runs a command and answers the interaction: directly when the
-// command is quick; otherwise it defers (publicly) within the time limit,
-// then edits the answer in, or, for a reply only the caller may see,
-// deletes the placeholder and follows up ephemerally.
-func (b *Bot) answer(i *discordgo.Interaction, do func() (service.Reply, error)) {
-	done := make(chan service.Reply, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				b.log.Error("panic in a command", "panic", p, "stack", string(debug.Stack()))
-				done <- b.svc.Fail(fmt.Errorf("panic: %v", p))
-			}
-		}()
-		r, err := do()
-		if err != nil {
-			r = b.svc.Fail(err)
-		}
-		done <- r
-	}()
-	t := time.NewTimer(b.opt.DeferAfter)
-	defer t.Stop()
-	select {
-	case r := <-done:
-		b.respond(i, r, false)
-	case <-t.C:
-		if err := b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
-			b.log.Warn("deferring an interaction failed", "err", err)
-		}
-		b.respond(i, <-done, true)
-	}
-}
-
-func components(r service.Reply) []discordgo.MessageComponent {
-	if len(r.Buttons) == 0 {
-		return nil
-	}
-	row := discordgo.ActionsRow{}
-	for _, bt := range r.Buttons {
-		style := discordgo.PrimaryButton
-		switch bt.Style {
-		case service.Secondary:
-			style = discordgo.SecondaryButton
-		case service.Success:
-			style = discordgo.SuccessButton
-		case service.Danger:
-			style = discordgo.DangerButton
-		}
-		row.Components = append(row.Components, discordgo.Button{Label: bt.Label, Style: style, CustomID: bt.ID})
-	}
-	return []discordgo.MessageComponent{row}
-}
-
-func files(r service.Reply) []*discordgo.File {
-	var out []*discordgo.File
-	for _, f := range r.Files {
-		out = append(out, &discordgo.File{Name: f.Name, ContentType: "image/png", Reader: bytes.NewReader(f.Data)})
-	}
-	return out
-}
-
-// allowed pings exactly the reply's mentions, nobody else (no @everyone,
-// no roles).
-func allowed(r service.Reply) *discordgo.MessageAllowedMentions {
-	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Mentions}
-}
-
-// limit keeps a message under Discord's 2000 characters.
-func limit(s string) string {
-	if len(s) <= 2000 {
-		return s
-	}
-	r := []rune(s[:1990])
-	return string(r[:len(r)-1]) + "…"
-}
-
-// respond sends a reply; deferred says the interaction was deferred.
-func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, deferred bool) {
-	var err error
-	switch {
-	case !deferred:
-		err = retry5xx(func() error {
-			data := &discordgo.InteractionResponseData{Content: limit(r.Text), Components: components(r), Files: files(r), AllowedMentions: allowed(r)}
-			if r.Ephemeral {
-				data.Flags = discordgo.MessageFlagsEphemeral
-			}
-			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
-		})
-	case r.Ephemeral:
-		// The placeholder is public: remove it and answer privately.
-		if err := b.session.InteractionResponseDelete(i); err != nil {
-			b.log.Warn("deleting a deferred answer failed", "err", err)
-		}
-		_, err = b.session.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: limit(r.Text), Components: components(r), Files: files(r), AllowedMentions: allowed(r), Flags: discordgo.MessageFlagsEphemeral})
-	default:
-		err = retry5xx(func() error {
-			content := limit(r.Text)
-			comps := components(r)
-			_, err := b.session.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, Files: files(r), AllowedMentions: allowed(r)})
-			return err
-		})
-	}
-	if err != nil {
-		b.log.Error("answering an interaction failed", "err", err, "interaction", i.ID)
-		return
-	}
-	if r.Challenge != 0 {
-		// The game's thread will start from the challenge message.
-		if m, err := b.session.InteractionResponse(i); err == nil {
-			if err := b.svc.ChallengeMessage(r.Challenge, m.ID); err != nil {
-				b.log.Warn("recording the challenge message failed", "err", err)
-			}
-		}
+		id := i.MessageComponentData().CustomID
+		// Accepting or declining a challenge is answered in public.
+		public := strings.HasPrefix(id, "accept:") || strings.HasPrefix(id, "decline:")
+		b.answer(i, public, func() (service.Reply, error) { return b.svc.Click(req, id) })
 	}
 }
 
@@ -411,6 +358,10 @@ func (b *Bot) command(i *discordgo.Interaction) {
 	var do func() (service.Reply, error)
 	switch data.Name {
 	case "new":
+		if why := b.missingPermissions(i); why != "" {
+			b.respond(i, service.Reply{Text: why, Ephemeral: true}, notDeferred)
+			return
+		}
 		var opps []service.User
 		for _, name := range []string{"opponent", "opponent2", "opponent3"} {
 			o := data.GetOption(name)
@@ -422,7 +373,7 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			if data.Resolved != nil {
 				if du := data.Resolved.Users[id]; du != nil {
 					if du.Bot {
-						b.respond(i, service.Reply{Text: du.Username + " is a bot; challenge people.", Ephemeral: true}, false)
+						b.respond(i, service.Reply{Text: du.Username + " is a bot; challenge people.", Ephemeral: true}, notDeferred)
 						return
 					}
 					u.Name = du.DisplayName()
@@ -464,7 +415,8 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			return service.Reply{Text: "I do not know that command; try /rules.", Ephemeral: true}, nil
 		}
 	}
-	b.answer(i, do)
+	// /new and /board answer in public; every other command privately.
+	b.answer(i, data.Name == "new" || data.Name == "board", do)
 }
 
 // Mention is how Discord mentions a user.

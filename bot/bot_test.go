@@ -29,9 +29,34 @@ type world struct {
 	srv     *fakediscord.Server
 	bot     *bot.Bot
 	store   *storage.Store
+	svc     *service.Service
+	opt     bot.Options
 	ana, bo *discordgo.User
 	thread  string // the game's thread, once made
 	clock   *fakeClock
+	logs    *logBuffer
+}
+
+// logBuffer keeps the bot's log for assertions (and sends it to the test's log).
+type logBuffer struct {
+	t  *testing.T
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	l.b.Write(p)
+	l.mu.Unlock()
+	l.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// count is how many log lines contain s.
+func (l *logBuffer) count(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Count(l.b.String(), s)
 }
 
 // fakeClock is the service's clock in these tests: it stands still until
@@ -60,7 +85,9 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	t.Cleanup(func() { st.Close() })
+	logs := &logBuffer{t: t}
+	logger := slog.New(slog.NewTextHandler(logs, nil))
 	clock := &fakeClock{now: time.Now().UTC()}
 	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
 		Logger: logger, RetryBase: 20 * time.Millisecond, Now: clock.Now})
@@ -73,7 +100,18 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	}
 	opt.Configure = srv.Configure
 	opt.Logger = logger
-	b, err := bot.New(svc, opt)
+	w := &world{srv: srv, store: st, svc: svc, opt: opt, ana: srv.User, clock: clock, logs: logs}
+	w.launch(t, opt.Token)
+	w.bo = srv.AddUser("bo")
+	return w
+}
+
+// launch starts a bot with the token on the world's store and service.
+func (w *world) launch(t *testing.T, token string) {
+	t.Helper()
+	opt := w.opt
+	opt.Token = token
+	b, err := bot.New(w.svc, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +123,8 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	t.Cleanup(func() {
 		b.Session().ShouldReconnectOnError = false
 		b.Close()
-		st.Close()
 	})
-	return &world{srv: srv, bot: b, store: st, ana: srv.User, bo: srv.AddUser("bo"), clock: clock}
+	w.bot = b
 }
 
 func (w *world) respond(t *testing.T, ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {
@@ -99,26 +136,33 @@ func (w *world) respond(t *testing.T, ib *fakediscord.InteractionBuilder) fakedi
 			return false
 		}
 		if r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			return (r.Original != nil && r.Original.Content != "") || len(r.Followups) > 0
+			return final(r) != nil && final(r).Flags&discordgo.MessageFlagsLoading == 0 &&
+				final(r).Content != "Answered privately." && final(r).Content != "Done; see the channel."
 		}
 		return true
 	}, patience)
 }
 
+// final is the message that holds a deferred answer: the last follow-up,
+// or the loading message edited.
+func final(r fakediscord.InteractionResponse) *fakediscord.Message {
+	if len(r.Followups) > 0 {
+		return r.Followups[len(r.Followups)-1]
+	}
+	return r.Original
+}
+
 // text is the content a player sees for a response.
 func text(r fakediscord.InteractionResponse) string {
-	switch {
-	case r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource:
+	if r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
 		return r.Data.Content
-	case len(r.Followups) > 0:
-		return r.Followups[len(r.Followups)-1].Content
 	}
-	return r.Original.Content
+	return final(r).Content
 }
 
 func ephemeral(r fakediscord.InteractionResponse) bool {
 	if r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource {
-		return len(r.Followups) > 0 && r.Followups[0].Flags&discordgo.MessageFlagsEphemeral != 0
+		return final(r) != nil && final(r).Flags&discordgo.MessageFlagsEphemeral != 0
 	}
 	return r.Data.Flags&discordgo.MessageFlagsEphemeral != 0
 }
@@ -129,10 +173,8 @@ func buttons(r fakediscord.InteractionResponse) []string {
 	switch {
 	case r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		comps = r.Data.Components
-	case len(r.Followups) > 0:
-		comps = r.Followups[len(r.Followups)-1].Components
-	case r.Original != nil:
-		comps = r.Original.Components
+	case final(r) != nil:
+		comps = final(r).Components
 	}
 	var ids []string
 	for _, c := range comps {
@@ -151,10 +193,8 @@ func files(r fakediscord.InteractionResponse) []fakediscord.File {
 	switch {
 	case len(r.Files) > 0:
 		return r.Files
-	case len(r.Followups) > 0: // a deferred private answer
-		return r.Followups[len(r.Followups)-1].Files
-	case r.Original != nil:
-		return r.Original.Files
+	case final(r) != nil: // a deferred answer
+		return final(r).Files
 	}
 	return nil
 }
@@ -449,19 +489,18 @@ func TestResignThroughButtons(t *testing.T) {
 }
 
 // TestSlowCommandsAreDeferred forces the deferral path: the bot answers
-// "thinking" within the limit, then edits the result in; an error after a
-// deferral goes privately to the caller and the public placeholder is
-// removed.
+// "thinking" within the limit, then edits the result in. A private answer
+// is deferred privately (the loading message is ephemeral, and the first
+// follow-up after a deferral would only edit it); an error in a public
+// command goes privately to the caller and the public placeholder is
+// removed, saying nothing meanwhile.
 func TestSlowCommandsAreDeferred(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{DeferAfter: time.Nanosecond})
 	w.newGame(t)
 	hand := w.respond(t, w.srv.Slash("hand").By(w.ana))
-	if hand.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !ephemeral(hand) || len(hand.Followups[0].Files) != 1 {
+	if hand.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !ephemeral(hand) || len(files(hand)) != 1 {
 		t.Fatalf("deferred /hand: type %d ephemeral %v", hand.Type, ephemeral(hand))
-	}
-	if hand.Original != nil {
-		t.Fatal("the public placeholder of a private answer was not removed")
 	}
 	move := w.suggest(t, w.ana, "")[0].Value.(string)
 	r := w.respond(t, w.srv.Slash("move", fakediscord.Str("notation", move)).By(w.ana))
@@ -472,6 +511,49 @@ func TestSlowCommandsAreDeferred(t *testing.T) {
 		t.Fatalf("first answer after %v", r.Latency)
 	}
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "** played `"+move+"`") }, 0)
+
+	// /board is public: deferred publicly, edited in publicly.
+	b := w.respond(t, w.srv.Slash("board").By(w.bo).In(w.srv.GuildID, w.thread))
+	if ephemeral(b) || len(files(b)) != 1 || len(b.Followups) != 0 {
+		t.Fatalf("deferred /board: ephemeral %v, %d files, %d follow-ups", ephemeral(b), len(files(b)), len(b.Followups))
+	}
+	// A public command's private answer (an error): only the caller sees it.
+	e := w.respond(t, w.srv.Slash("board", fakediscord.Str("game", "99")).By(w.bo))
+	if !ephemeral(e) || !strings.Contains(text(e), "no game #99") {
+		t.Fatalf("deferred /board error: ephemeral %v %q", ephemeral(e), text(e))
+	}
+	e = w.srv.WaitInteraction(t, e.ID, func(r fakediscord.InteractionResponse) bool { return r.Original == nil }, patience)
+	for _, m := range w.srv.Messages(w.srv.ChannelID) {
+		if strings.Contains(m.Content, "no game #99") && m.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			t.Fatalf("a private answer is public: %q", m.Content)
+		}
+	}
+}
+
+// TestSlowHandStaysPrivate: under Discord's deferral rule (the first
+// follow-up after a deferral edits the loading message, whatever its
+// flags) and with every deletion of an interaction message failing, a slow
+// /hand is never in a message anyone but its owner can see.
+func TestSlowHandStaysPrivate(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{DeferAfter: time.Nanosecond})
+	w.newGame(t)
+	w.srv.Inject("DELETE /webhooks/*/*/messages/*", fakediscord.Fault{Status: 500, Times: -1})
+	for _, where := range []string{w.srv.ChannelID, w.thread} {
+		hand := w.respond(t, w.srv.Slash("hand").By(w.ana).In(w.srv.GuildID, where))
+		if hand.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource || !ephemeral(hand) || len(files(hand)) != 1 {
+			t.Fatalf("deferred /hand in %s: type %d ephemeral %v files %d", where, hand.Type, ephemeral(hand), len(files(hand)))
+		}
+	}
+	tiles := strings.Join(handOf(t, w, 0), ", ")
+	for _, ch := range []string{w.srv.ChannelID, w.thread} {
+		for _, m := range w.srv.Messages(ch) {
+			public := m.Flags&discordgo.MessageFlagsEphemeral == 0
+			if public && (strings.Contains(m.Content, tiles) || (len(m.Files) > 0 && strings.HasPrefix(m.Files[0].Name, "hand-"))) {
+				t.Fatalf("alice's hand is public in %s: %q", ch, m.Content)
+			}
+		}
+	}
 }
 
 // TestFaults: Discord rate-limits and fails; no move is lost or applied twice.

@@ -20,12 +20,32 @@ var gameRef = &discordgo.ApplicationCommandOption{
 	Description: "Which of your games (needed only when this channel has several)",
 }
 
+// Where commands are offered (contexts and integration_types replace the
+// deprecated dm_permission): the bot is installed to servers; a challenge
+// needs a server channel, everything else works in the bot's direct
+// messages too (a game whose channel was deleted goes on there).
+var (
+	guildOnly = &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	anywhere  = &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
+	guildApp  = &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
+)
+
 // Commands are the slash commands the bot registers.
 func Commands() []*discordgo.ApplicationCommand {
-	dm := false
+	cmds := commands()
+	for _, c := range cmds {
+		c.IntegrationTypes = guildApp
+		if c.Contexts == nil {
+			c.Contexts = anywhere
+		}
+	}
+	return cmds
+}
+
+func commands() []*discordgo.ApplicationCommand {
 	one := 1.0
 	return []*discordgo.ApplicationCommand{
-		{Name: "new", Description: "Challenge people to a game", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{
+		{Name: "new", Description: "Challenge people to a game", Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{
 			gameOption(true),
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you challenge", Required: true},
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent2", Description: "A second opponent (games for 3+)"},
@@ -33,16 +53,16 @@ func Commands() []*discordgo.ApplicationCommand {
 			{Type: discordgo.ApplicationCommandOptionString, Name: "options", Description: "Game options, e.g. borders=RBGY (see /rules)", MaxLength: 200},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: 3d (days per move), bank=7d,inc=1d,cap=14d, or none", MaxLength: 60},
 		}},
-		{Name: "move", Description: "Make your move (the list shows your legal moves)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{
+		{Name: "move", Description: "Make your move (the list shows your legal moves)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "notation", Description: "Your move, e.g. d5 RGBY; start typing to see the legal moves", Required: true, Autocomplete: true, MaxLength: 200},
 			gameRef,
 		}},
-		{Name: "hand", Description: "See your hand (only you see it)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
-		{Name: "board", Description: "Show a game's board again", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
-		{Name: "games", Description: "Your games and whose turn it is", DMPermission: &dm},
-		{Name: "resign", Description: "Resign a game (asks to confirm)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "hand", Description: "See your hand (only you see it)", Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "board", Description: "Show a game's board again", Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "games", Description: "Your games and whose turn it is"},
+		{Name: "resign", Description: "Resign a game (asks to confirm)", Options: []*discordgo.ApplicationCommandOption{gameRef}},
 		{Name: "rules", Description: "A game's rules and move notation", Options: []*discordgo.ApplicationCommandOption{gameOption(true)}},
-		{Name: "abort", Description: "End a game without result (only before its second move)", DMPermission: &dm, Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "abort", Description: "End a game without result (only before its second move)", Options: []*discordgo.ApplicationCommandOption{gameRef}},
 		{Name: "vacation", Description: "Pause your clocks in all your games", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days you are away", Required: true, MinValue: &one, MaxValue: 366},
 		}},

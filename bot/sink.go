@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -15,11 +18,33 @@ import (
 // sink delivers the service's announcements to Discord.
 type sink struct{ s *discordgo.Session }
 
-// classify makes Discord's refusals permanent: a 4xx other than 429 will
-// not succeed on a retry (DMs closed, a deleted channel, no permission).
+// classify tells the service what a refusal from Discord means: the
+// codes the courier recovers from (a deleted channel or message, a missing
+// permission, a locked thread, a refused token), else permanent for a 4xx
+// other than 429 (it will not succeed on a retry: DMs closed, a bad
+// request), else transient.
 func classify(err error) error {
+	if err == nil {
+		return nil
+	}
 	var re *discordgo.RESTError
-	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 && re.Response.StatusCode != http.StatusTooManyRequests {
+	if !errors.As(err, &re) || re.Response == nil {
+		return err
+	}
+	switch discordCode(err) {
+	case discordgo.ErrCodeUnknownChannel:
+		return service.DeliveryFailure(service.Gone, err)
+	case discordgo.ErrCodeUnknownMessage:
+		return service.DeliveryFailure(service.MessageGone, err)
+	case discordgo.ErrCodeMissingAccess, discordgo.ErrCodeMissingPermissions, discordgo.ErrCodeCannotReplyWithoutPermissionToReadMessageHistory:
+		return service.DeliveryFailure(service.Blocked, err)
+	case discordgo.ErrCodeThreadIsLocked, discordgo.ErrCodePerformedOperationOnArchivedThread:
+		return service.DeliveryFailure(service.Locked, err)
+	}
+	switch st := re.Response.StatusCode; {
+	case st == http.StatusUnauthorized:
+		return service.DeliveryFailure(service.Refused, err)
+	case st >= 400 && st < 500 && st != http.StatusTooManyRequests:
 		return service.Permanent(err)
 	}
 	return err
@@ -47,8 +72,8 @@ func (k sink) Thread(ctx context.Context, channelID, fromID, name string) (strin
 		if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage {
 			return fromID, nil
 		}
-		if classify(err) == err { // transient
-			return "", err
+		if c := classify(err); c == err || failureOf(c) == service.Refused { // transient, or nothing will work
+			return "", c
 		}
 	}
 	ch, err := k.s.ThreadStartComplex(channelID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: 10080, Type: discordgo.ChannelTypeGuildPublicThread}, opt)
@@ -69,8 +94,41 @@ type message struct {
 	MessageReference *discordgo.MessageReference       `json:"message_reference,omitempty"`
 }
 
+// content is a message's text with its marker in small print, within
+// Discord's limit (the marker is never the part cut).
+func content(m service.Message) string {
+	if m.Marker == "" {
+		return limit(m.Text)
+	}
+	tail := "\n-# " + m.Marker
+	return limitTo(m.Text, maxContent-utf8.RuneCountInString(tail)) + tail
+}
+
+// noAttach is added to a post whose picture Discord refused (no Attach
+// Files permission): the text still arrives.
+const noAttach = "\n(The board picture is missing: I need the Attach Files permission here.)"
+
 func (k sink) send(ctx context.Context, channelID string, m service.Message, nonce string) (string, error) {
-	data := message{Content: limit(m.Text), Nonce: nonce, EnforceNonce: nonce != "",
+	id, err := k.sendOnce(ctx, channelID, m, nonce)
+	if len(m.Files) > 0 && discordCode(err) == discordgo.ErrCodeMissingPermissions {
+		// Perhaps only Attach Files is missing: deliver the text. (Its own
+		// nonce: Discord would answer the first, refused, one with nothing.)
+		m.Files, m.Text = nil, m.Text+noAttach
+		id, err = k.sendOnce(ctx, channelID, m, textOnly(nonce))
+	}
+	return id, classify(err)
+}
+
+// textOnly is the nonce of a post sent again without its picture.
+func textOnly(nonce string) string {
+	if nonce == "" {
+		return ""
+	}
+	return nonce + "t"
+}
+
+func (k sink) sendOnce(ctx context.Context, channelID string, m service.Message, nonce string) (string, error) {
+	data := message{Content: content(m), Nonce: nonce, EnforceNonce: nonce != "",
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
 	if m.ReplyTo != "" {
 		f := false
@@ -86,12 +144,12 @@ func (k sink) send(ctx context.Context, channelID string, m service.Message, non
 		}
 		body, err = k.s.RequestRaw("POST", endpoint, ct, b, endpoint, 0, discordgo.WithContext(ctx))
 		if err != nil {
-			return "", classify(err)
+			return "", err
 		}
 	} else {
 		body, err = k.s.RequestWithBucketID("POST", endpoint, data, endpoint, discordgo.WithContext(ctx))
 		if err != nil {
-			return "", classify(err)
+			return "", err
 		}
 	}
 	var msg discordgo.Message
@@ -105,15 +163,42 @@ func (k sink) Post(ctx context.Context, channelID string, m service.Message, non
 	return k.send(ctx, channelID, m, nonce)
 }
 
-// Edit replaces the message's text and its picture.
+// Edit replaces the message's text and its picture. The new picture is
+// listed in attachments (as {"id": 0}, the index of the upload): API v9
+// adds an upload even when attachments is empty, v10 keeps only what is
+// listed; both accept this. An archived thread (50083) is unarchived first
+// when Discord lets us; a refused picture leaves the text edited.
 func (k sink) Edit(ctx context.Context, channelID, messageID string, m service.Message) error {
-	content := limit(m.Text)
-	none := []*discordgo.MessageAttachment{}
+	err := k.edit(ctx, channelID, messageID, m)
+	if discordCode(err) == discordgo.ErrCodePerformedOperationOnArchivedThread && k.unarchive(ctx, channelID) == nil {
+		err = k.edit(ctx, channelID, messageID, m)
+	}
+	if len(m.Files) > 0 && discordCode(err) == discordgo.ErrCodeMissingPermissions {
+		m.Files, m.Text = nil, m.Text+noAttach
+		err = k.edit(ctx, channelID, messageID, m)
+	}
+	return classify(err)
+}
+
+func (k sink) edit(ctx context.Context, channelID, messageID string, m service.Message) error {
+	text := content(m)
+	atts := []*discordgo.MessageAttachment{}
+	for i := range m.Files {
+		atts = append(atts, &discordgo.MessageAttachment{ID: strconv.Itoa(i)})
+	}
 	_, err := k.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
-		ID: messageID, Channel: channelID, Content: &content, Files: discordFiles(m.Files), Attachments: &none,
+		ID: messageID, Channel: channelID, Content: &text, Files: discordFiles(m.Files), Attachments: &atts,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}},
 	}, discordgo.WithContext(ctx))
-	return classify(err)
+	return err
+}
+
+// unarchive wakes an archived thread (anyone who may send there may, unless
+// it is locked).
+func (k sink) unarchive(ctx context.Context, threadID string) error {
+	no := false
+	_, err := k.s.ChannelEdit(threadID, &discordgo.ChannelEdit{Archived: &no}, discordgo.WithContext(ctx))
+	return err
 }
 
 func (k sink) DM(ctx context.Context, userID string, m service.Message, nonce string) error {
@@ -126,5 +211,44 @@ func (k sink) DM(ctx context.Context, userID string, m service.Message, nonce st
 }
 
 func (k sink) React(ctx context.Context, channelID, messageID, emoji string) error {
-	return classify(k.s.MessageReactionAdd(channelID, messageID, emoji, discordgo.WithContext(ctx)))
+	err := k.s.MessageReactionAdd(channelID, messageID, emoji, discordgo.WithContext(ctx))
+	if discordCode(err) == discordgo.ErrCodePerformedOperationOnArchivedThread && k.unarchive(ctx, channelID) == nil {
+		err = k.s.MessageReactionAdd(channelID, messageID, emoji, discordgo.WithContext(ctx))
+	}
+	return classify(err)
+}
+
+// Find looks for a message of ours with the marker among the last 100 of
+// the channel (or of the direct messages with userID). Without Read
+// Message History Discord returns no messages: then it finds nothing.
+func (k sink) Find(ctx context.Context, channelID, userID, marker string) (string, error) {
+	if channelID == "" {
+		ch, err := k.s.UserChannelCreate(userID, discordgo.WithContext(ctx))
+		if err != nil {
+			return "", classify(err)
+		}
+		channelID = ch.ID
+	}
+	msgs, err := k.s.ChannelMessages(channelID, 100, "", "", "", discordgo.WithContext(ctx))
+	if err != nil {
+		return "", classify(err)
+	}
+	me := k.s.State.User
+	for _, m := range msgs {
+		if (me == nil || m.Author == nil || m.Author.ID == me.ID) && strings.HasSuffix(m.Content, "\n-# "+marker) {
+			return m.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// classifyRefused reports whether Discord refused the token (401).
+func classifyRefused(err error) bool { return failureOf(classify(err)) == service.Refused }
+
+func failureOf(err error) service.Failure {
+	var de *service.DeliveryError
+	if errors.As(err, &de) {
+		return de.Failure
+	}
+	return 0
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +18,9 @@ type Message struct {
 	Files    []File
 	Mentions []string // user ids pinged; nobody else is
 	ReplyTo  string   // a message id this answers
+	// Marker makes the message recognisable among a channel's messages
+	// (see Finder); the transport shows it in small print.
+	Marker string
 }
 
 // Sink delivers announcements to a transport (Discord, the console).
@@ -50,8 +52,11 @@ func (e *PermanentError) Unwrap() error { return e.Err }
 func Permanent(err error) error { return &PermanentError{Err: err} }
 
 // backoff is the wait before try n+1: RetryBase, twice that, ... at most
-// 5 minutes.
-func (s *Service) backoff(tries int) time.Duration {
+// 5 minutes, or an hour while a human must fix something.
+func (s *Service) backoff(tries int, blocked bool) time.Duration {
+	if blocked {
+		return min(s.cfg.RetryBase<<min(tries, 20), blockedBackoffCap)
+	}
 	d := s.cfg.RetryBase << min(tries, 10)
 	return min(d, 5*time.Minute)
 }
@@ -73,6 +78,17 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 		}
 		held := map[uint64]bool{}
 		var done []uint64
+		// Record the first attempt of each before sending any (one write):
+		// a post that may have arrived long ago is looked for, not resent.
+		var first []uint64
+		for _, a := range pending {
+			if a.Attempted.IsZero() {
+				first = append(first, a.Seq)
+			}
+		}
+		if err := s.store.Attempting(s.now(), first...); err != nil {
+			return delivered, err
+		}
 		// Delivered announcements are removed together at the end of the
 		// round (one write instead of one per message). A crash before that
 		// sends them again, which changes nothing: posts and direct messages
@@ -90,17 +106,31 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 			if held[a.GameID] {
 				continue
 			}
-			err := s.deliver(ctx, sink, a)
+			if a.Attempted.IsZero() {
+				a.Attempted = s.now()
+			}
+			err := s.deliverRecovering(ctx, sink, a)
 			var perm *PermanentError
-			switch {
+			switch f := failureOf(err); {
 			case err == nil:
 				delivered++
+				if a.Tries > 0 {
+					s.unblocked(a.GameID)
+				}
+			case f == Refused:
+				// Nothing goes through until a restart with a good token:
+				// stop, keeping everything (no try is counted).
+				return delivered, errors.Join(fmt.Errorf("%w: %w", ErrTokenRefused, err), forget())
 			case errors.As(err, &perm):
 				s.log.Warn("announcement dropped", "kind", a.Kind, "game", a.GameID, "err", err)
 			default:
 				held[a.GameID] = true
-				s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
-				if err := s.store.Retry(a.Seq, time.Now().Add(s.backoff(a.Tries))); err != nil {
+				if f == Blocked {
+					s.tellBlocked(ctx, sink, a, err)
+				} else {
+					s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
+				}
+				if err := s.store.Retry(a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
 					return delivered, err
 				}
 				continue
@@ -123,8 +153,6 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 	}
 }
 
-func nonce(a tessera.Announcement) string { return "tsr" + strconv.FormatUint(a.Seq, 36) }
-
 // deliver sends one announcement.
 func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement) error {
 	g, err := s.store.Game(a.GameID)
@@ -134,8 +162,17 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 	switch a.Kind {
 	case tessera.AnnounceThread:
 		return s.makePlace(ctx, sink, g)
+	case tessera.AnnounceTurn, tessera.AnnounceReminder:
+		return s.notify(ctx, sink, g, a)
+	}
+	// The rest goes to the game's place, which may be new and owed its
+	// status message and a notice first.
+	if g, err = s.ensurePlace(ctx, sink, g); err != nil {
+		return err
+	}
+	switch a.Kind {
 	case tessera.AnnouncePost:
-		m := Message{Text: a.Text, Mentions: a.Ping}
+		m := Message{Text: a.Text, Mentions: a.Ping, Marker: marker(a)}
 		if a.Board {
 			pic, err := s.pictureAt(g, a.Moves)
 			if err != nil {
@@ -143,16 +180,36 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 			}
 			m.Files = []File{pic}
 		}
+		if g.InDMs {
+			return s.postToPlayers(ctx, sink, g, a, m)
+		}
+		if s.alreadySent(ctx, sink, a, g.Place(), "") {
+			return nil
+		}
 		_, err := sink.Post(ctx, g.Place(), m, nonce(a))
 		return err
 	case tessera.AnnounceStatus:
-		return s.editStatus(ctx, sink, g, nonce(a))
-	case tessera.AnnounceTurn, tessera.AnnounceReminder:
-		return s.notify(ctx, sink, g, a)
+		if g.InDMs {
+			return nil // no status message in direct messages: every post has the board
+		}
+		return s.editStatus(ctx, sink, g, nonce(a), marker(a))
 	case tessera.AnnounceReact:
-		return sink.React(ctx, g.Place(), a.Target, a.Emoji)
+		if g.InDMs {
+			return nil
+		}
+		err := sink.React(ctx, g.Place(), a.Target, a.Emoji)
+		if failureOf(err) == MessageGone {
+			return nil // the player's message was deleted: nothing to react to
+		}
+		return err
 	case tessera.AnnounceReply:
-		_, err := sink.Post(ctx, g.Place(), Message{Text: a.Text, ReplyTo: a.Target}, nonce(a))
+		if g.InDMs {
+			return nil
+		}
+		if s.alreadySent(ctx, sink, a, g.Place(), "") {
+			return nil
+		}
+		_, err := sink.Post(ctx, g.Place(), Message{Text: a.Text, ReplyTo: a.Target, Marker: marker(a)}, nonce(a))
 		return err
 	}
 	return Permanent(fmt.Errorf("unknown announcement kind %q", a.Kind))
@@ -162,6 +219,9 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 // message. Both steps are recorded as soon as they are done, so a retry
 // does neither twice.
 func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) error {
+	if g.InDMs {
+		return nil // its channel was deleted before the game began: it is played in direct messages
+	}
 	if g.ThreadID == "" {
 		place := g.ChannelID
 		if !g.NoThread {
@@ -189,22 +249,33 @@ func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) err
 	if g.StatusID != "" {
 		return nil
 	}
-	return s.editStatus(ctx, sink, g, fmt.Sprintf("tsrs%d", g.ID))
+	return s.editStatus(ctx, sink, g, placeNonce(g, "s"), placeMarker(g, "s"))
 }
 
 // editStatus edits the game's status message in place (posting it first
 // if the game has none yet). It always shows the game as it is now.
-func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, nonce string) error {
+func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, nonce, mark string) error {
 	m, err := s.statusMessage(g)
 	if err != nil {
 		return Permanent(err)
 	}
 	if g.StatusID != "" {
-		return sink.Edit(ctx, g.Place(), g.StatusID, m)
+		err := sink.Edit(ctx, g.Place(), g.StatusID, m)
+		if failureOf(err) != MessageGone {
+			return err
+		}
+		// Someone deleted the status message: post it anew, keep the new id.
+		s.log.Warn("the status message was deleted; posting it again", "game", g.ID, "message", g.StatusID)
 	}
-	id, err := sink.Post(ctx, g.Place(), m, nonce)
-	if err != nil {
-		return err
+	// A new status message is posted once per place: it is looked for
+	// first (a crash after posting and before recording it would otherwise
+	// post it twice once the nonce is forgotten).
+	m.Marker = mark
+	id := s.find(ctx, sink, g.Place(), "", mark)
+	if id == "" {
+		if id, err = sink.Post(ctx, g.Place(), m, nonce); err != nil {
+			return err
+		}
 	}
 	_, err = s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
 		g.StatusID = id
@@ -292,13 +363,16 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	if left, ok := timeLeft(g, s.now()); ok {
 		text += fmt.Sprintf("\nTime left: %s (until %s).", Span(left), s.cfg.Stamp(g.Deadline, loc(u)))
 	}
-	m := Message{Text: text}
+	m := Message{Text: text, Marker: marker(a)}
 	if a.Board {
 		pic, err := s.picture(g, p.state)
 		if err != nil {
 			return Permanent(err)
 		}
 		m.Files = []File{pic}
+	}
+	if s.alreadySent(ctx, sink, a, "", a.UserID) {
+		return nil
 	}
 	err = sink.DM(ctx, a.UserID, m, nonce(a))
 	var perm *PermanentError

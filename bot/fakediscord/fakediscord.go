@@ -42,6 +42,7 @@ type config struct {
 	allowViolations     bool
 	botName             string
 	token               string
+	nonceWindow         time.Duration
 }
 
 // WithInteractionDeadline sets how long after dispatch an interaction may be
@@ -107,6 +108,10 @@ type Server struct {
 	st      *state
 	gw      *gateway
 	faults  []*fault
+	// offset moves the fake's clock ahead of the wall clock (Advance).
+	offset time.Duration
+	// tokenReset: a 401 for the old token is what the test asked for.
+	tokenReset bool
 }
 
 // New starts a fake Discord on 127.0.0.1 and stops it when the test ends.
@@ -119,6 +124,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		tokenLifetime:       15 * time.Minute,
 		heartbeatInterval:   41250 * time.Millisecond,
 		botName:             "Tessera",
+		nonceWindow:         DefaultNonceWindow,
 	}
 	for _, o := range opts {
 		o(&cfg)

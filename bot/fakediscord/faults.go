@@ -23,6 +23,10 @@ type Fault struct {
 	// Times is how many matching requests get the fault (0 means 1; -1
 	// means until ClearFaults).
 	Times int
+	// Applied makes the request take effect before its answer is replaced
+	// by Status: Discord did it, but the answer was lost on the way back
+	// (a retried interaction answer then gets 40060).
+	Applied bool
 }
 
 type fault struct {

@@ -306,6 +306,10 @@ func (g *gateway) resumeLocked(c *gwConn, raw json.RawMessage) {
 		Seq       int64  `json:"seq"`
 	}
 	_ = json.Unmarshal(raw, &d)
+	if g.s.cfg.token != "" && strings.TrimPrefix(d.Token, "Bot ") != g.s.cfg.token {
+		g.closeLocked(c, 4004, "Authentication failed.")
+		return
+	}
 	rec := Resume{SessionID: d.SessionID, Seq: d.Seq, Conn: c.id, At: time.Now()}
 	var sess *gwSession
 	for _, x := range g.sessions {

@@ -209,6 +209,9 @@ func (c *call) interactionCallback() (int, any) {
 	if !ok || rec.token != c.params["token"] {
 		return c.fail(404, 10062, "", "", "Unknown interaction")
 	}
+	if rec.acked && rec.answerLost {
+		return c.refuse(400, 40060, "Interaction has already been acknowledged.")
+	}
 	if rec.acked {
 		return c.fail(400, 40060, "", "", "Interaction has already been acknowledged.")
 	}
@@ -266,6 +269,7 @@ func (c *call) interactionCallback() (int, any) {
 		m := s.newMessageLocked(rec.channelID, s.Bot, data, c.req.Files, rec.messageExtra())
 		rec.originalID = m.obj["id"].(string)
 	case 5:
+		rec.deferPending = true
 		flags := num(data["flags"])&64 | 128 // ephemeral kept, LOADING set
 		m := s.newMessageLocked(rec.channelID, s.Bot, map[string]any{"flags": float64(flags)}, nil, rec.messageExtra())
 		rec.originalID = m.obj["id"].(string)
@@ -352,6 +356,22 @@ func (c *call) followup() (int, any) {
 	if messageEmpty(c.body, c.req.Files) {
 		return c.fail(400, 50006, "", "", "Cannot send an empty message")
 	}
+	if rec.deferPending {
+		// "When using this endpoint directly after responding to an
+		// interaction with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this
+		// endpoint will function as Edit Original Interaction Response [...]
+		// The ephemeral flag will be ignored" (receiving-and-responding).
+		rec.deferPending = false
+		old, ok := c.s.st.messages[rec.originalID]
+		if !ok {
+			return c.fail(404, 10008, "", "", "Unknown Message (the first follow-up after a deferral edits the loading message, which was deleted)")
+		}
+		m := c.s.editMessageLocked(old, c.body, c.req.Files)
+		if c.req.Query.Get("wait") == "true" {
+			return 200, m.obj
+		}
+		return 204, nil
+	}
 	extra := rec.messageExtra()
 	if tid := c.req.Query.Get("thread_id"); tid != "" {
 		c.s.ensureChannelLocked(rec.guildID, tid)
@@ -400,7 +420,7 @@ func (c *call) getWebhookMessage() (int, any) {
 }
 
 func (c *call) editWebhookMessage() (int, any) {
-	_, old, st, b := c.webhookMessage()
+	mid, old, st, b := c.webhookMessage()
 	if old == nil {
 		return st, b
 	}
@@ -408,6 +428,9 @@ func (c *call) editWebhookMessage() (int, any) {
 	validateMessage(&e, "", c.body, c.req.Files)
 	if !e.empty() {
 		return c.invalidForm(&e)
+	}
+	if r := c.s.st.byToken[c.params["token"]]; mid == r.originalID {
+		r.deferPending = false
 	}
 	m := c.s.editMessageLocked(old, c.body, c.req.Files)
 	return 200, m.obj
@@ -426,6 +449,10 @@ func (c *call) deleteWebhookMessage() (int, any) {
 
 func (c *call) channel() (*discordgo.Channel, int, any) {
 	ch, ok := c.s.st.channels[c.params["channel"]]
+	if !ok && c.s.st.deleted[c.params["channel"]] {
+		st, b := c.refuse(404, 10003, "Unknown Channel")
+		return nil, st, b
+	}
 	if !ok {
 		st, b := c.fail(404, 10003, "", "", "Unknown Channel")
 		return nil, st, b
@@ -435,6 +462,10 @@ func (c *call) channel() (*discordgo.Channel, int, any) {
 
 func (c *call) message(ch *discordgo.Channel) (*storedMessage, int, any) {
 	m, ok := c.s.st.messages[c.params["message"]]
+	if !ok && c.s.st.deleted[c.params["message"]] {
+		st, b := c.refuse(404, 10008, "Unknown Message")
+		return nil, st, b
+	}
 	if !ok || m.obj["channel_id"] != ch.ID {
 		st, b := c.fail(404, 10008, "", "", "Unknown Message")
 		return nil, st, b
@@ -447,7 +478,10 @@ func (c *call) getChannel() (int, any) {
 	if ch == nil {
 		return st, b
 	}
-	return 200, channelJSON(ch)
+	if ok, st, b := c.need(ch, 0); !ok {
+		return st, b
+	}
+	return 200, c.s.channelJSONLocked(ch)
 }
 
 func (c *call) typing() (int, any) {
@@ -474,6 +508,22 @@ func (c *call) createMessage() (int, any) {
 	if messageEmpty(c.body, c.req.Files) {
 		return c.fail(400, 50006, "", "", "Cannot send an empty message")
 	}
+	// Create Message's limitations (resources/message.mdx): SEND_MESSAGES
+	// (SEND_MESSAGES_IN_THREADS in a thread, permissions.mdx), ATTACH_FILES
+	// for files, READ_MESSAGE_HISTORY for a reply.
+	perms := sendPerm(ch)
+	if len(c.req.Files) > 0 {
+		perms |= discordgo.PermissionAttachFiles
+	}
+	if ok, st, b := c.need(ch, perms); !ok {
+		return st, b
+	}
+	if obj(c.body["message_reference"]) != nil && guildChannel(ch) && c.s.permsLocked(ch.ID)&discordgo.PermissionReadMessageHistory == 0 {
+		return c.refuse(403, 160002, "Cannot reply without permission to read message history")
+	}
+	if ok, st, b := c.threadGate(ch, true); !ok {
+		return st, b
+	}
 	extra := map[string]any{}
 	if ref := obj(c.body["message_reference"]); ref != nil {
 		mid, _ := ref["message_id"].(string)
@@ -497,8 +547,9 @@ func (c *call) createMessage() (int, any) {
 		return c.invalidForm(&e)
 	}
 	if enforce && c.body["nonce"] != nil {
+		since := c.s.nowLocked().Add(-c.s.cfg.nonceWindow) // "in the past few minutes"
 		for _, id := range c.s.st.chanMsgs[ch.ID] {
-			if m, ok := c.s.st.messages[id]; ok && fmt.Sprint(m.obj["nonce"]) == nonce && obj(m.obj["author"])["id"] == c.s.Bot.ID {
+			if m, ok := c.s.st.messages[id]; ok && fmt.Sprint(m.obj["nonce"]) == nonce && obj(m.obj["author"])["id"] == c.s.Bot.ID && m.created.After(since) {
 				return 200, m.obj
 			}
 		}
@@ -524,7 +575,15 @@ func (c *call) listMessages() (int, any) {
 		}
 		limit = n
 	}
+	if ok, st, b := c.need(ch, 0); !ok {
+		return st, b
+	}
 	out := []any{}
+	if guildChannel(ch) && c.s.permsLocked(ch.ID)&discordgo.PermissionReadMessageHistory == 0 {
+		// "If the current user is missing the READ_MESSAGE_HISTORY
+		// permission in the channel, then no messages will be returned."
+		return 200, out
+	}
 	ids := c.s.st.chanMsgs[ch.ID]
 	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
 		if m, ok := c.s.st.messages[ids[i]]; ok && num(m.obj["flags"])&64 == 0 {
@@ -563,6 +622,19 @@ func (c *call) editMessage() (int, any) {
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}
+	if e := uploadsListed(c.body, c.req.Files); !e.empty() {
+		return c.invalidForm(e)
+	}
+	var perms int64
+	if len(c.req.Files) > 0 {
+		perms = discordgo.PermissionAttachFiles
+	}
+	if ok, st, b := c.need(ch, perms); !ok {
+		return st, b
+	}
+	if ok, st, b := c.threadGate(ch, false); !ok {
+		return st, b
+	}
 	return 200, c.s.editMessageLocked(m, c.body, c.req.Files).obj
 }
 
@@ -577,6 +649,34 @@ func (c *call) deleteMessage() (int, any) {
 	}
 	c.s.deleteMessageLocked(m.obj["id"].(string))
 	return 204, nil
+}
+
+// uploadsListed checks an edit's new files against its attachments: API
+// v10 keeps only the attachments listed (a new upload as {"id": n}, its
+// files[n] index), while v9 also added unlisted uploads. An edit that
+// relies on v9's rule is flagged, since the same request on v10 would
+// silently drop the picture (resources/message.mdx, Edit Message; the
+// reference's Uploading Files).
+func uploadsListed(body map[string]any, files []File) *formErrors {
+	e := &formErrors{}
+	atts, ok := body["attachments"]
+	if !ok || len(files) == 0 {
+		return e
+	}
+	listed := map[string]bool{}
+	for _, a := range list(atts) {
+		listed[fmt.Sprint(obj(a)["id"])] = true
+	}
+	for i, f := range files {
+		n := strings.TrimSuffix(strings.TrimPrefix(f.Field, "files["), "]")
+		if f.Field == "" || n == f.Field {
+			n = strconv.Itoa(i)
+		}
+		if !listed[n] {
+			e.add("attachments", "ATTACHMENT_NOT_LISTED", "The upload "+f.Field+" is not listed in attachments (API v10 drops it).")
+		}
+	}
+	return e
 }
 
 // validEmoji accepts unicode emoji and custom emoji as name:id.
@@ -600,6 +700,15 @@ func (c *call) reaction(add bool) (int, any) {
 	}
 	m, st, b := c.message(ch)
 	if m == nil {
+		return st, b
+	}
+	// Create Reaction needs READ_MESSAGE_HISTORY, and ADD_REACTIONS for a
+	// new emoji (resources/message.mdx); reactions are refused in archived
+	// threads (topics/threads.mdx).
+	if ok, st, b := c.need(ch, discordgo.PermissionReadMessageHistory|discordgo.PermissionAddReactions); !ok {
+		return st, b
+	}
+	if ok, st, b := c.threadGate(ch, false); !ok {
 		return st, b
 	}
 	emoji := c.params["emoji"]
@@ -648,6 +757,13 @@ func (c *call) createThread() (int, any) {
 	if parent.Type != discordgo.ChannelTypeGuildText && parent.Type != discordgo.ChannelTypeGuildNews && parent.Type != discordgo.ChannelTypeGuildForum {
 		return c.fail(400, 50024, "", "", "Cannot execute action on this channel type")
 	}
+	need := int64(discordgo.PermissionCreatePublicThreads)
+	if c.params["message"] == "" && num(c.body["type"]) != int(discordgo.ChannelTypeGuildPublicThread) {
+		need = discordgo.PermissionCreatePrivateThreads
+	}
+	if ok, st, b := c.need(parent, need); !ok {
+		return st, b
+	}
 	var e formErrors
 	between(&e, "name", c.body["name"], 1, MaxThreadNameLen)
 	if d := num(c.body["auto_archive_duration"]); d != 0 && d != 60 && d != 1440 && d != 4320 && d != 10080 {
@@ -678,12 +794,17 @@ func (c *call) createThread() (int, any) {
 		}
 	}
 	c.s.st.channels[th.ID] = th
+	archive := time.Duration(num(c.body["auto_archive_duration"])) * time.Minute
+	if archive == 0 {
+		archive = 24 * time.Hour // Discord's default for a new thread
+	}
+	c.s.st.threads[th.ID] = &threadMeta{autoArchive: archive, lastActivity: c.s.nowLocked()}
 	c.s.gw.dispatchLocked("THREAD_CREATE", th.GuildID, discordgo.IntentGuilds, func(_ *gwSession) any {
-		m := channelJSON(th)
+		m := c.s.channelJSONLocked(th)
 		m["newly_created"] = true
 		return m
 	})
-	return 201, channelJSON(th)
+	return 201, c.s.channelJSONLocked(th)
 }
 
 // ---- guilds ----
@@ -766,7 +887,7 @@ func (m *storedMessage) with(changes map[string]any) *storedMessage {
 	for k, v := range changes {
 		o[k] = v
 	}
-	return &storedMessage{obj: o, files: m.files}
+	return &storedMessage{obj: o, files: m.files, created: m.created}
 }
 
 func (s *Server) attachmentsLocked(channelID string, files []File) []any {
@@ -800,7 +921,7 @@ func (s *Server) newMessageLocked(channelID string, author *discordgo.User, p ma
 		"channel_id":       channelID,
 		"author":           userJSON(author),
 		"content":          "",
-		"timestamp":        time.Now().UTC().Format(time.RFC3339Nano),
+		"timestamp":        s.nowLocked().UTC().Format(time.RFC3339Nano),
 		"edited_timestamp": nil,
 		"tts":              false,
 		"mention_everyone": false,
@@ -827,7 +948,7 @@ func (s *Server) newMessageLocked(channelID string, author *discordgo.User, p ma
 	for k, v := range extra {
 		o[k] = v
 	}
-	m := &storedMessage{obj: o, files: files}
+	m := &storedMessage{obj: o, files: files, created: s.nowLocked()}
 	s.st.messages[id] = m
 	s.st.chanMsgs[channelID] = append(s.st.chanMsgs[channelID], id)
 	if num(o["flags"])&(64|128) == 0 {
@@ -837,7 +958,7 @@ func (s *Server) newMessageLocked(channelID string, author *discordgo.User, p ma
 }
 
 func (s *Server) editMessageLocked(old *storedMessage, p map[string]any, files []File) *storedMessage {
-	changes := map[string]any{"edited_timestamp": time.Now().UTC().Format(time.RFC3339Nano)}
+	changes := map[string]any{"edited_timestamp": s.nowLocked().UTC().Format(time.RFC3339Nano)}
 	for _, k := range []string{"content", "embeds", "components"} {
 		if v, ok := p[k]; ok {
 			if v == nil {

@@ -27,6 +27,12 @@ type interactionRec struct {
 	cbFiles            []File
 	originalID         string
 	followups          []string
+	// deferPending: answered with type 5 and neither edited nor followed
+	// up yet; the first follow-up then edits the loading message.
+	deferPending bool
+	// answerLost: the callback was taken but its answer was replaced by an
+	// injected fault, so a retry's 40060 is the bot's honest mistake.
+	answerLost bool
 }
 
 // Opt is a command option in a dispatched interaction; build it with Str,
@@ -258,6 +264,13 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 			data[k] = v
 		}
 		data["id"] = s.commandIDLocked(rec.guildID, b.name)
+		context := 0
+		if rec.guildID == "" {
+			context = 1
+		}
+		if cmd := s.commandLocked(rec.guildID, b.name); cmd != nil && !offeredIn(cmd, context) {
+			t.Fatalf("fakediscord: Discord does not offer /%s in this context (%d); see the command's contexts", b.name, context)
+		}
 		if rec.guildID != "" {
 			data["guild_id"] = rec.guildID
 		}
@@ -270,17 +283,22 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 		}
 	}
 	rec.channelID = channel.ID
+	if m := s.threadLocked(channel.ID); m != nil && m.archived {
+		// "Users cannot edit messages, add reactions, use application
+		// commands, or join archived threads" (topics/threads.mdx).
+		t.Fatalf("fakediscord: nobody can use an interaction in the archived thread %s", channel.ID)
+	}
 	o := map[string]any{
 		"id":                             rec.id,
 		"application_id":                 rec.appID,
 		"type":                           rec.typ,
 		"data":                           data,
 		"channel_id":                     channel.ID,
-		"channel":                        channelJSON(channel),
+		"channel":                        s.channelJSONLocked(channel),
 		"token":                          rec.token,
 		"version":                        1,
 		"locale":                         b.locale,
-		"app_permissions":                "2248473465835073",
+		"app_permissions":                strconv.FormatInt(s.permsLocked(channel.ID), 10),
 		"entitlements":                   []any{},
 		"authorizing_integration_owners": map[string]any{"0": rec.guildID},
 	}
@@ -315,6 +333,18 @@ func interactionToken() string {
 	b := make([]byte, 48)
 	_, _ = rand.Read(b)
 	return "aW50ZXJhY3Rpb246" + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// commandLocked is a registered command by name (guild first, then global).
+func (s *Server) commandLocked(guildID, name string) map[string]any {
+	for _, scope := range []string{guildID, ""} {
+		for _, c := range s.st.commands[scope] {
+			if c["name"] == name {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 func (s *Server) commandIDLocked(guildID, name string) string {

@@ -70,6 +70,7 @@ func init() {
 	addRoute("PATCH", "/webhooks/{app}/{token}/messages/{message}", (*call).editWebhookMessage, true)
 	addRoute("DELETE", "/webhooks/{app}/{token}/messages/{message}", (*call).deleteWebhookMessage, true)
 	addRoute("GET", "/channels/{channel}", (*call).getChannel, false)
+	addRoute("PATCH", "/channels/{channel}", (*call).editChannel, false)
 	addRoute("POST", "/channels/{channel}/typing", (*call).typing, false)
 	addRoute("GET", "/channels/{channel}/messages", (*call).listMessages, false)
 	addRoute("POST", "/channels/{channel}/messages", (*call).createMessage, false)
@@ -155,11 +156,13 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	var status int
 	var body any
 	switch {
-	case f != nil && f.Status != 0:
+	case f != nil && f.Status != 0 && !f.Applied:
 		status, body = f.answer(c)
 		req.Fault = f.describe()
 	case rt == nil:
 		status, body = c.fail(404, 0, "", "", "404: Not Found (fakediscord has no route "+r.Method+" "+p+"; add it in bot/fakediscord/rest.go)")
+	case !rt.noAuth && !s.authorized(r) && s.tokenReset:
+		status, body = c.refuse(401, 0, "401: Unauthorized")
 	case !rt.noAuth && !s.authorized(r):
 		status, body = c.fail(401, 0, "", "", "401: Unauthorized")
 	case parseErr != nil:
@@ -169,6 +172,13 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			_ = json.Unmarshal(req.Body, &c.body)
 		}
 		status, body = rt.h(c)
+		if f != nil && f.Status != 0 && f.Applied && status < 300 {
+			status, body = f.answer(c)
+			req.Fault = f.describe() + " after the request took effect"
+			if rec, ok := s.st.interactions[params["interaction"]]; ok {
+				rec.answerLost = true
+			}
+		}
 	}
 	var raw []byte
 	if body != nil {

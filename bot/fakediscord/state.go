@@ -33,6 +33,9 @@ type state struct {
 	interactions map[string]*interactionRec
 	byToken      map[string]*interactionRec
 	attachments  map[string]File
+	perms        map[string]int64       // channel -> the bot's permissions there (absent: all)
+	threads      map[string]*threadMeta // thread -> its metadata
+	deleted      map[string]bool        // channels and messages the test deleted
 	requests     []Request
 	violations   []Violation
 }
@@ -50,13 +53,17 @@ func newState() *state {
 		interactions: map[string]*interactionRec{},
 		byToken:      map[string]*interactionRec{},
 		attachments:  map[string]File{},
+		perms:        map[string]int64{},
+		threads:      map[string]*threadMeta{},
+		deleted:      map[string]bool{},
 	}
 }
 
 // storedMessage is immutable once stored: edits store a new one.
 type storedMessage struct {
-	obj   map[string]any // the wire JSON object Discord would return
-	files []File
+	obj     map[string]any // the wire JSON object Discord would return
+	files   []File
+	created time.Time // on the fake's clock (nonce memory)
 }
 
 func (m *storedMessage) snapshot() *Message {

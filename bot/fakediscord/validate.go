@@ -219,6 +219,36 @@ func validateCommand(e *formErrors, field string, c map[string]any) {
 		between(e, field+".name", name, 1, MaxCommandNameLen)
 	}
 	validateCommandOptions(e, field+".options", list(c["options"]))
+	// contexts: 0 guild, 1 bot DM, 2 private channel; integration_types:
+	// 0 guild install, 1 user install (interactions/application-commands.mdx).
+	for i, v := range list(c["contexts"]) {
+		if n := num(v); n < 0 || n > 2 {
+			e.add(fmt.Sprintf("%s.contexts.%d", field, i), "BASE_TYPE_CHOICES", "Value must be one of {0, 1, 2}.")
+		}
+	}
+	for i, v := range list(c["integration_types"]) {
+		if n := num(v); n < 0 || n > 1 {
+			e.add(fmt.Sprintf("%s.integration_types.%d", field, i), "BASE_TYPE_CHOICES", "Value must be one of {0, 1}.")
+		}
+	}
+}
+
+// offeredIn reports whether Discord offers a registered command in an
+// interaction context (0 guild, 1 bot DM): its contexts, or for a command
+// without them the deprecated dm_permission.
+func offeredIn(cmd map[string]any, context int) bool {
+	if cs, ok := cmd["contexts"].([]any); ok {
+		for _, c := range cs {
+			if num(c) == context {
+				return true
+			}
+		}
+		return false
+	}
+	if dm, ok := cmd["dm_permission"].(bool); ok && !dm && context == 1 {
+		return false
+	}
+	return true
 }
 
 func validateCommandOptions(e *formErrors, field string, opts []any) {

@@ -1,0 +1,243 @@
+package bot
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"tessera/service"
+)
+
+// deferral says how an interaction's answer was deferred: not at all, with
+// a public loading message, or with a private (ephemeral) one.
+type deferral int
+
+const (
+	notDeferred deferral = iota
+	deferredPublic
+	deferredPrivate
+)
+
+// answeredPrivately replaces a public loading message whose answer turned
+// out to be private, before the private answer follows (and the loading
+// message is deleted): the private text never appears in public, even when
+// the deletion fails.
+const answeredPrivately = "Answered privately."
+
+// answer runs a command and answers the interaction: directly when the
+// command is quick; otherwise it defers within the time limit and edits
+// the answer in. public says whether the command's answer is normally
+// public (a challenge, a board); everything else defers privately, so a
+// private answer (a hand) is only ever written into a private message. On
+// Discord the first follow-up after a deferral edits the loading message
+// and keeps its visibility, whatever flags the follow-up asks for.
+func (b *Bot) answer(i *discordgo.Interaction, public bool, do func() (service.Reply, error)) {
+	done := make(chan service.Reply, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				b.log.Error("panic in a command", "panic", p, "stack", string(debug.Stack()))
+				done <- b.svc.Fail(fmt.Errorf("panic: %v", p))
+			}
+		}()
+		r, err := do()
+		if err != nil {
+			r = b.svc.Fail(err)
+		}
+		done <- r
+	}()
+	t := time.NewTimer(b.opt.DeferAfter)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		b.respond(i, r, notDeferred)
+	case <-t.C:
+		d, data := deferredPublic, &discordgo.InteractionResponseData{}
+		if !public {
+			d, data.Flags = deferredPrivate, discordgo.MessageFlagsEphemeral
+		}
+		err := retry5xx(func() error {
+			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: data})
+		})
+		switch {
+		case discordCode(err) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
+			// Our first try reached Discord; its answer was lost.
+		case err != nil:
+			r := <-done
+			b.lateAnswer(i, r, err)
+			return
+		}
+		b.respond(i, <-done, d)
+	}
+}
+
+// lateAnswer logs an interaction Discord no longer takes (10062 Unknown
+// interaction: answered after 3 s, or a token that expired): the command
+// itself was applied and stays applied; the player sees "the application
+// did not respond" and can look with /games or /board.
+func (b *Bot) lateAnswer(i *discordgo.Interaction, r service.Reply, err error) {
+	applied, _, _ := strings.Cut(r.Text, "\n")
+	if len(r.Files) > 0 {
+		applied = "(a picture)" // a hand is nobody's business but its owner's
+	}
+	b.log.Error("Discord refused the answer to an interaction; what the command did stays done", "interaction", i.ID, "err", err, "applied", applied)
+}
+
+func components(r service.Reply) []discordgo.MessageComponent {
+	if len(r.Buttons) == 0 {
+		return nil
+	}
+	row := discordgo.ActionsRow{}
+	for _, bt := range r.Buttons {
+		style := discordgo.PrimaryButton
+		switch bt.Style {
+		case service.Secondary:
+			style = discordgo.SecondaryButton
+		case service.Success:
+			style = discordgo.SuccessButton
+		case service.Danger:
+			style = discordgo.DangerButton
+		}
+		row.Components = append(row.Components, discordgo.Button{Label: bt.Label, Style: style, CustomID: bt.ID})
+	}
+	return []discordgo.MessageComponent{row}
+}
+
+func files(r service.Reply) []*discordgo.File {
+	var out []*discordgo.File
+	for _, f := range r.Files {
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: "image/png", Reader: bytes.NewReader(f.Data)})
+	}
+	return out
+}
+
+// allowed pings exactly the reply's mentions, nobody else (no @everyone,
+// no roles).
+func allowed(r service.Reply) *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Mentions}
+}
+
+// maxContent is Discord's limit on a message's content, in characters.
+const maxContent = 2000
+
+// limit keeps a message within Discord's 2000 characters, cutting between
+// characters (never inside one) and marking the cut with "…".
+func limit(s string) string { return limitTo(s, maxContent) }
+
+// limitTo keeps s within max characters (max >= 1); invalid UTF-8 is
+// replaced, so the result is always valid.
+func limitTo(s string, max int) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// discordCode is Discord's JSON error code of a failed request (0 if none).
+func discordCode(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil {
+		return re.Message.Code
+	}
+	return 0
+}
+
+// respond sends a reply to an interaction answered as d says.
+func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, d deferral) {
+	content, comps := limit(r.Text), components(r)
+	var msgID string // the answer's message, when Discord told us
+	var err error
+	switch {
+	case d == notDeferred:
+		err = retry5xx(func() error {
+			data := &discordgo.InteractionResponseData{Content: content, Components: comps, Files: files(r), AllowedMentions: allowed(r)}
+			if r.Ephemeral {
+				data.Flags = discordgo.MessageFlagsEphemeral
+			}
+			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+		})
+		if discordCode(err) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged {
+			// 40060: an earlier try of this answer reached Discord and only
+			// its reply was lost, so the answer is there.
+			b.log.Info("Discord already had this answer (40060); treated as delivered", "interaction", i.ID)
+			err = nil
+		}
+	case (d == deferredPrivate) == r.Ephemeral:
+		// Same visibility as the loading message: edit it in.
+		err = retry5xx(func() error {
+			m, err := b.session.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, Files: files(r), AllowedMentions: allowed(r)})
+			if err == nil {
+				msgID = m.ID
+			}
+			return err
+		})
+	case d == deferredPrivate:
+		// A public answer after a private deferral (a command that is
+		// usually private answered publicly): close the private loading
+		// message, then post the answer as a follow-up, which is public.
+		note := "Done; see the channel."
+		if _, err := b.session.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &note}); err != nil {
+			b.log.Warn("closing a private loading message failed", "err", err)
+		}
+		var m *discordgo.Message
+		m, err = b.session.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: content, Components: comps, Files: files(r), AllowedMentions: allowed(r)})
+		if err == nil {
+			msgID = m.ID
+		}
+	default:
+		// A private answer after a public deferral (an error in a public
+		// command): the public loading message first says only that the
+		// answer is private; the answer follows privately; the loading
+		// message is removed.
+		note := answeredPrivately
+		if _, err := b.session.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &note}); err != nil {
+			b.log.Warn("closing a public loading message failed", "err", err)
+			// Without that edit the follow-up would become the public
+			// loading message's content: do not send it.
+			b.lateAnswer(i, r, err)
+			return
+		}
+		_, err = b.session.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: content, Components: comps, Files: files(r), AllowedMentions: allowed(r), Flags: discordgo.MessageFlagsEphemeral})
+		if derr := b.session.InteractionResponseDelete(i); derr != nil {
+			b.log.Warn("deleting a public loading message failed; it says only that the answer was private", "err", derr)
+		}
+	}
+	if err != nil {
+		if c := discordCode(err); c == discordgo.ErrCodeUnknownInteraction || c == discordgo.ErrCodeInvalidWebhookTokenProvided || c == discordgo.ErrCodeUnknownWebhook {
+			b.lateAnswer(i, r, err)
+		} else {
+			b.log.Error("answering an interaction failed", "err", err, "interaction", i.ID)
+		}
+		return
+	}
+	if r.Challenge != 0 {
+		// The game's thread will start from the challenge message.
+		if msgID == "" {
+			m, err := b.session.InteractionResponse(i)
+			if err != nil {
+				b.log.Warn("reading the challenge message failed", "err", err)
+				return
+			}
+			msgID = m.ID
+		}
+		if err := b.svc.ChallengeMessage(r.Challenge, msgID); err != nil {
+			b.log.Warn("recording the challenge message failed", "err", err)
+		}
+	}
+}

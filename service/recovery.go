@@ -1,0 +1,351 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"tessera"
+)
+
+// What the courier does when the transport takes a game's place away, or
+// refuses to post there. A transport classifies its refusals with
+// DeliveryFailure; the courier then recovers: a new thread for a deleted
+// one, the parent channel for a locked thread, direct messages for a
+// deleted channel, a new status message for a deleted one; it waits (and
+// tells the players once) while a permission is missing, and stops
+// everything when the token is refused. Nothing a human can fix is ever
+// dropped.
+
+// Failure is why a delivery failed, as the transport classifies it.
+type Failure int
+
+// Failures.
+const (
+	// Gone: the channel or thread is gone (Discord 10003 Unknown Channel).
+	Gone Failure = iota + 1
+	// MessageGone: the message to edit or react to is gone (10008).
+	MessageGone
+	// Blocked: a permission is missing (50001 Missing Access, 50013
+	// Missing Permissions); a server admin can fix it.
+	Blocked
+	// Locked: the thread is locked (160005), or archived and locked so
+	// that it cannot be unarchived (50083).
+	Locked
+	// Refused: the transport refused our credentials (401): nothing can
+	// be delivered until the bot restarts with a good token.
+	Refused
+)
+
+// DeliveryError is a delivery failure the courier recovers from.
+type DeliveryError struct {
+	Failure Failure
+	Err     error
+}
+
+func (e *DeliveryError) Error() string { return e.Err.Error() }
+func (e *DeliveryError) Unwrap() error { return e.Err }
+
+// DeliveryFailure marks a transport error with why it failed.
+func DeliveryFailure(f Failure, err error) error { return &DeliveryError{Failure: f, Err: err} }
+
+func failureOf(err error) Failure {
+	var de *DeliveryError
+	if errors.As(err, &de) {
+		return de.Failure
+	}
+	return 0
+}
+
+// ErrTokenRefused is what Deliver returns when the transport refused the
+// token: the courier must stop; everything stays in the outbox.
+var ErrTokenRefused = errors.New("the token was refused")
+
+// Finder is what a transport may also do: look for a message of ours that
+// carries a marker among a channel's recent messages (or, with channelID
+// "", the direct messages with userID), returning its id or "".
+type Finder interface {
+	Find(ctx context.Context, channelID, userID, marker string) (string, error)
+}
+
+// NonceWindow is how long after a first attempt the courier trusts the
+// transport's nonce to make a repeated post a no-op. Discord checks nonces
+// "in the past few minutes"; one minute stays well inside that. After it,
+// the courier looks for the post before sending it again.
+const NonceWindow = time.Minute
+
+// blockedBackoffCap is the longest wait between tries while a human must
+// fix something (a permission): an hour.
+const blockedBackoffCap = time.Hour
+
+func b36(v uint64) string { return strconv.FormatUint(v, 36) }
+
+// Nonces: announcements use "tsr"+seq, the posts that make a game's place
+// (its status message, the notice of a new place) "tsp"+game+"."+place
+// generation+kind. The prefixes differ, so the two spaces are disjoint
+// ("tsr"+base36(1009) used to equal the status nonce "tsrs1").
+func nonce(a tessera.Announcement) string { return "tsr" + b36(a.Seq) }
+
+func placeNonce(g *tessera.Game, kind string) string {
+	return "tsp" + b36(g.ID) + "." + b36(uint64(g.Relocations)) + kind
+}
+
+// marker makes an announcement's post recognisable among a channel's
+// messages: the game and the announcement.
+func marker(a tessera.Announcement) string { return fmt.Sprintf("game %d · %s", a.GameID, b36(a.Seq)) }
+
+// placeMarker marks the posts that make a game's place (kind "s" the
+// status message, "n" the notice): "place" keeps them apart from the
+// announcements' markers, which have no space after the dot.
+func placeMarker(g *tessera.Game, kind string) string {
+	return fmt.Sprintf("game %d · place %s%d", g.ID, kind, g.Relocations)
+}
+
+// find looks for a marked message in a channel (or the DMs with userID),
+// when the transport can; "" when it is not there or cannot be looked for.
+func (s *Service) find(ctx context.Context, sink Sink, channelID, userID, mark string) string {
+	f, ok := sink.(Finder)
+	if !ok {
+		return ""
+	}
+	id, err := f.Find(ctx, channelID, userID, mark)
+	if err != nil {
+		s.log.Warn("looking for an earlier post failed", "channel", channelID, "err", err)
+		return ""
+	}
+	return id
+}
+
+// alreadySent looks for a post whose first attempt is older than the nonce
+// window (it may have reached the transport, whose nonce no longer
+// protects it). channelID "" means the direct messages with userID.
+func (s *Service) alreadySent(ctx context.Context, sink Sink, a tessera.Announcement, channelID, userID string) bool {
+	f, ok := sink.(Finder)
+	if !ok || a.Attempted.IsZero() || s.now().Sub(a.Attempted) < NonceWindow {
+		return false
+	}
+	id, err := f.Find(ctx, channelID, userID, marker(a))
+	if err != nil {
+		s.log.Warn("looking for an earlier delivery failed; sending again", "game", a.GameID, "err", err)
+		return false
+	}
+	if id != "" {
+		s.log.Info("an earlier delivery had arrived; not sending it again", "game", a.GameID, "kind", a.Kind, "message", id)
+	}
+	return id != ""
+}
+
+// deliverRecovering delivers one announcement; when the game's place is
+// gone or locked it moves the game (at most twice: a deleted thread whose
+// channel is gone too) and tries again.
+func (s *Service) deliverRecovering(ctx context.Context, sink Sink, a tessera.Announcement) error {
+	for moves := 0; ; moves++ {
+		err := s.deliver(ctx, sink, a)
+		f := failureOf(err)
+		if (f != Gone && f != Locked) || moves == 2 {
+			return err
+		}
+		if err := s.relocate(ctx, sink, a.GameID, f, err); err != nil {
+			return err
+		}
+	}
+}
+
+// relocate gives a game a new place after its place failed with f.
+func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure, cause error) error {
+	g, err := s.store.Game(id)
+	if err != nil {
+		return err
+	}
+	inThread := g.ThreadID != "" && g.ThreadID != g.ChannelID && !g.InDMs
+	var notice, place string
+	switch {
+	case g.InDMs:
+		return cause // direct messages have no place to lose
+	case f == Locked && inThread:
+		place = g.ChannelID
+		notice = fmt.Sprintf("The thread of game #%d is locked, so its moves are posted here from now on.", g.ID)
+	case f == Locked:
+		return DeliveryFailure(Blocked, cause) // a channel is not locked; treat it as a permission
+	case inThread:
+		name := fmt.Sprintf("#%d %s: %s", g.ID, gameName(g.Setup.Game), strings.Join(g.Names(), " vs "))
+		tid, err := sink.Thread(ctx, g.ChannelID, "", clipTo(name, 100))
+		switch failureOf(err) {
+		case 0:
+			if err != nil {
+				return err
+			}
+			place = tid
+			notice = fmt.Sprintf("The old thread of game #%d was lost (deleted), so the game goes on in this new one.", g.ID)
+		case Gone:
+			return s.moveToDMs(g)
+		case Blocked:
+			place = g.ChannelID
+			notice = fmt.Sprintf("The thread of game #%d was deleted and I may not make a new one, so its moves are posted here from now on.", g.ID)
+		default:
+			return err
+		}
+	default:
+		return s.moveToDMs(g)
+	}
+	s.log.Warn("the game's place was lost; it moves", "game", g.ID, "from", g.Place(), "to", place, "err", cause)
+	_, err = s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+		g.ThreadID, g.StatusID, g.Notice = place, "", notice
+		g.Relocations++
+		return nil
+	})
+	return err
+}
+
+func (s *Service) moveToDMs(g *tessera.Game) error {
+	s.log.Warn("the game's channel is gone; it goes on in direct messages", "game", g.ID, "channel", g.ChannelID)
+	_, err := s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+		g.InDMs, g.StatusID = true, ""
+		g.Notice = fmt.Sprintf("The channel of game #%d (**%s** against %%s) was deleted, so the game goes on here, in direct messages: "+
+			"use `/move game:%d` (and `/hand`, `/board` with `game:%d`) from anywhere. The board is below.", g.ID, gameName(g.Setup.Game), g.ID, g.ID)
+		g.Relocations++
+		return nil
+	})
+	return err
+}
+
+// ensurePlace posts what a game's new place is owed before its next
+// announcement: the status message (with the board) and the notice saying
+// why the game is here. Each is recorded once done, so a retry repeats
+// neither.
+func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (*tessera.Game, error) {
+	if g.InDMs {
+		if g.Notice == "" {
+			return g, nil
+		}
+		p, err := s.state(g)
+		if err != nil {
+			return g, Permanent(err)
+		}
+		pic, err := s.picture(g, p.state)
+		if err != nil {
+			return g, Permanent(err)
+		}
+		for seat, pl := range g.Players {
+			m := Message{Text: fmt.Sprintf(g.Notice, joinAnd(g.Opponents(pl.ID))), Files: []File{pic}, Marker: placeMarker(g, "n")}
+			if s.find(ctx, sink, "", pl.ID, m.Marker) != "" {
+				continue
+			}
+			if err := sink.DM(ctx, pl.ID, m, placeNonce(g, "n"+strconv.Itoa(seat))); err != nil && failureOf(err) != Blocked {
+				var perm *PermanentError
+				if !errors.As(err, &perm) {
+					return g, err
+				}
+			}
+		}
+		return s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+			g.Notice = ""
+			return nil
+		})
+	}
+	if g.ThreadID == "" {
+		return g, nil // the place is not made yet (AnnounceThread makes it)
+	}
+	if g.StatusID == "" {
+		if err := s.editStatus(ctx, sink, g, placeNonce(g, "s"), placeMarker(g, "s")); err != nil {
+			return g, err
+		}
+		ng, err := s.store.Game(g.ID)
+		if err != nil {
+			return g, err
+		}
+		g = ng
+	}
+	if g.Notice != "" {
+		var ping []string
+		var names []string
+		for _, p := range g.Players {
+			ping = append(ping, p.ID)
+			names = append(names, s.mention(User{ID: p.ID, Name: p.Name}))
+		}
+		m := Message{Text: strings.Join(names, " ") + ": " + g.Notice, Mentions: ping, Marker: placeMarker(g, "n")}
+		if s.find(ctx, sink, g.Place(), "", m.Marker) == "" {
+			if _, err := sink.Post(ctx, g.Place(), m, placeNonce(g, "n")); err != nil {
+				return g, err
+			}
+		}
+		return s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+			g.Notice = ""
+			return nil
+		})
+	}
+	return g, nil
+}
+
+// postToPlayers sends a game's post to each player by direct message (a
+// game whose channel was deleted).
+func (s *Service) postToPlayers(ctx context.Context, sink Sink, g *tessera.Game, a tessera.Announcement, m Message) error {
+	for seat, p := range g.Players {
+		if s.alreadySent(ctx, sink, a, "", p.ID) {
+			continue
+		}
+		err := sink.DM(ctx, p.ID, m, nonce(a)+"."+strconv.Itoa(seat))
+		var perm *PermanentError
+		if err != nil && !errors.As(err, &perm) {
+			return err
+		}
+	}
+	return nil
+}
+
+// tellBlocked tells the players once, by direct message, that a game's
+// announcements wait for a permission, and where to play meanwhile.
+func (s *Service) tellBlocked(ctx context.Context, sink Sink, a tessera.Announcement, cause error) {
+	g, err := s.store.Game(a.GameID)
+	if err != nil || !g.Blocked.IsZero() {
+		return
+	}
+	s.log.Error("a permission is missing where a game is played; its announcements wait", "game", g.ID, "place", g.Place(), "err", cause)
+	now := s.now()
+	if _, err := s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+		g.Blocked = now
+		return nil
+	}); err != nil {
+		return
+	}
+	text := fmt.Sprintf("I cannot post in the place of **%s** game #%d (%s): a permission is missing there "+
+		"(View Channel, Send Messages, Send Messages in Threads, Attach Files, Read Message History or Add Reactions). "+
+		"Nothing is lost: the game's messages wait until a server admin gives them back. Meanwhile `/move game:%d` works from anywhere.",
+		gameName(g.Setup.Game), g.ID, s.cfg.Link(g.GuildID, g.Place()), g.ID)
+	for seat, p := range g.Players {
+		if err := sink.DM(ctx, p.ID, Message{Text: text}, "tsb"+b36(g.ID)+"."+b36(uint64(now.Unix()))+"."+strconv.Itoa(seat)); err != nil {
+			s.log.Info("cannot tell a player that their game waits", "game", g.ID, "user", p.ID, "err", err)
+		}
+	}
+}
+
+// unblocked clears a game's waiting state once its announcements go
+// through again.
+func (s *Service) unblocked(id uint64) {
+	g, err := s.store.Game(id)
+	if err != nil || g.Blocked.IsZero() {
+		return
+	}
+	s.log.Info("a game's announcements go through again", "game", id, "waited", s.now().Sub(g.Blocked).String())
+	s.store.Modify(id, func(g *tessera.Game, _ *storageTx) error {
+		g.Blocked = time.Time{}
+		return nil
+	})
+}
+
+// RetryNow retries every waiting announcement at once: the transport saw
+// something change that may unblock them (a channel's permissions).
+func (s *Service) RetryNow() {
+	if n, err := s.store.RetryNow(); err != nil {
+		s.log.Warn("retrying waiting announcements failed", "err", err)
+	} else if n > 0 {
+		s.poke()
+	}
+}
+
+// Threads reports whether games get a thread each (else they stay in
+// their channel): what /new must be allowed to make.
+func (s *Service) Threads() bool { return !s.cfg.NoThreads }
