@@ -26,8 +26,13 @@ type Console struct {
 	n       int
 }
 
+// BotName is the console's bot: challenging this player is playing the AI
+// ("ana: /new closure tessera level=hard").
+const BotName = "tessera"
+
 // New returns a console writing pictures to dir.
 func New(svc *service.Service, out io.Writer, dir string) *Console {
+	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
 	return &Console{svc: svc, out: out, dir: dir, channel: "console"}
 }
 
@@ -40,6 +45,7 @@ const Help = `Type commands as "<player>: /<command> ...", for example:
   bo: /hand   bo: /board   bo: /games   bo: /resign   ana: /rules closure
   ana: /click resign:3             press a button shown as [Label: /click id]
   ana: /new elemental bo clock=3d  with a clock (3d per move, or clock=bank=7d,inc=1d,cap=14d)
+  ana: /new closure tessera level=hard   play the computer (easy, normal or hard)
   ana: /abort  /vacation 3  /settings notify=off timezone=Europe/Paris  /say d5 RGBY
 Pictures are written to the pictures folder; "quit" ends.`
 
@@ -72,6 +78,29 @@ func (c *Console) Line(line string) {
 		r = c.svc.Fail(err)
 	}
 	c.print(r)
+	c.deliver()
+	// The AI's moves follow, each after the posts of the move before, as
+	// on Discord; the console waits for them rather than print them into
+	// the next command's output.
+	for {
+		ids, err := c.svc.Store().AITurns()
+		if err != nil || len(ids) == 0 {
+			return
+		}
+		fmt.Fprintf(c.out, "  (%s is thinking…)\n", service.DefaultBotName)
+		n, err := c.svc.PlayAI(context.Background())
+		if err != nil {
+			fmt.Fprintln(c.out, "the AI failed:", err)
+			return
+		}
+		c.deliver()
+		if n == 0 {
+			return
+		}
+	}
+}
+
+func (c *Console) deliver() {
 	if _, err := c.svc.Deliver(context.Background(), sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
@@ -148,16 +177,18 @@ func (c *Console) Do(line string) (service.Reply, error) {
 				opps = append(opps, user(a))
 			}
 		}
-		clock := ""
+		clock, level := "", ""
 		var rest []string
 		for _, o := range opts {
 			if v, ok := strings.CutPrefix(o, "clock="); ok {
 				clock = v
+			} else if v, ok := strings.CutPrefix(o, "level="); ok {
+				level = v
 			} else {
 				rest = append(rest, o)
 			}
 		}
-		return c.svc.NewGame(req, args[0], opps, strings.Join(rest, " "), clock)
+		return c.svc.NewGameLevel(req, args[0], opps, strings.Join(rest, " "), clock, level)
 	case "accept", "decline":
 		id, err := c.pending(req, ref, args)
 		if err != nil {

@@ -47,6 +47,9 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 	}
 	players := []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}}
 	bot := s.Bot()
+	if bot.ID != "" && req.User.ID == bot.ID {
+		return Reply{}, errorf(tessera.EINVALID, "%s is the computer: it plays when challenged, it does not challenge.", bot.Name)
+	}
 	lvl, err := aiLevel(level)
 	if err != nil {
 		return Reply{}, err

@@ -33,6 +33,10 @@ type Config struct {
 	Vacation struct {
 		Days int `yaml:"days"`
 	} `yaml:"vacation"`
+	AI struct {
+		Workers int    `yaml:"workers"`
+		Think   string `yaml:"think"`
+	} `yaml:"ai"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -80,6 +84,18 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 	if _, err := time.ParseDuration(c.Reminders.After); err != nil {
 		return nil, fmt.Errorf("config: reminders.after %q: write a duration like 24h or 36h", c.Reminders.After)
 	}
+	if c.AI.Workers == 0 {
+		c.AI.Workers = 1
+	}
+	if c.AI.Think == "" {
+		c.AI.Think = "5s"
+	}
+	if think, err := time.ParseDuration(c.AI.Think); err != nil || think <= 0 || think > service.MaxAIThink {
+		return nil, fmt.Errorf("config: ai.think %q: write a duration from 1ms to 10m, like 5s or 500ms", c.AI.Think)
+	}
+	if c.AI.Workers < 1 || c.AI.Workers > service.MaxAIWorkers {
+		return nil, fmt.Errorf("config: ai.workers %d: give from 1 to %d searches at once", c.AI.Workers, service.MaxAIWorkers)
+	}
 	if _, err := service.ParseClock(c.Defaults.Clock); err != nil {
 		return nil, fmt.Errorf("config: defaults.clock: %v", err)
 	}
@@ -94,7 +110,10 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 // serviceConfig is the service's part of the configuration.
 func (c *Config) serviceConfig() service.Config {
 	after, _ := time.ParseDuration(c.Reminders.After)
+	think, _ := time.ParseDuration(c.AI.Think)
 	return service.Config{
+		AIWorkers:    c.AI.Workers,
+		AIThink:      think,
 		Defaults:     c.Defaults.Options,
 		Clock:        c.Defaults.Clock,
 		NoThreads:    !*c.Games.Thread,
