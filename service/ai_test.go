@@ -312,3 +312,44 @@ func TestAIRunWorker(t *testing.T) {
 		t.Fatalf("record %+v, AI turn %v", g.Moves, g.AITurn)
 	}
 }
+
+// TestAIRoundRobin: with one search at a time, a game where two AI seats
+// play on alone (their person resigned) does not keep another game's AI
+// waiting: the worker takes the games in turn.
+func TestAIRoundRobin(t *testing.T) {
+	h := newAIHarness(t, "")
+	h.ok(h.svc.NewGameLevel(h.req(ana), "tilingking", []service.User{botUser, botUser}, "", "", "easy"))
+	h.ok(h.svc.Click(h.req(ana), "resign:1"))
+	h.ok(h.svc.NewGameLevel(h.req(ana), "knotwork", []service.User{botUser}, "", "", "easy"))
+	h.ok(h.svc.Move(h.req(ana), "2", h.position(2).Legal()[0].String()))
+	if g := h.game(1); g.Status != tessera.StatusPlaying || !g.AITurn {
+		t.Fatalf("game 1 after ana resigned: %s, AI turn %v", g.Status, g.AITurn)
+	}
+
+	cfg := h.aiConfig("")
+	var mu sync.Mutex
+	var order []uint64
+	cfg.AIHook = func(_ context.Context, id uint64, _ int) {
+		mu.Lock()
+		order = append(order, id)
+		mu.Unlock()
+	}
+	worker := service.New(h.svc.Store(), cfg)
+	ctx, stop := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() { worker.RunAI(ctx); close(ran) }()
+	deadline := time.Now().Add(time.Minute)
+	for len(h.game(2).Moves) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("game 2's AI never moved")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	stop()
+	<-ran
+	mu.Lock()
+	defer mu.Unlock()
+	if len(order) < 2 || order[0] != 1 || order[1] != 2 {
+		t.Fatalf("games searched in the order %v; want 1 then 2", order)
+	}
+}

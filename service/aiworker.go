@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"tessera"
@@ -43,11 +44,16 @@ func (s *Service) RunAI(ctx context.Context) {
 	done := make(chan result)
 	tick := time.NewTicker(aiRetry / 2)
 	defer tick.Stop()
+	var last uint64 // the game last started: the next search starts after it
 	for {
 		ids, err := s.store.AITurns()
 		if err != nil {
 			s.log.Error("ai: cannot read the games it is to move in", "err", err)
 		}
+		// Round robin: a game where several AI seats play on (their person
+		// resigned) must not keep the other games waiting.
+		first, _ := slices.BinarySearch(ids, last+1)
+		ids = slices.Concat(ids[first:], ids[:first])
 		for _, id := range ids {
 			if len(busy) >= s.cfg.AIWorkers || ctx.Err() != nil {
 				break
@@ -55,7 +61,7 @@ func (s *Service) RunAI(ctx context.Context) {
 			if busy[id] || time.Now().Before(failed[id]) {
 				continue
 			}
-			busy[id] = true
+			busy[id], last = true, id
 			go func() {
 				_, err := s.aiMove(ctx, id)
 				done <- result{id, err}
@@ -109,7 +115,12 @@ func (s *Service) PlayAI(ctx context.Context) (int, error) {
 // aiMove thinks for the AI seat to move in game id and plays its move. It
 // reports whether a move was stored; a game that changed meanwhile (the
 // position, or someone else made the move) is not an error.
-func (s *Service) aiMove(ctx context.Context, id uint64) (bool, error) {
+func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error) {
+	defer func() {
+		if p := recover(); p != nil { // an engine bug must not take the bot down
+			moved, err = false, fmt.Errorf("game %d: panic in the AI's move: %v", id, p)
+		}
+	}()
 	g, err := s.store.Game(id)
 	if err != nil {
 		return false, err
