@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -352,4 +353,37 @@ func TestAIRoundRobin(t *testing.T) {
 	if len(order) < 2 || order[0] != 1 || order[1] != 2 {
 		t.Fatalf("games searched in the order %v; want 1 then 2", order)
 	}
+}
+
+// TestAIRecordCompatible: a record written before AI seats existed reads
+// as people only, and a person's seat is written as before (no new key),
+// so old games replay and are stored unchanged.
+func TestAIRecordCompatible(t *testing.T) {
+	old := `{"id":3,"version":4,"status":"playing","players":[{"id":"1","name":"Ana","accepted":true},{"id":"2","name":"Bo","accepted":true}]}`
+	var g tessera.Game
+	if err := json.Unmarshal([]byte(old), &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.AITurn || g.Players[0].IsAI() || g.Players[1].IsAI() || g.Seat("2") != 1 {
+		t.Fatalf("old record: %+v", g)
+	}
+	b, err := json.Marshal(g.Players)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[{"id":"1","name":"Ana","accepted":true},{"id":"2","name":"Bo","accepted":true}]`; string(b) != want {
+		t.Fatalf("people written as %s, want %s", b, want)
+	}
+	if strings.Contains(string(mustJSON(t, g)), "ai_turn") {
+		t.Fatal("a game without AI writes ai_turn")
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
