@@ -1,10 +1,13 @@
 package bot_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -337,5 +340,151 @@ func TestAIRestartWhileThinking(t *testing.T) {
 		}
 		w.srv.WaitDMs(t, w.ana.ID, 1, patience)
 		w.playToEnd(t, 3)
+	}
+}
+
+// aiStallEnv makes the crash test's bot process think forever: its AI
+// prints THINKING and never returns, until the process is killed.
+const aiStallEnv = "TESSERA_CRASH_AI_STALL"
+
+func stallAI(ctx context.Context, id uint64, moves int) {
+	fmt.Printf("THINKING %d %d\n", id, moves)
+	<-ctx.Done()
+	select {} // no shutdown comes: the parent kills the process
+}
+
+// aiChild starts the crash test's bot process (stalling its AI when
+// stall is set) and returns it with its output lines after READY.
+func aiChild(t *testing.T, srv *fakediscord.Server, db string, stall bool) (*exec.Cmd, <-chan string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestCrashChild$")
+	cmd.Env = append(os.Environ(), childEnv+"="+srv.URL(), "TESSERA_CRASH_DB="+db)
+	if stall {
+		cmd.Env = append(cmd.Env, aiStallEnv+"=1")
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = testWriter{t}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			default:
+			}
+		}
+		close(lines)
+	}()
+	waitLine(t, lines, "READY")
+	return cmd, lines
+}
+
+// waitLine waits for a line of the bot process's output starting with
+// prefix.
+func waitLine(t *testing.T, lines <-chan string, prefix string) string {
+	t.Helper()
+	timeout := time.After(patience)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("the bot process ended before printing %s", prefix)
+			}
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		case <-timeout:
+			t.Fatalf("the bot process did not print %s", prefix)
+		}
+	}
+}
+
+// TestAICrashWhileThinking kills the bot process (SIGKILL) while its AI
+// thinks about its move; the restarted process makes that move, once.
+func TestAICrashWhileThinking(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	t.Parallel()
+	srv := fakediscord.New(t)
+	db := filepath.Join(t.TempDir(), "crash.db")
+	ana := srv.User
+	proc, lines := aiChild(t, srv, db, true)
+	answer := func(ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {
+		return ib.Send(t).Wait(t, func(r fakediscord.InteractionResponse) bool { return r.Acknowledged && r.Data != nil })
+	}
+	r := answer(srv.Slash("new", fakediscord.Str("game", "knotwork"), fakediscord.UserOpt("opponent", srv.Bot.ID), fakediscord.Str("level", "easy")).By(ana))
+	if !strings.Contains(r.Data.Content, "against **Tessera (easy)**") {
+		t.Fatalf("challenge: %q", r.Data.Content)
+	}
+	start := srv.WaitFor(t, func(r fakediscord.Request) bool {
+		return r.Method == "POST" && strings.Contains(string(r.Body), "your turn")
+	}, patience)
+	thread := strings.Split(start.Path, "/")[2]
+	ac := answer(srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", ""))).By(ana).In(srv.GuildID, thread))
+	move := ac.Data.Choices[0].Value.(string)
+	r = answer(srv.Slash("move", fakediscord.Str("notation", move)).By(ana).In(srv.GuildID, thread))
+	if !strings.Contains(r.Data.Content, "You played") {
+		t.Fatalf("move: %q", r.Data.Content)
+	}
+	if l := waitLine(t, lines, "THINKING"); l != "THINKING 1 1" {
+		t.Fatalf("the AI thinks about %q, want game 1 after 1 move", l)
+	}
+	if err := proc.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	proc.Wait()
+	st, err := storage.Open(db, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := st.Game(1)
+	pending, _ := st.AITurns()
+	st.Close()
+	if len(g.Moves) != 1 || !g.AITurn || !slices.Equal(pending, []uint64{1}) {
+		t.Fatalf("after the crash: %d moves, AI turn %v, pending %v", len(g.Moves), g.AITurn, pending)
+	}
+
+	// The restarted bot makes the move and ana is told it is her turn.
+	proc, _ = aiChild(t, srv, db, false)
+	post := srv.WaitMessage(t, thread, func(m *fakediscord.Message) bool {
+		return strings.HasPrefix(m.Content, "**Tessera (easy)** played `")
+	}, patience)
+	srv.WaitDMs(t, ana.ID, 2, patience) // the first turn's and this one's
+	srv.WaitMessage(t, thread, func(m *fakediscord.Message) bool {
+		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Moves so far: 2")
+	}, patience)
+	proc.Process.Kill()
+	proc.Wait()
+	st, err = storage.Open(db, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// (Announcements delivered just before the kill may still be in the
+	// outbox: the courier forgets them in batches, and a resend is a no-op.)
+	g, _ = st.Game(1)
+	if len(g.Moves) != 2 || g.Moves[1].Seat != 1 || g.AITurn || !strings.HasPrefix(post.Content, "**Tessera (easy)** played `"+g.Moves[1].Text+"`") {
+		t.Fatalf("after the restart: record %+v, AI turn %v, post %q", g.Moves, g.AITurn, post.Content)
+	}
+	posts := 0
+	for _, m := range srv.Messages(thread) {
+		if strings.HasPrefix(m.Content, "**Tessera (easy)** played `") {
+			posts++
+		}
+	}
+	if posts != 1 {
+		t.Fatalf("the AI's move was posted %d times", posts)
 	}
 }
