@@ -141,6 +141,9 @@ func TestAIWholeGame(t *testing.T) {
 				if !strings.Contains(texts(of(log, "post")), "**Tessera (easy)** is thinking.") || !strings.Contains(texts(of(log, "edit")), "Tessera (easy) is thinking") {
 					t.Fatalf("after ana's move:\n%s", texts(log))
 				}
+				if b := h.ok(h.svc.Board(h.req(ana), "")); !strings.Contains(b.Text, "\nTessera (easy) is thinking") {
+					t.Fatalf("/board while the AI thinks: %q", b.Text)
+				}
 				// Time passes: the AI never runs out of it, and is never reminded.
 				h.now = h.now.Add(30 * 24 * time.Hour)
 				if n, err := h.svc.Tick(); err != nil || n != 0 {

@@ -652,6 +652,8 @@ func (s *Service) Board(req Request, ref string) (Reply, error) {
 	lines := []string{fmt.Sprintf("**%s**, game #%d, after %s.", gameName(g.Setup.Game), g.ID, plural(len(g.Moves), "move")), scoreLine(g, p.state)}
 	if g.Status == tessera.StatusAborted {
 		lines[0] = fmt.Sprintf("**%s**, game #%d, aborted after %s: no result.", gameName(g.Setup.Game), g.ID, plural(len(g.Moves), "move"))
+	} else if g.Status == tessera.StatusPlaying && aiToMove(g, p.state) {
+		lines = append(lines, g.Players[p.state.ToMove()].Name+" is thinking")
 	} else {
 		lines = append(lines, render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats))
 	}
