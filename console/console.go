@@ -26,10 +26,6 @@ type Console struct {
 	n       int
 }
 
-// BotName is the console's bot: challenging this player is playing the AI
-// ("ana: /new closure tessera level=hard").
-const BotName = "tessera"
-
 // New returns a console writing pictures to dir.
 func New(svc *service.Service, out io.Writer, dir string) *Console {
 	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
@@ -78,32 +74,11 @@ func (c *Console) Line(line string) {
 		r = c.svc.Fail(err)
 	}
 	c.print(r)
-	c.deliver()
-	// The AI's moves follow, each after the posts of the move before, as
-	// on Discord; the console waits for them rather than print them into
-	// the next command's output.
-	for {
-		ids, err := c.svc.Store().AITurns()
-		if err != nil || len(ids) == 0 {
-			return
-		}
-		fmt.Fprintf(c.out, "  (%s is thinking…)\n", service.DefaultBotName)
-		n, err := c.svc.PlayAI(context.Background())
-		if err != nil {
-			fmt.Fprintln(c.out, "the AI failed:", err)
-			return
-		}
-		c.deliver()
-		if n == 0 {
-			return
-		}
-	}
-}
-
-func (c *Console) deliver() {
 	if _, err := c.svc.Deliver(context.Background(), sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
+
+	c.playAI()
 }
 
 // sink prints what the bot would post on Discord.

@@ -108,15 +108,6 @@ type Config struct {
 	RemindAfter time.Duration
 	// VacationDays is the yearly vacation allowance (default 20).
 	VacationDays int
-	// Link makes a link to a channel or thread (Discord: a jump URL).
-	Link func(guildID, channelID string) string
-	// Stamp writes a moment for a reader in loc (Discord: a <t:...> tag,
-	// which every reader sees in their own time zone).
-	Stamp func(t time.Time, loc *time.Location) string
-	// RetryBase is the first wait before a failed delivery is retried; it
-	// doubles on every try, up to 5 minutes (default 2 s).
-	RetryBase time.Duration
-
 	// AIWorkers is how many AI searches may run at once (setting
 	// ai.workers, default 1): each uses both cores, and commands must stay
 	// fast meanwhile.
@@ -127,6 +118,14 @@ type Config struct {
 	// AIHook, when set, is called as the AI starts thinking about a game
 	// (tests block in it to stop the bot while the AI thinks).
 	AIHook func(ctx context.Context, gameID uint64, moves int)
+	// Link makes a link to a channel or thread (Discord: a jump URL).
+	Link func(guildID, channelID string) string
+	// Stamp writes a moment for a reader in loc (Discord: a <t:...> tag,
+	// which every reader sees in their own time zone).
+	Stamp func(t time.Time, loc *time.Location) string
+	// RetryBase is the first wait before a failed delivery is retried; it
+	// doubles on every try, up to 5 minutes (default 2 s).
+	RetryBase time.Duration
 }
 
 // Service runs the commands on a store.
@@ -162,17 +161,17 @@ func New(store *storage.Store, cfg Config) *Service {
 	if s.cfg.RemindAfter <= 0 { // Validate refuses negative values
 		s.cfg.RemindAfter = 24 * time.Hour
 	}
-	if s.cfg.RetryBase <= 0 || s.cfg.RetryBase > MaxRetryBase {
-		s.cfg.RetryBase = 2 * time.Second
-	}
-	if s.cfg.VacationDays <= 0 || s.cfg.VacationDays > MaxVacationDays { // Validate refuses these
-		s.cfg.VacationDays = 20
-	}
 	if s.cfg.AIWorkers <= 0 || s.cfg.AIWorkers > MaxAIWorkers {
 		s.cfg.AIWorkers = 1
 	}
 	if s.cfg.AIThink <= 0 || s.cfg.AIThink > MaxAIThink {
 		s.cfg.AIThink = ai.DefaultThink
+	}
+	if s.cfg.RetryBase <= 0 || s.cfg.RetryBase > MaxRetryBase {
+		s.cfg.RetryBase = 2 * time.Second
+	}
+	if s.cfg.VacationDays <= 0 || s.cfg.VacationDays > MaxVacationDays { // Validate refuses these
+		s.cfg.VacationDays = 20
 	}
 	if s.cfg.Link == nil {
 		s.cfg.Link = func(guildID, channelID string) string { return "#" + channelID }

@@ -89,7 +89,7 @@ func Open(path string, opt Options) (*Store, error) {
 		case string(v) != strconv.Itoa(SchemaVersion):
 			return fmt.Errorf("database %s has schema version %s; this tessera reads version %d", path, v, SchemaVersion)
 		}
-		for _, b := range [][]byte{bGames, bByPlayer, bByChan, bHandled, bOutbox, bDeadline, bUsers, bAITurn} {
+		for _, b := range [][]byte{bGames, bByPlayer, bByChan, bHandled, bOutbox, bDeadline, bUsers} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -158,11 +158,17 @@ func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
 			return err
 		}
 	}
+	// The AI-turn index is made by the first write that needs it, so a
+	// database from before AI seats needs no migration.
+	ai, err := tx.CreateBucketIfNotExists(bAITurn)
+	if err != nil {
+		return err
+	}
 	if g.AITurn && g.Status == tessera.StatusPlaying {
-		if err := tx.Bucket(bAITurn).Put(itob(g.ID), nil); err != nil {
+		if err := ai.Put(itob(g.ID), nil); err != nil {
 			return err
 		}
-	} else if err := tx.Bucket(bAITurn).Delete(itob(g.ID)); err != nil {
+	} else if err := ai.Delete(itob(g.ID)); err != nil {
 		return err
 	}
 	if old != nil && !old.Deadline.IsZero() && !old.Deadline.Equal(g.Deadline) {
@@ -224,7 +230,11 @@ func (s *Store) CreateWith(g *tessera.Game, interactionID string, change func(g 
 func (s *Store) AITurns() ([]uint64, error) {
 	var out []uint64
 	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bAITurn).ForEach(func(k, _ []byte) error {
+		b := tx.Bucket(bAITurn)
+		if b == nil { // no game was written since AI seats exist
+			return nil
+		}
+		return b.ForEach(func(k, _ []byte) error {
 			if len(k) == 8 {
 				out = append(out, binary.BigEndian.Uint64(k))
 			}

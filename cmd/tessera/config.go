@@ -71,6 +71,9 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 		}
 	}
 	c.Token = strings.TrimSpace(getenv("DISCORD_TOKEN"))
+	if err := c.checkAI(); err != nil {
+		return nil, err
+	}
 	if c.Games.Thread == nil {
 		on := true
 		c.Games.Thread = &on
@@ -83,18 +86,6 @@ func loadConfig(path string, required bool, getenv func(string) string) (*Config
 	}
 	if _, err := time.ParseDuration(c.Reminders.After); err != nil {
 		return nil, fmt.Errorf("config: reminders.after %q: write a duration like 24h or 36h", c.Reminders.After)
-	}
-	if c.AI.Workers == 0 {
-		c.AI.Workers = 1
-	}
-	if c.AI.Think == "" {
-		c.AI.Think = "5s"
-	}
-	if think, err := time.ParseDuration(c.AI.Think); err != nil || think <= 0 || think > service.MaxAIThink {
-		return nil, fmt.Errorf("config: ai.think %q: write a duration from 1ms to 10m, like 5s or 500ms", c.AI.Think)
-	}
-	if c.AI.Workers < 1 || c.AI.Workers > service.MaxAIWorkers {
-		return nil, fmt.Errorf("config: ai.workers %d: give from 1 to %d searches at once", c.AI.Workers, service.MaxAIWorkers)
 	}
 	if _, err := service.ParseClock(c.Defaults.Clock); err != nil {
 		return nil, fmt.Errorf("config: defaults.clock: %v", err)
