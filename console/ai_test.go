@@ -61,24 +61,3 @@ func TestConsoleAgainstTheAI(t *testing.T) {
 		}
 	}
 }
-
-func TestConsoleCommands(t *testing.T) {
-	c, out := newConsole(t)
-	for _, line := range []string{
-		"ana: /new closure bo first=1",
-		"bo: /accept",
-		"ana: /moves",
-		"bo: /hand",
-		"ana: /rules glorieta",
-		"ana: /abort",
-		"no colon here",
-		"ana: /frobnicate",
-	} {
-		c.Line(line)
-	}
-	for _, want := range []string{"challenges @bo to **Closure**", "begins", "(only you)", "Your hand in game #1", "Glorieta", "aborted", "Write who speaks first", "no command /frobnicate"} {
-		if !strings.Contains(out.String(), want) {
-			t.Fatalf("output lacks %q:\n%s", want, out)
-		}
-	}
-}
