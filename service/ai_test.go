@@ -117,6 +117,7 @@ func TestAIWholeGame(t *testing.T) {
 		t.Fatalf("start:\n%s", texts(log))
 	}
 	aiPosts := 0
+	final := "" // the posts of the game
 	for turn := 0; ; turn++ {
 		st := h.position(1)
 		if st.Over() {
@@ -138,6 +139,7 @@ func TestAIWholeGame(t *testing.T) {
 				}
 				log := h.deliver()
 				noBotMessages(t, log)
+				final += texts(of(log, "post"))
 				if !strings.Contains(texts(of(log, "post")), "**Tessera (easy)** is thinking.") || !strings.Contains(texts(of(log, "edit")), "Tessera (easy) is thinking") {
 					t.Fatalf("after ana's move:\n%s", texts(log))
 				}
@@ -157,6 +159,7 @@ func TestAIWholeGame(t *testing.T) {
 		}
 		log := h.deliver()
 		noBotMessages(t, log)
+		final += texts(of(log, "post"))
 		if !strings.Contains(texts(of(log, "post")), "**Tessera (easy)** played `") || len(of(log, "post")[0].Msg.Files) != 1 {
 			t.Fatalf("the AI's move post:\n%s", texts(log))
 		}
@@ -167,6 +170,11 @@ func TestAIWholeGame(t *testing.T) {
 		if n := h.playAI(); n != 0 {
 			t.Fatalf("the AI moved again out of turn: %d", n)
 		}
+	}
+	final += texts(of(h.deliver(), "post")) // when ana's move ended it
+	if st := h.position(1); len(st.Winners()) == 1 && st.Winners()[0] == 1 && !strings.Contains(final, "**Game over: Tessera (easy) wins!**") ||
+		len(st.Winners()) == 1 && st.Winners()[0] == 0 && !strings.Contains(final, "**Game over: <@1> wins!**") {
+		t.Fatalf("winners %v; the posts:\n%s", st.Winners(), final)
 	}
 	g = h.game(1)
 	if g.Status != tessera.StatusFinished || g.AITurn || aiPosts != 32 {

@@ -357,8 +357,8 @@ func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
 	if st.Over() {
 		var win []string
 		for _, w := range st.Winners() {
-			if p := g.Players[w]; p.IsAI() { // named, not pinged
-				win = append(win, "**"+p.Name+"**")
+			if p := g.Players[w]; p.IsAI() { // named (the line is bold already), not pinged
+				win = append(win, p.Name)
 				continue
 			}
 			u := s.user(g, int(w))
