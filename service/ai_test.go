@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -338,13 +339,27 @@ func TestAIRoundRobin(t *testing.T) {
 		t.Fatalf("game 1 after ana resigned: %s, AI turn %v", g.Status, g.AITurn)
 	}
 
-	cfg := h.aiConfig("")
+	cfg := h.aiConfig("") // one search at a time: the default ai.workers
 	var mu sync.Mutex
 	var order []uint64
-	cfg.AIHook = func(_ context.Context, id uint64, _ int) {
+	type asked struct {
+		id    uint64
+		moves int
+	}
+	var searches []asked
+	overlap := ""
+	cfg.AIHook = func(_ context.Context, id uint64, moves int) {
 		mu.Lock()
+		defer mu.Unlock()
 		order = append(order, id)
-		mu.Unlock()
+		// Every earlier search has ended (its move is stored) before this
+		// one starts.
+		for _, a := range searches {
+			if g, err := h.svc.Store().Game(a.id); err == nil && len(g.Moves) <= a.moves && g.Status == tessera.StatusPlaying {
+				overlap = fmt.Sprintf("game %d searched while game %d's search after %d moves was under way", id, a.id, a.moves)
+			}
+		}
+		searches = append(searches, asked{id, moves})
 	}
 	worker := service.New(h.svc.Store(), cfg)
 	ctx, stop := context.WithCancel(context.Background())
@@ -361,6 +376,9 @@ func TestAIRoundRobin(t *testing.T) {
 	<-ran
 	mu.Lock()
 	defer mu.Unlock()
+	if overlap != "" {
+		t.Fatal(overlap)
+	}
 	if len(order) < 2 || order[0] != 1 || order[1] != 2 {
 		t.Fatalf("games searched in the order %v; want 1 then 2", order)
 	}
