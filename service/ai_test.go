@@ -144,6 +144,7 @@ func TestAIWholeGame(t *testing.T) {
 				if !strings.Contains(texts(of(log, "post")), "**Tessera (easy)** is thinking.") || !strings.Contains(texts(of(log, "edit")), "Tessera (easy) is thinking") {
 					t.Fatalf("after ana's move:\n%s", texts(log))
 				}
+				h.refused(tessera.EFORBIDDEN, "Tessera (easy) is thinking about its move in game #1")(h.svc.Move(h.req(ana), "1", "a1 RGBY"))
 				if b := h.ok(h.svc.Board(h.req(ana), "")); !strings.Contains(b.Text, "\nTessera (easy) is thinking") {
 					t.Fatalf("/board while the AI thinks: %q", b.Text)
 				}

@@ -457,6 +457,9 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 		return Reply{}, alreadyResigned(g)
 	}
 	if to := p.state.ToMove(); int(to) != seat {
+		if aiToMove(g, p.state) {
+			return Reply{}, errorf(tessera.EFORBIDDEN, "%s is thinking about its move in game #%d; its move is posted when it has chosen.", g.Players[to].Name, g.ID)
+		}
 		return Reply{}, errorf(tessera.EFORBIDDEN, "It is %s's turn in game #%d, not yours.", g.Players[to].Name, g.ID)
 	}
 	text = strings.TrimSpace(text)
