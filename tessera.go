@@ -84,7 +84,14 @@ type Player struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
 	Accepted bool   `json:"accepted"`
+	// AI is the level ("easy", "normal", "hard") of a seat the bot itself
+	// plays; empty for a person. Each AI seat thinks on its own, so one
+	// game may have several. ID is then the bot's own user id.
+	AI string `json:"ai,omitempty"`
 }
+
+// IsAI reports whether the computer plays this seat.
+func (p Player) IsAI() bool { return p.AI != "" }
 
 // MoveEntry is one entry of a game's record.
 type MoveEntry struct {
@@ -135,6 +142,11 @@ type Game struct {
 	Paused    time.Duration   `json:"paused,omitempty"` // vacation time within the current turn
 	Deadline  time.Time       `json:"deadline"`         // zero: no deadline
 	Reminded  time.Time       `json:"reminded"`         // last reminder for the current turn
+
+	// AITurn says an AI seat is to move in a game in play. It is written
+	// with the move that gave it the turn, and the store keeps an index of
+	// it, so the AI's pending moves are found in the store after a restart.
+	AITurn bool `json:"ai_turn,omitempty"`
 }
 
 // Place is where the game's messages go.
@@ -199,10 +211,11 @@ type UserSettings struct {
 	DMFailed     bool        `json:"dm_failed,omitempty"` // a DM failed once (logged once)
 }
 
-// Seat is the seat of a user in the game, or -1.
+// Seat is the seat of a person in the game, or -1. AI seats are nobody's:
+// they carry the bot's own id, and no command may play them for it.
 func (g *Game) Seat(userID string) int {
 	for i, p := range g.Players {
-		if p.ID == userID {
+		if p.ID == userID && !p.IsAI() {
 			return i
 		}
 	}

@@ -123,10 +123,23 @@ func (b *Bot) Open(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	b.loops.Add(2)
+	b.loops.Add(3)
 	go b.courier()
 	go b.clock()
+	go b.thinker()
 	return nil
+}
+
+// thinker runs the AI worker until Close: a search under way when the bot
+// stops is dropped, and the next run makes that move.
+func (b *Bot) thinker() {
+	defer b.loops.Done()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-b.stop
+		cancel()
+	}()
+	b.svc.RunAI(ctx)
 }
 
 // courier delivers the outbox: at once when the service signals something
@@ -248,6 +261,9 @@ func (b *Bot) onMessage(s *discordgo.Session, m *discordgo.MessageCreate) {
 }
 
 func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
+	// Challenging the bot itself is playing the AI: the service must know
+	// the bot's id before the first interaction.
+	b.svc.SetBot(service.User{ID: r.User.ID, Name: r.User.DisplayName()})
 	cmds, err := s.ApplicationCommandBulkOverwrite(r.User.ID, b.opt.GuildID, Commands())
 	if err != nil {
 		b.log.Error("registering slash commands failed", "err", err)
@@ -372,8 +388,8 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			u := service.User{ID: id, Name: id}
 			if data.Resolved != nil {
 				if du := data.Resolved.Users[id]; du != nil {
-					if du.Bot {
-						b.respond(i, service.Reply{Text: du.Username + " is a bot; challenge people.", Ephemeral: true}, notDeferred)
+					if du.Bot && id != b.svc.Bot().ID { // the bot itself is the AI
+						b.respond(i, service.Reply{Text: du.Username + " is a bot; challenge people, or me to play the computer.", Ephemeral: true}, notDeferred)
 						return
 					}
 					u.Name = du.DisplayName()
@@ -384,8 +400,8 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			}
 			opps = append(opps, u)
 		}
-		game, options, clock := optString(data, "game"), optString(data, "options"), optString(data, "clock")
-		do = func() (service.Reply, error) { return b.svc.NewGame(req, game, opps, options, clock) }
+		game, options, clock, level := optString(data, "game"), optString(data, "options"), optString(data, "clock"), optString(data, "level")
+		do = func() (service.Reply, error) { return b.svc.NewGameLevel(req, game, opps, options, clock, level) }
 	case "move":
 		text := optString(data, "notation")
 		do = func() (service.Reply, error) { return b.svc.Move(req, ref, text) }

@@ -47,11 +47,13 @@ func commands() []*discordgo.ApplicationCommand {
 	return []*discordgo.ApplicationCommand{
 		{Name: "new", Description: "Challenge people to a game", Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{
 			gameOption(true),
-			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you challenge", Required: true},
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you challenge (name me to play the computer)", Required: true},
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent2", Description: "A second opponent (games for 3+)"},
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent3", Description: "A third opponent (games for 4)"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "options", Description: "Game options, e.g. borders=RBGY (see /rules)", MaxLength: 200},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: 3d (days per move), bank=7d,inc=1d,cap=14d, or none", MaxLength: 60},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "When you challenge me: how strong I play (default normal)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "easy", Value: "easy"}, {Name: "normal", Value: "normal"}, {Name: "hard", Value: "hard"}}},
 		}},
 		{Name: "move", Description: "Make your move (the list shows your legal moves)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "notation", Description: "Your move, e.g. d5 RGBY; start typing to see the legal moves", Required: true, Autocomplete: true, MaxLength: 200},

@@ -53,7 +53,12 @@ func TestCrashChild(t *testing.T) {
 	// The restarted process may start "later" on the fake Discord's clock.
 	later, _ := time.ParseDuration(os.Getenv("TESSERA_CRASH_LATER"))
 	now := func() time.Time { return time.Now().Add(later) }
-	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 }, RetryBase: 20 * time.Millisecond, Now: now})
+	cfg := service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 }, RetryBase: 20 * time.Millisecond, Now: now,
+		AIThink: 50 * time.Millisecond}
+	if os.Getenv(aiStallEnv) != "" {
+		cfg.AIHook = stallAI // TestAICrashWhileThinking
+	}
+	svc := service.New(st, cfg)
 	b, err := bot.New(svc, bot.Options{Token: "crash-test", RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour,
 		Configure: func(s *discordgo.Session) { s.Client = &http.Client{Transport: rewrite{base}} }})
 	if err != nil {

@@ -29,6 +29,7 @@ type Console struct {
 
 // New returns a console writing pictures to dir.
 func New(svc *service.Service, out io.Writer, dir string) *Console {
+	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
 	return &Console{svc: svc, out: out, dir: dir, channel: "console"}
 }
 
@@ -41,6 +42,7 @@ const Help = `Type commands as "<player>: /<command> ...", for example:
   bo: /hand   bo: /board   bo: /games   bo: /resign   ana: /rules closure
   ana: /click resign:3             press a button shown as [Label: /click id]
   ana: /new elemental bo clock=3d  with a clock (3d per move, or clock=bank=7d,inc=1d,cap=14d)
+  ana: /new closure tessera level=hard   play the computer (easy, normal or hard)
   ana: /abort  /vacation 3  /settings notify=off timezone=Europe/Paris  /say d5 RGBY
 With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
 Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`
@@ -158,6 +160,8 @@ func (c *Console) Line(line string) {
 	if _, err := c.svc.Deliver(context.Background(), sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
+
+	c.playAI()
 }
 
 // sink prints what the bot would post on Discord.
@@ -234,16 +238,18 @@ func (c *Console) Do(line string) (service.Reply, error) {
 				opps = append(opps, user(a))
 			}
 		}
-		clock := ""
+		clock, level := "", ""
 		var rest []string
 		for _, o := range opts {
 			if v, ok := strings.CutPrefix(o, "clock="); ok {
 				clock = v
+			} else if v, ok := strings.CutPrefix(o, "level="); ok {
+				level = v
 			} else {
 				rest = append(rest, o)
 			}
 		}
-		return c.svc.NewGame(req, args[0], opps, strings.Join(rest, " "), clock)
+		return c.svc.NewGameLevel(req, args[0], opps, strings.Join(rest, " "), clock, level)
 	case "accept", "decline":
 		id, err := c.pending(req, ref, args)
 		if err != nil {

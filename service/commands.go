@@ -29,6 +29,14 @@ func buttonID(action string, id uint64) string { return action + ":" + strconv.F
 // NewGame posts a challenge: the game starts when every invited player
 // has accepted. options are "name=value" words.
 func (s *Service) NewGame(req Request, gameID string, opponents []User, options, clock string) (Reply, error) {
+	return s.NewGameLevel(req, gameID, opponents, options, clock, "")
+}
+
+// NewGameLevel is NewGame where the bot itself may be an opponent: each
+// time it is named it takes a seat played by the AI at level (easy,
+// normal or hard; "" is normal), which accepts at once. A game against
+// the AI alone starts at once.
+func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, options, clock, level string) (Reply, error) {
 	g, ok := engine.Lookup(gameID)
 	if !ok {
 		var ids []string
@@ -38,8 +46,20 @@ func (s *Service) NewGame(req Request, gameID string, opponents []User, options,
 		return Reply{}, errorf(tessera.EINVALID, "There is no game %q; choose one of %s.", gameID, strings.Join(ids, ", "))
 	}
 	players := []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}}
+	bot := s.Bot()
+	if bot.ID != "" && req.User.ID == bot.ID {
+		return Reply{}, errorf(tessera.EINVALID, "%s is the computer: it plays when challenged, it does not challenge.", bot.Name)
+	}
+	lvl, err := aiLevel(level)
+	if err != nil {
+		return Reply{}, err
+	}
 	for _, o := range opponents {
 		if o.ID == "" {
+			continue
+		}
+		if bot.ID != "" && o.ID == bot.ID {
+			players = append(players, tessera.Player{ID: bot.ID, AI: lvl.String(), Accepted: true})
 			continue
 		}
 		for _, p := range players {
@@ -54,6 +74,9 @@ func (s *Service) NewGame(req Request, gameID string, opponents []User, options,
 	}
 	if len(players) < 2 {
 		return Reply{}, errorf(tessera.EINVALID, "Name at least one opponent.")
+	}
+	if n := nameAIs(players, bot.Name); n == 0 && strings.TrimSpace(level) != "" {
+		return Reply{}, errorf(tessera.EINVALID, "level: is for games against me; name %s as an opponent, or leave level out.", s.mention(bot))
 	}
 	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
 	if err != nil {
@@ -85,18 +108,40 @@ func (s *Service) NewGame(req Request, gameID string, opponents []User, options,
 	now := s.now().UTC()
 	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: req.GuildID, ChannelID: req.ChannelID,
 		Created: now, Updated: now, Clock: clk, NoThread: s.cfg.NoThreads}
-	if err := s.store.Create(rec, req.InteractionID); err != nil {
+	// Against the AI alone nobody has to accept: the game begins in the
+	// transaction that creates it.
+	everyone := !slices.ContainsFunc(players, func(p tessera.Player) bool { return !p.Accepted })
+	var begin func(g *tessera.Game, tx *storage.Tx) error
+	if everyone {
+		begin = func(g *tessera.Game, tx *storage.Tx) error { return s.begin(tx, g, now) }
+	}
+	if err := s.store.CreateWith(rec, req.InteractionID, begin); err != nil {
 		return Reply{}, dup(err)
 	}
 	var names, mentions []string
 	var ids []string
 	for _, p := range players[1:] {
+		if p.IsAI() {
+			names = append(names, "**"+p.Name+"**")
+			continue
+		}
 		names = append(names, s.mention(User{p.ID, p.Name}))
 		ids = append(ids, p.ID)
 	}
+	mentions = ids
+	if everyone {
+		where := "in its own thread"
+		if rec.NoThread {
+			where = "here"
+		}
+		text := fmt.Sprintf("**%s** plays **%s** against %s (game #%d)%s, %s. %s accepts: the game begins %s.",
+			req.User.Name, g.Name, joinAnd(names), rec.ID, optionText(opts), ClockText(clk), bot.Name, where)
+		// No poke: the courier makes the thread once the transport has
+		// recorded this reply's message (ChallengeMessage), to start it there.
+		return Reply{Text: text, Challenge: rec.ID}, nil
+	}
 	text := fmt.Sprintf("**%s** challenges %s to **%s** (game #%d)%s, %s. Accept or decline below; the game starts when everyone has accepted.",
 		req.User.Name, joinAnd(names), g.Name, rec.ID, optionText(opts), ClockText(clk))
-	mentions = ids
 	return Reply{Text: text, Mentions: mentions, Challenge: rec.ID, Buttons: []Button{
 		{ID: buttonID(actAccept, rec.ID), Label: "Accept", Style: Success},
 		{ID: buttonID(actDecline, rec.ID), Label: "Decline", Style: Danger},
@@ -192,22 +237,7 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 				return nil
 			}
 		}
-		// Everyone accepted: the game begins.
-		g.Status = tessera.StatusPlaying
-		st, err := Replay(g)
-		if err != nil {
-			return err
-		}
-		if g.Clock.Kind == "bank" {
-			g.Banks = make([]time.Duration, len(g.Players))
-			for i := range g.Banks {
-				g.Banks[i] = g.Clock.Bank
-			}
-		}
-		return s.turnPassed(tx, g, st, -1, now, []tessera.Announcement{
-			{Kind: tessera.AnnounceThread},
-			s.startPost(g, st),
-		})
+		return s.begin(tx, g, now) // everyone accepted
 	})
 	if err != nil {
 		return Reply{}, dup(err)
@@ -227,6 +257,27 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 		where = "here"
 	}
 	return Reply{Text: fmt.Sprintf("%s accepted: **%s**, game #%d, begins %s.", req.User.Name, gameName(g.Setup.Game), g.ID, where)}, nil
+}
+
+// begin starts a game whose players have all accepted, inside the store
+// transaction: the clocks, the first turn, the game's place and the
+// start post.
+func (s *Service) begin(tx *storage.Tx, g *tessera.Game, now time.Time) error {
+	g.Status = tessera.StatusPlaying
+	st, err := Replay(g)
+	if err != nil {
+		return err
+	}
+	if g.Clock.Kind == "bank" {
+		g.Banks = make([]time.Duration, len(g.Players))
+		for i := range g.Banks {
+			g.Banks[i] = g.Clock.Bank
+		}
+	}
+	return s.turnPassed(tx, g, st, -1, now, []tessera.Announcement{
+		{Kind: tessera.AnnounceThread},
+		s.startPost(g, st),
+	})
 }
 
 // startPost announces the start of a game: seats, the starting draw, whose
@@ -251,13 +302,19 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 // the next player the turn with their deadline, and enqueues the
 // announcements: those given, the status edit, and the turn notice.
 func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, moved int, now time.Time, posts []tessera.Announcement) error {
-	if moved >= 0 {
+	if moved >= 0 && !g.Players[moved].IsAI() {
 		endTurn(g, moved, now)
 	}
-	if st.Over() {
+	aiNext := !st.Over() && aiToMove(g, st)
+	g.AITurn = aiNext // the store's index of the AI's pending moves
+	switch {
+	case st.Over():
 		g.Status = tessera.StatusFinished
 		g.Deadline = time.Time{}
-	} else {
+	case aiNext:
+		// The AI never times out: its turn has no deadline.
+		g.TurnStart, g.Paused, g.Reminded, g.Deadline = now, 0, time.Time{}, time.Time{}
+	default:
 		next := int(st.ToMove())
 		u, err := tx.User(g.Players[next].ID)
 		if err != nil {
@@ -270,7 +327,7 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 	if !slices.ContainsFunc(posts, func(a tessera.Announcement) bool { return a.Kind == tessera.AnnounceThread }) {
 		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceStatus})
 	}
-	if !st.Over() {
+	if !st.Over() && !aiNext { // the AI gets no turn notices
 		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceTurn, UserID: g.Players[st.ToMove()].ID, Board: true})
 	}
 	for _, a := range posts {
@@ -282,12 +339,14 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 	return nil
 }
 
-// poke wakes the courier.
+// poke wakes the courier, and the AI worker: a change that wakes one may
+// have given an AI seat the turn.
 func (s *Service) poke() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
+	s.pokeAI()
 }
 
 // Wake is signalled when the outbox has something new.
@@ -298,6 +357,10 @@ func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
 	if st.Over() {
 		var win []string
 		for _, w := range st.Winners() {
+			if p := g.Players[w]; p.IsAI() { // named (the line is bold already), not pinged
+				win = append(win, p.Name)
+				continue
+			}
 			u := s.user(g, int(w))
 			win = append(win, s.mention(u))
 			r.Mentions = append(r.Mentions, u.ID)
@@ -309,6 +372,9 @@ func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
 			return fmt.Sprintf("**Game over: %s wins!**", win[0])
 		}
 		return fmt.Sprintf("**Game over: %s share the win!**", joinAnd(win))
+	}
+	if aiToMove(g, st) {
+		return fmt.Sprintf("**%s** is thinking.", g.Players[st.ToMove()].Name)
 	}
 	u := s.user(g, int(st.ToMove()))
 	r.Mentions = append(r.Mentions, u.ID)
@@ -391,6 +457,9 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 		return Reply{}, alreadyResigned(g)
 	}
 	if to := p.state.ToMove(); int(to) != seat {
+		if aiToMove(g, p.state) {
+			return Reply{}, errorf(tessera.EFORBIDDEN, "%s is thinking about its move in game #%d; its move is posted when it has chosen.", g.Players[to].Name, g.ID)
+		}
 		return Reply{}, errorf(tessera.EFORBIDDEN, "It is %s's turn in game #%d, not yours.", g.Players[to].Name, g.ID)
 	}
 	text = strings.TrimSpace(text)
@@ -403,16 +472,8 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 	if strings.EqualFold(text, "resign") {
 		return s.Resign(req, strconv.FormatUint(g.ID, 10))
 	}
-	st := p.state.Clone()
-	m, err := st.Parse(text)
+	o, err := s.play(req, g, p, seat, text)
 	if err != nil {
-		return Reply{}, err
-	}
-	o, err := st.Apply(m)
-	if err != nil {
-		return Reply{}, err
-	}
-	if _, err := s.commit(req, g, st, seat, m.String(), o, nil); err != nil {
 		return Reply{}, err
 	}
 	text = fmt.Sprintf("You played `%s`", o.Move)
@@ -424,6 +485,25 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 		where = "here"
 	}
 	return Reply{Text: text + ". The board is posted " + where + ".", Ephemeral: true}, nil
+}
+
+// play plays seat's move, given in notation, on the position p of g and
+// commits it with g's version: a person's /move and the AI worker both
+// move through it, so both are refused alike when the game changed.
+func (s *Service) play(req Request, g *tessera.Game, p *position, seat int, text string) (engine.Outcome, error) {
+	st := p.state.Clone()
+	m, err := st.Parse(text)
+	if err != nil {
+		return engine.Outcome{}, err
+	}
+	o, err := st.Apply(m)
+	if err != nil {
+		return engine.Outcome{}, err
+	}
+	if _, err := s.commit(req, g, st, seat, m.String(), o, nil); err != nil {
+		return engine.Outcome{}, err
+	}
+	return o, nil
 }
 
 // commit stores a record entry and what it caused, in one transaction: the
@@ -575,6 +655,8 @@ func (s *Service) Board(req Request, ref string) (Reply, error) {
 	lines := []string{fmt.Sprintf("**%s**, game #%d, after %s.", gameName(g.Setup.Game), g.ID, plural(len(g.Moves), "move")), scoreLine(g, p.state)}
 	if g.Status == tessera.StatusAborted {
 		lines[0] = fmt.Sprintf("**%s**, game #%d, aborted after %s: no result.", gameName(g.Setup.Game), g.ID, plural(len(g.Moves), "move"))
+	} else if g.Status == tessera.StatusPlaying && aiToMove(g, p.state) {
+		lines = append(lines, g.Players[p.state.ToMove()].Name+" is thinking")
 	} else {
 		lines = append(lines, render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats))
 	}
@@ -626,6 +708,8 @@ func (s *Service) Games(req Request) (Reply, error) {
 			}
 			if to := p.state.ToMove(); int(to) == seat {
 				state = "**your turn**"
+			} else if aiToMove(g, p.state) {
+				state = g.Players[to].Name + " is thinking"
 			} else if to >= 0 {
 				state = g.Players[to].Name + "'s turn"
 			}
@@ -689,6 +773,8 @@ func (s *Service) Rules(gameID string) (Reply, error) {
 }
 
 // ChallengeMessage records the message that carries a game's challenge.
+// A game against the AI alone has begun already and waits for it to make
+// its thread there: the courier is woken now.
 func (s *Service) ChallengeMessage(gameID uint64, messageID string) error {
 	_, err := s.store.Modify(gameID, func(g *tessera.Game, _ *storage.Tx) error {
 		if g.MessageID == "" {
@@ -696,5 +782,6 @@ func (s *Service) ChallengeMessage(gameID uint64, messageID string) error {
 		}
 		return nil
 	})
+	s.poke()
 	return err
 }

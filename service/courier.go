@@ -297,6 +297,9 @@ func (s *Service) statusMessage(g *tessera.Game) (Message, error) {
 	case tessera.StatusPlaying:
 		to := g.Players[st.ToMove()]
 		line := fmt.Sprintf("%s to move", to.Name)
+		if aiToMove(g, st) {
+			line = fmt.Sprintf("%s is thinking", to.Name)
+		}
 		if left, ok := timeLeft(g, s.now()); ok {
 			line += fmt.Sprintf(", %s left (until %s)", Span(left), s.cfg.Stamp(g.Deadline, time.UTC))
 		}

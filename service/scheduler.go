@@ -65,7 +65,7 @@ func (s *Service) timeOut(id uint64, now time.Time) (bool, error) {
 func (s *Service) remind(now time.Time) (int, error) {
 	var due []uint64
 	err := s.store.All(func(g *tessera.Game) error {
-		if g.Status != tessera.StatusPlaying || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
+		if g.Status != tessera.StatusPlaying || g.AITurn || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
 			return nil
 		}
 		if !g.Reminded.IsZero() && now.Sub(g.Reminded) < 24*time.Hour {
@@ -88,7 +88,7 @@ func (s *Service) remind(now time.Time) (int, error) {
 				return err
 			}
 			to := p.state.ToMove()
-			if to < 0 {
+			if to < 0 || aiToMove(g, p.state) { // the AI is never reminded
 				return nil
 			}
 			u, err := tx.User(g.Players[to].ID)

@@ -5,6 +5,7 @@
 package service
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/ai"
 	"tessera/engine"
 	"tessera/render"
 	"tessera/storage"
@@ -106,6 +108,16 @@ type Config struct {
 	RemindAfter time.Duration
 	// VacationDays is the yearly vacation allowance (default 20).
 	VacationDays int
+	// AIWorkers is how many AI searches may run at once (setting
+	// ai.workers, default 1): each uses both cores, and commands must stay
+	// fast meanwhile.
+	AIWorkers int
+	// AIThink caps the hard level's thinking per move (setting ai.think,
+	// default 5 s); easy and normal get a fifth and a half of it.
+	AIThink time.Duration
+	// AIHook, when set, is called as the AI starts thinking about a game
+	// (tests block in it to stop the bot while the AI thinks).
+	AIHook func(ctx context.Context, gameID uint64, moves int)
 	// Link makes a link to a channel or thread (Discord: a jump URL).
 	Link func(guildID, channelID string) string
 	// Stamp writes a moment for a reader in loc (Discord: a <t:...> tag,
@@ -142,8 +154,10 @@ type Service struct {
 
 	deliverMu sync.Mutex    // one courier at a time
 	wake      chan struct{} // the outbox has something new
+	aiWake    chan struct{} // an AI seat may have the turn
 
 	mu    sync.Mutex
+	bot   User // the bot itself (SetBot)
 	cache map[uint64]*position
 	pics  map[picKey]File // recent pictures by game, position, deadline and status
 }
@@ -151,7 +165,7 @@ type Service struct {
 // New returns a Service on an open store.
 func New(store *storage.Store, cfg Config) *Service {
 	s := &Service{store: store, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
-		cache: map[uint64]*position{}, pics: map[picKey]File{}, wake: make(chan struct{}, 1)}
+		cache: map[uint64]*position{}, pics: map[picKey]File{}, wake: make(chan struct{}, 1), aiWake: make(chan struct{}, 1)}
 	if c, err := ParseClock(cfg.Clock); err == nil {
 		s.clock = c
 	} else {
@@ -159,6 +173,12 @@ func New(store *storage.Store, cfg Config) *Service {
 	}
 	if s.cfg.RemindAfter <= 0 { // Validate refuses negative values
 		s.cfg.RemindAfter = 24 * time.Hour
+	}
+	if s.cfg.AIWorkers <= 0 || s.cfg.AIWorkers > MaxAIWorkers {
+		s.cfg.AIWorkers = 1
+	}
+	if s.cfg.AIThink <= 0 || s.cfg.AIThink > MaxAIThink {
+		s.cfg.AIThink = ai.DefaultThink
 	}
 	if s.cfg.RetryBase <= 0 || s.cfg.RetryBase > MaxRetryBase {
 		s.cfg.RetryBase = 2 * time.Second
@@ -362,6 +382,9 @@ func panelOf(g *tessera.Game, st engine.State, n int) render.Panel {
 		}
 		return panel
 	}
+	if g.Status == tessera.StatusPlaying && n == len(g.Moves) && aiToMove(g, st) {
+		panel.Status = g.Players[st.ToMove()].Name + " is thinking"
+	}
 	if line := clockLine(g, st, n); line != "" {
 		panel.Legend = append([]string{line}, panel.Legend...)
 	}
@@ -559,6 +582,8 @@ const (
 	MaxRemindAfter  = 30 * day
 	MaxVacationDays = 366
 	MaxRetryBase    = 5 * time.Minute
+	MaxAIWorkers    = 16
+	MaxAIThink      = 10 * time.Minute
 )
 
 // Validate checks the settings a person writes (the configuration file):
@@ -577,6 +602,12 @@ func (c Config) Validate() error {
 	}
 	if c.VacationDays < 0 || c.VacationDays > MaxVacationDays {
 		return fmt.Errorf("vacation.days %d: give from 1 to %d days a year (0 for the default, 20)", c.VacationDays, MaxVacationDays)
+	}
+	if c.AIWorkers < 0 || c.AIWorkers > MaxAIWorkers {
+		return fmt.Errorf("ai.workers %d: give from 1 to %d searches at once", c.AIWorkers, MaxAIWorkers)
+	}
+	if c.AIThink < 0 || c.AIThink > MaxAIThink {
+		return fmt.Errorf("ai.think %s: give from 1ms to 10m", c.AIThink)
 	}
 	if c.RetryBase < 0 || c.RetryBase > MaxRetryBase {
 		return fmt.Errorf("retry base %s: give from 1ms to 5m", c.RetryBase)

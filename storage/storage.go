@@ -33,6 +33,7 @@ var (
 	bOutbox   = []byte("outbox")     // seq -> announcement owed to Discord
 	bDeadline = []byte("deadlines")  // unix nanos, game id -> nothing
 	bUsers    = []byte("users")      // user id -> settings
+	bAITurn   = []byte("ai_turn")    // game id -> nothing: an AI seat is to move
 	kSchema   = []byte("schema")
 )
 
@@ -193,6 +194,19 @@ func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
 			return err
 		}
 	}
+	// The AI-turn index is made by the first write that needs it, so a
+	// database from before AI seats needs no migration.
+	ai, err := tx.CreateBucketIfNotExists(bAITurn)
+	if err != nil {
+		return err
+	}
+	if g.AITurn && g.Status == tessera.StatusPlaying {
+		if err := ai.Put(itob(g.ID), nil); err != nil {
+			return err
+		}
+	} else if err := ai.Delete(itob(g.ID)); err != nil {
+		return err
+	}
 	if old != nil && !old.Deadline.IsZero() && !old.Deadline.Equal(g.Deadline) {
 		if err := tx.Bucket(bDeadline).Delete(deadlineKey(old.Deadline, g.ID)); err != nil {
 			return err
@@ -222,6 +236,13 @@ func markHandled(tx *bolt.Tx, interactionID string, now time.Time) error {
 // Create stores a new game, giving it the next id, and marks the
 // interaction that created it as handled.
 func (s *Store) Create(g *tessera.Game, interactionID string) error {
+	return s.CreateWith(g, interactionID, nil)
+}
+
+// CreateWith is Create with a change made in the same transaction once the
+// game has its id (a game against the AI starts at once: its first
+// announcements need the id). An error from change aborts everything.
+func (s *Store) CreateWith(g *tessera.Game, interactionID string, change func(g *tessera.Game, tx *Tx) error) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if err := markHandled(tx, interactionID, g.Created); err != nil {
 			return err
@@ -231,8 +252,32 @@ func (s *Store) Create(g *tessera.Game, interactionID string) error {
 			return err
 		}
 		g.ID, g.Version = id, 1
+		if change != nil {
+			if err := change(g, &Tx{tx}); err != nil {
+				return err
+			}
+		}
 		return putGame(tx, g, nil)
 	})
+}
+
+// AITurns lists the games in play where an AI seat is to move, by id:
+// the AI's pending moves, which survive a restart.
+func (s *Store) AITurns() ([]uint64, error) {
+	var out []uint64
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bAITurn)
+		if b == nil { // no game was written since AI seats exist
+			return nil
+		}
+		return b.ForEach(func(k, _ []byte) error {
+			if len(k) == 8 {
+				out = append(out, binary.BigEndian.Uint64(k))
+			}
+			return nil
+		})
+	})
+	return out, err
 }
 
 // Game loads a game.

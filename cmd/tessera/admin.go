@@ -113,6 +113,9 @@ func check(st *storage.Store) (problems []string) {
 			problems = append(problems, fmt.Sprintf("game %d: stored as finished but its record replays to a game in play", g.ID))
 		case g.Status == tessera.StatusPlaying && pos.Over():
 			problems = append(problems, fmt.Sprintf("game %d: stored as in play but its record replays to a finished game", g.ID))
+		case g.Status == tessera.StatusPlaying && pos.ToMove() >= 0 && int(pos.ToMove()) < len(g.Players) && g.AITurn != g.Players[pos.ToMove()].IsAI():
+			// The AI finds its moves by this mark: a wrong one is a move never made.
+			problems = append(problems, fmt.Sprintf("game %d: the AI's turn is marked %v, but seat %d is to move", g.ID, g.AITurn, pos.ToMove()+1))
 		}
 		return nil
 	})

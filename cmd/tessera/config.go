@@ -35,6 +35,10 @@ type Config struct {
 	Vacation struct {
 		Days int `yaml:"days"`
 	} `yaml:"vacation"`
+	AI struct {
+		Workers int    `yaml:"workers"`
+		Think   string `yaml:"think"`
+	} `yaml:"ai"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -83,6 +87,9 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 		}
 	}
 	c.Token = strings.TrimSpace(getenv("DISCORD_TOKEN"))
+	if err := c.checkAI(); err != nil {
+		return nil, err
+	}
 	if c.Games.Thread == nil {
 		on := true
 		c.Games.Thread = &on
@@ -161,7 +168,10 @@ func checkDefaultOptions(id, value string) error {
 // serviceConfig is the service's part of the configuration.
 func (c *Config) serviceConfig() service.Config {
 	after, _ := time.ParseDuration(c.Reminders.After)
+	think, _ := time.ParseDuration(c.AI.Think)
 	return service.Config{
+		AIWorkers:    c.AI.Workers,
+		AIThink:      think,
 		Defaults:     c.Defaults.Options,
 		Clock:        c.Defaults.Clock,
 		NoThreads:    !*c.Games.Thread,
