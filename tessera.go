@@ -77,6 +77,9 @@ const (
 	StatusDeclined  Status = "declined"
 	StatusAborted   Status = "aborted"
 	StatusWithdrawn Status = "withdrawn" // the challenger called the challenge off
+
+	// StatusExpired is an open challenge that nobody filled in time.
+	StatusExpired Status = "expired"
 )
 
 // Player is a seat's occupant.
@@ -124,6 +127,17 @@ type Game struct {
 	Paused    time.Duration   `json:"paused,omitempty"` // vacation time within the current turn
 	Deadline  time.Time       `json:"deadline"`         // zero: no deadline
 	Reminded  time.Time       `json:"reminded"`         // last reminder for the current turn
+
+	// Open marks an open challenge: anyone in the server may join until
+	// Setup.Players seats are taken (service/open.go).
+	Open bool `json:"open,omitempty"`
+
+	// Challenger is the user who made the challenge when that is not seat
+	// 1 (a rematch rotates the seats); empty means seat 1.
+	Challenger string `json:"challenger,omitempty"`
+
+	// Rematch is the challenge made by this game's Rematch button (0: none).
+	Rematch uint64 `json:"rematch,omitempty"`
 }
 
 // Place is where the game's messages go.
@@ -172,6 +186,9 @@ type Announcement struct {
 	Emoji  string    `json:"emoji,omitempty"`
 	Tries  int       `json:"tries,omitempty"`
 	Next   time.Time `json:"next,omitempty"` // not before (back-off)
+
+	// Rematch puts a Rematch button on a post (the one that ends a game).
+	Rematch bool `json:"rematch,omitempty"`
 }
 
 // UserSettings are a player's own settings.
@@ -193,6 +210,16 @@ func (g *Game) Seat(userID string) int {
 		}
 	}
 	return -1
+}
+
+// ChallengerSeat is the seat of the player who made the challenge.
+func (g *Game) ChallengerSeat() int {
+	if g.Challenger != "" {
+		if s := g.Seat(g.Challenger); s >= 0 {
+			return s
+		}
+	}
+	return 0
 }
 
 // Opponents are the names of the other players of userID.

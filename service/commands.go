@@ -52,8 +52,8 @@ func (s *Service) NewGame(req Request, gameID string, opponents []User, options,
 		}
 		players = append(players, tessera.Player{ID: o.ID, Name: o.Name})
 	}
-	if len(players) < 2 {
-		return Reply{}, errorf(tessera.EINVALID, "Name at least one opponent.")
+	if len(players) < 2 { // nobody named: an open challenge (open.go)
+		return s.NewOpen(req, gameID, 0, options, clock)
 	}
 	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
 	if err != nil {
@@ -138,6 +138,9 @@ func dup(err error) error {
 // "resign:12", "cancel:12". Any other id, or a button of a game the
 // caller has no part in, changes nothing.
 func (s *Service) Click(req Request, id string) (Reply, error) {
+	if r, ok, err := s.clickMore(req, id); ok { // buttons.go
+		return r, err
+	}
 	action, num, _ := strings.Cut(id, ":")
 	gid, err := strconv.ParseUint(num, 10, 64)
 	if err != nil {
@@ -275,6 +278,8 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 	}
 	for _, a := range posts {
 		a.GameID, a.Moves = g.ID, len(g.Moves)
+		// The post that ends a game offers its players a rematch.
+		a.Rematch = a.Rematch || st.Over() && a.Kind == tessera.AnnouncePost
 		if err := tx.Enqueue(a); err != nil {
 			return err
 		}
@@ -321,8 +326,11 @@ func (s *Service) Decline(req Request, id uint64) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	if seat == 0 {
+	if seat == g.ChallengerSeat() {
 		return s.Withdraw(req, id)
+	}
+	if g.Open {
+		return s.leaveOpen(req, g, seat)
 	}
 	return s.endChallenge(req, g, tessera.StatusDeclined, "declined")
 }
@@ -333,8 +341,8 @@ func (s *Service) Withdraw(req Request, id uint64) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	if seat != 0 {
-		return Reply{}, errorf(tessera.EFORBIDDEN, "Only %s, who made the challenge, can withdraw it; to turn it down, use Decline.", g.Players[0].Name)
+	if seat != g.ChallengerSeat() {
+		return Reply{}, errorf(tessera.EFORBIDDEN, "Only %s, who made the challenge, can withdraw it; to turn it down, use Decline.", g.Players[g.ChallengerSeat()].Name)
 	}
 	return s.endChallenge(req, g, tessera.StatusWithdrawn, "withdrew")
 }
@@ -367,7 +375,7 @@ func (s *Service) playable(req Request, ref string, forMove bool) (*tessera.Game
 	switch g.Status {
 	case tessera.StatusChallenge:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
-	case tessera.StatusDeclined, tessera.StatusWithdrawn:
+	case tessera.StatusDeclined, tessera.StatusWithdrawn, tessera.StatusExpired:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d never started: the challenge was %s.", g.ID, g.Status)
 	case tessera.StatusAborted:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d was aborted, without result.", g.ID)
@@ -561,7 +569,7 @@ func (s *Service) Board(req Request, ref string) (Reply, error) {
 	switch g.Status {
 	case tessera.StatusChallenge:
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
-	case tessera.StatusDeclined, tessera.StatusWithdrawn:
+	case tessera.StatusDeclined, tessera.StatusWithdrawn, tessera.StatusExpired:
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d never started: the challenge was %s.", g.ID, g.Status)
 	}
 	p, err := s.state(g)
@@ -658,6 +666,8 @@ func (s *Service) endedText(g *tessera.Game) string {
 		return "challenge declined"
 	case tessera.StatusWithdrawn:
 		return "challenge withdrawn"
+	case tessera.StatusExpired:
+		return "open challenge expired"
 	}
 	p, err := s.state(g)
 	if err != nil {

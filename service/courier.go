@@ -19,6 +19,7 @@ type Message struct {
 	Files    []File
 	Mentions []string // user ids pinged; nobody else is
 	ReplyTo  string   // a message id this answers
+	Buttons  []Button // buttons under the message (Rematch)
 }
 
 // Sink delivers announcements to a transport (Discord, the console).
@@ -136,6 +137,9 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 		return s.makePlace(ctx, sink, g)
 	case tessera.AnnouncePost:
 		m := Message{Text: a.Text, Mentions: a.Ping}
+		if a.Rematch {
+			m.Buttons = rematchButtons(g)
+		}
 		if a.Board {
 			pic, err := s.pictureAt(g, a.Moves)
 			if err != nil {
