@@ -4,7 +4,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -272,12 +271,21 @@ func (b *Bot) answer(i *discordgo.Interaction, do func() (service.Reply, error))
 	}
 }
 
+// components lays the buttons out in rows of 5 (Discord allows 5 rows).
 func components(r service.Reply) []discordgo.MessageComponent {
 	if len(r.Buttons) == 0 {
 		return nil
 	}
+	var rows []discordgo.MessageComponent
 	row := discordgo.ActionsRow{}
-	for _, bt := range r.Buttons {
+	for i, bt := range r.Buttons {
+		if i == 25 {
+			break
+		}
+		if i > 0 && i%5 == 0 {
+			rows = append(rows, row)
+			row = discordgo.ActionsRow{}
+		}
 		style := discordgo.PrimaryButton
 		switch bt.Style {
 		case service.Secondary:
@@ -289,15 +297,37 @@ func components(r service.Reply) []discordgo.MessageComponent {
 		}
 		row.Components = append(row.Components, discordgo.Button{Label: bt.Label, Style: style, CustomID: bt.ID})
 	}
-	return []discordgo.MessageComponent{row}
+	return append(rows, row)
 }
 
-func files(r service.Reply) []*discordgo.File {
-	var out []*discordgo.File
-	for _, f := range r.Files {
-		out = append(out, &discordgo.File{Name: f.Name, ContentType: "image/png", Reader: bytes.NewReader(f.Data)})
+func files(r service.Reply) []*discordgo.File { return discordFiles(r.Files) }
+
+// contentType is a file's type by its name: board pictures, and the
+// records /export answers with.
+func contentType(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".json"):
+		return "application/json"
+	case strings.HasSuffix(name, ".txt"):
+		return "text/plain; charset=utf-8"
+	case strings.HasSuffix(name, ".gif"):
+		return "image/gif"
 	}
-	return out
+	return "image/png"
+}
+
+// resolvedName is a user option's display name.
+func resolvedName(data discordgo.ApplicationCommandInteractionData, id string) string {
+	name := id
+	if data.Resolved != nil {
+		if du := data.Resolved.Users[id]; du != nil {
+			name = du.DisplayName()
+		}
+		if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
+			name = m.Nick
+		}
+	}
+	return name
 }
 
 // allowed pings exactly the reply's mentions, nobody else (no @everyone,
@@ -322,10 +352,16 @@ func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, deferred bool) 
 	case !deferred:
 		err = retry5xx(func() error {
 			data := &discordgo.InteractionResponseData{Content: limit(r.Text), Components: components(r), Files: files(r), AllowedMentions: allowed(r)}
-			if r.Ephemeral {
+			typ := discordgo.InteractionResponseChannelMessageWithSource
+			if r.Update && i.Type == discordgo.InteractionMessageComponent {
+				typ = discordgo.InteractionResponseUpdateMessage // a page turn
+				if data.Components == nil {
+					data.Components = []discordgo.MessageComponent{}
+				}
+			} else if r.Ephemeral {
 				data.Flags = discordgo.MessageFlagsEphemeral
 			}
-			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: typ, Data: data})
 		})
 	case r.Ephemeral:
 		// The placeholder is public: remove it and answer privately.
@@ -373,6 +409,9 @@ func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
 		switch focused.Name {
 		case "game":
 			choices = b.svc.GameChoices(req, focused.StringValue())
+			if data.Name == "export" {
+				choices = b.svc.FinishedChoices(req, focused.StringValue())
+			}
 		case "notation":
 			choices = b.svc.MoveChoices(req, ref, focused.StringValue())
 		}
@@ -435,6 +474,13 @@ func (b *Bot) command(i *discordgo.Interaction) {
 		}
 		game, options, clock := optString(data, "game"), optString(data, "options"), optString(data, "clock")
 		do = func() (service.Reply, error) { return b.svc.NewGame(req, game, opps, options, clock) }
+		if len(opps) == 0 { // an open challenge, for seats: players
+			seats := 0
+			if o := data.GetOption("seats"); o != nil {
+				seats = int(o.IntValue())
+			}
+			do = func() (service.Reply, error) { return b.svc.NewOpen(req, game, seats, options, clock) }
+		}
 	case "move":
 		text := optString(data, "notation")
 		do = func() (service.Reply, error) { return b.svc.Move(req, ref, text) }
@@ -450,6 +496,17 @@ func (b *Bot) command(i *discordgo.Interaction) {
 		do = func() (service.Reply, error) { return b.svc.Rules(optString(data, "game")) }
 	case "abort":
 		do = func() (service.Reply, error) { return b.svc.Abort(req, ref) }
+	case "challenges":
+		do = func() (service.Reply, error) { return b.svc.Challenges(req) }
+	case "history":
+		var u service.User
+		if o := data.GetOption("user"); o != nil {
+			u.ID, _ = o.Value.(string)
+			u.Name = resolvedName(data, u.ID)
+		}
+		do = func() (service.Reply, error) { return b.svc.History(req, u, ref) }
+	case "export":
+		do = func() (service.Reply, error) { return b.svc.Export(req, ref) }
 	case "vacation":
 		days := 0
 		if o := data.GetOption("days"); o != nil {

@@ -28,7 +28,7 @@ func classify(err error) error {
 func discordFiles(fs []service.File) []*discordgo.File {
 	var out []*discordgo.File
 	for _, f := range fs {
-		out = append(out, &discordgo.File{Name: f.Name, ContentType: "image/png", Reader: bytes.NewReader(f.Data)})
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: contentType(f.Name), Reader: bytes.NewReader(f.Data)})
 	}
 	return out
 }
@@ -67,11 +67,13 @@ type message struct {
 	EnforceNonce     bool                              `json:"enforce_nonce,omitempty"`
 	AllowedMentions  *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
 	MessageReference *discordgo.MessageReference       `json:"message_reference,omitempty"`
+	Components       []discordgo.MessageComponent      `json:"components,omitempty"`
 }
 
 func (k sink) send(ctx context.Context, channelID string, m service.Message, nonce string) (string, error) {
 	data := message{Content: limit(m.Text), Nonce: nonce, EnforceNonce: nonce != "",
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
+	data.Components = components(service.Reply{Buttons: m.Buttons})
 	if m.ReplyTo != "" {
 		f := false
 		data.MessageReference = &discordgo.MessageReference{MessageID: m.ReplyTo, ChannelID: channelID, FailIfNotExists: &f}

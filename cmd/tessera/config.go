@@ -35,6 +35,9 @@ type Config struct {
 	Vacation struct {
 		Days int `yaml:"days"`
 	} `yaml:"vacation"`
+	Challenges struct {
+		Expire string `yaml:"expire"`
+	} `yaml:"challenges"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -65,6 +68,7 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 	// even 0 or "", is checked rather than replaced by the default.
 	c.Reminders.After = "24h"
 	c.Vacation.Days = 20
+	c.Challenges.Expire = "7d"
 	if len(b) > 0 {
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
@@ -112,6 +116,9 @@ func (c *Config) check() error {
 	}
 	if c.Vacation.Days < 1 {
 		return fmt.Errorf("vacation.days %d: give a number of days from 1 to %d", c.Vacation.Days, service.MaxVacationDays)
+	}
+	if d, err := service.ParseSpan(c.Challenges.Expire); err != nil || d == 0 {
+		return fmt.Errorf("challenges.expire %q: write a duration like 7d, 36h or 1d12h", c.Challenges.Expire)
 	}
 	if err := c.serviceConfig().Validate(); err != nil {
 		return err
@@ -161,11 +168,13 @@ func checkDefaultOptions(id, value string) error {
 // serviceConfig is the service's part of the configuration.
 func (c *Config) serviceConfig() service.Config {
 	after, _ := time.ParseDuration(c.Reminders.After)
+	expire, _ := service.ParseSpan(c.Challenges.Expire)
 	return service.Config{
 		Defaults:     c.Defaults.Options,
 		Clock:        c.Defaults.Clock,
 		NoThreads:    !*c.Games.Thread,
 		RemindAfter:  after,
 		VacationDays: c.Vacation.Days,
+		ChallengeExpire: expire,
 	}
 }
