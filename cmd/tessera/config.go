@@ -170,11 +170,11 @@ func (c *Config) serviceConfig() service.Config {
 	after, _ := time.ParseDuration(c.Reminders.After)
 	expire, _ := service.ParseSpan(c.Challenges.Expire)
 	return service.Config{
-		Defaults:     c.Defaults.Options,
-		Clock:        c.Defaults.Clock,
-		NoThreads:    !*c.Games.Thread,
-		RemindAfter:  after,
-		VacationDays: c.Vacation.Days,
+		Defaults:        c.Defaults.Options,
+		Clock:           c.Defaults.Clock,
+		NoThreads:       !*c.Games.Thread,
+		RemindAfter:     after,
+		VacationDays:    c.Vacation.Days,
 		ChallengeExpire: expire,
 	}
 }
