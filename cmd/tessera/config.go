@@ -169,12 +169,13 @@ func checkDefaultOptions(id, value string) error {
 func (c *Config) serviceConfig() service.Config {
 	after, _ := time.ParseDuration(c.Reminders.After)
 	expire, _ := service.ParseSpan(c.Challenges.Expire)
-	return service.Config{
-		Defaults:        c.Defaults.Options,
-		Clock:           c.Defaults.Clock,
-		NoThreads:       !*c.Games.Thread,
-		RemindAfter:     after,
-		VacationDays:    c.Vacation.Days,
-		ChallengeExpire: expire,
+	sc := service.Config{
+		Defaults:     c.Defaults.Options,
+		Clock:        c.Defaults.Clock,
+		NoThreads:    !*c.Games.Thread,
+		RemindAfter:  after,
+		VacationDays: c.Vacation.Days,
 	}
+	sc.ChallengeExpire = expire
+	return sc
 }
