@@ -269,3 +269,38 @@ func TestExportOfAGameInPlayIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenChallengeLeftAndWithdrawn: a player who joined leaves with
+// /abort (the seat is free again), only the challenger can withdraw, and
+// a withdrawn challenge is gone from /challenges.
+func TestOpenChallengeLeftAndWithdrawn(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{})
+	w.respond(t, w.srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.Int("seats", 3)).By(w.ana))
+	w.respond(t, w.srv.Button("join:1").By(w.bo))
+	r := w.respond(t, w.srv.Slash("abort").By(w.bo))
+	if !strings.Contains(text(r), "bo left the open challenge #1; it is open for others to join") {
+		t.Fatalf("bo leaves: %q", text(r))
+	}
+	list := w.respond(t, w.srv.Slash("challenges").By(w.bo))
+	if !strings.Contains(text(list), "2 of 3 seats free") {
+		t.Fatalf("after bo left: %q", text(list))
+	}
+	w.respond(t, w.srv.Button("join:1").By(w.bo))
+	r = w.respond(t, w.srv.Button("withdraw:1").By(w.bo))
+	if !ephemeral(r) || !strings.Contains(text(r), "Only alice, who made the challenge, can withdraw it") {
+		t.Fatalf("bo withdraws: %q", text(r))
+	}
+	r = w.respond(t, w.srv.Button("withdraw:1").By(w.ana))
+	if !strings.Contains(text(r), "alice withdrew the challenge to game #1") {
+		t.Fatalf("alice withdraws: %q", text(r))
+	}
+	list = w.respond(t, w.srv.Slash("challenges").By(w.bo))
+	if len(buttons(list)) != 0 || !strings.Contains(text(list), "no open challenges") {
+		t.Fatalf("after the withdrawal: %q", text(list))
+	}
+	r = w.respond(t, w.srv.Button("join:1").By(w.srv.AddUser("cy")))
+	if !ephemeral(r) || !strings.Contains(text(r), "no longer open (withdrawn)") {
+		t.Fatalf("join after the withdrawal: %q", text(r))
+	}
+}
