@@ -27,7 +27,7 @@ type Record struct {
 	Setup   engine.Setup   `json:"setup"`
 	Players []RecordPlayer `json:"players"`
 	Clock   string         `json:"clock"`
-	Started time.Time      `json:"started"`
+	Created time.Time      `json:"created"` // when the challenge was made
 	Moves   []RecordMove   `json:"moves"`
 	Result  RecordResult   `json:"result"`
 }
@@ -93,7 +93,7 @@ func (s *Service) Export(req Request, ref string) (Reply, error) {
 
 // RecordOf makes the record of a stored game by replaying it.
 func RecordOf(g *tessera.Game) (*Record, error) {
-	rec := &Record{Format: RecordFormat, ID: g.ID, Name: gameName(g.Setup.Game), Setup: g.Setup, Clock: FormatClock(g.Clock), Started: g.Created}
+	rec := &Record{Format: RecordFormat, ID: g.ID, Name: gameName(g.Setup.Game), Setup: g.Setup, Clock: FormatClock(g.Clock), Created: g.Created}
 	for i, p := range g.Players {
 		rec.Players = append(rec.Players, RecordPlayer{Seat: i + 1, ID: p.ID, Name: p.Name})
 	}
@@ -197,7 +197,7 @@ func (r *Record) Text() string {
 	if opts == "" {
 		opts = "none"
 	}
-	fmt.Fprintf(&b, "Options: %s. Clock: %s. Seed: %d. Started %s.\n\n", opts, r.Clock, r.Setup.Seed, r.Started.UTC().Format("2 Jan 2006 15:04 MST"))
+	fmt.Fprintf(&b, "Options: %s. Clock: %s. Seed: %d. Challenge made %s.\n\n", opts, r.Clock, r.Setup.Seed, r.Created.UTC().Format("2 Jan 2006 15:04 MST"))
 	name := func(seat int) string {
 		if seat >= 1 && seat <= len(r.Players) {
 			return r.Players[seat-1].Name
