@@ -77,6 +77,9 @@ const (
 	StatusDeclined  Status = "declined"
 	StatusAborted   Status = "aborted"
 	StatusWithdrawn Status = "withdrawn" // the challenger called the challenge off
+
+	// StatusExpired is an open challenge that nobody filled in time.
+	StatusExpired Status = "expired"
 )
 
 // Player is a seat's occupant.
@@ -147,6 +150,17 @@ type Game struct {
 	// with the move that gave it the turn, and the store keeps an index of
 	// it, so the AI's pending moves are found in the store after a restart.
 	AITurn bool `json:"ai_turn,omitempty"`
+
+	// Open marks an open challenge: anyone in the server may join until
+	// Setup.Players seats are taken (service/open.go).
+	Open bool `json:"open,omitempty"`
+
+	// Challenger is the user who made the challenge when that is not seat
+	// 1 (a rematch rotates the seats); empty means seat 1.
+	Challenger string `json:"challenger,omitempty"`
+
+	// Rematch is the challenge made by this game's Rematch button (0: none).
+	Rematch uint64 `json:"rematch,omitempty"`
 }
 
 // Place is where the game's messages go.
@@ -198,6 +212,9 @@ type Announcement struct {
 	// Attempted is when a delivery was first tried: after Discord's nonce
 	// window the courier looks for the post before sending it again.
 	Attempted time.Time `json:"attempted,omitempty"`
+
+	// Rematch puts a Rematch button on a post (the one that ends a game).
+	Rematch bool `json:"rematch,omitempty"`
 }
 
 // UserSettings are a player's own settings.
@@ -220,6 +237,16 @@ func (g *Game) Seat(userID string) int {
 		}
 	}
 	return -1
+}
+
+// ChallengerSeat is the seat of the player who made the challenge.
+func (g *Game) ChallengerSeat() int {
+	if g.Challenger != "" {
+		if s := g.Seat(g.Challenger); s >= 0 {
+			return s
+		}
+	}
+	return 0
 }
 
 // Opponents are the names of the other players of userID.

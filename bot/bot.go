@@ -313,9 +313,40 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 		req := request(i)
 		id := i.MessageComponentData().CustomID
 		// Accepting or declining a challenge is answered in public.
-		public := strings.HasPrefix(id, "accept:") || strings.HasPrefix(id, "decline:")
+		// So are joining an open challenge and asking for a rematch (which
+		// posts the new challenge).
+		public := strings.HasPrefix(id, "accept:") || strings.HasPrefix(id, "decline:") ||
+			strings.HasPrefix(id, "join:") || strings.HasPrefix(id, "rematch:")
 		b.answer(i, public, func() (service.Reply, error) { return b.svc.Click(req, id) })
 	}
+}
+
+// contentType is a file's type by its name: board pictures, and the
+// records /export answers with.
+func contentType(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".json"):
+		return "application/json"
+	case strings.HasSuffix(name, ".txt"):
+		return "text/plain; charset=utf-8"
+	case strings.HasSuffix(name, ".gif"):
+		return "image/gif"
+	}
+	return "image/png"
+}
+
+// resolvedName is a user option's display name.
+func resolvedName(data discordgo.ApplicationCommandInteractionData, id string) string {
+	name := id
+	if data.Resolved != nil {
+		if du := data.Resolved.Users[id]; du != nil {
+			name = du.DisplayName()
+		}
+		if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
+			name = m.Nick
+		}
+	}
+	return name
 }
 
 func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
@@ -336,6 +367,9 @@ func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
 		switch focused.Name {
 		case "game":
 			choices = b.svc.GameChoices(req, focused.StringValue())
+			if data.Name == "export" {
+				choices = b.svc.FinishedChoices(req, focused.StringValue())
+			}
 		case "notation":
 			choices = b.svc.MoveChoices(req, ref, focused.StringValue())
 		}
@@ -402,6 +436,13 @@ func (b *Bot) command(i *discordgo.Interaction) {
 		}
 		game, options, clock, level := optString(data, "game"), optString(data, "options"), optString(data, "clock"), optString(data, "level")
 		do = func() (service.Reply, error) { return b.svc.NewGameLevel(req, game, opps, options, clock, level) }
+		if len(opps) == 0 { // an open challenge, for seats: players
+			seats := 0
+			if o := data.GetOption("seats"); o != nil {
+				seats = int(o.IntValue())
+			}
+			do = func() (service.Reply, error) { return b.svc.NewOpen(req, game, seats, options, clock) }
+		}
 	case "move":
 		text := optString(data, "notation")
 		do = func() (service.Reply, error) { return b.svc.Move(req, ref, text) }
@@ -417,6 +458,17 @@ func (b *Bot) command(i *discordgo.Interaction) {
 		do = func() (service.Reply, error) { return b.svc.Rules(optString(data, "game")) }
 	case "abort":
 		do = func() (service.Reply, error) { return b.svc.Abort(req, ref) }
+	case "challenges":
+		do = func() (service.Reply, error) { return b.svc.Challenges(req) }
+	case "history":
+		var u service.User
+		if o := data.GetOption("user"); o != nil {
+			u.ID, _ = o.Value.(string)
+			u.Name = resolvedName(data, u.ID)
+		}
+		do = func() (service.Reply, error) { return b.svc.History(req, u, ref) }
+	case "export":
+		do = func() (service.Reply, error) { return b.svc.Export(req, ref) }
 	case "vacation":
 		days := 0
 		if o := data.GetOption("days"); o != nil {

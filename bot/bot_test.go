@@ -336,7 +336,8 @@ func TestCommandsRegistered(t *testing.T) {
 	if strings.Join(games, ",") != "closure,elemental,glorieta,knotwork,tilingking" {
 		t.Fatalf("/new game choices: %v", games)
 	}
-	if newc.Options[1].Type != discordgo.ApplicationCommandOptionUser || !newc.Options[1].Required {
+	// No opponent: an open challenge.
+	if newc.Options[1].Type != discordgo.ApplicationCommandOptionUser || newc.Options[1].Required {
 		t.Fatalf("/new opponent: %+v", newc.Options[1])
 	}
 	id := w.srv.Identifies()[0]

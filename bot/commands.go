@@ -47,13 +47,14 @@ func commands() []*discordgo.ApplicationCommand {
 	return []*discordgo.ApplicationCommand{
 		{Name: "new", Description: "Challenge people to a game", Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{
 			gameOption(true),
-			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you challenge (name me to play the computer)", Required: true},
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you challenge (name me to play the computer); leave out for an open challenge"},
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent2", Description: "A second opponent (games for 3+)"},
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent3", Description: "A third opponent (games for 4)"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "options", Description: "Game options, e.g. borders=RBGY (see /rules)", MaxLength: 200},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "clock", Description: "Time control: 3d (days per move), bank=7d,inc=1d,cap=14d, or none", MaxLength: 60},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "When you challenge me: how strong I play (default normal)", Choices: []*discordgo.ApplicationCommandOptionChoice{
 				{Name: "easy", Value: "easy"}, {Name: "normal", Value: "normal"}, {Name: "hard", Value: "hard"}}},
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats", Description: "Players of an open challenge (default the game's fewest)", MinValue: &one, MaxValue: 4},
 		}},
 		{Name: "move", Description: "Make your move (the list shows your legal moves)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "notation", Description: "Your move, e.g. d5 RGBY; start typing to see the legal moves", Required: true, Autocomplete: true, MaxLength: 200},
@@ -65,6 +66,14 @@ func commands() []*discordgo.ApplicationCommand {
 		{Name: "resign", Description: "Resign a game (asks to confirm)", Options: []*discordgo.ApplicationCommandOption{gameRef}},
 		{Name: "rules", Description: "A game's rules and move notation", Options: []*discordgo.ApplicationCommandOption{gameOption(true)}},
 		{Name: "abort", Description: "End a game without result (only before its second move)", Options: []*discordgo.ApplicationCommandOption{gameRef}},
+		{Name: "challenges", Description: "The open challenges of this server, to join"},
+		{Name: "history", Description: "Finished games, newest first", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose games (default yours)"},
+			gameOption(false),
+		}},
+		{Name: "export", Description: "The record of a finished game, as files to keep", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "game", Autocomplete: true, Required: true, Description: "Which finished game"},
+		}},
 		{Name: "vacation", Description: "Pause your clocks in all your games", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days you are away", Required: true, MinValue: &one, MaxValue: 366},
 		}},

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -89,12 +88,21 @@ func (b *Bot) lateAnswer(i *discordgo.Interaction, r service.Reply, err error) {
 	b.log.Error("Discord refused the answer to an interaction; what the command did stays done", "interaction", i.ID, "err", err, "applied", applied)
 }
 
+// components lays the buttons out in rows of 5; Discord allows 5 rows.
 func components(r service.Reply) []discordgo.MessageComponent {
 	if len(r.Buttons) == 0 {
 		return nil
 	}
+	var rows []discordgo.MessageComponent
 	row := discordgo.ActionsRow{}
-	for _, bt := range r.Buttons {
+	for i, bt := range r.Buttons {
+		if i == 25 {
+			break
+		}
+		if i > 0 && i%5 == 0 {
+			rows = append(rows, row)
+			row = discordgo.ActionsRow{}
+		}
 		style := discordgo.PrimaryButton
 		switch bt.Style {
 		case service.Secondary:
@@ -106,16 +114,10 @@ func components(r service.Reply) []discordgo.MessageComponent {
 		}
 		row.Components = append(row.Components, discordgo.Button{Label: bt.Label, Style: style, CustomID: bt.ID})
 	}
-	return []discordgo.MessageComponent{row}
+	return append(rows, row)
 }
 
-func files(r service.Reply) []*discordgo.File {
-	var out []*discordgo.File
-	for _, f := range r.Files {
-		out = append(out, &discordgo.File{Name: f.Name, ContentType: "image/png", Reader: bytes.NewReader(f.Data)})
-	}
-	return out
-}
+func files(r service.Reply) []*discordgo.File { return discordFiles(r.Files) }
 
 // allowed pings exactly the reply's mentions, nobody else (no @everyone,
 // no roles).
@@ -167,10 +169,16 @@ func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, d deferral) {
 	case d == notDeferred:
 		err = retry5xx(func() error {
 			data := &discordgo.InteractionResponseData{Content: content, Components: comps, Files: files(r), AllowedMentions: allowed(r)}
-			if r.Ephemeral {
+			typ := discordgo.InteractionResponseChannelMessageWithSource
+			if r.Update && i.Type == discordgo.InteractionMessageComponent {
+				typ = discordgo.InteractionResponseUpdateMessage // a page turn, in place
+				if data.Components == nil {
+					data.Components = []discordgo.MessageComponent{}
+				}
+			} else if r.Ephemeral {
 				data.Flags = discordgo.MessageFlagsEphemeral
 			}
-			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: typ, Data: data})
 		})
 		if discordCode(err) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged {
 			// 40060: an earlier try of this answer reached Discord and only

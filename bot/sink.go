@@ -53,7 +53,7 @@ func classify(err error) error {
 func discordFiles(fs []service.File) []*discordgo.File {
 	var out []*discordgo.File
 	for _, f := range fs {
-		out = append(out, &discordgo.File{Name: f.Name, ContentType: "image/png", Reader: bytes.NewReader(f.Data)})
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: contentType(f.Name), Reader: bytes.NewReader(f.Data)})
 	}
 	return out
 }
@@ -92,6 +92,7 @@ type message struct {
 	EnforceNonce     bool                              `json:"enforce_nonce,omitempty"`
 	AllowedMentions  *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
 	MessageReference *discordgo.MessageReference       `json:"message_reference,omitempty"`
+	Components       []discordgo.MessageComponent      `json:"components,omitempty"`
 }
 
 // content is a message's text with its marker in small print, within
@@ -130,6 +131,7 @@ func textOnly(nonce string) string {
 func (k sink) sendOnce(ctx context.Context, channelID string, m service.Message, nonce string) (string, error) {
 	data := message{Content: content(m), Nonce: nonce, EnforceNonce: nonce != "",
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
+	data.Components = components(service.Reply{Buttons: m.Buttons})
 	if m.ReplyTo != "" {
 		f := false
 		data.MessageReference = &discordgo.MessageReference{MessageID: m.ReplyTo, ChannelID: channelID, FailIfNotExists: &f}

@@ -44,6 +44,8 @@ const Help = `Type commands as "<player>: /<command> ...", for example:
   ana: /new elemental bo clock=3d  with a clock (3d per move, or clock=bank=7d,inc=1d,cap=14d)
   ana: /new closure tessera level=hard   play the computer (easy, normal or hard)
   ana: /abort  /vacation 3  /settings notify=off timezone=Europe/Paris  /say d5 RGBY
+  ana: /new tilingking seats=3     an open challenge; others /join #1 (/challenges lists them)
+  ana: /history [user] [game]      finished games; /export #1 writes a finished game's record
 With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
 Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`
 
@@ -176,6 +178,9 @@ func (s sink) Post(_ context.Context, channelID string, m service.Message, _ str
 	s.c.n++
 	fmt.Fprintf(s.c.out, "  [%s] %s\n", short(channelID), strings.ReplaceAll(m.Text, "\n", "\n    "))
 	s.c.files(m.Files)
+	for _, b := range m.Buttons {
+		fmt.Fprintf(s.c.out, "    [%s: /click %s]\n", b.Label, b.ID)
+	}
 	return fmt.Sprint("msg", s.c.n), nil
 }
 
@@ -226,8 +231,8 @@ func (c *Console) Do(line string) (service.Reply, error) {
 	}
 	switch cmd {
 	case "new":
-		if len(args) < 2 {
-			return service.Reply{Text: "Write /new <game> <opponent> [more opponents] [option=value ...].", Ephemeral: true}, nil
+		if len(args) < 1 {
+			return service.Reply{Text: "Write /new <game> <opponent> [more opponents] [option=value ...], or /new <game> [seats=N] for an open challenge.", Ephemeral: true}, nil
 		}
 		var opps []service.User
 		var opts []string
@@ -249,7 +254,12 @@ func (c *Console) Do(line string) (service.Reply, error) {
 				rest = append(rest, o)
 			}
 		}
+		if len(opps) == 0 {
+			return c.newOpen(req, args[0], rest, clock)
+		}
 		return c.svc.NewGameLevel(req, args[0], opps, strings.Join(rest, " "), clock, level)
+	case "join", "challenges", "history", "export":
+		return c.players(req, cmd, ref, args)
 	case "accept", "decline":
 		id, err := c.pending(req, ref, args)
 		if err != nil {

@@ -72,8 +72,8 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 		}
 		players = append(players, tessera.Player{ID: o.ID, Name: o.Name})
 	}
-	if len(players) < 2 {
-		return Reply{}, errorf(tessera.EINVALID, "Name at least one opponent.")
+	if len(players) < 2 { // nobody named: an open challenge (open.go)
+		return s.NewOpen(req, gameID, 0, options, clock)
 	}
 	if n := nameAIs(players, bot.Name); n == 0 && strings.TrimSpace(level) != "" {
 		return Reply{}, errorf(tessera.EINVALID, "level: is for games against me; name %s as an opponent, or leave level out.", s.mention(bot))
@@ -183,6 +183,9 @@ func dup(err error) error {
 // "resign:12", "cancel:12". Any other id, or a button of a game the
 // caller has no part in, changes nothing.
 func (s *Service) Click(req Request, id string) (Reply, error) {
+	if r, ok, err := s.clickMore(req, id); ok { // buttons.go
+		return r, err
+	}
 	action, num, _ := strings.Cut(id, ":")
 	gid, err := strconv.ParseUint(num, 10, 64)
 	if err != nil {
@@ -264,6 +267,7 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 // start post.
 func (s *Service) begin(tx *storage.Tx, g *tessera.Game, now time.Time) error {
 	g.Status = tessera.StatusPlaying
+	g.Updated = now
 	st, err := Replay(g)
 	if err != nil {
 		return err
@@ -332,6 +336,8 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 	}
 	for _, a := range posts {
 		a.GameID, a.Moves = g.ID, len(g.Moves)
+		// The post that ends a game offers its players a rematch.
+		a.Rematch = a.Rematch || st.Over() && a.Kind == tessera.AnnouncePost
 		if err := tx.Enqueue(a); err != nil {
 			return err
 		}
@@ -387,8 +393,11 @@ func (s *Service) Decline(req Request, id uint64) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	if seat == 0 {
+	if seat == g.ChallengerSeat() {
 		return s.Withdraw(req, id)
+	}
+	if g.Open {
+		return s.leaveOpen(req, g, seat)
 	}
 	return s.endChallenge(req, g, tessera.StatusDeclined, "declined")
 }
@@ -399,8 +408,8 @@ func (s *Service) Withdraw(req Request, id uint64) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	if seat != 0 {
-		return Reply{}, errorf(tessera.EFORBIDDEN, "Only %s, who made the challenge, can withdraw it; to turn it down, use Decline.", g.Players[0].Name)
+	if seat != g.ChallengerSeat() {
+		return Reply{}, errorf(tessera.EFORBIDDEN, "Only %s, who made the challenge, can withdraw it; to turn it down, use Decline.", g.Players[g.ChallengerSeat()].Name)
 	}
 	return s.endChallenge(req, g, tessera.StatusWithdrawn, "withdrew")
 }
@@ -433,7 +442,7 @@ func (s *Service) playable(req Request, ref string, forMove bool) (*tessera.Game
 	switch g.Status {
 	case tessera.StatusChallenge:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
-	case tessera.StatusDeclined, tessera.StatusWithdrawn:
+	case tessera.StatusDeclined, tessera.StatusWithdrawn, tessera.StatusExpired:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d never started: the challenge was %s.", g.ID, g.Status)
 	case tessera.StatusAborted:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d was aborted, without result.", g.ID)
@@ -641,7 +650,7 @@ func (s *Service) Board(req Request, ref string) (Reply, error) {
 	switch g.Status {
 	case tessera.StatusChallenge:
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
-	case tessera.StatusDeclined, tessera.StatusWithdrawn:
+	case tessera.StatusDeclined, tessera.StatusWithdrawn, tessera.StatusExpired:
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d never started: the challenge was %s.", g.ID, g.Status)
 	}
 	p, err := s.state(g)
@@ -742,6 +751,8 @@ func (s *Service) endedText(g *tessera.Game) string {
 		return "challenge declined"
 	case tessera.StatusWithdrawn:
 		return "challenge withdrawn"
+	case tessera.StatusExpired:
+		return "open challenge expired"
 	}
 	p, err := s.state(g)
 	if err != nil {

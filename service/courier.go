@@ -20,7 +20,8 @@ type Message struct {
 	ReplyTo  string   // a message id this answers
 	// Marker makes the message recognisable among a channel's messages
 	// (see Finder); the transport shows it in small print.
-	Marker string
+	Marker  string
+	Buttons []Button // buttons under the message (Rematch)
 }
 
 // Sink delivers announcements to a transport (Discord, the console).
@@ -173,6 +174,9 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 	switch a.Kind {
 	case tessera.AnnouncePost:
 		m := Message{Text: a.Text, Mentions: a.Ping, Marker: marker(a)}
+		if a.Rematch {
+			m.Buttons = rematchButtons(g)
+		}
 		if a.Board {
 			pic, err := s.pictureAt(g, a.Moves)
 			if err != nil {

@@ -25,9 +25,11 @@ func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, ni
 
 var fuzzUsers = []User{{"1", "Ana"}, {"2", "Bo"}, {"3", "Cy"}, {"4", "Dee"}}
 
-// fuzzWorld is a service with three games: #1 a challenge from Ana to Bo
+// fuzzWorld is a service with five games: #1 a challenge from Ana to Bo
 // in server g, #2 Ana against Bo in play in server g (Ana to move), #3
-// Ana, Bo and Cy in play in server h. Dee plays in none. A fuzz input that
+// Ana, Bo and Cy in play in server h, #4 Cy's open challenge for three in
+// server g that Bo joined, #5 Ana against Bo finished in server g (Bo
+// resigned). Dee plays in none. A fuzz input that
 // legitimately changes a game makes the next input start from a fresh
 // world, so every input meets the same games.
 type fuzzWorld struct {
@@ -76,6 +78,11 @@ func (w *fuzzWorld) build() error {
 		func() (Reply, error) { return w.svc.NewGame(in(ana, "h", "c3"), "elemental", []User{bo, cy}, "", "") },
 		func() (Reply, error) { return w.svc.Click(in(bo, "h", "c3"), "accept:3") },
 		func() (Reply, error) { return w.svc.Click(in(cy, "h", "c3"), "accept:3") },
+		func() (Reply, error) { return w.svc.NewOpen(in(cy, "g", "c"), "tilingking", 3, "", "") },
+		func() (Reply, error) { return w.svc.Click(in(bo, "g", "c"), "join:4") },
+		func() (Reply, error) { return w.svc.NewGame(in(ana, "g", "c"), "glorieta", []User{bo}, "", "") },
+		func() (Reply, error) { return w.svc.Click(in(bo, "g", "c"), "accept:5") },
+		func() (Reply, error) { return w.svc.ResignConfirm(in(bo, "g", "c"), 5) },
 	}
 	for _, step := range steps {
 		if _, err := step(); err != nil {
@@ -123,22 +130,29 @@ func userSafe(t *testing.T, what string, err error) {
 // validButton reports whether id is a button that may change game g (as
 // it was before the click) when u presses it: Accept by an invited player
 // who has not accepted, Decline by a player, Withdraw by the challenger,
-// all on a challenge; Resign by a player still in a game in play.
-func validButton(id string, g *tessera.Game, u User) bool {
+// all on a challenge; Resign by a player still in a game in play; Join
+// of an open challenge with a free seat by someone of its server not in
+// it; Rematch of a finished game, once, by one of its players.
+func validButton(id string, g *tessera.Game, u User, guild string) bool {
 	action, num, _ := strings.Cut(id, ":")
 	n, err := strconv.ParseUint(num, 10, 64)
 	seat := g.Seat(u.ID)
+	challenge := g.Status == tessera.StatusChallenge
+	if action == actJoin && err == nil && n == g.ID {
+		return g.Open && challenge && seat < 0 && g.GuildID == guild && len(g.Players) < g.Setup.Players
+	}
 	if err != nil || n != g.ID || seat < 0 {
 		return false
 	}
-	challenge := g.Status == tessera.StatusChallenge
 	switch action {
+	case actRematch:
+		return g.Status == tessera.StatusFinished && g.Rematch == 0
 	case actAccept:
 		return challenge && !g.Players[seat].Accepted
 	case actDecline:
 		return challenge
 	case actWithdraw:
-		return challenge && seat == 0
+		return challenge && seat == g.ChallengerSeat()
 	case actResign:
 		st, err := Replay(g)
 		return err == nil && g.Status == tessera.StatusPlaying && !resigned(st, seat)
@@ -152,7 +166,9 @@ func validButton(id string, g *tessera.Game, u User) bool {
 // is a one-line user error.
 func FuzzClick(f *testing.F) {
 	for _, s := range []string{"accept:1", "decline:1", "withdraw:1", "resign:2", "resign:3", "cancel:2", "accept:01", "accept:1:2",
-		"resign:18446744073709551615", "resign:-1", "accept:", ":", "", "withdraw:3", "resign:+2", "RESIGN:2", "accept:2"} {
+		"resign:18446744073709551615", "resign:-1", "accept:", ":", "", "withdraw:3", "resign:+2", "RESIGN:2", "accept:2",
+		"join:4", "join:1", "join:2", "decline:4", "withdraw:4", "rematch:5", "rematch:2", "rematch:05", "history:0::1", "history:1:closure:2",
+		"history:-1::1", "history:0:nope:1", "history:0::", "history:99999999999999999999::1", "join:5"} {
 		for who := range uint8(4) {
 			f.Add(s, who, uint8(0))
 			f.Add(s, who, uint8(3))
@@ -172,11 +188,20 @@ func FuzzClick(f *testing.F) {
 		}
 		changed := 0
 		for gid, g := range w.snapshot(t) {
+			if before[gid] == nil { // a new game: only a rematch makes one
+				action, num, _ := strings.Cut(id, ":")
+				n, _ := strconv.ParseUint(num, 10, 64)
+				if action != actRematch || before[n] == nil || !validButton(id, before[n], req.User, req.GuildID) {
+					t.Fatalf("%s clicking %q made game #%d", req.User.Name, id, gid)
+				}
+				changed++
+				continue
+			}
 			if g.Version == before[gid].Version {
 				continue
 			}
 			changed++
-			if !validButton(id, before[gid], req.User) {
+			if !validButton(id, before[gid], req.User, req.GuildID) {
 				t.Fatalf("%s clicking %q from %s changed game #%d (%s -> %s)", req.User.Name, id, req.GuildID, gid, before[gid].Status, g.Status)
 			}
 		}

@@ -31,6 +31,11 @@ func (s *Service) Tick() (int, error) {
 		}
 	}
 	n, err := s.remind(now)
+	if x, xerr := s.expireOpen(now); xerr != nil { // open.go
+		s.log.Error("cannot expire open challenges", "err", xerr)
+	} else {
+		n += x
+	}
 	if n > 0 || changed > 0 {
 		s.poke()
 	}
@@ -226,7 +231,7 @@ func (s *Service) Abort(req Request, ref string) (Reply, error) {
 		return Reply{}, errorf(tessera.EFORBIDDEN, "You are not playing in game #%d.", g.ID)
 	}
 	if g.Status == tessera.StatusChallenge {
-		if seat == 0 {
+		if seat == g.ChallengerSeat() {
 			return s.Withdraw(req, g.ID)
 		}
 		return s.Decline(req, g.ID)

@@ -75,6 +75,9 @@ type Reply struct {
 	// ChallengeMessage the id of the message it posted, which the game's
 	// thread will start from.
 	Challenge uint64
+	// Update replaces the message whose button was clicked (a page turn)
+	// instead of answering with a new one.
+	Update bool
 }
 
 // Choice is one autocomplete suggestion.
@@ -128,6 +131,9 @@ type Config struct {
 	RetryBase time.Duration
 	// Wording is how hints name the transport's own syntax.
 	Wording Wording
+	// ChallengeExpire is how long an open challenge waits for players
+	// (default 7 days; open.go).
+	ChallengeExpire time.Duration
 }
 
 // Wording is how hints name what the caller types, which differs by
@@ -608,6 +614,9 @@ func (c Config) Validate() error {
 	}
 	if c.AIThink < 0 || c.AIThink > MaxAIThink {
 		return fmt.Errorf("ai.think %s: give from 1ms to 10m", c.AIThink)
+	}
+	if c.ChallengeExpire != 0 && (c.ChallengeExpire < MinChallengeExpire || c.ChallengeExpire > MaxChallengeExpire) {
+		return fmt.Errorf("challenges.expire %s: give from 1h to 90 days (90d)", FormatSpan(c.ChallengeExpire))
 	}
 	if c.RetryBase < 0 || c.RetryBase > MaxRetryBase {
 		return fmt.Errorf("retry base %s: give from 1ms to 5m", c.RetryBase)

@@ -115,7 +115,7 @@ func initSchema(tx *bolt.Tx, path string) error {
 			return err
 		}
 	}
-	return nil
+	return initHistory(tx)
 }
 
 // checkSchema checks, without writing, that a file opened read-only is a
@@ -187,6 +187,9 @@ func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
 		}
 	}
 	if err := tx.Bucket(bByChan).Put(indexKey(g.ChannelID, g.ID), nil); err != nil {
+		return err
+	}
+	if err := putHistory(tx, g, old); err != nil {
 		return err
 	}
 	if g.ThreadID != "" && g.ThreadID != g.ChannelID {

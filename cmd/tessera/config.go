@@ -39,6 +39,9 @@ type Config struct {
 		Workers int    `yaml:"workers"`
 		Think   string `yaml:"think"`
 	} `yaml:"ai"`
+	Challenges struct {
+		Expire string `yaml:"expire"`
+	} `yaml:"challenges"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -69,6 +72,7 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 	// even 0 or "", is checked rather than replaced by the default.
 	c.Reminders.After = "24h"
 	c.Vacation.Days = 20
+	c.Challenges.Expire = "7d"
 	if len(b) > 0 {
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
@@ -120,6 +124,9 @@ func (c *Config) check() error {
 	if c.Vacation.Days < 1 {
 		return fmt.Errorf("vacation.days %d: give a number of days from 1 to %d", c.Vacation.Days, service.MaxVacationDays)
 	}
+	if d, err := service.ParseSpan(c.Challenges.Expire); err != nil || d == 0 {
+		return fmt.Errorf("challenges.expire %q: write a duration like 7d, 36h or 1d12h", c.Challenges.Expire)
+	}
 	if err := c.serviceConfig().Validate(); err != nil {
 		return err
 	}
@@ -169,7 +176,8 @@ func checkDefaultOptions(id, value string) error {
 func (c *Config) serviceConfig() service.Config {
 	after, _ := time.ParseDuration(c.Reminders.After)
 	think, _ := time.ParseDuration(c.AI.Think)
-	return service.Config{
+	expire, _ := service.ParseSpan(c.Challenges.Expire)
+	sc := service.Config{
 		AIWorkers:    c.AI.Workers,
 		AIThink:      think,
 		Defaults:     c.Defaults.Options,
@@ -178,4 +186,6 @@ func (c *Config) serviceConfig() service.Config {
 		RemindAfter:  after,
 		VacationDays: c.Vacation.Days,
 	}
+	sc.ChallengeExpire = expire
+	return sc
 }

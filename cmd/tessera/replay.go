@@ -52,10 +52,11 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "random seed")
 	deck := fs.String("deck", "", "comma-separated pieces put on top of the shuffled supply, first drawn first")
 	pngOut := fs.String("png", "", "also write the final board as a PNG to this file")
+	record := fs.String("record", "", "play back a record file from /export instead of a moves file (no other setup flags)")
 	var opts multiFlag
 	fs.Var(&opts, "option", "game option name=value (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tessera replay --game ID [--players N] [--seed S] [--option k=v]... [--deck a,b,...] [--png FILE] MOVES_FILE|-\n(flags may also follow the file name)\n")
+		fmt.Fprintf(stderr, "usage: tessera replay --game ID [--players N] [--seed S] [--option k=v]... [--deck a,b,...] [--png FILE] MOVES_FILE|-\n       tessera replay --record FILE [--png FILE]\n(flags may also follow the file name)\n")
 		fs.PrintDefaults()
 	}
 	files, err := parseInterleaved(fs, args)
@@ -64,6 +65,18 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return 2
+	}
+	if *record != "" {
+		if len(files) != 0 || *game != "" || len(opts) > 0 || *deck != "" {
+			fmt.Fprintln(stderr, "replay: --record takes the setup from the record: give no moves file, --game, --option or --deck")
+			return 2
+		}
+		st, setup, applied, err := replayRecord(*record)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		return printReplay(setup, st, applied, *pngOut, stdout, stderr)
 	}
 	if len(files) != 1 || *game == "" {
 		fs.Usage()
@@ -102,6 +115,11 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	return printReplay(setup, st, applied, *pngOut, stdout, stderr)
+}
+
+// printReplay prints the position's JSON (and draws it with --png).
+func printReplay(setup engine.Setup, st engine.State, applied int, pngOut string, stdout, stderr io.Writer) int {
 	res := replayResult{Game: setup.Game, Status: "playing", Moves: applied, Scores: st.Scores(), Winners: []int{}, Hands: []any{}}
 	if st.Over() {
 		res.Status = "finished"
@@ -115,11 +133,11 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for s := 0; s < st.Players(); s++ {
 		res.Hands = append(res.Hands, handList(st.Hand(engine.Seat(s))))
 	}
-	if *pngOut != "" {
+	if pngOut != "" {
 		g, _ := engine.Lookup(setup.Game)
 		png, err := render.Board(st.Board(), render.NewPanel(g.Name+" · replay", st.View(engine.NoSeat), nil))
 		if err == nil {
-			err = os.WriteFile(*pngOut, png, 0o644)
+			err = os.WriteFile(pngOut, png, 0o644)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, err)
