@@ -11,8 +11,9 @@ import (
 )
 
 // TestDependencyDirection keeps the layout honest: gg only in render/,
-// bbolt only in storage/, discordgo only in bot/, and the engine free of
-// everything but the standard library and itself.
+// bbolt only in storage/, discordgo only in bot/, the engine free of
+// everything but the standard library and itself, and the AI of everything
+// but those.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
 		"github.com/fogleman/gg":        "render/",
@@ -41,6 +42,10 @@ func TestDependencyDirection(t *testing.T) {
 			}
 			if strings.HasPrefix(filepath.ToSlash(path), "engine/") && strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") {
 				t.Errorf("%s (the engine) imports %s", path, p)
+			}
+			// The AI searches any game through the engine's interfaces alone.
+			if strings.HasPrefix(filepath.ToSlash(path), "ai/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") && !strings.HasPrefix(p, "tessera/ai")) {
+				t.Errorf("%s (the AI) imports %s: only the engine and the standard library", path, p)
 			}
 		}
 		return nil

@@ -159,10 +159,11 @@ func Search(ctx context.Context, st engine.State, seat engine.Seat, b Budget, se
 	case 1:
 		return legal[0], Stats{Elapsed: time.Since(start), Shortcut: "only move"}, nil
 	}
-	if m, ok := winAtOnce(ctx, st, seat, legal, seed); ok {
-		return m, Stats{Elapsed: time.Since(start), Shortcut: "wins at once"}, nil
+	win, gains := scanRoot(ctx, st, seat, legal, seed)
+	if win != nil {
+		return win, Stats{Elapsed: time.Since(start), Shortcut: "wins at once"}, nil
 	}
-	move, stats, err = searchRoot(ctx, st, seat, legal, b, seed)
+	move, stats, err = searchRoot(ctx, st, seat, legal, gains, b, seed)
 	stats.Elapsed = time.Since(start)
 	return move, stats, err
 }

@@ -299,3 +299,41 @@ func (p panicky) Determinize(s engine.Seat, r *engine.Rand) engine.State {
 	}
 	return p.cards.Determinize(s, r)
 }
+
+// TestRootBestGainFirst: the root expands the move with the best immediate
+// score change first, so a one-iteration search plays such a move (in a
+// game with a Determinizer too).
+func TestRootBestGainFirst(t *testing.T) {
+	checked := 0
+	positions := []engine.State{newCards(2, 3), newCards(2, 4)}
+	for seed := uint64(1); seed <= 4; seed++ {
+		positions = append(positions, randomPosition(t, engine.Setup{Game: "tilingking", Players: 2, Seed: seed}, 6, seed))
+	}
+	for i, st := range positions {
+		if st.Over() {
+			continue
+		}
+		me := st.ToMove()
+		top, gain := math.MinInt, map[string]int{}
+		for _, m := range st.Legal() {
+			c := st.Clone()
+			out, err := c.Apply(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gain[m.String()] = out.Points(me)
+			top = max(top, out.Points(me))
+		}
+		m, stats, err := ai.Search(context.Background(), st, me, ai.Budget{Iterations: 1, Workers: 1}, uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats.Shortcut == "" && gain[m.String()] != top {
+			t.Fatalf("position %d: one iteration played %s (gain %d), the best gain is %d", i, m, gain[m.String()], top)
+		}
+		checked++
+	}
+	if checked < 4 {
+		t.Fatalf("only %d positions", checked)
+	}
+}

@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -14,7 +15,7 @@ import (
 // statistics. Summing is in worker order and the choice breaks ties by
 // notation, so the move depends only on the seed and the budget, not on
 // how the goroutines were scheduled.
-func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, b Budget, seed uint64) (engine.Move, Stats, error) {
+func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, gains map[string]float64, b Budget, seed uint64) (engine.Move, Stats, error) {
 	trees := make([]*tree, b.Workers)
 	done := make([]int, b.Workers)
 	stopped := make([]bool, b.Workers)
@@ -26,6 +27,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 			share++
 		}
 		trees[w] = newTree(st, seat, mix(seed, uint64(w)+1))
+		trees[w].rootGain = gains
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -107,12 +109,15 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 	return legal[0], stats, nil // not reached: the root's moves are the seat's own
 }
 
-// winAtOnce finds a move that ends the game with seat the sole winner, the
-// one with the best reward when there are several (no search can do better
-// than a sure win). In a game with hidden information it must win in each of
-// a few determinizations, so the choice never depends on what seat cannot
-// see. It gives up (finding nothing) when ctx ends.
-func winAtOnce(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, bool) {
+// scanRoot applies each of seat's moves once and returns a move that wins
+// at once (ends the game with seat the sole winner; the best-rewarded one if
+// there are several), since no search can do better than a sure win, and
+// otherwise each move's immediate score change for seat, by notation, which
+// orders the root's expansion. In a game with hidden information it works
+// on a few determinizations (a win must win in each; the gain is their
+// mean), so nothing depends on what seat cannot see. It gives up (no win,
+// no gains) when ctx ends.
+func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, map[string]float64) {
 	r := engine.NewRand(mix(seed, 0))
 	tries := 1
 	d, hidden := st.(engine.Determinizer)
@@ -120,21 +125,26 @@ func winAtOnce(ctx context.Context, st engine.State, seat engine.Seat, legal []e
 		tries = 4
 	}
 	worlds := make([]engine.State, tries)
+	before := make([]int, tries)
 	for i := range worlds {
 		if hidden {
 			worlds[i] = d.Determinize(seat, &r)
 		} else {
-			worlds[i] = st
+			worlds[i] = st.Clone() // the real position's scores are not read, only a copy's
+		}
+		if sc := worlds[i].Scores(); int(seat) < len(sc) {
+			before[i] = sc[seat]
 		}
 	}
+	gains := make(map[string]float64, len(legal))
 	var found engine.Move
 	bestReward := -1.0
 	for i, m := range legal {
 		if i%32 == 31 && ctx.Err() != nil {
-			return nil, false
+			return nil, nil
 		}
-		worst := 2.0
-		for _, w := range worlds {
+		worst, gain := 2.0, 0.0
+		for k, w := range worlds {
 			c := w.Clone()
 			var err error
 			if fp, ok := c.(engine.FastPlayer); ok {
@@ -142,21 +152,25 @@ func winAtOnce(ctx context.Context, st engine.State, seat engine.Seat, legal []e
 			} else {
 				_, err = c.Apply(m)
 			}
-			if err != nil || !c.Over() {
-				worst = -1
+			if err != nil {
+				worst, gain = -1, math.Inf(-1)
 				break
 			}
-			if ws := c.Winners(); len(ws) != 1 || ws[0] != seat {
+			if sc := c.Scores(); int(seat) < len(sc) {
+				gain += float64(sc[seat]-before[k]) / float64(tries)
+			}
+			if ws := c.Winners(); !c.Over() || len(ws) != 1 || ws[0] != seat {
 				worst = -1
-				break
+				continue
 			}
 			worst = min(worst, Rewards(c)[seat])
 		}
+		gains[m.String()] = gain
 		if worst > bestReward {
 			found, bestReward = m, worst
 		}
 	}
-	return found, found != nil
+	return found, gains
 }
 
 // mix derives independent seeds from one (splitmix64's finaliser).

@@ -1,7 +1,9 @@
 package ai
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"tessera/engine"
 )
@@ -64,6 +66,12 @@ type tree struct {
 	present     []*child // scratch: the children legal in this determinization
 	untried     []engine.Move
 	cacheLeft   int // how many more legal moves the nodes may cache
+	// rootGain is each root move's immediate score change for the seat
+	// (nil if unknown): the root expands its moves best first, ties in
+	// random order, so a small budget spends its visits on the moves a
+	// one-ply look already likes (progressive widening with a heuristic
+	// order, "progressive unpruning").
+	rootGain map[string]float64
 }
 
 // cacheMoves bounds the legal moves a tree keeps in its nodes' caches
@@ -145,6 +153,9 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 	}
 	if len(t.untried) > 0 && (len(n.children) < limit || len(t.present) == 0) {
 		m := t.untried[t.r.IntN(len(t.untried))]
+		if n == t.root && t.rootGain != nil { // the best gain first, ties at random
+			m = t.bestGain(t.untried)
+		}
 		c = t.newChild(m)
 		c.avail = 1
 		n.index[c.key] = len(n.children)
@@ -163,6 +174,11 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 		if len(legal) <= t.cacheLeft {
 			t.cacheLeft -= len(legal)
 			t.r.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
+			if n == t.root && t.rootGain != nil {
+				slices.SortStableFunc(legal, func(a, b engine.Move) int {
+					return cmp.Compare(t.rootGain[b.String()], t.rootGain[a.String()])
+				})
+			}
 			n.legal = legal
 		} else {
 			n.index = make(map[string]int)
@@ -214,6 +230,24 @@ func (t *tree) untriedMove(n *node, legal []engine.Move) engine.Move {
 		return nil
 	}
 	return t.untried[t.r.IntN(len(t.untried))]
+}
+
+// bestGain draws uniformly among the moves with the highest root gain.
+func (t *tree) bestGain(moves []engine.Move) engine.Move {
+	top, ties := math.Inf(-1), 0
+	var pick engine.Move
+	for _, m := range moves {
+		switch g := t.rootGain[m.String()]; {
+		case g > top:
+			top, ties, pick = g, 1, m
+		case g == top:
+			ties++
+			if t.r.IntN(ties) == 0 { // reservoir sampling: each tie equally likely
+				pick = m
+			}
+		}
+	}
+	return pick
 }
 
 func newNode() *node { return &node{count: -1} }
