@@ -116,7 +116,9 @@ func TestVacationPausesTheClock(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{})
 	w.newGame(t, fakediscord.Str("clock", "3d"))
-	w.clock.Add(day)
+	// An hour before her first reminder would be due (24h), so that no
+	// tick of the scheduler can send one before the vacation starts.
+	w.clock.Add(day - time.Hour)
 	r := w.respond(t, w.srv.Slash("vacation", fakediscord.Int("days", 4)).By(w.ana))
 	if !ephemeral(r) || !strings.Contains(text(r), "16 vacation days left") {
 		t.Fatalf("/vacation: %q", text(r))
@@ -125,14 +127,14 @@ func TestVacationPausesTheClock(t *testing.T) {
 	if !strings.Contains(away.Content, "alice is away until <t:") {
 		t.Fatalf("away post: %q", away.Content)
 	}
-	// Away from day 1 to day 5: no reminders meanwhile.
-	w.clock.Add(3 * day) // day 4
+	// Away from hour 23 to 4 days later: no reminders meanwhile.
+	w.clock.Add(3 * day) // day 3, hour 23
 	time.Sleep(60 * time.Millisecond)
 	if n := len(w.srv.DMs(w.ana.ID)); n != 1 {
 		t.Fatalf("%d direct messages: no reminders while away", n)
 	}
 	// Her 3 days now end 4 days later: 7 days after her turn began.
-	w.clock.Add(2 * day) // day 6: still in time
+	w.clock.Add(2 * day) // day 5, hour 23: still in time
 	time.Sleep(60 * time.Millisecond)
 	if g, _ := w.store.Game(1); g.Status != "playing" {
 		t.Fatal("the clock ran during the vacation")
@@ -142,7 +144,7 @@ func TestVacationPausesTheClock(t *testing.T) {
 	if !ephemeral(r) || !strings.Contains(text(r), "16 vacation days left") {
 		t.Fatalf("over the allowance: %q", text(r))
 	}
-	w.clock.Add(day + time.Minute) // day 7 and a minute
+	w.clock.Add(day + time.Hour + time.Minute) // day 7 and a minute
 	w.waitGame(t, "a time-out", func(status string, moves int) bool { return status == "finished" })
 }
 

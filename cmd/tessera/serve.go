@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -93,7 +94,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 1
 	}
 	if err := b.Run(ctx); err != nil && ctx.Err() == nil {
-		log.Error("bot stopped", "err", err)
+		if !errors.Is(err, bot.ErrTokenRefused) { // the bot already said what to do
+			log.Error("bot stopped", "err", err)
+		}
 		return 1
 	}
 	return 0
