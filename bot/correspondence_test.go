@@ -218,7 +218,7 @@ func TestPlainTextMoves(t *testing.T) {
 	w.srv.UserMessage(w.bo, w.thread, move)
 	// A mistake by the player to move is answered.
 	bad := w.srv.UserMessage(w.ana, w.thread, "d9 RGBY")
-	reply := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return m.Content == service.PlainMoveRefused }, 0)
+	reply := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.HasPrefix(m.Content, service.PlainMoveRefused) }, 0)
 	if reply.MessageReference == nil || reply.MessageReference.MessageID != bad.ID {
 		t.Fatalf("the error should answer the message: %+v", reply.MessageReference)
 	}

@@ -35,7 +35,9 @@ func TestPlainTextRefusalHidesTheHand(t *testing.T) {
 	reply := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
 		return m.MessageReference != nil && m.MessageReference.MessageID == bad.ID
 	}, 0)
-	if reply.Content != service.PlainMoveRefused {
+	// The public answer is the fixed line, and then only the post's marker
+	// (a small-print line the courier adds to find its posts again).
+	if first, _, _ := strings.Cut(reply.Content, "\n"); first != service.PlainMoveRefused {
 		t.Fatalf("public answer %q", reply.Content)
 	}
 	w.settle(t)
