@@ -74,7 +74,13 @@ func (t Tile) Canonical() Tile {
 
 // AllTiles is the set: the 70 colourings that differ under rotation, each
 // once, in code order.
-func AllTiles() []Tile {
+func AllTiles() []Tile { return append([]Tile(nil), allTiles...) }
+
+// allTiles is the set, worked out once: every new game and every random
+// playout from the start begins with it.
+var allTiles = enumerateTiles()
+
+func enumerateTiles() []Tile {
 	seen := map[Tile]bool{}
 	var out []Tile
 	for a := 0; a < 4; a++ {
