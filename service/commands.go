@@ -292,6 +292,9 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 		seats = append(seats, fmt.Sprintf("%s (seat %d)", pl.Name, i+1))
 	}
 	lines := []string{fmt.Sprintf("**%s**, game #%d, begins: %s. Clock: %s.", gameName(g.Setup.Game), g.ID, strings.Join(seats, ", "), ClockText(g.Clock))}
+	if solo(g) {
+		lines[0] = fmt.Sprintf("**%s**, game #%d%s, for %s alone: no clock, take your time.", gameName(g.Setup.Game), g.ID, optionText(g.Setup.Options), g.Players[0].Name)
+	}
 	if st, ok := st.(engine.Starter); ok {
 		lines = append(lines, eventLines(g, st.StartEvents())...)
 	}
@@ -331,7 +334,9 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 	if !slices.ContainsFunc(posts, func(a tessera.Announcement) bool { return a.Kind == tessera.AnnounceThread }) {
 		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceStatus})
 	}
-	if !st.Over() && !aiNext { // the AI gets no turn notices
+	// The AI gets no turn notices, nor does a player alone (nobody else
+	// moves in between: they know it is their turn).
+	if !st.Over() && !aiNext && !solo(g) {
 		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceTurn, UserID: g.Players[st.ToMove()].ID, Board: true})
 	}
 	for _, a := range posts {
@@ -360,6 +365,9 @@ func (s *Service) Wake() <-chan struct{} { return s.wake }
 
 // turnLine says whose turn it is, pinging them, or who won.
 func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
+	if solo(g) {
+		return s.soloTurnLine(g, st)
+	}
 	if st.Over() {
 		var win []string
 		for _, w := range st.Winners() {
@@ -697,7 +705,7 @@ func (s *Service) Games(req Request) (Reply, error) {
 	}
 	var lines, ended []string
 	head := func(g *tessera.Game) string {
-		return fmt.Sprintf("#%d %s vs %s: ", g.ID, gameName(g.Setup.Game), joinAnd(g.Opponents(req.User.ID)))
+		return fmt.Sprintf("#%d %s: ", g.ID, vsText(g, req.User.ID))
 	}
 	for i := len(games) - 1; i >= 0 && len(ended) < recentEndedMax; i-- { // newest first
 		if g := games[i]; !g.Active() && s.now().Sub(g.Updated) < recentlyEnded {

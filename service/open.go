@@ -127,6 +127,7 @@ func (s *Service) NewOpen(req Request, gameID string, seats int, options, clock 
 		return Reply{}, dup(err)
 	}
 	if seats == 1 {
+		rec.Clock = tessera.Clock{Kind: "none"} // alone: nobody waits, no clock
 		return s.startSolo(req, rec)
 	}
 	text := fmt.Sprintf("**%s** is looking for %s for **%s** (game #%d)%s, %s. Click Join to play; the game starts when %s joined. This open challenge expires %s.",
