@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"tessera/service"
 )
 
 // hintRE reads the move out of a /hint reply ("Try d4 NE (game #1).").
@@ -61,5 +63,44 @@ func TestPuzzlesSolvedByFollowingHints(t *testing.T) {
 				t.Fatalf("/games:\n%s", out)
 			}
 		})
+	}
+}
+
+// The easy puzzle's solution, laid in the hard puzzle, is a full board of
+// several knots: reported as not solved, with no hint but undo; undo
+// takes the last tile back.
+func TestHardPuzzleWithSeveralKnotsIsNotSolved(t *testing.T) {
+	c, out := newConsole(t)
+	c.Line("ana: /puzzle easy")
+	moves := solveByHints(t, c, out)
+	c, out = newConsole(t)
+	c.Line("bo: /puzzle hard")
+	for _, m := range moves {
+		c.Line("bo: /move " + m)
+	}
+	log := out.String()
+	if strings.Contains(log, "Solved") || !strings.Contains(log, "Not solved: the 25 tiles form") {
+		t.Fatalf("a full board of several knots:\n%s", log)
+	}
+	if !strings.Contains(log, "(the hard puzzle wants one knot through all 25: undo)") {
+		t.Fatalf("the first small knot is not pointed out:\n%s", log)
+	}
+	r, err := c.Do("bo: /hint")
+	if err != nil || r.Text != "There is no solution from here in game #1; undo." || !r.Ephemeral {
+		t.Fatalf("hint: %q %v", r.Text, err)
+	}
+	before := out.Len()
+	c.Line("bo: /move undo")
+	if !strings.Contains(out.String()[before:], "**bo** played `undo`") {
+		t.Fatalf("undo:\n%s", out.String()[before:])
+	}
+	c.Line("bo: /games")
+	if !strings.Contains(out.String(), "Knotwork (alone): **your turn**") {
+		t.Fatalf("/games:\n%s", out.String()[before:])
+	}
+	// Autocomplete lists undo.
+	req := service.Request{User: user("bo"), ChannelID: "console", GuildID: "console"}
+	if ch := c.svc.MoveChoices(req, "", "und"); len(ch) != 1 || ch[0].Value != "undo" {
+		t.Fatalf("choices for \"und\": %+v", ch)
 	}
 }

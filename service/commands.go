@@ -342,7 +342,8 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 	for _, a := range posts {
 		a.GameID, a.Moves = g.ID, len(g.Moves)
 		// The post that ends a game offers its players a rematch.
-		a.Rematch = a.Rematch || st.Over() && a.Kind == tessera.AnnouncePost
+		// (Alone, /puzzle starts another.)
+		a.Rematch = a.Rematch || st.Over() && a.Kind == tessera.AnnouncePost && !solo(g)
 		if err := tx.Enqueue(a); err != nil {
 			return err
 		}
@@ -765,6 +766,9 @@ func (s *Service) endedText(g *tessera.Game) string {
 	p, err := s.state(g)
 	if err != nil {
 		return "over"
+	}
+	if solo(g) {
+		return strings.ToLower(scoreLine(g, p.state)) // "easy puzzle solved! …"
 	}
 	// "Game over: Ana wins" reads "game over: Ana wins" after the colon.
 	st := render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
