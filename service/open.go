@@ -127,7 +127,6 @@ func (s *Service) NewOpen(req Request, gameID string, seats int, options, clock 
 		return Reply{}, dup(err)
 	}
 	if seats == 1 {
-		rec.Clock = tessera.Clock{Kind: "none"} // alone: nobody waits, no clock
 		return s.startSolo(req, rec)
 	}
 	text := fmt.Sprintf("**%s** is looking for %s for **%s** (game #%d)%s, %s. Click Join to play; the game starts when %s joined. This open challenge expires %s.",
@@ -150,6 +149,7 @@ func joinedText(n int) string {
 func (s *Service) startSolo(req Request, rec *tessera.Game) (Reply, error) {
 	now := s.now().UTC()
 	g, err := s.store.Update(rec.ID, rec.Version, "", func(g *tessera.Game, tx *storage.Tx) error {
+		g.Clock = tessera.Clock{Kind: "none"} // nobody waits for a player alone
 		return s.begin(tx, g, now)
 	})
 	if err != nil {
