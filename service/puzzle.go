@@ -25,8 +25,9 @@ type searchHinter interface {
 	SearchHint() (m engine.Move, found, exhaustive bool)
 }
 
-// solo reports whether a game is played alone.
-func solo(g *tessera.Game) bool { return len(g.Players) == 1 }
+// solo reports whether a game is played alone (by its setup: an open
+// challenge nobody joined yet has one player too, but is not alone).
+func solo(g *tessera.Game) bool { return g.Setup.Players == 1 }
 
 // puzzleGame is the game the /puzzle command starts.
 const puzzleGame = "knotwork"
@@ -107,10 +108,15 @@ func againstText(names []string) string {
 	return " against " + joinAnd(names)
 }
 
-// vsText is "Knotwork vs Bo", or "Knotwork (alone)".
+// vsText is "Knotwork vs Bo", "Knotwork (alone)" for a puzzle, or
+// "Closure (nobody joined)" for an open challenge without takers.
 func vsText(g *tessera.Game, userID string) string {
-	if solo(g) {
+	opp := g.Opponents(userID)
+	switch {
+	case solo(g):
 		return gameName(g.Setup.Game) + " (alone)"
+	case len(opp) == 0:
+		return gameName(g.Setup.Game) + " (nobody joined)"
 	}
-	return gameName(g.Setup.Game) + " vs " + joinAnd(g.Opponents(userID))
+	return gameName(g.Setup.Game) + " vs " + joinAnd(opp)
 }

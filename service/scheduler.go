@@ -71,7 +71,7 @@ func (s *Service) remind(now time.Time) (int, error) {
 	var due []uint64
 	err := s.store.All(func(g *tessera.Game) error {
 		// Nobody waits for a player alone: no reminders.
-		if g.Status != tessera.StatusPlaying || g.AITurn || len(g.Players) < 2 || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
+		if g.Status != tessera.StatusPlaying || g.AITurn || solo(g) || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
 			return nil
 		}
 		if !g.Reminded.IsZero() && now.Sub(g.Reminded) < 24*time.Hour {
