@@ -58,6 +58,10 @@ func TestPuzzlesSolvedByFollowingHints(t *testing.T) {
 					t.Fatalf("output has %q:\n%s", never, out)
 				}
 			}
+			c.Line("ana: /click rematch:1")
+			if !strings.Contains(out.String(), "was played alone: start another with /puzzle") {
+				t.Fatalf("rematch of a puzzle:\n%s", out)
+			}
 			c.Line("ana: /games")
 			if !strings.Contains(out.String(), "Knotwork (alone)") {
 				t.Fatalf("/games:\n%s", out)
