@@ -63,7 +63,7 @@ func TestPuzzleThroughDiscord(t *testing.T) {
 	if err != nil || g.Status != tessera.StatusFinished {
 		t.Fatalf("game: %v %v", g.Status, err)
 	}
-	if !strings.Contains(w.status(t).Content, "puzzle solved") {
+	if st := w.status(t).Content; !strings.Contains(st, "Hard puzzle solved!") || strings.Contains(st, "wins") {
 		t.Fatalf("status message: %q", w.status(t).Content)
 	}
 	for _, m := range w.srv.Messages(w.thread) {

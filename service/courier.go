@@ -310,6 +310,11 @@ func (s *Service) statusMessage(g *tessera.Game) (Message, error) {
 		lines = append(lines, line+".")
 	case tessera.StatusAborted:
 		lines = append(lines, "Aborted.")
+	case tessera.StatusFinished:
+		if solo(g) {
+			break // the puzzle's line above says it ("Hard puzzle solved! …")
+		}
+		fallthrough
 	default:
 		lines = append(lines, render.Status(render.NewPanel("", st.View(engine.NoSeat), g.Names()).Seats)+".")
 	}
