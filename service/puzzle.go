@@ -72,13 +72,18 @@ func (s *Service) Hint(req Request, ref string) (Reply, error) {
 	} else {
 		m, found = st.(hinter).Hint()
 	}
+	return Reply{Text: hintText(g.ID, m, found, exhaustive), Ephemeral: true}, nil
+}
+
+// hintText is a hint's answer: the move, or why there is none.
+func hintText(id uint64, m engine.Move, found, exhaustive bool) string {
 	switch {
 	case found:
-		return Reply{Text: fmt.Sprintf("Try %s (game #%d).", m, g.ID), Ephemeral: true}, nil
+		return fmt.Sprintf("Try %s (game #%d).", m, id)
 	case !exhaustive:
-		return Reply{Text: fmt.Sprintf("I could not find a solution in time from this position of game #%d; try undo.", g.ID), Ephemeral: true}, nil
+		return fmt.Sprintf("I could not find a solution in time from this position of game #%d; try undo.", id)
 	}
-	return Reply{Text: fmt.Sprintf("There is no solution from here in game #%d; undo.", g.ID), Ephemeral: true}, nil
+	return fmt.Sprintf("There is no solution from here in game #%d; undo.", id)
 }
 
 // soloTurnLine is turnLine for a game played alone: no ping (nobody else
