@@ -443,6 +443,15 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			}
 			do = func() (service.Reply, error) { return b.svc.NewOpen(req, game, seats, options, clock) }
 		}
+	case "puzzle":
+		if why := b.missingPermissions(i); why != "" { // it makes a thread, as /new does
+			b.respond(i, service.Reply{Text: why, Ephemeral: true}, notDeferred)
+			return
+		}
+		level := optString(data, "level")
+		do = func() (service.Reply, error) { return b.svc.Puzzle(req, level) }
+	case "hint":
+		do = func() (service.Reply, error) { return b.svc.Hint(req, ref) }
 	case "move":
 		text := optString(data, "notation")
 		do = func() (service.Reply, error) { return b.svc.Move(req, ref, text) }
@@ -483,8 +492,9 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			return service.Reply{Text: "I do not know that command; try /rules.", Ephemeral: true}, nil
 		}
 	}
-	// /new and /board answer in public; every other command privately.
-	b.answer(i, data.Name == "new" || data.Name == "board", do)
+	// /new, /puzzle and /board answer in public; every other command
+	// privately (a hint too: it is for the player who asked).
+	b.answer(i, data.Name == "new" || data.Name == "puzzle" || data.Name == "board", do)
 }
 
 // Mention is how Discord mentions a user.

@@ -60,6 +60,11 @@ func commands() []*discordgo.ApplicationCommand {
 			{Type: discordgo.ApplicationCommandOptionString, Name: "notation", Description: "Your move, e.g. d5 RGBY; start typing to see the legal moves", Required: true, Autocomplete: true, MaxLength: 200},
 			gameRef,
 		}},
+		{Name: "puzzle", Description: "Play a Knotwork puzzle alone: fit all 25 tiles into 5x5 (easy) or make one knot (hard)", Contexts: guildOnly, Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "easy (fit all 25 tiles) or hard (one single knot); default easy", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				{Name: "easy", Value: "easy"}, {Name: "hard", Value: "hard"}}},
+		}},
+		{Name: "hint", Description: "A tile of a solution from your puzzle's position (only you see it)", Options: []*discordgo.ApplicationCommandOption{gameRef}},
 		{Name: "hand", Description: "See your hand (only you see it)", Options: []*discordgo.ApplicationCommandOption{gameRef}},
 		{Name: "board", Description: "Show a game's board again", Options: []*discordgo.ApplicationCommandOption{gameRef}},
 		{Name: "games", Description: "Your games and whose turn it is"},

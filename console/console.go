@@ -46,6 +46,8 @@ const Help = `Type commands as "<player>: /<command> ...", for example:
   ana: /abort  /vacation 3  /settings notify=off timezone=Europe/Paris  /say d5 RGBY
   ana: /new tilingking seats=3     an open challenge; others /join #1 (/challenges lists them)
   ana: /history [user] [game]      finished games; /export #1 writes a finished game's record
+  ana: /puzzle hard                a Knotwork puzzle alone (easy or hard; or /new knotwork puzzle=easy)
+  ana: /hint   ana: /move undo     a tile of a solution from here (only you see it); take back a tile
 With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
 Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`
 
@@ -284,6 +286,14 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			fmt.Fprintf(&b, "  (the list stops at %d moves, best first; type the start of a move after /moves to see others)\n", service.MaxChoices)
 		}
 		return service.Reply{Text: strings.TrimRight(b.String(), "\n"), Ephemeral: true}, nil
+	case "puzzle":
+		level := ""
+		if len(args) > 0 {
+			level = strings.TrimPrefix(strings.ToLower(args[0]), "level=")
+		}
+		return c.svc.Puzzle(req, level)
+	case "hint":
+		return c.svc.Hint(req, ref)
 	case "hand":
 		return c.svc.Hand(req, ref)
 	case "board":

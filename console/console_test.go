@@ -47,7 +47,7 @@ func TestConsoleCommands(t *testing.T) {
 
 // FuzzLine: nothing typed at the console crashes it.
 func FuzzLine(f *testing.F) {
-	for _, s := range []string{"ana: /move d5 RGBY", "bo: /move #1 pass", "ana: /click resign:1", "ana: /new tilingking bo cy board=hex", "x: /vacation 99", ":", "ana: /say 17 m13 90", "ana: /settings timezone=Nowhere/Else"} {
+	for _, s := range []string{"ana: /move d5 RGBY", "bo: /move #1 pass", "ana: /click resign:1", "ana: /new tilingking bo cy board=hex", "x: /vacation 99", ":", "ana: /say 17 m13 90", "ana: /settings timezone=Nowhere/Else", "cy: /puzzle hard", "cy: /hint", "cy: /move undo", "cy: /hint #1"} {
 		f.Add(s)
 	}
 	c, _ := newConsole(f)

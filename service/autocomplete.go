@@ -42,8 +42,9 @@ func (p *position) legalMoves() []legalMove {
 		for _, m := range moves {
 			add(m)
 		}
-		// Moves a game accepts but does not list (a voluntary pass).
-		for _, extra := range []string{"pass", "pass all"} {
+		// Moves a game accepts but does not list (a voluntary pass, a
+		// puzzle's undo).
+		for _, extra := range []string{"pass", "pass all", "undo"} {
 			if m, err := st.Parse(extra); err == nil && !slices.ContainsFunc(p.legal, func(l legalMove) bool { return l.text == m.String() }) {
 				add(m)
 			}
@@ -153,12 +154,11 @@ func (s *Service) GameChoices(req Request, typed string) []Choice {
 			continue
 		}
 		seat := g.Seat(req.User.ID)
-		others := g.Opponents(req.User.ID)
 		turn := ""
 		if p, err := s.state(g); err == nil && int(p.state.ToMove()) == seat {
 			turn = " (your turn)"
 		}
-		name := fmt.Sprintf("#%d %s vs %s%s", g.ID, gameName(g.Setup.Game), joinAnd(others), turn)
+		name := fmt.Sprintf("#%d %s%s", g.ID, vsText(g, req.User.ID), turn)
 		if typed != "" && !strings.Contains(strings.ToLower(name), typed) {
 			continue
 		}

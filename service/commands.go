@@ -292,6 +292,9 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 		seats = append(seats, fmt.Sprintf("%s (seat %d)", pl.Name, i+1))
 	}
 	lines := []string{fmt.Sprintf("**%s**, game #%d, begins: %s. Clock: %s.", gameName(g.Setup.Game), g.ID, strings.Join(seats, ", "), ClockText(g.Clock))}
+	if solo(g) {
+		lines[0] = fmt.Sprintf("**%s**, game #%d%s, for %s alone: no clock, take your time.", gameName(g.Setup.Game), g.ID, optionText(g.Setup.Options), g.Players[0].Name)
+	}
 	if st, ok := st.(engine.Starter); ok {
 		lines = append(lines, eventLines(g, st.StartEvents())...)
 	}
@@ -331,13 +334,16 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 	if !slices.ContainsFunc(posts, func(a tessera.Announcement) bool { return a.Kind == tessera.AnnounceThread }) {
 		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceStatus})
 	}
-	if !st.Over() && !aiNext { // the AI gets no turn notices
+	// The AI gets no turn notices, nor does a player alone (nobody else
+	// moves in between: they know it is their turn).
+	if !st.Over() && !aiNext && !solo(g) {
 		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceTurn, UserID: g.Players[st.ToMove()].ID, Board: true})
 	}
 	for _, a := range posts {
 		a.GameID, a.Moves = g.ID, len(g.Moves)
 		// The post that ends a game offers its players a rematch.
-		a.Rematch = a.Rematch || st.Over() && a.Kind == tessera.AnnouncePost
+		// (Alone, /puzzle starts another.)
+		a.Rematch = a.Rematch || st.Over() && a.Kind == tessera.AnnouncePost && !solo(g)
 		if err := tx.Enqueue(a); err != nil {
 			return err
 		}
@@ -360,6 +366,9 @@ func (s *Service) Wake() <-chan struct{} { return s.wake }
 
 // turnLine says whose turn it is, pinging them, or who won.
 func (s *Service) turnLine(g *tessera.Game, st engine.State, r *Reply) string {
+	if solo(g) {
+		return s.soloTurnLine(g, st)
+	}
 	if st.Over() {
 		var win []string
 		for _, w := range st.Winners() {
@@ -697,7 +706,7 @@ func (s *Service) Games(req Request) (Reply, error) {
 	}
 	var lines, ended []string
 	head := func(g *tessera.Game) string {
-		return fmt.Sprintf("#%d %s vs %s: ", g.ID, gameName(g.Setup.Game), joinAnd(g.Opponents(req.User.ID)))
+		return fmt.Sprintf("#%d %s: ", g.ID, vsText(g, req.User.ID))
 	}
 	for i := len(games) - 1; i >= 0 && len(ended) < recentEndedMax; i-- { // newest first
 		if g := games[i]; !g.Active() && s.now().Sub(g.Updated) < recentlyEnded {
@@ -757,6 +766,9 @@ func (s *Service) endedText(g *tessera.Game) string {
 	p, err := s.state(g)
 	if err != nil {
 		return "over"
+	}
+	if solo(g) {
+		return strings.ToLower(scoreLine(g, p.state)) // "easy puzzle solved! …"
 	}
 	// "Game over: Ana wins" reads "game over: Ana wins" after the colon.
 	st := render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)

@@ -310,6 +310,11 @@ func (s *Service) statusMessage(g *tessera.Game) (Message, error) {
 		lines = append(lines, line+".")
 	case tessera.StatusAborted:
 		lines = append(lines, "Aborted.")
+	case tessera.StatusFinished:
+		if solo(g) {
+			break // the puzzle's line above says it ("Hard puzzle solved! …")
+		}
+		fallthrough
 	default:
 		lines = append(lines, render.Status(render.NewPanel("", st.View(engine.NoSeat), g.Names()).Seats)+".")
 	}
@@ -362,7 +367,10 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 		return nil
 	}
 	opp := g.Opponents(a.UserID)
-	text := fmt.Sprintf("Your turn in **%s** game #%d against %s: %s", gameName(g.Setup.Game), g.ID, joinAnd(opp), s.cfg.Link(g.GuildID, g.Place()))
+	if len(opp) == 0 {
+		return nil // alone: nobody to wait for, no notice (none is written now)
+	}
+	text := fmt.Sprintf("Your turn in **%s** game #%d%s: %s", gameName(g.Setup.Game), g.ID, againstText(opp), s.cfg.Link(g.GuildID, g.Place()))
 	if a.Kind == tessera.AnnounceReminder {
 		text = fmt.Sprintf("Reminder: %s is waiting for your move in **%s** game #%d (since %s): %s",
 			joinAnd(opp), gameName(g.Setup.Game), g.ID, s.cfg.Stamp(g.TurnStart, loc(u)), s.cfg.Link(g.GuildID, g.Place()))

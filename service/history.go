@@ -123,14 +123,14 @@ func (s *Service) FinishedChoices(req Request, typed string) []Choice {
 	typed = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(typed)), "#")
 	var out []Choice
 	games, _, err := s.store.Finished(req.User.ID, func(g *tessera.Game) bool {
-		name := fmt.Sprintf("#%d %s vs %s", g.ID, gameName(g.Setup.Game), joinAnd(g.Opponents(req.User.ID)))
+		name := fmt.Sprintf("#%d %s", g.ID, vsText(g, req.User.ID))
 		return typed == "" || strings.Contains(strings.ToLower(name), typed)
 	}, 0, MaxChoices)
 	if err != nil {
 		return nil
 	}
 	for _, g := range games {
-		name := fmt.Sprintf("#%d %s vs %s", g.ID, gameName(g.Setup.Game), joinAnd(g.Opponents(req.User.ID)))
+		name := fmt.Sprintf("#%d %s", g.ID, vsText(g, req.User.ID))
 		out = append(out, Choice{Name: clip(name), Value: fmt.Sprint(g.ID)})
 	}
 	return out

@@ -149,12 +149,15 @@ func joinedText(n int) string {
 func (s *Service) startSolo(req Request, rec *tessera.Game) (Reply, error) {
 	now := s.now().UTC()
 	g, err := s.store.Update(rec.ID, rec.Version, "", func(g *tessera.Game, tx *storage.Tx) error {
+		g.Clock = tessera.Clock{Kind: "none"} // nobody waits for a player alone
 		return s.begin(tx, g, now)
 	})
 	if err != nil {
 		return Reply{}, err
 	}
-	s.poke()
+	// No poke, as for a game against the AI alone: the courier makes the
+	// thread once the transport has recorded this reply's message
+	// (ChallengeMessage), to start it there.
 	return Reply{Text: fmt.Sprintf("**%s**, game #%d, for %s alone, begins %s.", gameName(g.Setup.Game), g.ID, req.User.Name, s.where(g)), Challenge: g.ID}, nil
 }
 

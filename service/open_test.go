@@ -124,7 +124,7 @@ func TestOpenChallengeExpires(t *testing.T) {
 	if r := h.ok(h.svc.Challenges(h.req(cy))); !strings.Contains(r.Text, "no open challenges") {
 		t.Fatalf("%q", r.Text)
 	}
-	if r := h.ok(h.svc.Games(h.req(ana))); !strings.Contains(r.Text, "#1 Closure vs : open challenge expired") {
+	if r := h.ok(h.svc.Games(h.req(ana))); !strings.Contains(r.Text, "#1 Closure (nobody joined): open challenge expired") {
 		t.Fatalf("%q", r.Text)
 	}
 }

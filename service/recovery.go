@@ -204,8 +204,14 @@ func (s *Service) moveToDMs(g *tessera.Game) error {
 	s.log.Warn("the game's channel is gone; it goes on in direct messages", "game", g.ID, "channel", g.ChannelID)
 	_, err := s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
 		g.InDMs, g.StatusID = true, ""
-		g.Notice = fmt.Sprintf("The channel of game #%d (**%s** against %%s) was deleted, so the game goes on here, in direct messages: "+
-			"use `/move game:%d` (and `/hand`, `/board` with `game:%d`) from anywhere. The board is below.", g.ID, gameName(g.Setup.Game), g.ID, g.ID)
+		// %s in the notice is each player's opponents, filled in when
+		// it is sent; a player alone has none.
+		against := " against %s"
+		if solo(g) {
+			against = ", alone"
+		}
+		g.Notice = fmt.Sprintf("The channel of game #%d (**%s**%s) was deleted, so the game goes on here, in direct messages: "+
+			"use `/move game:%d` (and `/hand`, `/board` with `game:%d`) from anywhere. The board is below.", g.ID, gameName(g.Setup.Game), against, g.ID, g.ID)
 		g.Relocations++
 		return nil
 	})
@@ -230,7 +236,11 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 			return g, Permanent(err)
 		}
 		for seat, pl := range g.Players {
-			m := Message{Text: fmt.Sprintf(g.Notice, joinAnd(g.Opponents(pl.ID))), Files: []File{pic}, Marker: placeMarker(g, "n")}
+			text := g.Notice
+			if strings.Contains(text, "%s") {
+				text = fmt.Sprintf(text, joinAnd(g.Opponents(pl.ID)))
+			}
+			m := Message{Text: text, Files: []File{pic}, Marker: placeMarker(g, "n")}
 			if s.find(ctx, sink, "", pl.ID, m.Marker) != "" {
 				continue
 			}

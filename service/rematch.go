@@ -58,6 +58,9 @@ func (s *Service) Rematch(req Request, id uint64) (Reply, error) {
 	if old.Rematch != 0 {
 		return Reply{}, s.rematchTaken(old)
 	}
+	if solo(old) { // its post has no Rematch button; nobody would accept
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d was played alone: start another with /puzzle.", id)
+	}
 	n := len(old.Players)
 	players := make([]tessera.Player, n)
 	for i := range players {

@@ -70,7 +70,8 @@ func (s *Service) timeOut(id uint64, now time.Time) (bool, error) {
 func (s *Service) remind(now time.Time) (int, error) {
 	var due []uint64
 	err := s.store.All(func(g *tessera.Game) error {
-		if g.Status != tessera.StatusPlaying || g.AITurn || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
+		// Nobody waits for a player alone: no reminders.
+		if g.Status != tessera.StatusPlaying || g.AITurn || solo(g) || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
 			return nil
 		}
 		if !g.Reminded.IsZero() && now.Sub(g.Reminded) < 24*time.Hour {

@@ -399,6 +399,11 @@ func panelOf(g *tessera.Game, st engine.State, n int) render.Panel {
 
 // scoreLine is "Ana 12 · Bo 9".
 func scoreLine(g *tessera.Game, st engine.State) string {
+	if solo(g) { // alone, the score means little: the puzzle's progress
+		if v := st.View(engine.NoSeat).Status; v != "" {
+			return v
+		}
+	}
 	var parts []string
 	sc := st.Scores()
 	for i, p := range g.Players {

@@ -59,6 +59,17 @@ func (st *State) Hint() (engine.Move, bool) {
 	return m, true
 }
 
+// SearchHint is Hint that also says whether a "none" is certain: found
+// is false and exhaustive true when no solution extends the position,
+// exhaustive false when the search gave up within HintBudget nodes.
+func (st *State) SearchHint() (m engine.Move, found, exhaustive bool) {
+	mv, res, _ := st.Solve(HintBudget)
+	if res == Solved {
+		return mv, true, true
+	}
+	return nil, false, res == NoSolution
+}
+
 // Solve searches a solution from the position within budget nodes and
 // returns a placement of it that is legal now, the result and the nodes
 // searched. It does not change the position.
