@@ -12,6 +12,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"image/gif"
@@ -159,9 +160,9 @@ func changed(a, b *image.RGBA) image.Rectangle {
 	return r
 }
 
+// equalPixel compares pixel x of two rows (opaque, so all four bytes).
 func equalPixel(a, b []byte, x int) bool {
-	i := 4 * x
-	return a[i] == b[i] && a[i+1] == b[i+1] && a[i+2] == b[i+2]
+	return binary.NativeEndian.Uint32(a[4*x:]) == binary.NativeEndian.Uint32(b[4*x:])
 }
 
 // quantizer maps colours to the nearest palette entry, remembering each
@@ -199,7 +200,13 @@ func (q *quantizer) delta(prev, cur *image.RGBA, r image.Rectangle, pal color.Pa
 	out := image.NewPaletted(r, pal)
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		pr, cr := prev.Pix[y*prev.Stride:], cur.Pix[y*cur.Stride:]
-		orow := out.Pix[(y-r.Min.Y)*out.Stride:]
+		orow := out.Pix[(y-r.Min.Y)*out.Stride : (y-r.Min.Y)*out.Stride+r.Dx()]
+		if bytes.Equal(pr[4*r.Min.X:4*r.Max.X], cr[4*r.Min.X:4*r.Max.X]) {
+			for i := range orow { // most rows of the rectangle did not change
+				orow[i] = transparent
+			}
+			continue
+		}
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if equalPixel(pr, cr, x) {
 				orow[x-r.Min.X] = transparent
