@@ -12,11 +12,14 @@ import (
 	"tessera/render"
 )
 
-// MaxReplayMoves bounds the moves one /replay animates: each frame costs
-// a board drawing (tens of milliseconds) and some kilobytes, and Discord
-// refuses files over 8 MiB. Longer games are replayed in parts with from:
-// and to:.
-const MaxReplayMoves = 160
+// Bounds of the moves one /replay animates (replay.max_moves): each frame
+// costs a board drawing (about 10 ms of a core) and some kilobytes (a
+// 64-move game weighs about 600 KB), and Discord refuses files over 8 MiB.
+// Longer games are replayed in parts with from: and to:.
+const (
+	DefaultReplayMoves = 160
+	MaxReplayMoves     = 500
+)
 
 // ReplayGIF answers with an animated GIF of moves from through to (1-based,
 // inclusive; zero means the first and the last move): the position before
@@ -47,8 +50,12 @@ func (s *Service) ReplayGIF(req Request, ref string, from, to int) (Reply, error
 	if from < 1 || from > n || to < from || to > n {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d has %s: from: and to: must be move numbers with 1 ≤ from ≤ to ≤ %d.", g.ID, plural(n, "move"), n)
 	}
-	if to-from+1 > MaxReplayMoves {
-		return Reply{}, errorf(tessera.EINVALID, "A replay shows at most %d moves at a time; game #%d has %d. Pick a part with from: and to: (e.g. from:1 to:%d).", MaxReplayMoves, g.ID, n, MaxReplayMoves)
+	limit := s.cfg.ReplayMoves
+	if limit == 0 {
+		limit = DefaultReplayMoves
+	}
+	if to-from+1 > limit {
+		return Reply{}, errorf(tessera.EINVALID, "A replay shows at most %d moves at a time; game #%d has %d. Pick a part with from: and to: (e.g. from:1 to:%d).", limit, g.ID, n, limit)
 	}
 	frames, err := replayFrames(g, from, to)
 	if err != nil {
