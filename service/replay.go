@@ -55,7 +55,7 @@ func (s *Service) ReplayGIF(req Request, ref string, from, to int) (Reply, error
 		limit = DefaultReplayMoves
 	}
 	if to-from+1 > limit {
-		return Reply{}, errorf(tessera.EINVALID, "A replay shows at most %d moves at a time; game #%d has %d. Pick a part with from: and to: (e.g. from:1 to:%d).", limit, g.ID, n, limit)
+		return Reply{}, errorf(tessera.EINVALID, "A replay shows at most %s at a time; game #%d has %d. Pick a part with from: and to: (e.g. from:1 to:%d).", plural(limit, "move"), g.ID, n, limit)
 	}
 	frames, err := replayFrames(g, from, to)
 	if err != nil {
