@@ -370,6 +370,9 @@ func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
 			if data.Name == "export" {
 				choices = b.svc.FinishedChoices(req, focused.StringValue())
 			}
+			if data.Name == "replay" { // games in play, then finished ones
+				choices = append(choices, b.svc.FinishedChoices(req, focused.StringValue())...)
+			}
 		case "notation":
 			choices = b.svc.MoveChoices(req, ref, focused.StringValue())
 		}
@@ -390,6 +393,16 @@ func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
 	if err != nil {
 		b.log.Warn("autocomplete answer failed", "err", err)
 	}
+}
+
+// optInt is an integer option's value, 0 when absent.
+func optInt(data discordgo.ApplicationCommandInteractionData, name string) int {
+	if o := data.GetOption(name); o != nil {
+		if v, ok := o.Value.(float64); ok && v >= -1e9 && v <= 1e9 {
+			return int(v)
+		}
+	}
+	return 0
 }
 
 func optString(data discordgo.ApplicationCommandInteractionData, name string) string {
@@ -478,6 +491,9 @@ func (b *Bot) command(i *discordgo.Interaction) {
 		do = func() (service.Reply, error) { return b.svc.History(req, u, ref) }
 	case "export":
 		do = func() (service.Reply, error) { return b.svc.Export(req, ref) }
+	case "replay":
+		from, to := optInt(data, "from"), optInt(data, "to")
+		do = func() (service.Reply, error) { return b.svc.ReplayGIF(req, ref, from, to) }
 	case "vacation":
 		days := 0
 		if o := data.GetOption("days"); o != nil {

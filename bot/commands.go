@@ -79,6 +79,11 @@ func commands() []*discordgo.ApplicationCommand {
 		{Name: "export", Description: "The record of a finished game, as files to keep", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "game", Autocomplete: true, Required: true, Description: "Which finished game"},
 		}},
+		{Name: "replay", Description: "A game as an animated picture, one frame per move", Options: []*discordgo.ApplicationCommandOption{
+			gameRef,
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "from", Description: "First move to show (default the first)", MinValue: &one, MaxValue: 10000},
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "to", Description: "Last move to show (default the last)", MinValue: &one, MaxValue: 10000},
+		}},
 		{Name: "vacation", Description: "Pause your clocks in all your games", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "days", Description: "How many days you are away", Required: true, MinValue: &one, MaxValue: 366},
 		}},

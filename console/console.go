@@ -48,6 +48,7 @@ const Help = `Type commands as "<player>: /<command> ...", for example:
   ana: /history [user] [game]      finished games; /export #1 writes a finished game's record
   ana: /puzzle hard                a Knotwork puzzle alone (easy or hard; or /new knotwork puzzle=easy)
   ana: /hint   ana: /move undo     a tile of a solution from here (only you see it); take back a tile
+  ana: /replay #1 [from] [to]      an animated GIF of the game, one frame per move
 With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
 Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`
 
@@ -260,7 +261,7 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			return c.newOpen(req, args[0], rest, clock)
 		}
 		return c.svc.NewGameLevel(req, args[0], opps, strings.Join(rest, " "), clock, level)
-	case "join", "challenges", "history", "export":
+	case "join", "challenges", "history", "export", "replay":
 		return c.players(req, cmd, ref, args)
 	case "accept", "decline":
 		id, err := c.pending(req, ref, args)

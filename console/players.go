@@ -26,7 +26,8 @@ func (c *Console) newOpen(req service.Request, game string, words []string, cloc
 }
 
 // players runs the commands about finding opponents and past games:
-// /join #id, /challenges, /history [user] [game], /export #id.
+// /join #id, /challenges, /history [user] [game], /export #id,
+// /replay #id [from] [to].
 func (c *Console) players(req service.Request, cmd, ref string, args []string) (service.Reply, error) {
 	switch cmd {
 	case "join":
@@ -50,6 +51,17 @@ func (c *Console) players(req service.Request, cmd, ref string, args []string) (
 			}
 		}
 		return c.svc.History(req, u, game)
+	case "replay":
+		var span []int
+		for _, a := range args {
+			n, err := strconv.Atoi(a)
+			if err != nil || n < 1 || len(span) == 2 {
+				return service.Reply{Text: "Write /replay #id [from] [to], with move numbers.", Ephemeral: true}, nil
+			}
+			span = append(span, n)
+		}
+		span = append(span, 0, 0)
+		return c.svc.ReplayGIF(req, ref, span[0], span[1])
 	}
 	if ref == "" && len(args) == 1 {
 		ref = args[0]

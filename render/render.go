@@ -198,15 +198,7 @@ func BoardImage(sc engine.Scene, p Panel) (image.Image, Transform) {
 }
 
 func boardImage(sc engine.Scene, p Panel, pooled bool) (*image.RGBA, Transform) {
-	loadFonts()
-	fc := facePool.Get().(faces)
-	defer facePool.Put(fc)
-	t := Fit(sc.W, sc.H, pad, pad, BoardBox, BoardBox)
-	boardH := math.Ceil(sc.H*t.Scale) + 2*pad
-	// Shrink the board box for a wide, flat scene: no empty band.
-	t.DY = pad
-	panelH := 44 + float64(len(p.Seats))*rowHeight + float64(len(p.Legend))*lineH + 16
-	h := int(boardH + panelH)
+	t, boardH, h := boardLayout(sc, p)
 	var img *image.RGBA
 	if pooled {
 		if old, ok := imagePool.Get().(*image.RGBA); ok && cap(old.Pix) >= 4*Width*h {
@@ -216,6 +208,16 @@ func boardImage(sc engine.Scene, p Panel, pooled bool) (*image.RGBA, Transform) 
 	if img == nil {
 		img = image.NewRGBA(image.Rect(0, 0, Width, h))
 	}
+	drawBoard(img, sc, p, t, boardH)
+	return img, t
+}
+
+// drawBoard draws the board and its panel over every pixel of img, which
+// is Width wide and as high as boardLayout says.
+func drawBoard(img *image.RGBA, sc engine.Scene, p Panel, t Transform, boardH float64) {
+	loadFonts()
+	fc := facePool.Get().(faces)
+	defer facePool.Put(fc)
 	dc := gg.NewContextForRGBA(img)
 	bg := sc.Background
 	if bg.None() {
@@ -225,7 +227,18 @@ func boardImage(sc engine.Scene, p Panel, pooled bool) (*image.RGBA, Transform) 
 	dc.Clear() // every pixel, so a reused picture starts clean
 	drawScene(dc, fc, sc, t)
 	drawPanel(dc, fc, p, boardH)
-	return img, t
+}
+
+// boardLayout is where the board goes in its picture, the height of the
+// board's part and the picture's height (the animated replay needs the
+// height of every frame before drawing the first).
+func boardLayout(sc engine.Scene, p Panel) (t Transform, boardH float64, h int) {
+	t = Fit(sc.W, sc.H, pad, pad, BoardBox, BoardBox)
+	boardH = math.Ceil(sc.H*t.Scale) + 2*pad
+	// Shrink the board box for a wide, flat scene: no empty band.
+	t.DY = pad
+	panelH := 44 + float64(len(p.Seats))*rowHeight + float64(len(p.Legend))*lineH + 16
+	return t, boardH, int(boardH + panelH)
 }
 
 func drawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
@@ -442,10 +455,14 @@ func Status(seats []Seat) string {
 // DrawString resamples every glyph through a transform, which cost more
 // than all the other text work together.
 func text(dc *gg.Context, face font.Face, s string, x, y, ax float64, c engine.Color) {
-	img, ok := dc.Image().(*image.RGBA)
-	if !ok {
-		return
+	if img, ok := dc.Image().(*image.RGBA); ok {
+		drawText(img, face, s, x, y, ax, c)
 	}
+}
+
+// drawText is text on a picture without a gg context (the replay's
+// caption band).
+func drawText(img *image.RGBA, face font.Face, s string, x, y, ax float64, c engine.Color) {
 	d := font.Drawer{Dst: img, Src: image.NewUniform(rgba(c)), Face: face}
 	w := float64(d.MeasureString(s)) / 64
 	h := float64(face.Metrics().Height) / 64

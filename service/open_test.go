@@ -276,7 +276,8 @@ func TestExport(t *testing.T) {
 }
 
 // TestNothingRevealsTheSeedInPlay: while a game is in play no command's
-// text or file, and no post, contains its seed, and /export is refused.
+// text or file (a /replay GIF too), and no post, contains its seed, and
+// /export is refused.
 func TestNothingRevealsTheSeedInPlay(t *testing.T) {
 	h := newHarness(t)
 	const seed = 9876543210123
@@ -301,6 +302,7 @@ func TestNothingRevealsTheSeedInPlay(t *testing.T) {
 		see(h.svc.Export(h.req(u), "1"))
 		see(h.svc.Export(h.req(u), ""))
 		see(h.svc.Click(h.req(u), "rematch:1"))
+		see(h.svc.ReplayGIF(h.req(u), "1", 0, 0))
 	}
 	for _, s := range h.deliver() {
 		all = append(all, s.Msg.Text)

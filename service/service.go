@@ -134,6 +134,9 @@ type Config struct {
 	// ChallengeExpire is how long an open challenge waits for players
 	// (default 7 days; open.go).
 	ChallengeExpire time.Duration
+	// ReplayMoves is how many moves one /replay may animate (default
+	// DefaultReplayMoves; replay.go).
+	ReplayMoves int
 }
 
 // Wording is how hints name what the caller types, which differs by
@@ -622,6 +625,9 @@ func (c Config) Validate() error {
 	}
 	if c.ChallengeExpire != 0 && (c.ChallengeExpire < MinChallengeExpire || c.ChallengeExpire > MaxChallengeExpire) {
 		return fmt.Errorf("challenges.expire %s: give from 1h to 90 days (90d)", FormatSpan(c.ChallengeExpire))
+	}
+	if c.ReplayMoves < 0 || c.ReplayMoves > MaxReplayMoves {
+		return fmt.Errorf("replay.max_moves %d: give from 1 to %d moves", c.ReplayMoves, MaxReplayMoves)
 	}
 	if c.RetryBase < 0 || c.RetryBase > MaxRetryBase {
 		return fmt.Errorf("retry base %s: give from 1ms to 5m", c.RetryBase)

@@ -42,6 +42,9 @@ type Config struct {
 	Challenges struct {
 		Expire string `yaml:"expire"`
 	} `yaml:"challenges"`
+	Replay struct {
+		MaxMoves int `yaml:"max_moves"`
+	} `yaml:"replay"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -73,6 +76,7 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 	c.Reminders.After = "24h"
 	c.Vacation.Days = 20
 	c.Challenges.Expire = "7d"
+	c.Replay.MaxMoves = service.DefaultReplayMoves
 	if len(b) > 0 {
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
@@ -126,6 +130,9 @@ func (c *Config) check() error {
 	}
 	if d, err := service.ParseSpan(c.Challenges.Expire); err != nil || d == 0 {
 		return fmt.Errorf("challenges.expire %q: write a duration like 7d, 36h or 1d12h", c.Challenges.Expire)
+	}
+	if c.Replay.MaxMoves < 1 {
+		return fmt.Errorf("replay.max_moves %d: give from 1 to %d moves", c.Replay.MaxMoves, service.MaxReplayMoves)
 	}
 	if err := c.serviceConfig().Validate(); err != nil {
 		return err
@@ -187,5 +194,6 @@ func (c *Config) serviceConfig() service.Config {
 		VacationDays: c.Vacation.Days,
 	}
 	sc.ChallengeExpire = expire
+	sc.ReplayMoves = c.Replay.MaxMoves
 	return sc
 }

@@ -1,0 +1,118 @@
+package service
+
+// /replay: a game as an animated GIF, one frame per move. Every frame is
+// the position's public board picture, the one the move posts show, so a
+// replay of a game in play reveals nothing the thread does not: no hand,
+// no supply, no seed.
+
+import (
+	"fmt"
+
+	"tessera"
+	"tessera/render"
+)
+
+// Bounds of the moves one /replay animates (replay.max_moves): each frame
+// costs a board drawing (about 10 ms of a core) and some kilobytes (a
+// 64-move game weighs about 600 KB), and Discord refuses files over 8 MiB.
+// Longer games are replayed in parts with from: and to:.
+const (
+	DefaultReplayMoves = 160
+	MaxReplayMoves     = 500
+)
+
+// ReplayGIF answers with an animated GIF of moves from through to (1-based,
+// inclusive; zero means the first and the last move): the position before
+// move from, then one frame after each move, the last held longer.
+// It is posted where a board would be: publicly in the game's server,
+// privately to a player asking from elsewhere.
+func (s *Service) ReplayGIF(req Request, ref string, from, to int) (Reply, error) {
+	g, err := s.findGame(req, ref, inPlay)
+	if err != nil {
+		return Reply{}, err
+	}
+	switch g.Status {
+	case tessera.StatusChallenge:
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
+	case tessera.StatusDeclined, tessera.StatusWithdrawn, tessera.StatusExpired:
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d never started: the challenge was %s.", g.ID, g.Status)
+	}
+	n := len(g.Moves)
+	if n == 0 {
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d has no moves yet: there is nothing to replay.", g.ID)
+	}
+	if from == 0 {
+		from = 1
+	}
+	if to == 0 {
+		to = n
+	}
+	if from < 1 || from > n || to < from || to > n {
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d has %s: from: and to: must be move numbers with 1 ≤ from ≤ to ≤ %d.", g.ID, plural(n, "move"), n)
+	}
+	limit := s.cfg.ReplayMoves
+	if limit == 0 {
+		limit = DefaultReplayMoves
+	}
+	if to-from+1 > limit {
+		return Reply{}, errorf(tessera.EINVALID, "A replay shows at most %s at a time; game #%d has %d. Pick a part with from: and to: (e.g. from:1 to:%d).", plural(limit, "move"), g.ID, n, limit)
+	}
+	frames, err := replayFrames(g, from, to)
+	if err != nil {
+		return Reply{}, err
+	}
+	data, err := render.ReplayGIF(frames)
+	if err != nil {
+		return Reply{}, err
+	}
+	span := fmt.Sprintf("moves %d to %d", from, to)
+	if from == to {
+		span = fmt.Sprintf("move %d", from)
+	}
+	return Reply{
+		Text:      fmt.Sprintf("Replay of **%s**, game #%d: %s of %d.", gameName(g.Setup.Game), g.ID, span, n),
+		Ephemeral: elsewhere(g, req),
+		Files:     []File{{Name: fmt.Sprintf("game-%d-replay-%d-%d.gif", g.ID, from, to), Data: data}},
+	}, nil
+}
+
+// replayFrames are the positions after moves from-1 through to, each with
+// the panel its board picture has (see pictureOf) and a caption.
+func replayFrames(g *tessera.Game, from, to int) ([]render.ReplayFrame, error) {
+	st, err := ReplayN(g, from-1)
+	if err != nil {
+		return nil, err
+	}
+	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
+	frame := func(n int) render.ReplayFrame {
+		caption := fmt.Sprintf("Start of %s", title)
+		if n > 0 {
+			m := g.Moves[n-1]
+			caption = fmt.Sprintf("Move %d of %d · %s", n, len(g.Moves), moveCaption(g, m))
+		}
+		return render.ReplayFrame{Scene: st.Board(), Panel: panelOf(g, st, n), Caption: caption}
+	}
+	frames := []render.ReplayFrame{frame(from - 1)}
+	for n := from; n <= to; n++ {
+		if err := applyEntry(st, g.Moves[n-1]); err != nil {
+			return nil, fmt.Errorf("game %d: move %d %q: %w", g.ID, n, g.Moves[n-1].Text, err)
+		}
+		frames = append(frames, frame(n))
+	}
+	return frames, nil
+}
+
+// moveCaption is "Ana: d4 RGBY", "Ana resigned" or "Ana ran out of time".
+func moveCaption(g *tessera.Game, m tessera.MoveEntry) string {
+	name := fmt.Sprintf("seat %d", m.Seat+1)
+	if m.Seat >= 0 && m.Seat < len(g.Players) {
+		name = clipTo(g.Players[m.Seat].Name, 24)
+	}
+	switch m.Text {
+	case "resign":
+		return name + " resigned"
+	case "timeout":
+		return name + " ran out of time"
+	}
+	return name + ": " + m.Text
+}
