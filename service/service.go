@@ -36,6 +36,8 @@ type Request struct {
 	GuildID       string
 	ChannelID     string
 	InteractionID string // repeated ids are applied once; "" for none
+	// Unrated is /new's rated:false: the game it makes changes no rating.
+	Unrated bool
 }
 
 // ButtonStyle is the look of a button.
