@@ -46,6 +46,7 @@ const Help = `Type commands as "<player>: /<command> ...", for example:
   ana: /abort  /vacation 3  /settings notify=off timezone=Europe/Paris  /say d5 RGBY
   ana: /new tilingking seats=3     an open challenge; others /join #1 (/challenges lists them)
   ana: /history [user] [game]      finished games; /export #1 writes a finished game's record
+  ana: /leaderboard closure        the best players; /profile [user] ratings (/new ... rated=false: unrated)
 With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
 Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`
 
@@ -250,6 +251,8 @@ func (c *Console) Do(line string) (service.Reply, error) {
 				clock = v
 			} else if v, ok := strings.CutPrefix(o, "level="); ok {
 				level = v
+			} else if v, ok := strings.CutPrefix(o, "rated="); ok {
+				req.Unrated = v == "false" || v == "no"
 			} else {
 				rest = append(rest, o)
 			}
@@ -258,6 +261,17 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			return c.newOpen(req, args[0], rest, clock)
 		}
 		return c.svc.NewGameLevel(req, args[0], opps, strings.Join(rest, " "), clock, level)
+	case "leaderboard":
+		if len(args) != 1 {
+			return service.Reply{Text: "Write /leaderboard <game>.", Ephemeral: true}, nil
+		}
+		return c.svc.Leaderboard(req, args[0])
+	case "profile":
+		var u service.User
+		if len(args) == 1 {
+			u = user(args[0])
+		}
+		return c.svc.Profile(req, u)
 	case "join", "challenges", "history", "export":
 		return c.players(req, cmd, ref, args)
 	case "accept", "decline":
