@@ -53,7 +53,7 @@ func ratedGames(c render.ProfileCard) int {
 
 // ProfileCard is what /profile draws for user in guild.
 func (s *Service) ProfileCard(guild string, user User) (render.ProfileCard, error) {
-	card := render.ProfileCard{Title: user.Name, Note: fmt.Sprintf("Ratings: 1000 + 40 x (mu - 3 sigma), Weng-Lin; ? provisional: fewer than %d rated games.", Provisional)}
+	card := render.ProfileCard{Title: user.Name, Note: ProfileNote}
 	mine, err := s.store.PlayerRatings(guild, user.ID)
 	if err != nil {
 		return card, err
@@ -149,6 +149,9 @@ func (s *Service) ProfileCard(guild string, user User) (render.ProfileCard, erro
 	}
 	return card, nil
 }
+
+// ProfileNote is the foot of every profile.
+var ProfileNote = fmt.Sprintf("Ratings: 1000 + 40 x (mu - 3 sigma), Weng-Lin; ? provisional: fewer than %d rated games.", Provisional)
 
 // aiLevelOrder is the order the profile lists the AI's levels in.
 var aiLevelOrder = []string{"easy", "normal", "hard"}
