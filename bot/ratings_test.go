@@ -124,7 +124,7 @@ func TestLeaderboardAndProfileAfterGames(t *testing.T) {
 
 	// The 3-player game's rating change, as stored and as shown.
 	tk := w.respond(t, w.srv.Slash("leaderboard", fakediscord.Str("game", "tilingking")).By(bo))
-	wantTK, err := render.Leaderboard(render.LeaderTable{Title: "TilingKing: leaderboard", Note: service.LeaderNote, Rows: []render.LeaderRow{
+	wantTK, err := render.Leaderboard(render.LeaderTable{Title: "TilingKing: leaderboard", Note: service.LeaderNote(service.Provisional), Rows: []render.LeaderRow{
 		{Place: 1, Name: "alice", Rating: show(tkA.Mu, tkA.Sigma), Games: 1, Wins: 1, Provisional: true},
 		{Place: 2, Name: "bo", Rating: show(tkB.Mu, tkB.Sigma), Games: 1, Provisional: true, Me: true},
 		{Place: 3, Name: "cy", Rating: show(tkC.Mu, tkC.Sigma), Games: 1, Provisional: true},
@@ -154,7 +154,7 @@ func TestLeaderboardAndProfileAfterGames(t *testing.T) {
 	for i := range rows {
 		rows[i].Place = i + 1
 	}
-	want, err := render.Leaderboard(render.LeaderTable{Title: "Elemental Connection: leaderboard", Note: service.LeaderNote, Rows: rows})
+	want, err := render.Leaderboard(render.LeaderTable{Title: "Elemental Connection: leaderboard", Note: service.LeaderNote(service.Provisional), Rows: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestLeaderboardAndProfileAfterGames(t *testing.T) {
 	}
 
 	pr := w.respond(t, w.srv.Slash("profile", fakediscord.UserOpt("user", alice.ID)).By(bo))
-	wantCard := render.ProfileCard{Title: "alice", InPlay: 1, Note: service.ProfileNote,
+	wantCard := render.ProfileCard{Title: "alice", InPlay: 1, Note: service.ProfileNote(service.Provisional),
 		Games: []render.ProfileGame{
 			{Name: "Elemental Connection", Rating: show(a4.Mu, a4.Sigma), Provisional: true, Won: 2,
 				Course: []int{1000, 1138, show(a4.Mu, a4.Sigma)}, Best: max(1138, show(a4.Mu, a4.Sigma)), Place: 1, Rated: 3},
@@ -206,7 +206,7 @@ func TestLeaderboardShowsTheCallersOwnPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := w.respond(t, w.srv.Slash("leaderboard", fakediscord.Str("game", "closure")).By(me))
-	want, err := render.Leaderboard(render.LeaderTable{Title: "Closure: leaderboard", Note: service.LeaderNote, Rows: rows[:20], Own: &rows[21]})
+	want, err := render.Leaderboard(render.LeaderTable{Title: "Closure: leaderboard", Note: service.LeaderNote(service.Provisional), Rows: rows[:20], Own: &rows[21]})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,13 +39,26 @@ func ranked(rs []tessera.Rating) {
 }
 
 // leaderRow is r's line at place.
-func leaderRow(r tessera.Rating, place int, me bool) render.LeaderRow {
+func (s *Service) leaderRow(r tessera.Rating, place int, me bool) render.LeaderRow {
 	return render.LeaderRow{Place: place, Name: r.Name, Rating: DisplayRating(r), Games: r.Games, Wins: r.Won + r.Shared,
-		Provisional: r.Games < Provisional, Me: me}
+		Provisional: s.provisional(r), Me: me}
 }
 
-// LeaderNote is the foot of every leaderboard.
-var LeaderNote = fmt.Sprintf("? provisional: fewer than %d rated games. Wins count shared first places.", Provisional)
+// provisional reports whether r has too few games to be shown unmarked
+// (Config.Provisional).
+func (s *Service) provisional(r tessera.Rating) bool {
+	n := s.cfg.Provisional
+	if n == 0 {
+		n = Provisional
+	}
+	return r.Games < n
+}
+
+// LeaderNote is the foot of a leaderboard when n games make a rating
+// more than provisional.
+func LeaderNote(n int) string {
+	return fmt.Sprintf("? provisional: fewer than %d rated games. Wins count shared first places.", n)
+}
 
 // Leaderboard answers with the picture of the server's top players of a
 // game, and the caller's own place when they are not among them.
@@ -62,18 +75,18 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 		return Reply{}, err
 	}
 	ranked(rs)
-	t := render.LeaderTable{Title: g.Name + ": leaderboard", Note: LeaderNote}
+	t := render.LeaderTable{Title: g.Name + ": leaderboard", Note: LeaderNote(cmp.Or(s.cfg.Provisional, Provisional))}
 	var mine string
 	for i, r := range rs {
 		me := r.UserID == req.User.ID
 		if i < LeaderboardSize {
-			t.Rows = append(t.Rows, leaderRow(r, i+1, me))
+			t.Rows = append(t.Rows, s.leaderRow(r, i+1, me))
 		} else if me {
-			row := leaderRow(r, i+1, true)
+			row := s.leaderRow(r, i+1, true)
 			t.Own = &row
 		}
 		if me {
-			mine = fmt.Sprintf(" You are %s with %d%s after %d rated games.", ordinal(i+1), DisplayRating(r), provisionalMark(r), r.Games)
+			mine = fmt.Sprintf(" You are %s with %d%s after %d rated games.", ordinal(i+1), DisplayRating(r), s.provisionalMark(r), r.Games)
 		}
 	}
 	if mine == "" {
@@ -87,8 +100,8 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 	return Reply{Text: text, Files: []File{{Name: "leaderboard.png", Data: png}}}, nil
 }
 
-func provisionalMark(r tessera.Rating) string {
-	if r.Games < Provisional {
+func (s *Service) provisionalMark(r tessera.Rating) string {
+	if s.provisional(r) {
 		return " (provisional)"
 	}
 	return ""

@@ -53,7 +53,7 @@ func ratedGames(c render.ProfileCard) int {
 
 // ProfileCard is what /profile draws for user in guild.
 func (s *Service) ProfileCard(guild string, user User) (render.ProfileCard, error) {
-	card := render.ProfileCard{Title: user.Name, Note: ProfileNote}
+	card := render.ProfileCard{Title: user.Name, Note: ProfileNote(cmp.Or(s.cfg.Provisional, Provisional))}
 	mine, err := s.store.PlayerRatings(guild, user.ID)
 	if err != nil {
 		return card, err
@@ -78,7 +78,7 @@ func (s *Service) ProfileCard(guild string, user User) (render.ProfileCard, erro
 			course = append(course, v)
 			best = max(best, v)
 		}
-		card.Games = append(card.Games, render.ProfileGame{Name: gameName(r.Game), Rating: DisplayRating(r), Provisional: r.Games < Provisional,
+		card.Games = append(card.Games, render.ProfileGame{Name: gameName(r.Game), Rating: DisplayRating(r), Provisional: s.provisional(r),
 			Won: r.Won, Lost: r.Lost, Shared: r.Shared, Course: course, Best: best, Place: place, Rated: len(all)})
 	}
 	if card.Title == "" {
@@ -150,8 +150,11 @@ func (s *Service) ProfileCard(guild string, user User) (render.ProfileCard, erro
 	return card, nil
 }
 
-// ProfileNote is the foot of every profile.
-var ProfileNote = fmt.Sprintf("Ratings: 1000 + 40 x (mu - 3 sigma), Weng-Lin; ? provisional: fewer than %d rated games.", Provisional)
+// ProfileNote is the foot of a profile when n games make a rating more
+// than provisional.
+func ProfileNote(n int) string {
+	return fmt.Sprintf("Ratings: 1000 + 40 x (mu - 3 sigma), Weng-Lin; ? provisional: fewer than %d rated games.", n)
+}
 
 // aiLevelOrder is the order the profile lists the AI's levels in.
 var aiLevelOrder = []string{"easy", "normal", "hard"}

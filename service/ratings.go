@@ -18,8 +18,11 @@ import (
 )
 
 // Provisional is how many rated games a rating needs before it is shown
-// without the provisional mark.
+// without the provisional mark, unless Config.Provisional says otherwise.
 const Provisional = 5
+
+// MaxProvisional bounds Config.Provisional (ratings.provisional).
+const MaxProvisional = 100
 
 // Rated reports whether a finished game counts for the ratings: not
 // unrated by its challenger, no AI seat, at least two players.

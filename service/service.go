@@ -136,6 +136,9 @@ type Config struct {
 	// ChallengeExpire is how long an open challenge waits for players
 	// (default 7 days; open.go).
 	ChallengeExpire time.Duration
+	// Provisional is how many rated games a rating needs to lose its
+	// provisional mark (0: Provisional).
+	Provisional int
 }
 
 // Wording is how hints name what the caller types, which differs by
@@ -616,6 +619,9 @@ func (c Config) Validate() error {
 	}
 	if c.AIThink < 0 || c.AIThink > MaxAIThink {
 		return fmt.Errorf("ai.think %s: give from 1ms to 10m", c.AIThink)
+	}
+	if c.Provisional < 0 || c.Provisional > MaxProvisional {
+		return fmt.Errorf("ratings.provisional %d: give a number of games from 1 to %d", c.Provisional, MaxProvisional)
 	}
 	if c.ChallengeExpire != 0 && (c.ChallengeExpire < MinChallengeExpire || c.ChallengeExpire > MaxChallengeExpire) {
 		return fmt.Errorf("challenges.expire %s: give from 1h to 90 days (90d)", FormatSpan(c.ChallengeExpire))
