@@ -190,3 +190,18 @@ func TestRatingsRebuildAfterRandomGames(t *testing.T) {
 		t.Fatalf("%d player-games rated, want %d", games1, want)
 	}
 }
+
+// A time-out is a loss: Ana (seat 1) lets her 2-day clock run out, and
+// the ratings are openskill's 2-player result with Bo first.
+func TestTimeoutIsALoss(t *testing.T) {
+	h := newHarnessClock(t, "2d")
+	h.start()
+	h.now = h.now.Add(49 * time.Hour)
+	h.svc.Tick()
+	near(t, "Bo", h.rating(bo.ID, "elemental"), 27.63523138347365, 8.065506316323548)
+	near(t, "Ana", h.rating(ana.ID, "elemental"), 22.36476861652635, 8.065506316323548)
+	if r := h.rating(ana.ID, "elemental"); r.Lost != 1 {
+		t.Fatalf("Ana's record %+v", r)
+	}
+	h.checkRebuild()
+}
