@@ -161,6 +161,10 @@ type Game struct {
 
 	// Rematch is the challenge made by this game's Rematch button (0: none).
 	Rematch uint64 `json:"rematch,omitempty"`
+
+	// Unrated keeps the game out of the ratings (the /new option
+	// rated:false); games with an AI seat are unrated anyway.
+	Unrated bool `json:"unrated,omitempty"`
 }
 
 // Place is where the game's messages go.

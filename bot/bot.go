@@ -448,6 +448,9 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			opps = append(opps, u)
 		}
 		game, options, clock, level := optString(data, "game"), optString(data, "options"), optString(data, "clock"), optString(data, "level")
+		if o := data.GetOption("rated"); o != nil && o.Type == discordgo.ApplicationCommandOptionBoolean && !o.BoolValue() {
+			req.Unrated = true
+		}
 		do = func() (service.Reply, error) { return b.svc.NewGameLevel(req, game, opps, options, clock, level) }
 		if len(opps) == 0 { // an open challenge, for seats: players
 			seats := 0
@@ -489,6 +492,15 @@ func (b *Bot) command(i *discordgo.Interaction) {
 			u.Name = resolvedName(data, u.ID)
 		}
 		do = func() (service.Reply, error) { return b.svc.History(req, u, ref) }
+	case "leaderboard":
+		do = func() (service.Reply, error) { return b.svc.Leaderboard(req, optString(data, "game")) }
+	case "profile":
+		var u service.User
+		if o := data.GetOption("user"); o != nil {
+			u.ID, _ = o.Value.(string)
+			u.Name = resolvedName(data, u.ID)
+		}
+		do = func() (service.Reply, error) { return b.svc.Profile(req, u) }
 	case "export":
 		do = func() (service.Reply, error) { return b.svc.Export(req, ref) }
 	case "replay":

@@ -55,6 +55,7 @@ func commands() []*discordgo.ApplicationCommand {
 			{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "When you challenge me: how strong I play (default normal)", Choices: []*discordgo.ApplicationCommandOptionChoice{
 				{Name: "easy", Value: "easy"}, {Name: "normal", Value: "normal"}, {Name: "hard", Value: "hard"}}},
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "seats", Description: "Players of an open challenge (default the game's fewest)", MinValue: &one, MaxValue: 4},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Whether the game changes ratings (default true; games against me never do)"},
 		}},
 		{Name: "move", Description: "Make your move (the list shows your legal moves)", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "notation", Description: "Your move, e.g. d5 RGBY; start typing to see the legal moves", Required: true, Autocomplete: true, MaxLength: 200},
@@ -75,6 +76,10 @@ func commands() []*discordgo.ApplicationCommand {
 		{Name: "history", Description: "Finished games, newest first", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose games (default yours)"},
 			gameOption(false),
+		}},
+		{Name: "leaderboard", Description: "The best players of a game in this server, as a picture", Options: []*discordgo.ApplicationCommandOption{gameOption(true)}},
+		{Name: "profile", Description: "A player's ratings, records and games, as a picture", Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose profile (default yours)"},
 		}},
 		{Name: "export", Description: "The record of a finished game, as files to keep", Options: []*discordgo.ApplicationCommandOption{
 			{Type: discordgo.ApplicationCommandOptionString, Name: "game", Autocomplete: true, Required: true, Description: "Which finished game"},

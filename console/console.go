@@ -49,6 +49,7 @@ const Help = `Type commands as "<player>: /<command> ...", for example:
   ana: /puzzle hard                a Knotwork puzzle alone (easy or hard; or /new knotwork puzzle=easy)
   ana: /hint   ana: /move undo     a tile of a solution from here (only you see it); take back a tile
   ana: /replay #1 [from] [to]      an animated GIF of the game, one frame per move
+  ana: /leaderboard closure        the best players; /profile [user] ratings (/new ... rated=false: unrated)
 With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
 Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`
 
@@ -253,6 +254,8 @@ func (c *Console) Do(line string) (service.Reply, error) {
 				clock = v
 			} else if v, ok := strings.CutPrefix(o, "level="); ok {
 				level = v
+			} else if v, ok := strings.CutPrefix(o, "rated="); ok {
+				req.Unrated = v == "false" || v == "no"
 			} else {
 				rest = append(rest, o)
 			}
@@ -261,6 +264,17 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			return c.newOpen(req, args[0], rest, clock)
 		}
 		return c.svc.NewGameLevel(req, args[0], opps, strings.Join(rest, " "), clock, level)
+	case "leaderboard":
+		if len(args) != 1 {
+			return service.Reply{Text: "Write /leaderboard <game>.", Ephemeral: true}, nil
+		}
+		return c.svc.Leaderboard(req, args[0])
+	case "profile":
+		var u service.User
+		if len(args) == 1 {
+			u = user(args[0])
+		}
+		return c.svc.Profile(req, u)
 	case "join", "challenges", "history", "export", "replay":
 		return c.players(req, cmd, ref, args)
 	case "accept", "decline":

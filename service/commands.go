@@ -107,7 +107,7 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 	}
 	now := s.now().UTC()
 	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: req.GuildID, ChannelID: req.ChannelID,
-		Created: now, Updated: now, Clock: clk, NoThread: s.cfg.NoThreads}
+		Created: now, Updated: now, Clock: clk, NoThread: s.cfg.NoThreads, Unrated: req.Unrated}
 	// Against the AI alone nobody has to accept: the game begins in the
 	// transaction that creates it.
 	everyone := !slices.ContainsFunc(players, func(p tessera.Player) bool { return !p.Accepted })
@@ -318,6 +318,9 @@ func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, m
 	case st.Over():
 		g.Status = tessera.StatusFinished
 		g.Deadline = time.Time{}
+		if err := rateGame(tx, g, st); err != nil { // ratings.go
+			return err
+		}
 	case aiNext:
 		// The AI never times out: its turn has no deadline.
 		g.TurnStart, g.Paused, g.Reminded, g.Deadline = now, 0, time.Time{}, time.Time{}

@@ -122,7 +122,7 @@ func (s *Service) NewOpen(req Request, gameID string, seats int, options, clock 
 	now := s.now().UTC()
 	rec := &tessera.Game{Status: tessera.StatusChallenge, Open: seats > 1, Setup: setup, GuildID: req.GuildID, ChannelID: req.ChannelID,
 		Players: []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}},
-		Created: now, Updated: now, Clock: clk, NoThread: s.cfg.NoThreads}
+		Created: now, Updated: now, Clock: clk, NoThread: s.cfg.NoThreads, Unrated: req.Unrated}
 	if err := s.store.Create(rec, req.InteractionID); err != nil {
 		return Reply{}, dup(err)
 	}

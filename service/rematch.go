@@ -73,7 +73,7 @@ func (s *Service) Rematch(req Request, id uint64) (Reply, error) {
 	}
 	now := s.now().UTC()
 	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: old.GuildID, ChannelID: old.ChannelID,
-		Challenger: req.User.ID, Created: now, Updated: now, Clock: old.Clock, NoThread: old.NoThread}
+		Challenger: req.User.ID, Created: now, Updated: now, Clock: old.Clock, NoThread: old.NoThread, Unrated: old.Unrated}
 	err = s.store.CreateLinked(rec, req.InteractionID, old.ID, func(from *tessera.Game) error {
 		if from.Rematch != 0 {
 			return s.rematchTaken(from)

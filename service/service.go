@@ -36,6 +36,8 @@ type Request struct {
 	GuildID       string
 	ChannelID     string
 	InteractionID string // repeated ids are applied once; "" for none
+	// Unrated is /new's rated:false: the game it makes changes no rating.
+	Unrated bool
 }
 
 // ButtonStyle is the look of a button.
@@ -137,6 +139,9 @@ type Config struct {
 	// ReplayMoves is how many moves one /replay may animate (default
 	// DefaultReplayMoves; replay.go).
 	ReplayMoves int
+	// Provisional is how many rated games a rating needs to lose its
+	// provisional mark (0: Provisional).
+	Provisional int
 }
 
 // Wording is how hints name what the caller types, which differs by
@@ -622,6 +627,9 @@ func (c Config) Validate() error {
 	}
 	if c.AIThink < 0 || c.AIThink > MaxAIThink {
 		return fmt.Errorf("ai.think %s: give from 1ms to 10m", c.AIThink)
+	}
+	if c.Provisional < 0 || c.Provisional > MaxProvisional {
+		return fmt.Errorf("ratings.provisional %d: give a number of games from 1 to %d", c.Provisional, MaxProvisional)
 	}
 	if c.ChallengeExpire != 0 && (c.ChallengeExpire < MinChallengeExpire || c.ChallengeExpire > MaxChallengeExpire) {
 		return fmt.Errorf("challenges.expire %s: give from 1h to 90 days (90d)", FormatSpan(c.ChallengeExpire))

@@ -128,8 +128,17 @@ func check(st *storage.Store) (problems []string) {
 // dbFlags reads the database path for backup and check.
 // When ok is false the command ends with exit status code.
 func dbFlags(name string, args []string, stderr io.Writer, getenv func(string) string) (fs *flag.FlagSet, db string, code int, ok bool) {
+	return dbFlagsWith(name, args, stderr, getenv, nil)
+}
+
+// dbFlagsWith is dbFlags for a command with flags of its own, which more
+// declares.
+func dbFlagsWith(name string, args []string, stderr io.Writer, getenv func(string) string, more func(fs *flag.FlagSet)) (fs *flag.FlagSet, db string, code int, ok bool) {
 	fs = flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	if more != nil {
+		more(fs)
+	}
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
 	dbFlag := fs.String("db", "", "database file (default: the configured database)")
 	if code, ok := parseFlags(fs, args); !ok {

@@ -61,6 +61,8 @@ func TestConfigRefusesBadSettings(t *testing.T) {
 		"vacation:\n  days: 0\n":                                   "vacation.days",
 		"vacation:\n  days: -5\n":                                  "vacation.days",
 		"vacation:\n  days: 100000\n":                              "vacation.days",
+		"ratings:\n  provisional: 0\n":                             "ratings.provisional",
+		"ratings:\n  provisional: 101\n":                           "ratings.provisional",
 		"defaults:\n  clock: -3d\n":                                "defaults.clock",
 		"defaults:\n  clock: 0d\n":                                 "defaults.clock",
 	} {

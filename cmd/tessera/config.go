@@ -45,6 +45,9 @@ type Config struct {
 	Replay struct {
 		MaxMoves int `yaml:"max_moves"`
 	} `yaml:"replay"`
+	Ratings struct {
+		Provisional int `yaml:"provisional"`
+	} `yaml:"ratings"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -77,6 +80,7 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 	c.Vacation.Days = 20
 	c.Challenges.Expire = "7d"
 	c.Replay.MaxMoves = service.DefaultReplayMoves
+	c.Ratings.Provisional = service.Provisional
 	if len(b) > 0 {
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
@@ -127,6 +131,9 @@ func (c *Config) check() error {
 	}
 	if c.Vacation.Days < 1 {
 		return fmt.Errorf("vacation.days %d: give a number of days from 1 to %d", c.Vacation.Days, service.MaxVacationDays)
+	}
+	if c.Ratings.Provisional < 1 {
+		return fmt.Errorf("ratings.provisional %d: give a number of games from 1 to %d", c.Ratings.Provisional, service.MaxProvisional)
 	}
 	if d, err := service.ParseSpan(c.Challenges.Expire); err != nil || d == 0 {
 		return fmt.Errorf("challenges.expire %q: write a duration like 7d, 36h or 1d12h", c.Challenges.Expire)
@@ -195,5 +202,6 @@ func (c *Config) serviceConfig() service.Config {
 	}
 	sc.ChallengeExpire = expire
 	sc.ReplayMoves = c.Replay.MaxMoves
+	sc.Provisional = c.Ratings.Provisional
 	return sc
 }

@@ -38,6 +38,9 @@ var commands = []command{
 	{"check", "verify the database: its structure and that every game replays", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runCheck(args, stdout, stderr, os.Getenv)
 	}},
+	{"ratings", "compare the stored ratings with ones computed again from the finished games (--rebuild stores those)", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runRatings(args, stdout, stderr, os.Getenv)
+	}},
 	{"playouts", "how fast the engine plays uniformly random games from the start, on one core", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runPlayouts(args, stdout, stderr)
 	}},

@@ -1,0 +1,110 @@
+package render
+
+// The /leaderboard picture: a server's best players of one game, one row
+// each, and the caller's own row below when they are not among them.
+
+import (
+	"fmt"
+
+	"github.com/fogleman/gg"
+
+	"tessera/engine"
+)
+
+// LeaderRow is one player's line of a leaderboard.
+type LeaderRow struct {
+	Place       int    // 1 for the best
+	Name        string //
+	Rating      int    // as displayed (see service.DisplayRating)
+	Games, Wins int    //
+	Provisional bool   // too few games for the rating to mean much yet
+	Me          bool   // the caller's own row, highlighted
+}
+
+// LeaderTable is a whole leaderboard.
+type LeaderTable struct {
+	Title string      // e.g. "Elemental Connection: leaderboard"
+	Rows  []LeaderRow // the top, best first
+	Own   *LeaderRow  // the caller's row when not in Rows
+	Note  string      // a line at the foot (what the marks mean)
+}
+
+const (
+	leaderRowH  = 34
+	leaderTop   = 96 // the title and the column heads
+	leaderFootH = 44
+)
+
+// Leaderboard draws t as a PNG.
+func Leaderboard(t LeaderTable) ([]byte, error) {
+	loadFonts()
+	rows := len(t.Rows)
+	if rows == 0 {
+		rows = 1 // room for "no rated games yet"
+	}
+	h := leaderTop + rows*leaderRowH + leaderFootH
+	if t.Own != nil {
+		h += leaderRowH + 14
+	}
+	dc := gg.NewContext(Width, h)
+	dc.SetColor(rgba(engine.Paper))
+	dc.Clear()
+	fc := facePool.Get().(faces)
+	defer facePool.Put(fc)
+
+	grey := engine.Hex("#5a5a5a")
+	text(dc, fc.get(26, true), truncate(t.Title, 48), pad, 30, 0, engine.Ink)
+	cols := []struct {
+		x     float64
+		ax    float64
+		label string
+	}{{pad + 44, 1, "#"}, {pad + 64, 0, "Player"}, {Width - 250, 1, "Rating"}, {Width - 130, 1, "Games"}, {Width - pad, 1, "Wins"}}
+	for _, c := range cols {
+		text(dc, fc.get(16, true), c.label, c.x, 76, c.ax, grey)
+	}
+	y := float64(leaderTop)
+	if len(t.Rows) == 0 {
+		text(dc, fc.get(20, false), "No rated games yet.", pad+64, y+leaderRowH/2, 0, grey)
+		y += leaderRowH
+	}
+	for i, r := range t.Rows {
+		leaderRow(dc, fc, r, y, i%2 == 1)
+		y += leaderRowH
+	}
+	if t.Own != nil {
+		dc.SetColor(rgba(grey))
+		dc.SetLineWidth(1)
+		dc.DrawLine(pad, y+7, Width-pad, y+7)
+		dc.Stroke()
+		y += 14
+		leaderRow(dc, fc, *t.Own, y, false)
+		y += leaderRowH
+	}
+	text(dc, fc.get(15, false), truncate(t.Note, 90), pad, y+leaderFootH/2, 0, grey)
+	return Encode(dc.Image())
+}
+
+func leaderRow(dc *gg.Context, fc faces, r LeaderRow, y float64, shade bool) {
+	switch {
+	case r.Me:
+		dc.SetColor(rgba(engine.Hex("#fff6d6")))
+		dc.DrawRectangle(pad/2, y, Width-pad, leaderRowH)
+		dc.Fill()
+	case shade:
+		dc.SetColor(rgba(engine.Hex("#ebe4d4")))
+		dc.DrawRectangle(pad/2, y, Width-pad, leaderRowH)
+		dc.Fill()
+	}
+	cy := y + leaderRowH/2
+	rating := fmt.Sprint(r.Rating)
+	if r.Provisional {
+		rating += "?"
+	} else {
+		rating += " " // keeps the digits of both kinds aligned
+	}
+	text(dc, fc.get(20, r.Me), fmt.Sprint(r.Place), pad+44, cy, 1, engine.Ink)
+	text(dc, fc.get(20, r.Me), truncate(r.Name, 30), pad+64, cy, 0, engine.Ink)
+	text(dc, fc.get(20, true), rating, Width-238, cy, 1, engine.Ink)
+	text(dc, fc.get(20, false), fmt.Sprint(r.Games), Width-130, cy, 1, engine.Ink)
+	text(dc, fc.get(20, false), fmt.Sprint(r.Wins), Width-pad, cy, 1, engine.Ink)
+}

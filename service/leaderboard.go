@@ -1,0 +1,124 @@
+package service
+
+// /leaderboard: a server's best players of one game, as a picture.
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"tessera"
+	"tessera/engine"
+	"tessera/rating"
+	"tessera/render"
+)
+
+// LeaderboardSize is how many players /leaderboard shows.
+const LeaderboardSize = 20
+
+// DisplayRating is the number players see: the ordinal mu - 3 sigma (a
+// skill the player has with 99.7% belief) scaled to an Elo-like range,
+// 1000 + 40 x ordinal, rounded. A new player shows 1000; one new player's
+// first win over another gives 1138 and 927. The ordinal, unlike mu, is
+// cautious: early on it can rise after a loss, because the belief grows
+// surer.
+func DisplayRating(r tessera.Rating) int {
+	return int(math.Round(1000 + 40*rating.Rating{Mu: r.Mu, Sigma: r.Sigma}.Ordinal()))
+}
+
+// ranked sorts ratings best first: by ordinal, then more games, then name
+// and id, so equal ratings keep one order in every picture.
+func ranked(rs []tessera.Rating) {
+	slices.SortFunc(rs, func(a, b tessera.Rating) int {
+		oa := rating.Rating{Mu: a.Mu, Sigma: a.Sigma}.Ordinal()
+		ob := rating.Rating{Mu: b.Mu, Sigma: b.Sigma}.Ordinal()
+		return cmp.Or(cmp.Compare(ob, oa), cmp.Compare(b.Games, a.Games), strings.Compare(a.Name, b.Name), strings.Compare(a.UserID, b.UserID))
+	})
+}
+
+// leaderRow is r's line at place.
+func (s *Service) leaderRow(r tessera.Rating, place int, me bool) render.LeaderRow {
+	return render.LeaderRow{Place: place, Name: r.Name, Rating: DisplayRating(r), Games: r.Games, Wins: r.Won + r.Shared,
+		Provisional: s.provisional(r), Me: me}
+}
+
+// provisional reports whether r has too few games to be shown unmarked
+// (Config.Provisional).
+func (s *Service) provisional(r tessera.Rating) bool {
+	n := s.cfg.Provisional
+	if n == 0 {
+		n = Provisional
+	}
+	return r.Games < n
+}
+
+// LeaderNote is the foot of a leaderboard when n games make a rating
+// more than provisional.
+func LeaderNote(n int) string {
+	return fmt.Sprintf("? provisional: fewer than %d rated games. Wins count shared first places.", n)
+}
+
+// Leaderboard answers with the picture of the server's top players of a
+// game, and the caller's own place when they are not among them.
+func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
+	g, ok := engine.Lookup(strings.TrimSpace(gameID))
+	if !ok {
+		return Reply{}, errorf(tessera.EINVALID, "There is no game %q.", gameID)
+	}
+	if req.GuildID == "" {
+		return Reply{}, errorf(tessera.EINVALID, "Ratings are kept per server: ask for the leaderboard in a server's channel.")
+	}
+	rs, err := s.store.Ratings(req.GuildID, g.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	ranked(rs)
+	t := render.LeaderTable{Title: g.Name + ": leaderboard", Note: LeaderNote(cmp.Or(s.cfg.Provisional, Provisional))}
+	var mine string
+	for i, r := range rs {
+		me := r.UserID == req.User.ID
+		if i < LeaderboardSize {
+			t.Rows = append(t.Rows, s.leaderRow(r, i+1, me))
+		} else if me {
+			row := s.leaderRow(r, i+1, true)
+			t.Own = &row
+		}
+		if me {
+			mine = fmt.Sprintf(" You are %s with %d%s after %d rated games.", ordinal(i+1), DisplayRating(r), s.provisionalMark(r), r.Games)
+		}
+	}
+	if mine == "" {
+		mine = " You have no rated game of it here yet."
+	}
+	png, err := render.Leaderboard(t)
+	if err != nil {
+		return Reply{}, err
+	}
+	text := fmt.Sprintf("**%s** leaderboard of this server: %d rated players.%s", g.Name, len(rs), mine)
+	return Reply{Text: text, Files: []File{{Name: "leaderboard.png", Data: png}}}, nil
+}
+
+func (s *Service) provisionalMark(r tessera.Rating) string {
+	if s.provisional(r) {
+		return " (provisional)"
+	}
+	return ""
+}
+
+// ordinal is 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st.
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprint(n, suffix)
+}

@@ -1,0 +1,185 @@
+package service
+
+// Ratings: every finished game between people changes its players'
+// ratings for that game within the server it was played in (package
+// rating: Weng-Lin, Plackett-Luce). The update is made in the transaction
+// that ends the game; RebuildRatings makes every rating again from the
+// finished games, and must find exactly the stored numbers.
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"tessera"
+	"tessera/engine"
+	"tessera/rating"
+	"tessera/storage"
+)
+
+// Provisional is how many rated games a rating needs before it is shown
+// without the provisional mark, unless Config.Provisional says otherwise.
+const Provisional = 5
+
+// MaxProvisional bounds Config.Provisional (ratings.provisional).
+const MaxProvisional = 100
+
+// Rated reports whether a finished game counts for the ratings: not
+// unrated by its challenger, no AI seat, at least two players.
+func Rated(g *tessera.Game) bool {
+	if g.Status != tessera.StatusFinished || g.Unrated || len(g.Players) < 2 {
+		return false
+	}
+	return !slices.ContainsFunc(g.Players, func(p tessera.Player) bool { return p.IsAI() })
+}
+
+// Places are the finishing places of a finished game's seats, 0 the best,
+// equal places shared: the winners share first; the other seats still in
+// the game follow by score (equal scores share); seats that resigned or
+// ran out of time come last, the one that left later placed higher. A
+// time-out that only passed the turn (games of 3 or 4 with a pass) costs
+// the turn, not the place.
+func Places(g *tessera.Game, st engine.State) []int {
+	n := len(g.Players)
+	scores := st.Scores()
+	seats := st.View(engine.NoSeat).Seats
+	left := make([]int, n) // 1 + the record index where the seat left, 0: stayed
+	for i, m := range g.Moves {
+		if (m.Text == "resign" || m.Text == "timeout") && m.Seat < n && seats[m.Seat].Resigned {
+			left[m.Seat] = i + 1
+		}
+	}
+	winner := make([]bool, n)
+	for _, w := range st.Winners() {
+		if int(w) >= 0 && int(w) < n {
+			winner[w] = true
+		}
+	}
+	places := make([]int, n)
+	for i := range places {
+		switch {
+		case winner[i]:
+			places[i] = 0
+		case left[i] == 0:
+			places[i] = 1
+			for j := range places {
+				if !winner[j] && left[j] == 0 && scores[j] > scores[i] {
+					places[i]++
+				}
+			}
+		default: // below everyone who stayed; the last to leave first
+			places[i] = n + len(g.Moves) - left[i]
+		}
+	}
+	return places
+}
+
+// rateGame updates the ratings of the players of g, which st has just
+// finished, inside the game's transaction.
+func rateGame(tx *storage.Tx, g *tessera.Game, st engine.State) error {
+	if !Rated(g) {
+		return nil
+	}
+	before := make([]tessera.Rating, len(g.Players))
+	for i, p := range g.Players {
+		r, _, err := tx.Rating(g.GuildID, g.Setup.Game, p.ID)
+		if err != nil {
+			return err
+		}
+		before[i] = r
+	}
+	for _, r := range nextRatings(g, Places(g, st), before) {
+		if err := tx.PutRating(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextRatings are the players' ratings after g given those before it
+// (zero Rating: a player's first game) and the seats' places.
+func nextRatings(g *tessera.Game, places []int, before []tessera.Rating) []tessera.Rating {
+	in := make([]rating.Rating, len(before))
+	for i, r := range before {
+		in[i] = rating.New()
+		if r.Games > 0 {
+			in[i] = rating.Rating{Mu: r.Mu, Sigma: r.Sigma}
+		}
+	}
+	out := rating.RateSolo(in, places)
+	at := g.Updated
+	if n := len(g.Moves); n > 0 {
+		at = g.Moves[n-1].At
+	}
+	first := 0
+	for _, p := range places {
+		if p == 0 {
+			first++
+		}
+	}
+	after := make([]tessera.Rating, len(before))
+	for i, r := range before {
+		p := g.Players[i]
+		r.GuildID, r.Game, r.UserID, r.Name = g.GuildID, g.Setup.Game, p.ID, p.Name
+		r.Mu, r.Sigma = out[i].Mu, out[i].Sigma
+		r.Games++
+		switch {
+		case places[i] != 0:
+			r.Lost++
+		case first > 1:
+			r.Shared++
+		default:
+			r.Won++
+		}
+		r.History = append(slices.Clip(r.History), tessera.RatingPoint{GameID: g.ID, At: at.UTC(), Mu: r.Mu, Sigma: r.Sigma})
+		after[i] = r
+	}
+	return after
+}
+
+// RebuildRatings computes every rating from the store's finished games,
+// in the order they ended (ties by game number), as the games' ends did.
+func RebuildRatings(st *storage.Store) ([]tessera.Rating, error) {
+	var games []*tessera.Game
+	err := st.All(func(g *tessera.Game) error {
+		if Rated(g) {
+			games = append(games, g)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(games, func(a, b *tessera.Game) int {
+		return cmp.Or(cmp.Compare(storage.Ended(a), storage.Ended(b)), cmp.Compare(a.ID, b.ID))
+	})
+	byKey := map[string]tessera.Rating{}
+	var order []string
+	for _, g := range games {
+		pos, err := Replay(g)
+		if err != nil {
+			return nil, fmt.Errorf("game %d: %w", g.ID, err)
+		}
+		if !pos.Over() {
+			return nil, fmt.Errorf("game %d is finished but its record does not end the game", g.ID)
+		}
+		before := make([]tessera.Rating, len(g.Players))
+		keys := make([]string, len(g.Players))
+		for i, p := range g.Players {
+			keys[i] = g.GuildID + "\x00" + g.Setup.Game + "\x00" + p.ID
+			before[i] = byKey[keys[i]]
+		}
+		for i, r := range nextRatings(g, Places(g, pos), before) {
+			if _, seen := byKey[keys[i]]; !seen {
+				order = append(order, keys[i])
+			}
+			byKey[keys[i]] = r
+		}
+	}
+	slices.Sort(order)
+	var out []tessera.Rating
+	for _, k := range order {
+		out = append(out, byKey[k])
+	}
+	return out, nil
+}
