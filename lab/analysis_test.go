@@ -36,6 +36,7 @@ func TestAnalyzeSeatOneWins(t *testing.T) {
 	}{
 		{"seat 1 win rate", 1, 0.9630065017930143, 1},
 		{"seat 2 win rate", 0, 0, 0.03699349820698568},
+		{"first mover win rate", 1, 0.9630065017930143, 1},
 		{"shared win (draw)", 0, 0, 0.03699349820698568},
 		{"ends: all played", 1, 0.9630065017930143, 1},
 		{"length in moves", 2, 2, 2},

@@ -121,6 +121,14 @@ func perGameValues(players int, records []Record, reasons []string) []perGame {
 	for s := range players {
 		out = append(out, col(fmt.Sprintf("seat %d win rate", s+1), true, func(r Record) float64 { return r.Share(s) }))
 	}
+	// Some games decide who starts by a draw (Closure), so a seat is not
+	// the first mover: this is the first-move advantage itself.
+	out = append(out, col("first mover win rate", true, func(r Record) float64 {
+		if len(r.Movers) == 0 {
+			return math.NaN()
+		}
+		return r.Share(r.Movers[0])
+	}))
 	out = append(out,
 		col("shared win (draw)", true, func(r Record) float64 { return b2f(len(r.Winners) > 1) }),
 		col("no winner", true, func(r Record) float64 { return b2f(len(r.Winners) == 0) }))
