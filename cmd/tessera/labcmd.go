@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -67,8 +68,9 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	if *players > 0 && *games%*players != 0 {
 		fmt.Fprintf(stderr, "note: %d games is not a multiple of %d players: the seats are not played equally often\n", *games, *players)
 	}
-	// Ctrl-C stops the games and still reports those that finished.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C (or a SIGTERM, as from timeout or a batch system) stops the
+	// games and still reports those that finished.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	runs := 1
 	var cfgB lab.Config
