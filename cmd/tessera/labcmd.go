@@ -211,13 +211,13 @@ func labCharts(an lab.Analysis) []namedChart {
 	}
 	hist := func(what, unit string, a lab.Histogram, b *lab.Histogram) render.Chart {
 		c := render.Chart{Title: title + ": " + what, XLabel: unit, YLabel: "games", Guide: math.NaN()}
+		// Each bar is labelled with its bin's lowest value: ranges overlap
+		// one another on the axis.
 		for i := range a.Counts {
-			lo := a.Start + i*a.Width
-			if a.Width == 1 {
-				c.Labels = append(c.Labels, fmt.Sprint(lo))
-			} else {
-				c.Labels = append(c.Labels, fmt.Sprintf("%d-%d", lo, lo+a.Width-1))
-			}
+			c.Labels = append(c.Labels, fmt.Sprint(a.Start+i*a.Width))
+		}
+		if a.Width > 1 {
+			c.XLabel = fmt.Sprintf("%s (bins of %d, labelled by their lowest value)", unit, a.Width)
 		}
 		for v, h := range []*lab.Histogram{&a, b}[:len(names)] {
 			sr := render.Series{Name: names[v]}
