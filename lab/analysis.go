@@ -112,6 +112,9 @@ func balance(seats []Measure, other bool) float64 {
 		if other {
 			e = *m.Other
 		}
+		if e.N == 0 { // no game played (stopped at once): no imbalance seen
+			continue
+		}
 		worst = math.Max(worst, math.Abs(e.Value-1/float64(len(seats))))
 	}
 	return worst
