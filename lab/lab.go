@@ -40,6 +40,9 @@ type Config struct {
 	// MaxPlies stops a game that runs longer (0: 100,000), as an engine
 	// bug's guard; such a game is an error.
 	MaxPlies int `json:"-"`
+	// Progress, when set, is told after each finished game how many games
+	// are done. It is called from one goroutine at a time.
+	Progress func(done int) `json:"-"`
 }
 
 // Record is everything one game did, so that the designers' measures can
@@ -97,7 +100,9 @@ type Report struct {
 	Records []Record   `json:"games"`
 }
 
-// Run plays the configured games. It stops early with ctx's error.
+// Run plays the configured games. When ctx is cancelled (Ctrl-C) it stops
+// and returns, with ctx's error, the report of the games that finished, so
+// what was played is not lost; a game cut off midway is left out.
 func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Games < 1 {
 		return Report{}, engine.Illegalf("play at least one game")
@@ -125,12 +130,16 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	workers = min(workers, cfg.Games)
 
+	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	records := make([]Record, cfg.Games)
 	errs := make([]error, cfg.Games)
+	finished := make([]bool, cfg.Games)
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -139,7 +148,15 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 				records[g], errs[g] = playOne(ctx, cfg, players, g)
 				if errs[g] != nil {
 					cancel()
+					continue
 				}
+				mu.Lock()
+				finished[g] = true
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(done)
+				}
+				mu.Unlock()
 			}
 		}()
 	}
@@ -158,8 +175,14 @@ feed:
 			return Report{}, fmt.Errorf("game %d: %w", g+1, err)
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return Report{}, err
+	if err := outer.Err(); err != nil {
+		var played []Record
+		for g, r := range records {
+			if finished[g] {
+				played = append(played, r)
+			}
+		}
+		return summarize(cfg, played), err
 	}
 	return summarize(cfg, records), nil
 }

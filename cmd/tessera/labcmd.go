@@ -3,15 +3,24 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"tessera/engine"
 	"tessera/lab"
+	"tessera/render"
 )
 
 // runLab is `tessera lab`: many games between AI levels and baselines,
@@ -27,10 +36,12 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report, with every game's record, as JSON")
 	workers := fs.Int("workers", 0, "games played at once (default: one per CPU)")
 	think := fs.Duration("think", 0, "cap each AI move's search at this long (default none: the full budget, deterministic)")
-	var opts multiFlag
+	out := fs.String("out", "", "write report.md, report.json and PNG pictures into this directory")
+	var opts, compare multiFlag
 	fs.Var(&opts, "option", "game option name=value (repeatable)")
+	fs.Var(&compare, "compare", "also play the same seeds with this option changed, name=value (repeatable), and report both and their difference")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--json] [--workers W] [--think D]\n")
+		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--compare k=v]... [--json] [--out DIR] [--workers W] [--think D]\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -45,6 +56,11 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	changes, err := engine.ParseOptions(compare)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
 	cfg := lab.Config{Game: *game, Players: *players, Options: options, Games: *games, Seed: *seed, Workers: *workers, Think: *think}
 	for _, s := range strings.Split(*seats, ",") {
 		cfg.Seats = append(cfg.Seats, strings.TrimSpace(s))
@@ -52,11 +68,58 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	if *players > 0 && *games%*players != 0 {
 		fmt.Fprintf(stderr, "note: %d games is not a multiple of %d players: the seats are not played equally often\n", *games, *players)
 	}
+	// Ctrl-C (or a SIGTERM, as from timeout or a batch system) stops the
+	// games and still reports those that finished.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	runs := 1
+	var cfgB lab.Config
+	if len(compare) > 0 {
+		runs = 2
+		cfgB = cfg
+		cfgB.Options = maps.Clone(options)
+		if cfgB.Options == nil {
+			cfgB.Options = map[string]string{}
+		}
+		maps.Copy(cfgB.Options, changes)
+	}
 	start := time.Now()
-	rep, err := lab.Run(context.Background(), cfg)
-	if err != nil {
+	prog := newProgress(stderr, runs*cfg.Games, start)
+	cfg.Progress = prog.update(0)
+	rep, err := lab.Run(ctx, cfg)
+	stopped := errors.Is(err, context.Canceled)
+	if err != nil && !stopped {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	var repB *lab.Report
+	if runs == 2 && !stopped {
+		cfgB.Progress = prog.update(cfg.Games)
+		b, err := lab.Run(ctx, cfgB)
+		stopped = errors.Is(err, context.Canceled)
+		if err != nil && !stopped {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		repB = &b
+	}
+	prog.finish()
+	if stopped {
+		played := len(rep.Records)
+		if repB != nil {
+			played += len(repB.Records)
+		}
+		fmt.Fprintf(stderr, "stopped: %d of %d games played; reporting those\n", played, runs*cfg.Games)
+		if runs == 2 && repB == nil {
+			fmt.Fprintln(stderr, "the comparison run had not started: the report has the first option set only")
+		}
+	}
+	if *out != "" {
+		if err := writeLabReport(*out, lab.Analyze(rep, repB)); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(*out, "report.md"))
 	}
 	if *asJSON {
 		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
@@ -66,15 +129,19 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	printLab(stdout, rep, time.Since(start))
+	if repB != nil {
+		printLab(stdout, *repB, time.Since(start))
+	}
+	if stopped {
+		return 130
+	}
 	return 0
 }
 
 func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 	cfg := rep.Config
-	fmt.Fprintf(w, "%s, %d players, %d games, seed %d", cfg.Game, cfg.Players, cfg.Games, cfg.Seed)
-	for k, v := range cfg.Options {
-		fmt.Fprintf(w, ", %s=%s", k, v)
-	}
+	fmt.Fprintf(w, "%s, %d players, %d games, seed %d", cfg.Game, cfg.Players, len(rep.Records), cfg.Seed)
+	fmt.Fprintf(w, ", %s", optionLabel(cfg.Options))
 	if cfg.Think > 0 {
 		fmt.Fprintf(w, ", think %s (%d moves cut short)", cfg.Think, rep.Capped)
 	}
@@ -86,4 +153,113 @@ func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "(win rate: a win shared by k seats counts 1/k; the seat rows count whoever sat there)")
+}
+
+// writeLabReport writes the designers' report into dir: report.md,
+// report.json and the pictures. Nothing in them depends on the clock.
+func writeLabReport(dir string, an lab.Analysis) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	charts := labCharts(an)
+	var names []string
+	for _, c := range charts {
+		png, err := render.ChartPNG(c.chart)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, c.file), png, 0o644); err != nil {
+			return err
+		}
+		names = append(names, c.file)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.json"), an.JSON(), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "report.md"), an.Markdown(names), 0o644)
+}
+
+type namedChart struct {
+	file  string
+	chart render.Chart
+}
+
+// labCharts are the report's pictures: win rate per seat with intervals,
+// the length and margin histograms and the branching factor by turn, each
+// with both variants when the analysis compares two.
+func labCharts(an lab.Analysis) []namedChart {
+	names := []string{optionLabel(an.Options)}
+	if an.Compare != nil {
+		names = append(names, optionLabel(an.Compare))
+	}
+	title := fmt.Sprintf("%s, %d players", an.Game, an.Players)
+	seats := render.Chart{Title: title + ": win rate by seat", XLabel: "seat (95% intervals; dashed: a fair share)", YLabel: "win rate",
+		YMax: 1, Guide: 1 / float64(an.Players)}
+	for s := range an.Players {
+		seats.Labels = append(seats.Labels, fmt.Sprint(s+1))
+	}
+	for v, name := range names {
+		sr := render.Series{Name: name}
+		for _, m := range an.Measures[:an.Players] {
+			e := m.Stat
+			if v == 1 {
+				e = *m.Other
+			}
+			sr.Values, sr.Low, sr.High = append(sr.Values, e.Value), append(sr.Low, e.Low), append(sr.High, e.High)
+		}
+		seats.Series = append(seats.Series, sr)
+	}
+	hist := func(what, unit string, a lab.Histogram, b *lab.Histogram) render.Chart {
+		c := render.Chart{Title: title + ": " + what, XLabel: unit, YLabel: "games", Guide: math.NaN()}
+		// Each bar is labelled with its bin's lowest value: ranges overlap
+		// one another on the axis.
+		for i := range a.Counts {
+			c.Labels = append(c.Labels, fmt.Sprint(a.Start+i*a.Width))
+		}
+		if a.Width > 1 {
+			c.XLabel = fmt.Sprintf("%s (bins of %d, labelled by their lowest value)", unit, a.Width)
+		}
+		for v, h := range []*lab.Histogram{&a, b}[:len(names)] {
+			sr := render.Series{Name: names[v]}
+			for _, n := range h.Counts {
+				sr.Values = append(sr.Values, float64(n))
+			}
+			c.Series = append(c.Series, sr)
+		}
+		return c
+	}
+	branch := render.Chart{Title: title + ": branching factor", XLabel: "turn", YLabel: "mean legal moves", Lines: true, Guide: math.NaN()}
+	for v, bs := range [][]lab.Branch{an.Branching, an.BranchingB}[:len(names)] {
+		sr := render.Series{Name: names[v]}
+		for _, b := range bs {
+			sr.Values = append(sr.Values, b.Mean)
+		}
+		branch.Series = append(branch.Series, sr)
+	}
+	for t := range max(len(an.Branching), len(an.BranchingB)) {
+		branch.Labels = append(branch.Labels, fmt.Sprint(t+1))
+	}
+	for i := range branch.Series {
+		for len(branch.Series[i].Values) < len(branch.Labels) {
+			branch.Series[i].Values = append(branch.Series[i].Values, math.NaN())
+		}
+	}
+	return []namedChart{
+		{"seats.png", seats},
+		{"length.png", hist("length", "moves in the game", an.Lengths, an.LengthsB)},
+		{"branching.png", branch},
+		{"margin.png", hist("score margin", "top score minus the next", an.Margins, an.MarginsB)},
+	}
+}
+
+func optionLabel(o map[string]string) string {
+	if len(o) == 0 {
+		return "defaults"
+	}
+	var kv []string
+	for k, v := range o {
+		kv = append(kv, k+"="+v)
+	}
+	sort.Strings(kv)
+	return strings.Join(kv, " ")
 }
