@@ -14,11 +14,19 @@ import (
 	"tessera/service"
 )
 
-// fuzzGame picks a registered game and a player count it allows.
+// fuzzGame picks a registered game and a player count it allows without
+// options (a one-player Knotwork is a puzzle, which needs puzzle=).
 func fuzzGame(gi, players uint8) (engine.Game, int) {
 	games := engine.Games()
 	g := games[int(gi)%len(games)]
-	return g, g.MinPlayers + int(players)%(g.MaxPlayers-g.MinPlayers+1)
+	n := g.MinPlayers + int(players)%(g.MaxPlayers-g.MinPlayers+1)
+	for n < g.MaxPlayers {
+		if _, err := engine.New(engine.Setup{Game: g.ID, Players: n, Seed: 1}); err == nil {
+			break
+		}
+		n++
+	}
+	return g, n
 }
 
 // canonical replays a moves file like replay does and returns each
@@ -89,7 +97,9 @@ func FuzzReplayMovesFile(f *testing.F) {
 			if strings.Contains(text, "--game "+eg.ID+" ") {
 				g, n = eg, max(eg.MinPlayers, 2)
 				if _, after, ok := strings.Cut(text, "--players "); ok && after != "" && after[0] >= '1' && after[0] <= '4' {
-					n = int(after[0] - '0')
+					if _, err := engine.New(engine.Setup{Game: eg.ID, Players: int(after[0] - '0'), Seed: 1}); err == nil {
+						n = int(after[0] - '0')
+					}
 				}
 			}
 		}
