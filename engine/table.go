@@ -108,6 +108,27 @@ func (t *Table) FinishByScore(o *Outcome) {
 	t.Finish(o, win...)
 }
 
+// EndByScore ends the game as FinishByScore does (the highest score among
+// the seats still in wins, ties share) for a playout: no outcome, and the
+// winners written into Win's own array, so that a finished playout
+// allocates nothing once Win has room. Win must not share its array with
+// another position (CloneTable copies it).
+func (t *Table) EndByScore() {
+	best, first := 0, true
+	for s := 0; s < t.N; s++ {
+		if !t.Resigned[s] && (first || t.Score[s] > best) {
+			best, first = t.Score[s], false
+		}
+	}
+	t.Win = t.Win[:0]
+	for s := 0; s < t.N; s++ {
+		if !t.Resigned[s] && t.Score[s] == best {
+			t.Win = append(t.Win, Seat(s))
+		}
+	}
+	t.Done = true
+}
+
 // Resign is the platform's resignation rule, shared by every game: seat s
 // leaves the game. When only one seat is left (always, in a 2-player game)
 // the game ends and that seat wins whatever the score, and Resign returns

@@ -591,20 +591,7 @@ func (st *State) endFast(cause endCause, why string) {
 			}
 		}
 	}
-	// Table.FinishByScore without its temporary slice.
-	best, first := 0, true
-	for s := 0; s < st.N; s++ {
-		if !st.Resigned[s] && (first || st.Score[s] > best) {
-			best, first = st.Score[s], false
-		}
-	}
-	st.Win = st.Win[:0]
-	for s := 0; s < st.N; s++ {
-		if !st.Resigned[s] && st.Score[s] == best {
-			st.Win = append(st.Win, engine.Seat(s))
-		}
-	}
-	st.Done = true
+	st.EndByScore()
 }
 
 // endCause is why a game ended.

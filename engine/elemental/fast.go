@@ -233,7 +233,7 @@ func (st *State) play(h, cell int, edges Tile) {
 	}
 	st.Hands[seat] = hand
 	if st.Placed == board.Len() {
-		st.finish()
+		st.EndByScore()
 		return
 	}
 	s := seat
@@ -244,25 +244,7 @@ func (st *State) play(h, cell int, edges Tile) {
 			return
 		}
 	}
-	st.finish()
-}
-
-// finish is Table.FinishByScore without its temporary slice: the highest
-// score among the seats still in the game wins, ties share.
-func (st *State) finish() {
-	best, first := 0, true
-	for s := 0; s < st.N; s++ {
-		if !st.Resigned[s] && (first || st.Score[s] > best) {
-			best, first = st.Score[s], false
-		}
-	}
-	st.Win = st.Win[:0]
-	for s := 0; s < st.N; s++ {
-		if !st.Resigned[s] && st.Score[s] == best {
-			st.Win = append(st.Win, engine.Seat(s))
-		}
-	}
-	st.Done = true
+	st.EndByScore()
 }
 
 // EndReason says why a finished game ended: "board full" (all 64 cells
