@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -63,25 +61,9 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			setup.Deck = append(setup.Deck, d)
 		}
 	}
-	in := stdin
-	if name := fs.Arg(0); name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 2
-		}
-		defer f.Close()
-		in = f
-	}
-	st, _, err := replay(setup, in)
-	if err != nil {
-		var le *lineError
-		if errors.As(err, &le) {
-			fmt.Fprintln(stderr, le.Error())
-			return 1
-		}
-		fmt.Fprintln(stderr, err)
-		return 2
+	st, _, code := replayFile(setup, fs.Arg(0), stdin, stderr)
+	if code != 0 {
+		return code
 	}
 	if st.Over() {
 		fmt.Fprintln(stderr, "the game is over: there is no move to choose")

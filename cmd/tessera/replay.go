@@ -95,25 +95,9 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	in := stdin
-	if name := files[0]; name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 2
-		}
-		defer f.Close()
-		in = f
-	}
-	st, applied, err := replay(setup, in)
-	if err != nil {
-		var le *lineError
-		if errors.As(err, &le) {
-			fmt.Fprintln(stderr, le.Error())
-			return 1
-		}
-		fmt.Fprintln(stderr, err)
-		return 2
+	st, applied, code := replayFile(setup, files[0], stdin, stderr)
+	if code != 0 {
+		return code
 	}
 	return printReplay(setup, st, applied, *pngOut, stdout, stderr)
 }
@@ -228,4 +212,32 @@ func gameIDs() string {
 		ids = append(ids, g.ID)
 	}
 	return strings.Join(ids, ", ")
+}
+
+// replayFile replays a moves file (name "-" is stdin) and returns the
+// position and the number of moves applied, or the exit status and its message on
+// stderr: 1 for an illegal line (named with its number), 2 for anything
+// else. `replay` and `ai` read their files this way.
+func replayFile(setup engine.Setup, name string, stdin io.Reader, stderr io.Writer) (engine.State, int, int) {
+	in := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return nil, 0, 2
+		}
+		defer f.Close()
+		in = f
+	}
+	st, applied, err := replay(setup, in)
+	if err != nil {
+		var le *lineError
+		if errors.As(err, &le) {
+			fmt.Fprintln(stderr, le.Error())
+			return nil, 0, 1
+		}
+		fmt.Fprintln(stderr, err)
+		return nil, 0, 2
+	}
+	return st, applied, 0
 }
