@@ -15,7 +15,7 @@ import (
 // statistics. Summing is in worker order and the choice breaks ties by
 // notation, so the move depends only on the seed and the budget, not on
 // how the goroutines were scheduled.
-func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, gains map[string]float64, b Budget, seed uint64) (engine.Move, Stats, error) {
+func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, gains map[moveKey]float64, b Budget, seed uint64) (engine.Move, Stats, error) {
 	trees := make([]*tree, b.Workers)
 	done := make([]int, b.Workers)
 	stopped := make([]bool, b.Workers)
@@ -58,7 +58,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 		visits int
 		reward float64
 	}
-	sums := map[string]*sum{}
+	sums := map[moveKey]*sum{}
 	var stats Stats
 	for w, t := range trees {
 		stats.Playouts += done[w]
@@ -75,7 +75,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 		}
 	}
 	for _, m := range legal {
-		if s := sums[m.String()]; s != nil && s.visits > 0 {
+		if s := sums[keyOf(m)]; s != nil && s.visits > 0 {
 			stats.Root = append(stats.Root, MoveStat{Move: m.String(), Visits: s.visits, Mean: s.reward / float64(s.visits)})
 		}
 	}
@@ -117,7 +117,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 // on a few determinizations (a win must win in each; the gain is their
 // mean), so nothing depends on what seat cannot see. It gives up (no win,
 // no gains) when ctx ends.
-func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, map[string]float64) {
+func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, map[moveKey]float64) {
 	r := engine.NewRand(mix(seed, 0))
 	tries := 1
 	d, hidden := st.(engine.Determinizer)
@@ -136,7 +136,7 @@ func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []en
 			before[i] = sc[seat]
 		}
 	}
-	gains := make(map[string]float64, len(legal))
+	gains := make(map[moveKey]float64, len(legal))
 	var found engine.Move
 	bestReward := -1.0
 	for i, m := range legal {
@@ -165,7 +165,7 @@ func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []en
 			}
 			worst = min(worst, Rewards(c)[seat])
 		}
-		gains[m.String()] = gain
+		gains[keyOf(m)] = gain
 		if worst > bestReward {
 			found, bestReward = m, worst
 		}

@@ -26,10 +26,24 @@ const (
 // hang the search (no game of ours comes near it).
 const maxPlayout = 20000
 
+// moveKey identifies a move within a node: its engine.Keyer number when
+// the move has one, else its canonical notation.
+type moveKey struct {
+	n uint64
+	s string
+}
+
+func keyOf(m engine.Move) moveKey {
+	if k, ok := m.(engine.Keyer); ok {
+		return moveKey{n: k.Key()}
+	}
+	return moveKey{s: m.String()}
+}
+
 // child is a move out of a node, keyed by its canonical notation, with the
 // summed reward vectors of the iterations that took it.
 type child struct {
-	key    string
+	key    moveKey
 	move   engine.Move // as first seen; reused only where the legal list is cached
 	node   *node
 	visits int
@@ -42,7 +56,7 @@ type child struct {
 type node struct {
 	visits   int
 	children []*child
-	index    map[string]int // key → children index (determinized games)
+	index    map[moveKey]int // key → children index (determinized games)
 	// Without a Determinizer every iteration reaches the same position
 	// here, so the legal moves are the same on every visit: count is their
 	// number (-1 before the first look), and legal, while the tree's cache
@@ -52,6 +66,9 @@ type node struct {
 	// Legal() at all.
 	count int
 	legal []engine.Move
+	// sampled: the node's game is an engine.Sampler with many moves, and
+	// new children are drawn from it (count is still their number).
+	sampled bool
 }
 
 // tree is one worker's search.
@@ -71,7 +88,7 @@ type tree struct {
 	// random order, so a small budget spends its visits on the moves a
 	// one-ply look already likes (progressive widening with a heuristic
 	// order, "progressive unpruning").
-	rootGain map[string]float64
+	rootGain map[moveKey]float64
 }
 
 // cacheMoves bounds the legal moves a tree keeps in its nodes' caches
@@ -138,11 +155,11 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 
 	legal := st.Legal()
 	if n.index == nil {
-		n.index = make(map[string]int, len(legal))
+		n.index = make(map[moveKey]int, len(legal))
 	}
 	t.present, t.untried = t.present[:0], t.untried[:0]
 	for _, m := range legal {
-		if i, ok := n.index[m.String()]; ok {
+		if i, ok := n.index[keyOf(m)]; ok {
 			ch := n.children[i]
 			ch.avail++
 			ch.move = m // this determinization's own value of the move
@@ -168,6 +185,14 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 // pickPerfect is pick for a game without a Determinizer.
 func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit int) (*child, bool) {
 	var legal []engine.Move
+	if n.count < 0 && n != t.root {
+		if sm, ok := st.(engine.Sampler); ok {
+			if _, count, ok := sm.RandomMove(&t.r); ok && count > sampleAbove {
+				n.count, n.sampled = count, true
+				n.index = make(map[moveKey]int)
+			}
+		}
+	}
 	if n.count < 0 {
 		legal = st.Legal()
 		n.count = len(legal)
@@ -176,18 +201,20 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 			t.r.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
 			if n == t.root && t.rootGain != nil {
 				slices.SortStableFunc(legal, func(a, b engine.Move) int {
-					return cmp.Compare(t.rootGain[b.String()], t.rootGain[a.String()])
+					return cmp.Compare(t.rootGain[keyOf(b)], t.rootGain[keyOf(a)])
 				})
 			}
 			n.legal = legal
 		} else {
-			n.index = make(map[string]int)
+			n.index = make(map[moveKey]int)
 		}
 	}
 	if len(n.children) < n.count && len(n.children) < limit {
 		var m engine.Move
 		if n.legal != nil {
 			m = n.legal[len(n.children)]
+		} else if n.sampled && len(n.children) < n.count/2 {
+			m = t.sampledMove(n, st.(engine.Sampler))
 		} else {
 			if legal == nil {
 				legal = st.Legal()
@@ -209,20 +236,35 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 	return best(n.children, mover), false
 }
 
+// sampleAbove is the number of legal moves above which a node of a
+// Sampler game draws its new children instead of listing its moves.
+const sampleAbove = 256
+
+// sampledMove draws a legal move that is not yet a child of n, uniformly,
+// by rejection (n has fewer children than half its moves).
+func (t *tree) sampledMove(n *node, sm engine.Sampler) engine.Move {
+	for {
+		m, _, _ := sm.RandomMove(&t.r)
+		if _, ok := n.index[keyOf(m)]; !ok {
+			return m
+		}
+	}
+}
+
 // untriedMove draws a legal move that is not yet a child of n, uniformly:
 // by rejection while the children are few, else from the list of the rest.
 func (t *tree) untriedMove(n *node, legal []engine.Move) engine.Move {
 	if len(n.children) < len(legal)/2 {
 		for {
 			m := legal[t.r.IntN(len(legal))]
-			if _, ok := n.index[m.String()]; !ok {
+			if _, ok := n.index[keyOf(m)]; !ok {
 				return m
 			}
 		}
 	}
 	t.untried = t.untried[:0]
 	for _, m := range legal {
-		if _, ok := n.index[m.String()]; !ok {
+		if _, ok := n.index[keyOf(m)]; !ok {
 			t.untried = append(t.untried, m)
 		}
 	}
@@ -237,7 +279,7 @@ func (t *tree) bestGain(moves []engine.Move) engine.Move {
 	top, ties := math.Inf(-1), 0
 	var pick engine.Move
 	for _, m := range moves {
-		switch g := t.rootGain[m.String()]; {
+		switch g := t.rootGain[keyOf(m)]; {
 		case g > top:
 			top, ties, pick = g, 1, m
 		case g == top:
@@ -253,7 +295,7 @@ func (t *tree) bestGain(moves []engine.Move) engine.Move {
 func newNode() *node { return &node{count: -1} }
 
 func (t *tree) newChild(m engine.Move) *child {
-	return &child{key: m.String(), move: m, reward: make([]float64, t.players)}
+	return &child{key: keyOf(m), move: m, reward: make([]float64, t.players)}
 }
 
 // best is the child with the highest UCB1 value for mover; nil when there

@@ -41,3 +41,23 @@ type FastPlayer interface {
 type Ender interface {
 	EndReason() string
 }
+
+// Keyer is implemented by move types that can name themselves with a
+// number: Key is equal for two moves of one game exactly when their
+// notations (String) are. A search keys its tree by it instead of
+// building the notation of every move it looks at, which in a game with
+// hidden information is most of a search's time.
+type Keyer interface {
+	Key() uint64
+}
+
+// Sampler is implemented by games whose positions have very many legal
+// moves (Glorieta's thousands of stone pairs). RandomMove draws one move
+// uniformly from the distinct legal moves without listing them, as
+// FastPlayer.PlayRandom would play it, and says how many distinct legal
+// moves there are; it does not change the position. ok is false when the
+// game is over. A search expands a node by sampling the few moves it will
+// try instead of listing thousands it never will.
+type Sampler interface {
+	RandomMove(r *Rand) (m Move, legal int, ok bool)
+}

@@ -88,6 +88,19 @@ func (m Move) String() string {
 	return s
 }
 
+// Key numbers the move for a search (engine.Keyer), from exactly the
+// fields its notation shows: a discard names only its tile, a pass
+// nothing.
+func (m Move) Key() uint64 {
+	switch m.Kind {
+	case Discard:
+		return 1<<60 | uint64(m.Tile)
+	case Pass:
+		return 2 << 60
+	}
+	return uint64(m.Tile)<<32 | uint64(m.Cell)<<8 | uint64(m.Rot&3)
+}
+
 // Cell is one cell of the table: the tile on it (0: empty), its quarter
 // turns and the turn at which it was played.
 type Cell struct {

@@ -139,6 +139,12 @@ type State struct {
 	front frontier // the open cells, for Play (fast.go)
 }
 
+// Key numbers the move for a search (engine.Keyer): its cell and its
+// four edge colours, as the notation names them.
+func (m Move) Key() uint64 {
+	return uint64(m.Cell)<<32 | uint64(m.Edges[0])<<24 | uint64(m.Edges[1])<<16 | uint64(m.Edges[2])<<8 | uint64(m.Edges[3])
+}
+
 // New sets up a game: border colours (from the option or the seed), the
 // shuffled bag with Setup.Deck on top, two tiles to each seat in order.
 func New(setup engine.Setup) (engine.State, error) {

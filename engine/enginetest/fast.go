@@ -21,6 +21,8 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 		return
 	}
 	legal := st.Legal()
+	CheckKeys(t, st)
+	checkSampler(t, st, seed, legal)
 	index := make(map[string]int, len(legal))
 	for i, m := range legal {
 		applied := st.Clone()
@@ -96,4 +98,59 @@ func FastPlayout(t testing.TB, st engine.State, seed uint64, maxMoves int) engin
 		fp.PlayRandom(&r)
 	}
 	return st
+}
+
+// CheckKeys checks a game's engine.Keyer moves on one position: distinct
+// legal moves have distinct keys, and a move parsed back from its notation
+// has the key of the move it names (so a key is equal exactly when the
+// notation is). It does nothing when the moves are not Keyers.
+func CheckKeys(t testing.TB, st engine.State) {
+	t.Helper()
+	legal := st.Legal()
+	seen := make(map[uint64]string, len(legal))
+	for _, m := range legal {
+		k, ok := m.(engine.Keyer)
+		if !ok {
+			return
+		}
+		if other, dup := seen[k.Key()]; dup {
+			t.Fatalf("legal moves %q and %q have the same key %#x", other, m, k.Key())
+		}
+		seen[k.Key()] = m.String()
+		back, err := st.Parse(m.String())
+		if err != nil {
+			t.Fatalf("Parse(%q) of a legal move: %v", m, err)
+		}
+		if bk := back.(engine.Keyer).Key(); bk != k.Key() {
+			t.Fatalf("%q parsed back has key %#x, the legal move %#x", m, bk, k.Key())
+		}
+	}
+}
+
+// checkSampler checks an engine.Sampler on one position: RandomMove counts
+// the legal moves, draws one of them and leaves the position as it was.
+func checkSampler(t testing.TB, st engine.State, seed uint64, legal []engine.Move) {
+	t.Helper()
+	sm, ok := st.(engine.Sampler)
+	if !ok {
+		return
+	}
+	names := make(map[string]bool, len(legal))
+	for _, m := range legal {
+		names[m.String()] = true
+	}
+	before := Fingerprint(st)
+	r := engine.NewRand(seed)
+	for i := 0; i < 20; i++ {
+		m, count, ok := sm.RandomMove(&r)
+		if !ok || count != len(legal) {
+			t.Fatalf("RandomMove counts %d legal moves (ok %v), Legal lists %d", count, ok, len(legal))
+		}
+		if !names[m.String()] {
+			t.Fatalf("RandomMove drew %q, not a legal move", m)
+		}
+	}
+	if after := Fingerprint(st); after != before {
+		t.Fatalf("RandomMove changed the position:\nbefore: %s\nafter:  %s", before, after)
+	}
 }

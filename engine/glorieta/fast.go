@@ -321,16 +321,32 @@ func (st *State) PlayRandom(r *engine.Rand) {
 	if !st.synced() {
 		st.rebuild()
 	}
-	if m, ok := st.draw(r); ok {
+	if m, _, ok := st.draw(r); ok {
 		st.play(m)
 	}
+}
+
+// RandomMove draws a move as PlayRandom would, without playing it
+// (engine.Sampler), with the number of distinct legal moves.
+func (st *State) RandomMove(r *engine.Rand) (engine.Move, int, bool) {
+	if st.Done {
+		return nil, 0, false
+	}
+	if !st.synced() {
+		st.rebuild()
+	}
+	m, total, ok := st.draw(r)
+	if !ok {
+		return nil, 0, false
+	}
+	return m, total, true
 }
 
 // draw picks a legal move uniformly from the single stones (one per empty
 // cell), the flips (one per unflipped stone of the mover) and the
 // unordered pairs of empty cells, as Legal lists them, by counting them
 // instead of listing them. It needs the book in step and a game going on.
-func (st *State) draw(r *engine.Rand) (Move, bool) {
+func (st *State) draw(r *engine.Rand) (Move, int, bool) {
 	b := &st.fast
 	s := st.Turn
 	n := st.mayPlace(s)
@@ -346,13 +362,13 @@ func (st *State) draw(r *engine.Rand) (Move, bool) {
 	}
 	total := e + f + pairs
 	if total == 0 { // cannot happen: a seat to move always has a move
-		return Move{}, false
+		return Move{}, 0, false
 	}
 	switch k := r.IntN(total); {
 	case k < e:
-		return Move{A: int(b.empties[k]), B: -1}, true
+		return Move{A: int(b.empties[k]), B: -1}, total, true
 	case k < e+f:
-		return Move{Flip: true, A: int(b.flippable[s][k-e]), B: -1}, true
+		return Move{Flip: true, A: int(b.flippable[s][k-e]), B: -1}, total, true
 	}
 	// Each pair has the chance pairs/total of this branch times
 	// 2/(nEmpty·(nEmpty-1)) of two distinct uniform indices: 1/total.
@@ -362,7 +378,7 @@ func (st *State) draw(r *engine.Rand) (Move, bool) {
 		j++
 	}
 	a, c := int(b.empties[i]), int(b.empties[j])
-	return Move{A: min(a, c), B: max(a, c)}, true
+	return Move{A: min(a, c), B: max(a, c)}, total, true
 }
 
 // play is Apply's position change for a checked move, with the book in

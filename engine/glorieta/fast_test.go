@@ -241,7 +241,7 @@ func checkPlayAndDraw(t *testing.T, st *State, seed uint64, samples, pairEvery i
 	counts := make([]int, len(legal))
 	n := samples * len(legal)
 	for i := 0; i < n; i++ {
-		m, ok := c.draw(&r)
+		m, _, ok := c.draw(&r)
 		if !ok || m.A < 0 || m.A >= nCells || m.B >= nCells || (m.B >= 0 && m.B <= m.A) || index[key(m)] == 0 {
 			t.Fatalf("draw gave %v (%v), not a legal move", m, ok)
 		}
@@ -257,7 +257,7 @@ func checkPlayAndDraw(t *testing.T, st *State, seed uint64, samples, pairEvery i
 		if !b.synced() {
 			b.rebuild()
 		}
-		m, _ := b.draw(&rb)
+		m, _, _ := b.draw(&rb)
 		b.play(m)
 		if d := difference(a, b); d != "" || ra != rb {
 			t.Fatalf("PlayRandom is not draw then play (%s):\n%s", m, d)
@@ -393,7 +393,7 @@ func fastPlayouts(t *testing.T, opts map[string]string, games int) map[string]in
 				t.Fatalf("game %d does not end", g)
 			}
 			peek := r
-			m, _ := fast.draw(&peek)
+			m, _, _ := fast.draw(&peek)
 			fast.PlayRandom(&r)
 			if r != peek {
 				t.Fatal("PlayRandom drew differently from draw")
@@ -607,7 +607,7 @@ func FuzzFastPlay(f *testing.F) {
 				t.Fatal("the game does not end")
 			}
 			peek := r
-			m, _ := fast.draw(&peek)
+			m, _, _ := fast.draw(&peek)
 			fast.PlayRandom(&r)
 			if _, err := slow.Apply(m); err != nil {
 				t.Fatalf("drawn move %s: %v", m, err)
