@@ -11,13 +11,15 @@ import (
 )
 
 // TestDependencyDirection keeps the layout honest: gg only in render/,
-// bbolt only in storage/, discordgo only in bot/, the engine free of
+// bbolt only in storage/boltdb/, pgx only in storage/postgres/ (the port,
+// storage/, imports no driver), discordgo only in bot/, the engine free of
 // everything but the standard library and itself, and the AI of everything
 // but those.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
 		"github.com/fogleman/gg":        "render/",
-		"go.etcd.io/bbolt":              "storage/",
+		"go.etcd.io/bbolt":              "storage/boltdb/",
+		"github.com/jackc/pgx":          "storage/postgres/",
 		"github.com/bwmarrin/discordgo": "bot/",
 	}
 	checked := 0
@@ -42,6 +44,14 @@ func TestDependencyDirection(t *testing.T) {
 			}
 			if strings.HasPrefix(filepath.ToSlash(path), "engine/") && strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") {
 				t.Errorf("%s (the engine) imports %s", path, p)
+			}
+			// The conformance suite imports testing: tests only.
+			if p == "tessera/storage/storagetest" && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "storage/storagetest/") {
+				t.Errorf("%s imports %s, which only tests may import", path, p)
+			}
+			// The port is the same whatever the adapter: no driver in it.
+			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "storage/" && strings.Contains(p, ".") {
+				t.Errorf("%s (the storage port) imports %s: adapters go in storage/<name>/", path, p)
 			}
 			// The AI searches any game through the engine's interfaces alone.
 			if strings.HasPrefix(filepath.ToSlash(path), "ai/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") && !strings.HasPrefix(p, "tessera/ai")) {

@@ -20,6 +20,7 @@ import (
 	"tessera/bot/fakediscord"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // These tests play against the AI through the fake Discord: the game is
@@ -32,7 +33,7 @@ import (
 // openAIBot connects a bot for st to srv, with a short think time and an
 // optional hook called as the AI starts thinking. The returned stop closes
 // it (also at cleanup).
-func openAIBot(t *testing.T, srv *fakediscord.Server, st *storage.Store, hook func(ctx context.Context, id uint64, moves int)) (*bot.Bot, func()) {
+func openAIBot(t *testing.T, srv *fakediscord.Server, st storage.Store, hook func(ctx context.Context, id uint64, moves int)) (*bot.Bot, func()) {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
@@ -62,7 +63,7 @@ func openAIBot(t *testing.T, srv *fakediscord.Server, st *storage.Store, hook fu
 func startAI(t *testing.T, hook func(ctx context.Context, id uint64, moves int)) (*world, func()) {
 	t.Helper()
 	srv := fakediscord.New(t)
-	st, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +446,7 @@ func TestAICrashWhileThinking(t *testing.T) {
 		t.Fatal(err)
 	}
 	proc.Wait()
-	st, err := storage.Open(db, storage.Options{})
+	st, err := boltdb.Open(db, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +468,7 @@ func TestAICrashWhileThinking(t *testing.T) {
 	}, patience)
 	proc.Process.Kill()
 	proc.Wait()
-	st, err = storage.Open(db, storage.Options{})
+	st, err = boltdb.Open(db, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

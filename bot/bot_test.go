@@ -17,6 +17,7 @@ import (
 	_ "tessera/engine/games"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // patience bounds every wait in the end-to-end tests. Passing tests take
@@ -28,7 +29,7 @@ const patience = time.Minute
 type world struct {
 	srv     *fakediscord.Server
 	bot     *bot.Bot
-	store   *storage.Store
+	store   storage.Store
 	svc     *service.Service
 	opt     bot.Options
 	ana, bo *discordgo.User
@@ -81,7 +82,7 @@ func (c *fakeClock) Add(d time.Duration) {
 func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	t.Helper()
 	srv := fakediscord.New(t, fopts...)
-	st, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

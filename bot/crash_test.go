@@ -18,6 +18,7 @@ import (
 	"tessera/bot/fakediscord"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // The crash test runs the bot in a child process (this test binary, running
@@ -46,7 +47,7 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := storage.Open(os.Getenv("TESSERA_CRASH_DB"), storage.Options{}) // with fsync, as in production
+	st, err := boltdb.Open(os.Getenv("TESSERA_CRASH_DB"), storage.Options{}) // with fsync, as in production
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func crashRestart(t *testing.T, later time.Duration) {
 	srv.ClearFaults()
 
 	// What the dead process left: the move, and its announcements undelivered.
-	st, err := storage.Open(db, storage.Options{})
+	st, err := boltdb.Open(db, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func crashRestart(t *testing.T, later time.Duration) {
 	}
 	proc.Process.Kill()
 	proc.Wait()
-	st, err = storage.Open(db, storage.Options{})
+	st, err = boltdb.Open(db, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

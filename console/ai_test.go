@@ -8,13 +8,14 @@ import (
 
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // TestConsoleAgainstTheAI: the console's bot is the player tessera; a
 // game against it starts at once, and its moves follow each of ana's in
 // the output, as posts with the board's picture.
 func TestConsoleAgainstTheAI(t *testing.T) {
-	st, err := storage.Open(filepath.Join(t.TempDir(), "c.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(t.TempDir(), "c.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,10 +12,11 @@ import (
 	_ "tessera/engine/games"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 func newConsole(t testing.TB) (*Console, *strings.Builder) {
-	st, err := storage.Open(filepath.Join(t.TempDir(), "c.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(t.TempDir(), "c.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

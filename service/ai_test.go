@@ -14,6 +14,7 @@ import (
 	"tessera/engine"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // The bot itself, as the transport names it: challenging it is playing
@@ -35,7 +36,7 @@ func (h *harness) aiConfig(clock string) service.Config {
 
 func newAIHarness(t *testing.T, clock string) *harness {
 	t.Helper()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

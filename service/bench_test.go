@@ -11,11 +11,12 @@ import (
 	"tessera/engine"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // lateGame stores a 2-player Elemental game 56 moves in (8 cells left)
 // and returns its id.
-func lateGame(b *testing.B, st *storage.Store, seed uint64) uint64 {
+func lateGame(b *testing.B, st storage.Store, seed uint64) uint64 {
 	setup := engine.Setup{Game: "elemental", Players: 2, Seed: seed, Options: map[string]string{"borders": "RBGY"}}
 	pos, _ := engine.New(setup)
 	g := &tessera.Game{Status: tessera.StatusPlaying, Setup: setup, ChannelID: fmt.Sprint("c", seed),
@@ -37,7 +38,7 @@ func lateGame(b *testing.B, st *storage.Store, seed uint64) uint64 {
 // post, the status edit and the turn notice: one rendering and encoding
 // of the board, shared) to a transport that discards them.
 func BenchmarkMovePipeline(b *testing.B) {
-	st, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{}) // fsync on
+	st, err := boltdb.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{}) // fsync on
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func BenchmarkMovePipeline(b *testing.B) {
 // BenchmarkAutocomplete: the first autocomplete of a late-game position
 // (it lists and scores every legal move) and later keystrokes.
 func BenchmarkAutocomplete(b *testing.B) {
-	st, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -111,9 +111,9 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 	// Against the AI alone nobody has to accept: the game begins in the
 	// transaction that creates it.
 	everyone := !slices.ContainsFunc(players, func(p tessera.Player) bool { return !p.Accepted })
-	var begin func(g *tessera.Game, tx *storage.Tx) error
+	var begin func(g *tessera.Game, tx storage.Tx) error
 	if everyone {
-		begin = func(g *tessera.Game, tx *storage.Tx) error { return s.begin(tx, g, now) }
+		begin = func(g *tessera.Game, tx storage.Tx) error { return s.begin(tx, g, now) }
 	}
 	if err := s.store.CreateWith(rec, req.InteractionID, begin); err != nil {
 		return Reply{}, dup(err)
@@ -232,7 +232,7 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 		return Reply{}, errorf(tessera.EINVALID, "You have already accepted game #%d; waiting for the others.", id)
 	}
 	now := s.now().UTC()
-	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, tx *storage.Tx) error {
+	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
 		g.Players[seat].Accepted = true
 		g.Updated = now
 		for _, p := range g.Players {
@@ -265,7 +265,7 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 // begin starts a game whose players have all accepted, inside the store
 // transaction: the clocks, the first turn, the game's place and the
 // start post.
-func (s *Service) begin(tx *storage.Tx, g *tessera.Game, now time.Time) error {
+func (s *Service) begin(tx storage.Tx, g *tessera.Game, now time.Time) error {
 	g.Status = tessera.StatusPlaying
 	g.Updated = now
 	st, err := Replay(g)
@@ -308,7 +308,7 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 // it charges the clock of the seat that moved (moved < 0: none), gives
 // the next player the turn with their deadline, and enqueues the
 // announcements: those given, the status edit, and the turn notice.
-func (s *Service) turnPassed(tx *storage.Tx, g *tessera.Game, st engine.State, moved int, now time.Time, posts []tessera.Announcement) error {
+func (s *Service) turnPassed(tx storage.Tx, g *tessera.Game, st engine.State, moved int, now time.Time, posts []tessera.Announcement) error {
 	if moved >= 0 && !g.Players[moved].IsAI() {
 		endTurn(g, moved, now)
 	}
@@ -427,7 +427,7 @@ func (s *Service) Withdraw(req Request, id uint64) (Reply, error) {
 }
 
 func (s *Service) endChallenge(req Request, g *tessera.Game, status tessera.Status, verb string) (Reply, error) {
-	if _, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, _ *storage.Tx) error {
+	if _, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, _ storage.Tx) error {
 		g.Status = status
 		g.Updated = s.now().UTC()
 		return nil
@@ -532,7 +532,7 @@ func (s *Service) play(req Request, g *tessera.Game, p *position, seat int, text
 // notice (plus extra announcements).
 func (s *Service) commit(req Request, g *tessera.Game, st engine.State, seat int, entry string, o engine.Outcome, extra []tessera.Announcement) (*tessera.Game, error) {
 	now := s.now().UTC()
-	g, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx *storage.Tx) error {
+	g, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: seat, Text: entry, At: now})
 		g.Updated = now
 		moved := seat
@@ -802,7 +802,7 @@ func (s *Service) Rules(gameID string) (Reply, error) {
 // A game against the AI alone has begun already and waits for it to make
 // its thread there: the courier is woken now.
 func (s *Service) ChallengeMessage(gameID uint64, messageID string) error {
-	_, err := s.store.Modify(gameID, func(g *tessera.Game, _ *storage.Tx) error {
+	_, err := s.store.Modify(gameID, func(g *tessera.Game, _ storage.Tx) error {
 		if g.MessageID == "" {
 			g.MessageID = messageID
 		}

@@ -62,94 +62,29 @@ func (s *Service) backoff(tries int, blocked bool) time.Duration {
 	return min(d, 5*time.Minute)
 }
 
-// Deliver sends every announcement that is due, in order, and removes
-// each one only once the transport accepted it. A failing announcement is
-// retried later with back-off, and holds back the later announcements of
-// its game (so a game's posts never arrive out of order). It returns how
-// many were delivered.
+// Deliver sends every announcement that is due and removes each one only
+// once the transport accepted it. Games are delivered in parallel (up to
+// courier.workers at once), each game's announcements in order. A failing
+// announcement is retried later with back-off, and holds back the later
+// announcements of its game (so a game's posts never arrive out of order).
+// Games are claimed through the store with a lease, so several processes
+// may share one outbox: a game is delivered by one of them at a time. It
+// returns how many announcements were delivered.
 func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 	s.deliverMu.Lock()
 	defer s.deliverMu.Unlock()
+	if s.cfg.Courier.Owner == "" {
+		s.cfg.Courier.Owner = newOwner()
+	}
+	// A round claims a few games per worker: enough to keep them busy,
+	// few enough that a slow game does not hold many others' leases.
+	max := max(16, 4*s.cfg.Courier.workers())
 	delivered := 0
 	for {
-		// Retries wait on the wall clock, not the game clock.
-		pending, err := s.store.Pending(time.Now(), 64)
-		if err != nil {
+		more, n, progress, err := s.deliverRound(ctx, sink, max)
+		delivered += n
+		if err != nil || !more || !progress {
 			return delivered, err
-		}
-		held := map[uint64]bool{}
-		var done []uint64
-		// Record the first attempt of each before sending any (one write):
-		// a post that may have arrived long ago is looked for, not resent.
-		var first []uint64
-		for _, a := range pending {
-			if a.Attempted.IsZero() {
-				first = append(first, a.Seq)
-			}
-		}
-		if err := s.store.Attempting(s.now(), first...); err != nil {
-			return delivered, err
-		}
-		// Delivered announcements are removed together at the end of the
-		// round (one write instead of one per message). A crash before that
-		// sends them again, which changes nothing: posts and direct messages
-		// carry their nonce, edits and reactions are idempotent, and a thread
-		// is made from its challenge message only once.
-		forget := func() error {
-			err := s.store.Delivered(done...)
-			done = nil
-			return err
-		}
-		for _, a := range pending {
-			if ctx.Err() != nil {
-				return delivered, errors.Join(ctx.Err(), forget())
-			}
-			if held[a.GameID] {
-				continue
-			}
-			if a.Attempted.IsZero() {
-				a.Attempted = s.now()
-			}
-			err := s.deliverRecovering(ctx, sink, a)
-			var perm *PermanentError
-			switch f := failureOf(err); {
-			case err == nil:
-				delivered++
-				if a.Tries > 0 {
-					s.unblocked(a.GameID)
-				}
-			case f == Refused:
-				// Nothing goes through until a restart with a good token:
-				// stop, keeping everything (no try is counted).
-				return delivered, errors.Join(fmt.Errorf("%w: %w", ErrTokenRefused, err), forget())
-			case errors.As(err, &perm):
-				s.log.Warn("announcement dropped", "kind", a.Kind, "game", a.GameID, "err", err)
-			default:
-				held[a.GameID] = true
-				if f == Blocked {
-					s.tellBlocked(ctx, sink, a, err)
-				} else {
-					s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
-				}
-				if err := s.store.Retry(a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
-					return delivered, err
-				}
-				continue
-			}
-			done = append(done, a.Seq)
-			if a.Kind == tessera.AnnounceThread {
-				// Later announcements of the game need its place: record now.
-				if err := forget(); err != nil {
-					return delivered, err
-				}
-			}
-		}
-		progress := len(done) > 0
-		if err := forget(); err != nil {
-			return delivered, err
-		}
-		if len(pending) < 64 || !progress {
-			return delivered, nil
 		}
 	}
 }
@@ -241,7 +176,7 @@ func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) err
 				place = id
 			}
 		}
-		ng, err := s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+		ng, err := s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
 			g.ThreadID = place
 			return nil
 		})
@@ -281,7 +216,7 @@ func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, no
 			return err
 		}
 	}
-	_, err = s.store.Modify(g.ID, func(g *tessera.Game, _ *storageTx) error {
+	_, err = s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.StatusID = id
 		return nil
 	})
@@ -395,7 +330,7 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 		// DMs closed: the thread mention is enough. Log it once per user.
 		if !u.DMFailed {
 			s.log.Info("cannot send direct messages to a player; thread mentions only", "user", a.UserID, "err", err)
-			s.store.UpdateUser(a.UserID, func(u *tessera.UserSettings, _ *storageTx) error {
+			s.store.UpdateUser(a.UserID, func(u *tessera.UserSettings, _ storageTx) error {
 				u.DMFailed = true
 				return nil
 			})

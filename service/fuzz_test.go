@@ -19,6 +19,7 @@ import (
 	"tessera"
 	_ "tessera/engine/games"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -36,7 +37,7 @@ type fuzzWorld struct {
 	mu    sync.Mutex
 	dir   string
 	n     int
-	st    *storage.Store
+	st    storage.Store
 	svc   *Service
 	now   time.Time
 	place [4]string // the channels of the four "where" choices
@@ -56,7 +57,7 @@ func (w *fuzzWorld) build() error {
 		w.st.Close()
 	}
 	w.n++
-	st, err := storage.Open(filepath.Join(w.dir, fmt.Sprintf("w%d.db", w.n)), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(w.dir, fmt.Sprintf("w%d.db", w.n)), storage.Options{NoSync: true})
 	if err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func (w *fuzzWorld) build() error {
 	// The games' threads, as the courier would make them (without
 	// drawing the pictures it would post: the worlds are rebuilt often).
 	for id, thread := range map[uint64]string{2: "th2", 3: "th3"} {
-		if _, err := st.Modify(id, func(g *tessera.Game, _ *storage.Tx) error { g.ThreadID = thread; return nil }); err != nil {
+		if _, err := st.Modify(id, func(g *tessera.Game, _ storage.Tx) error { g.ThreadID = thread; return nil }); err != nil {
 			return err
 		}
 	}

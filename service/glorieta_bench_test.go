@@ -9,12 +9,13 @@ import (
 	"tessera/engine"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // BenchmarkAutocompleteLarge: the first autocomplete of positions with
 // many legal moves (Glorieta's ~8,000 pairs, TilingKing on square11).
 func BenchmarkAutocompleteLarge(b *testing.B) {
-	st, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -148,7 +148,7 @@ func joinedText(n int) string {
 // for. (The Knotwork puzzles are such games.)
 func (s *Service) startSolo(req Request, rec *tessera.Game) (Reply, error) {
 	now := s.now().UTC()
-	g, err := s.store.Update(rec.ID, rec.Version, "", func(g *tessera.Game, tx *storage.Tx) error {
+	g, err := s.store.Update(rec.ID, rec.Version, "", func(g *tessera.Game, tx storage.Tx) error {
 		g.Clock = tessera.Clock{Kind: "none"} // nobody waits for a player alone
 		return s.begin(tx, g, now)
 	})
@@ -193,7 +193,7 @@ func (s *Service) Join(req Request, id uint64) (Reply, error) {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d is full.", id)
 	}
 	now := s.now().UTC()
-	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, tx *storage.Tx) error {
+	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
 		g.Players = append(g.Players, tessera.Player{ID: req.User.ID, Name: req.User.Name, Accepted: true})
 		g.Updated = now
 		if len(g.Players) < g.Setup.Players {
@@ -214,7 +214,7 @@ func (s *Service) Join(req Request, id uint64) (Reply, error) {
 // leaveOpen takes a player who joined an open challenge out of it again
 // (their Decline or /abort); the challenge stays open for others.
 func (s *Service) leaveOpen(req Request, g *tessera.Game, seat int) (Reply, error) {
-	_, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, _ *storage.Tx) error {
+	_, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, _ storage.Tx) error {
 		g.Players = append(g.Players[:seat:seat], g.Players[seat+1:]...)
 		g.Updated = s.now().UTC()
 		return nil
@@ -280,7 +280,7 @@ func (s *Service) expireOpen(now time.Time) (int, error) {
 		if now.Sub(g.Created) < s.expireAfter() {
 			continue
 		}
-		_, err := s.store.Update(g.ID, g.Version, "", func(g *tessera.Game, tx *storage.Tx) error {
+		_, err := s.store.Update(g.ID, g.Version, "", func(g *tessera.Game, tx storage.Tx) error {
 			g.Status, g.Updated = tessera.StatusExpired, now
 			ch := g.Players[g.ChallengerSeat()]
 			text := fmt.Sprintf("%s, your open challenge for **%s** (game #%d) expired after %s: %s.",

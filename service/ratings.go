@@ -76,7 +76,7 @@ func Places(g *tessera.Game, st engine.State) []int {
 
 // rateGame updates the ratings of the players of g, which st has just
 // finished, inside the game's transaction.
-func rateGame(tx *storage.Tx, g *tessera.Game, st engine.State) error {
+func rateGame(tx storage.Tx, g *tessera.Game, st engine.State) error {
 	if !Rated(g) {
 		return nil
 	}
@@ -139,7 +139,7 @@ func nextRatings(g *tessera.Game, places []int, before []tessera.Rating) []tesse
 
 // RebuildRatings computes every rating from the store's finished games,
 // in the order they ended (ties by game number), as the games' ends did.
-func RebuildRatings(st *storage.Store) ([]tessera.Rating, error) {
+func RebuildRatings(st storage.Store) ([]tessera.Rating, error) {
 	var games []*tessera.Game
 	err := st.All(func(g *tessera.Game) error {
 		if Rated(g) {

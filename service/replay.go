@@ -57,6 +57,11 @@ func (s *Service) ReplayGIF(req Request, ref string, from, to int) (Reply, error
 	if to-from+1 > limit {
 		return Reply{}, errorf(tessera.EINVALID, "A replay shows at most %s at a time; game #%d has %d. Pick a part with from: and to: (e.g. from:1 to:%d).", plural(limit, "move"), g.ID, n, limit)
 	}
+	leave, err := s.replays.enter(req.User.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	defer leave()
 	frames, err := replayFrames(g, from, to)
 	if err != nil {
 		return Reply{}, err

@@ -9,11 +9,12 @@ import (
 	"tessera/engine"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // fullGame stores a finished 2-player Elemental game (64 moves: a tile in
 // every cell) and returns it.
-func fullGame(tb testing.TB, st *storage.Store, seed uint64) *tessera.Game {
+func fullGame(tb testing.TB, st storage.Store, seed uint64) *tessera.Game {
 	tb.Helper()
 	setup := engine.Setup{Game: "elemental", Players: 2, Seed: seed, Options: map[string]string{"borders": "RBGY"}}
 	pos, err := engine.New(setup)
@@ -39,7 +40,7 @@ func fullGame(tb testing.TB, st *storage.Store, seed uint64) *tessera.Game {
 // BenchmarkReplayGIF: /replay of a whole 64-move Elemental game, from the
 // stored record to the GIF file (65 frames). It reports the file's size.
 func BenchmarkReplayGIF(b *testing.B) {
-	st, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{NoSync: true})
 	if err != nil {
 		b.Fatal(err)
 	}

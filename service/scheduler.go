@@ -85,7 +85,7 @@ func (s *Service) remind(now time.Time) (int, error) {
 	}
 	n := 0
 	for _, id := range due {
-		_, err := s.store.Modify(id, func(g *tessera.Game, tx *storageTx) error {
+		_, err := s.store.Modify(id, func(g *tessera.Game, tx storageTx) error {
 			if g.Status != tessera.StatusPlaying {
 				return nil
 			}
@@ -122,7 +122,7 @@ func (s *Service) Vacation(req Request, days int) (Reply, error) {
 	now := s.now().UTC()
 	var until time.Time
 	var left int
-	_, err := s.store.UpdateUser(req.User.ID, func(u *tessera.UserSettings, tx *storageTx) error {
+	_, err := s.store.UpdateUser(req.User.ID, func(u *tessera.UserSettings, tx storageTx) error {
 		if u.VacationUsed == nil {
 			u.VacationUsed = map[int]int{}
 		}
@@ -193,7 +193,7 @@ func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) 
 			return Reply{}, errorf(tessera.EINVALID, "%q is not a time zone; use a name like Europe/Paris or America/New_York.", timezone)
 		}
 	}
-	u, err := s.store.UpdateUser(req.User.ID, func(u *tessera.UserSettings, _ *storageTx) error {
+	u, err := s.store.UpdateUser(req.User.ID, func(u *tessera.UserSettings, _ storageTx) error {
 		switch notify {
 		case "on":
 			u.NotifyOff, u.DMFailed = false, false
@@ -243,7 +243,7 @@ func (s *Service) Abort(req Request, ref string) (Reply, error) {
 	if len(g.Moves) >= 2 {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d has had %d moves; only a game before its second move can be aborted. Use /resign.", g.ID, len(g.Moves))
 	}
-	_, err = s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx *storageTx) error {
+	_, err = s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storageTx) error {
 		g.Status, g.Deadline, g.Updated = tessera.StatusAborted, time.Time{}, s.now().UTC()
 		text := fmt.Sprintf("%s aborted game #%d: no result.", req.User.Name, g.ID)
 		for _, a := range []tessera.Announcement{{Kind: tessera.AnnouncePost, Text: text}, {Kind: tessera.AnnounceStatus}} {
@@ -300,7 +300,7 @@ func (s *Service) PlainMove(req Request, messageID, text string) bool {
 			// hidden pieces ("you hold BBBB and RYRY, not RRRR"), so the
 			// answer says only what is public; /move gives the reason to
 			// the mover alone.
-			_, err := s.store.Modify(g.ID, func(g *tessera.Game, tx *storageTx) error {
+			_, err := s.store.Modify(g.ID, func(g *tessera.Game, tx storageTx) error {
 				return tx.Enqueue(tessera.Announcement{Kind: tessera.AnnounceReply, GameID: g.ID, Moves: len(g.Moves), Target: messageID,
 					Text: PlainMoveRefused})
 			})

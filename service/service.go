@@ -142,6 +142,8 @@ type Config struct {
 	// Provisional is how many rated games a rating needs to lose its
 	// provisional mark (0: Provisional).
 	Provisional int
+	// Courier is how announcements are delivered (courierpool.go).
+	Courier CourierConfig
 }
 
 // Wording is how hints name what the caller types, which differs by
@@ -157,7 +159,7 @@ type Wording struct {
 
 // Service runs the commands on a store.
 type Service struct {
-	store   *storage.Store
+	store   storage.Store
 	mention func(u User) string
 	now     func() time.Time
 	log     *slog.Logger
@@ -174,12 +176,14 @@ type Service struct {
 	bot   User // the bot itself (SetBot)
 	cache map[uint64]*position
 	pics  map[picKey]File // recent pictures by game, position, deadline and status
+
+	replays *replayGate // bounds the replays drawn at once (replaylimit.go)
 }
 
 // New returns a Service on an open store.
-func New(store *storage.Store, cfg Config) *Service {
+func New(store storage.Store, cfg Config) *Service {
 	s := &Service{store: store, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
-		cache: map[uint64]*position{}, pics: map[picKey]File{}, wake: make(chan struct{}, 1), aiWake: make(chan struct{}, 1)}
+		cache: map[uint64]*position{}, pics: map[picKey]File{}, replays: newReplayGate(0), wake: make(chan struct{}, 1), aiWake: make(chan struct{}, 1)}
 	if c, err := ParseClock(cfg.Clock); err == nil {
 		s.clock = c
 	} else {
@@ -232,7 +236,7 @@ func New(store *storage.Store, cfg Config) *Service {
 }
 
 // Store is the service's store.
-func (s *Service) Store() *storage.Store { return s.store }
+func (s *Service) Store() storage.Store { return s.store }
 
 // position is a game's derived position, cached by version.
 type position struct {
@@ -368,7 +372,13 @@ func (s *Service) pictureOf(g *tessera.Game, st engine.State, n int) (File, erro
 	if ok {
 		return f, nil
 	}
-	png, err := render.Board(st.Board(), panelOf(g, st, n))
+	var png []byte
+	var err error
+	if base, ok := baseScene(g); ok {
+		png, err = render.BoardOn(base, st.Board(), panelOf(g, st, n))
+	} else {
+		png, err = render.Board(st.Board(), panelOf(g, st, n))
+	}
 	if err != nil {
 		return File{}, err
 	}

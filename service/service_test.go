@@ -15,6 +15,7 @@ import (
 	_ "tessera/engine/games"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 var (
@@ -35,7 +36,7 @@ func newHarness(t *testing.T) *harness { return newHarnessClock(t, "") }
 
 func newHarnessClock(t *testing.T, clock string) *harness {
 	t.Helper()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

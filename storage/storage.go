@@ -1,41 +1,194 @@
-// Package storage keeps games in one bbolt file: game records, indexes by
-// player and by channel, and the interaction ids already handled. It is
-// the only importer of bbolt.
+// Package storage is the port through which Tessera keeps its games: the
+// interfaces Store and Tx, and the types every adapter shares (Options,
+// the errors, Ended). It imports no driver. The adapters are
+// storage/boltdb (one embedded file, the default) and storage/postgres
+// (a shared server for several processes); storage/database opens the one
+// a configured database names, and storage/storagetest is the conformance
+// suite both pass.
 //
-// Every change is one bbolt transaction, written with fsync, so a crash
-// loses nothing that was acknowledged and never leaves half a move.
+// Every promise below is the adapter's to keep, whatever the number of
+// processes: a change is one transaction (all of it or nothing, durable
+// once acknowledged), Update's version check makes racing moves give one
+// success and ErrConflict to the others, an interaction id is handled at
+// most once (ErrDuplicate), and a game's announcements leave the outbox in
+// the order they were enqueued.
 package storage
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"sort"
-	"strconv"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"tessera"
 )
 
-// SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 1
+// Store is an open database.
+type Store interface {
+	// Create stores a new game, giving it the next id (and Version 1), and
+	// marks the interaction that created it as handled (ErrDuplicate if it
+	// already was; "" marks nothing).
+	Create(g *tessera.Game, interactionID string) error
+	// CreateWith is Create with a change made in the same transaction once
+	// the game has its id (a game against the AI starts at once: its first
+	// announcements need the id). An error from change aborts everything.
+	CreateWith(g *tessera.Game, interactionID string, change func(g *tessera.Game, tx Tx) error) error
+	// CreateLinked stores a new game made from another one (a rematch) and
+	// records its id in that one's Rematch, in one transaction; link sees
+	// the other game first and may refuse (an error aborts both), so two
+	// clicks never make two rematches.
+	CreateLinked(g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error
 
-var (
-	bMeta     = []byte("meta")
-	bGames    = []byte("games")
-	bByPlayer = []byte("by_player")  // player id 0x00 game id -> nothing
-	bByChan   = []byte("by_channel") // channel id 0x00 game id -> nothing
-	bHandled  = []byte("handled")    // interaction id -> unix seconds
-	bOutbox   = []byte("outbox")     // seq -> announcement owed to Discord
-	bDeadline = []byte("deadlines")  // unix nanos, game id -> nothing
-	bUsers    = []byte("users")      // user id -> settings
-	bAITurn   = []byte("ai_turn")    // game id -> nothing: an AI seat is to move
-	kSchema   = []byte("schema")
-)
+	// Game loads a game (ErrNotFound when there is none).
+	Game(id uint64) (*tessera.Game, error)
+	// Update changes a game in one transaction: it loads the game, checks
+	// that its version is still version (else ErrConflict, nothing
+	// written), marks the interaction handled (else ErrDuplicate), calls
+	// change, bumps the version and writes. An error from change aborts
+	// everything, including what it enqueued.
+	Update(id, version uint64, interactionID string, change func(g *tessera.Game, tx Tx) error) (*tessera.Game, error)
+	// Modify changes what a game's record does not derive from (its place,
+	// status message, reminders) without a version check or bump: the
+	// position is unchanged, so no move in flight needs to retry.
+	Modify(id uint64, change func(g *tessera.Game, tx Tx) error) (*tessera.Game, error)
+	// All calls fn for every game in id order.
+	All(fn func(g *tessera.Game) error) error
+
+	// ByPlayer lists a player's games, oldest first (by id).
+	ByPlayer(userID string) ([]*tessera.Game, error)
+	// ByChannel lists the games of a channel or thread, oldest first.
+	ByChannel(channelID string) ([]*tessera.Game, error)
+	// OpenChallenges lists the open challenges of a server, oldest first.
+	OpenChallenges(guildID string) ([]*tessera.Game, error)
+	// AllOpenChallenges lists every server's open challenges (for their
+	// expiry).
+	AllOpenChallenges() ([]*tessera.Game, error)
+	// Finished lists a player's finished games, newest first (by Ended,
+	// then by id), keeping those keep accepts (nil: all): skip of them are
+	// passed over and at most limit returned; more reports whether others
+	// follow.
+	Finished(playerID string, keep func(*tessera.Game) bool, skip, limit int) (page []*tessera.Game, more bool, err error)
+	// AITurns lists the games in play where an AI seat is to move (AITurn
+	// set), by id: the AI's pending moves, which survive a restart.
+	AITurns() ([]uint64, error)
+	// Due lists the games in play whose deadline is at or before now,
+	// earliest first.
+	Due(now time.Time) ([]uint64, error)
+	// NextDeadline is the earliest deadline of a game in play (zero if
+	// none).
+	NextDeadline() (time.Time, error)
+
+	// Pending lists the announcements due at now, oldest first (at most
+	// max). An announcement waiting for a retry holds back the later ones
+	// of its game, so a game's messages are never delivered out of order.
+	// It ignores claims: tools and single-process tests use it.
+	Pending(now time.Time, max int) ([]tessera.Announcement, error)
+	// Claim leases to owner up to max games that have due announcements
+	// (Next <= now) and no live lease held by another owner (a lease lives
+	// until now+lease), and returns those games' pending announcements in
+	// order (as Pending would list them). A game's lease is renewed by
+	// claiming it again. A killed process's leases expire and another
+	// owner takes the games over.
+	Claim(now time.Time, owner string, lease time.Duration, max int) ([]tessera.Announcement, error)
+	// Release ends owner's leases on the given games (after delivering
+	// them); another owner's lease is left alone.
+	Release(owner string, games ...uint64) error
+	// Outbox counts the announcements not yet delivered.
+	Outbox() (int, error)
+	// Delivered removes delivered (or abandoned) announcements, in one
+	// transaction.
+	Delivered(seqs ...uint64) error
+	// Retry records a failed delivery attempt (Tries+1); it is tried again
+	// after next.
+	Retry(seq uint64, next time.Time) error
+	// Attempting records that delivery of these announcements starts at
+	// (for each, only its first attempt counts), in one transaction: a
+	// post whose first attempt is older than Discord's nonce window may
+	// have arrived, and is looked for before it is sent again.
+	Attempting(at time.Time, seqs ...uint64) error
+	// RetryNow makes every announcement waiting for a retry due now (a
+	// permission came back) and returns how many there were.
+	RetryNow() (int, error)
+
+	// User reads a user's settings (defaults when none are stored).
+	User(id string) (tessera.UserSettings, error)
+	// UpdateUser changes a user's settings in one transaction; the change
+	// may also change that user's games through tx (vacation).
+	UpdateUser(id string, change func(u *tessera.UserSettings, tx Tx) error) (tessera.UserSettings, error)
+
+	// Handled reports whether an interaction id was already handled.
+	Handled(interactionID string) (bool, error)
+	// MarkHandled records an interaction id that changed nothing in a game
+	// (ErrDuplicate if it was already recorded).
+	MarkHandled(interactionID string) error
+	// PruneHandled forgets interaction ids handled before the cutoff
+	// (Discord never resends an interaction after 15 minutes).
+	PruneHandled(before time.Time) (int, error)
+
+	// Ratings are the ratings of everyone who played a rated game of game
+	// in guild, in no particular order.
+	Ratings(guild, game string) ([]tessera.Rating, error)
+	// PlayerRatings are user's ratings in guild, one per game played
+	// rated.
+	PlayerRatings(guild, user string) ([]tessera.Rating, error)
+	// AllRatings are every stored rating.
+	AllRatings() ([]tessera.Rating, error)
+	// ReplaceRatings replaces every stored rating by rs in one
+	// transaction.
+	ReplaceRatings(rs []tessera.Rating) error
+
+	// Created reports whether opening made a new, empty database.
+	Created() bool
+	// Check verifies the database's own structure (not the games: see
+	// tessera check) and returns every problem found; a *DamagedError
+	// among them means the data cannot be read.
+	Check() []error
+	// Close closes the database.
+	Close() error
+}
+
+// Tx is what a change may do besides changing the game, in the same
+// transaction.
+type Tx interface {
+	// Enqueue adds an announcement to the outbox, giving it the next Seq;
+	// it is delivered after the transaction commits, and survives a crash.
+	Enqueue(a tessera.Announcement) error
+	// User reads a user's settings.
+	User(id string) (tessera.UserSettings, error)
+	// ModifyGame changes a game inside a user update (see
+	// Store.UpdateUser); like Store.Modify it neither checks nor bumps the
+	// version.
+	ModifyGame(id uint64, change func(g *tessera.Game) error) error
+	// Games lists a user's games.
+	Games(userID string) ([]*tessera.Game, error)
+	// Rating is the stored rating of user for game in guild; ok false when
+	// the player has none yet.
+	Rating(guild, game, user string) (r tessera.Rating, ok bool, err error)
+	// PutRating stores r, replacing the rating of the same guild, game
+	// and user.
+	PutRating(r tessera.Rating) error
+}
+
+// Backuper is a Store that can write a consistent copy of itself while
+// the bot goes on (bbolt: the file). A PostgreSQL database is backed up
+// with pg_dump instead.
+type Backuper interface {
+	Backup(w io.Writer) (int64, error)
+}
+
+// Options tune opening a database.
+type Options struct {
+	// LockTimeout is how long to wait for another process's lock on the
+	// file (default 1s), so a second bot fails at once with a clear
+	// message (bbolt only: PostgreSQL waits for the URL's connect_timeout,
+	// default 10 s).
+	LockTimeout time.Duration
+	// NoSync turns fsync off: for tests and benchmarks only.
+	NoSync bool
+	// ReadOnly opens an existing database without writing anything: a
+	// missing or empty database is an error (*NotFoundError) instead of a
+	// new one.
+	ReadOnly bool
+}
 
 // ErrConflict is returned when a game changed since it was read.
 var ErrConflict = tessera.Errorf(tessera.ECONFLICT, "The position changed while you were moving; look at the board and try again.")
@@ -46,581 +199,12 @@ var ErrDuplicate = errors.New("storage: interaction already handled")
 // ErrNotFound is returned for a missing game.
 var ErrNotFound = tessera.Errorf(tessera.ENOTFOUND, "There is no such game.")
 
-// Store is an open database.
-type Store struct {
-	db      *bolt.DB
-	created bool
-}
-
-// Options tune Open.
-type Options struct {
-	// LockTimeout is how long to wait for another process's lock on the
-	// file (default 1s), so a second bot fails at once with a clear message.
-	LockTimeout time.Duration
-	// NoSync turns fsync off: for tests and benchmarks only.
-	NoSync bool
-	// ReadOnly opens an existing database without writing anything (a
-	// shared lock, so it waits for a running bot like a writer would): a
-	// missing or empty file is an error instead of a new database.
-	ReadOnly bool
-}
-
-// Open opens the database at path and checks its schema version. It
-// creates the file when it is missing or empty, unless opt.ReadOnly. A
-// damaged file is a *DamagedError, never a crash (see open.go).
-func Open(path string, opt Options) (*Store, error) {
-	if opt.LockTimeout == 0 {
-		opt.LockTimeout = time.Second
+// Ended is when a finished game ended: the time of its last record entry
+// (a move, resignation or time-out), which never changes afterwards.
+// Finished orders by it.
+func Ended(g *tessera.Game) int64 {
+	if n := len(g.Moves); n > 0 {
+		return g.Moves[n-1].At.UnixNano()
 	}
-	created, err := inspect(path, opt.ReadOnly)
-	if err != nil {
-		return nil, err
-	}
-	db, err := openBolt(path, opt)
-	if err != nil {
-		return nil, err
-	}
-	if opt.ReadOnly {
-		err = guard(path, func() error { return db.View(func(tx *bolt.Tx) error { return checkSchema(tx, path) }) })
-	} else {
-		err = guard(path, func() error { return db.Update(func(tx *bolt.Tx) error { return initSchema(tx, path) }) })
-	}
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	return &Store{db: db, created: created}, nil
-}
-
-// initSchema writes the schema version and the buckets of a new file, and
-// checks the version of an existing one.
-func initSchema(tx *bolt.Tx, path string) error {
-	meta, err := tx.CreateBucketIfNotExists(bMeta)
-	if err != nil {
-		return err
-	}
-	switch v := meta.Get(kSchema); {
-	case v == nil:
-		if tx.Bucket(bGames) != nil {
-			return fmt.Errorf("database %s has games but no schema version: not a tessera database?", path)
-		}
-		if err := meta.Put(kSchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-			return err
-		}
-	case string(v) != strconv.Itoa(SchemaVersion):
-		return fmt.Errorf("database %s has schema version %s; this tessera reads version %d", path, v, SchemaVersion)
-	}
-	for _, b := range [][]byte{bGames, bByPlayer, bByChan, bHandled, bOutbox, bDeadline, bUsers} {
-		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-			return err
-		}
-	}
-	return initHistory(tx)
-}
-
-// checkSchema checks, without writing, that a file opened read-only is a
-// tessera database of this version. Only the games bucket is required
-// (the admin tools read it): a bucket a later version adds may be missing.
-func checkSchema(tx *bolt.Tx, path string) error {
-	meta := tx.Bucket(bMeta)
-	if meta == nil {
-		return fmt.Errorf("database %s has no schema version: not a tessera database?", path)
-	}
-	if v := meta.Get(kSchema); string(v) != strconv.Itoa(SchemaVersion) {
-		return fmt.Errorf("database %s has schema version %q; this tessera reads version %d", path, v, SchemaVersion)
-	}
-	if tx.Bucket(bGames) == nil {
-		return &DamagedError{Path: path, Reason: "its games bucket is missing"}
-	}
-	return nil
-}
-
-// Created reports whether Open made a new database (the file was missing
-// or empty).
-func (s *Store) Created() bool { return s.created }
-
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
-
-func itob(v uint64) []byte {
-	b := make([]byte, 8)
-	binary.BigEndian.PutUint64(b, v)
-	return b
-}
-
-func indexKey(a string, id uint64) []byte {
-	k := make([]byte, 0, len(a)+9)
-	k = append(k, a...)
-	k = append(k, 0)
-	return append(k, itob(id)...)
-}
-
-func getGame(tx *bolt.Tx, id uint64) (*tessera.Game, error) {
-	v := tx.Bucket(bGames).Get(itob(id))
-	if v == nil {
-		return nil, ErrNotFound
-	}
-	var g tessera.Game
-	if err := json.Unmarshal(v, &g); err != nil {
-		return nil, fmt.Errorf("game %d: %w", id, err)
-	}
-	return &g, nil
-}
-
-func deadlineKey(t time.Time, id uint64) []byte {
-	return append(itob(uint64(t.UnixNano())), itob(id)...)
-}
-
-// putGame writes a game and keeps its indexes (players, channel, thread,
-// deadline) in step; old is the game as it was (nil when new).
-func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
-	b, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	if err := tx.Bucket(bGames).Put(itob(g.ID), b); err != nil {
-		return err
-	}
-	for _, p := range g.Players {
-		if err := tx.Bucket(bByPlayer).Put(indexKey(p.ID, g.ID), nil); err != nil {
-			return err
-		}
-	}
-	if err := tx.Bucket(bByChan).Put(indexKey(g.ChannelID, g.ID), nil); err != nil {
-		return err
-	}
-	if err := putHistory(tx, g, old); err != nil {
-		return err
-	}
-	if g.ThreadID != "" && g.ThreadID != g.ChannelID {
-		if err := tx.Bucket(bByChan).Put(indexKey(g.ThreadID, g.ID), nil); err != nil {
-			return err
-		}
-	}
-	// The AI-turn index is made by the first write that needs it, so a
-	// database from before AI seats needs no migration.
-	ai, err := tx.CreateBucketIfNotExists(bAITurn)
-	if err != nil {
-		return err
-	}
-	if g.AITurn && g.Status == tessera.StatusPlaying {
-		if err := ai.Put(itob(g.ID), nil); err != nil {
-			return err
-		}
-	} else if err := ai.Delete(itob(g.ID)); err != nil {
-		return err
-	}
-	if old != nil && !old.Deadline.IsZero() && !old.Deadline.Equal(g.Deadline) {
-		if err := tx.Bucket(bDeadline).Delete(deadlineKey(old.Deadline, g.ID)); err != nil {
-			return err
-		}
-	}
-	if !g.Deadline.IsZero() && g.Status == tessera.StatusPlaying {
-		return tx.Bucket(bDeadline).Put(deadlineKey(g.Deadline, g.ID), nil)
-	}
-	if !g.Deadline.IsZero() {
-		return tx.Bucket(bDeadline).Delete(deadlineKey(g.Deadline, g.ID))
-	}
-	return nil
-}
-
-// markHandled records an interaction id; ErrDuplicate if it was already.
-func markHandled(tx *bolt.Tx, interactionID string, now time.Time) error {
-	if interactionID == "" {
-		return nil
-	}
-	b := tx.Bucket(bHandled)
-	if b.Get([]byte(interactionID)) != nil {
-		return ErrDuplicate
-	}
-	return b.Put([]byte(interactionID), itob(uint64(now.Unix())))
-}
-
-// Create stores a new game, giving it the next id, and marks the
-// interaction that created it as handled.
-func (s *Store) Create(g *tessera.Game, interactionID string) error {
-	return s.CreateWith(g, interactionID, nil)
-}
-
-// CreateWith is Create with a change made in the same transaction once the
-// game has its id (a game against the AI starts at once: its first
-// announcements need the id). An error from change aborts everything.
-func (s *Store) CreateWith(g *tessera.Game, interactionID string, change func(g *tessera.Game, tx *Tx) error) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if err := markHandled(tx, interactionID, g.Created); err != nil {
-			return err
-		}
-		id, err := tx.Bucket(bGames).NextSequence()
-		if err != nil {
-			return err
-		}
-		g.ID, g.Version = id, 1
-		if change != nil {
-			if err := change(g, &Tx{tx}); err != nil {
-				return err
-			}
-		}
-		return putGame(tx, g, nil)
-	})
-}
-
-// AITurns lists the games in play where an AI seat is to move, by id:
-// the AI's pending moves, which survive a restart.
-func (s *Store) AITurns() ([]uint64, error) {
-	var out []uint64
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bAITurn)
-		if b == nil { // no game was written since AI seats exist
-			return nil
-		}
-		return b.ForEach(func(k, _ []byte) error {
-			if len(k) == 8 {
-				out = append(out, binary.BigEndian.Uint64(k))
-			}
-			return nil
-		})
-	})
-	return out, err
-}
-
-// Game loads a game.
-func (s *Store) Game(id uint64) (*tessera.Game, error) {
-	var g *tessera.Game
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		g, err = getGame(tx, id)
-		return err
-	})
-	return g, err
-}
-
-// Tx is what a change may do besides changing the game, in the same
-// transaction.
-type Tx struct {
-	tx *bolt.Tx
-}
-
-// Enqueue adds an announcement to the outbox; it is delivered after the
-// transaction commits, and survives a crash.
-func (t *Tx) Enqueue(a tessera.Announcement) error {
-	b := t.tx.Bucket(bOutbox)
-	seq, err := b.NextSequence()
-	if err != nil {
-		return err
-	}
-	a.Seq = seq
-	v, err := json.Marshal(a)
-	if err != nil {
-		return err
-	}
-	return b.Put(itob(seq), v)
-}
-
-// User reads a user's settings.
-func (t *Tx) User(id string) (tessera.UserSettings, error) { return getUser(t.tx, id) }
-
-// Update changes a game in one transaction: it loads the game, checks that
-// its version is still version (else ErrConflict, nothing written), marks
-// the interaction handled (else ErrDuplicate), calls change, bumps the
-// version and writes. An error from change aborts everything, including
-// what it enqueued.
-func (s *Store) Update(id, version uint64, interactionID string, change func(g *tessera.Game, tx *Tx) error) (*tessera.Game, error) {
-	var out *tessera.Game
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		g, err := getGame(tx, id)
-		if err != nil {
-			return err
-		}
-		if g.Version != version {
-			return ErrConflict
-		}
-		if err := markHandled(tx, interactionID, time.Now()); err != nil {
-			return err
-		}
-		old := *g
-		if err := change(g, &Tx{tx}); err != nil {
-			return err
-		}
-		g.Version++
-		if err := putGame(tx, g, &old); err != nil {
-			return err
-		}
-		out = g
-		return nil
-	})
-	return out, err
-}
-
-// Modify changes what a game's record does not derive from (its place,
-// status message, reminders) without a version check or bump: the
-// position is unchanged, so no move in flight needs to retry.
-func (s *Store) Modify(id uint64, change func(g *tessera.Game, tx *Tx) error) (*tessera.Game, error) {
-	var out *tessera.Game
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		g, err := getGame(tx, id)
-		if err != nil {
-			return err
-		}
-		old := *g
-		if err := change(g, &Tx{tx}); err != nil {
-			return err
-		}
-		if err := putGame(tx, g, &old); err != nil {
-			return err
-		}
-		out = g
-		return nil
-	})
-	return out, err
-}
-
-// Pending lists the announcements due at now, oldest first (at most max).
-// An announcement waiting for a retry holds back the later ones of its
-// game, so a game's messages are never delivered out of order.
-func (s *Store) Pending(now time.Time, max int) ([]tessera.Announcement, error) {
-	var out []tessera.Announcement
-	err := s.db.View(func(tx *bolt.Tx) error {
-		held := map[uint64]bool{}
-		c := tx.Bucket(bOutbox).Cursor()
-		for k, v := c.First(); k != nil && len(out) < max; k, v = c.Next() {
-			var a tessera.Announcement
-			if err := json.Unmarshal(v, &a); err != nil {
-				return fmt.Errorf("outbox %x: %w", k, err)
-			}
-			if held[a.GameID] || a.Next.After(now) {
-				held[a.GameID] = true
-				continue
-			}
-			out = append(out, a)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// Outbox counts the announcements not yet delivered.
-func (s *Store) Outbox() (int, error) {
-	n := 0
-	err := s.db.View(func(tx *bolt.Tx) error {
-		n = tx.Bucket(bOutbox).Stats().KeyN
-		return nil
-	})
-	return n, err
-}
-
-// Delivered removes delivered (or abandoned) announcements, in one
-// transaction.
-func (s *Store) Delivered(seqs ...uint64) error {
-	if len(seqs) == 0 {
-		return nil
-	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		for _, seq := range seqs {
-			if err := tx.Bucket(bOutbox).Delete(itob(seq)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// Retry records a failed delivery attempt; it is tried again after next.
-func (s *Store) Retry(seq uint64, next time.Time) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bOutbox)
-		v := b.Get(itob(seq))
-		if v == nil {
-			return nil
-		}
-		var a tessera.Announcement
-		if err := json.Unmarshal(v, &a); err != nil {
-			return err
-		}
-		a.Tries++
-		a.Next = next
-		nv, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		return b.Put(itob(seq), nv)
-	})
-}
-
-// Due lists the games whose deadline is at or before now, earliest first.
-func (s *Store) Due(now time.Time) ([]uint64, error) {
-	var out []uint64
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bDeadline).Cursor()
-		for k, _ := c.First(); k != nil && len(k) == 16; k, _ = c.Next() {
-			if int64(binary.BigEndian.Uint64(k[:8])) > now.UnixNano() {
-				break
-			}
-			out = append(out, binary.BigEndian.Uint64(k[8:]))
-		}
-		return nil
-	})
-	return out, err
-}
-
-// NextDeadline is the earliest deadline of a game in play (zero if none).
-func (s *Store) NextDeadline() (time.Time, error) {
-	var t time.Time
-	err := s.db.View(func(tx *bolt.Tx) error {
-		if k, _ := tx.Bucket(bDeadline).Cursor().First(); len(k) == 16 {
-			t = time.Unix(0, int64(binary.BigEndian.Uint64(k[:8])))
-		}
-		return nil
-	})
-	return t, err
-}
-
-func getUser(tx *bolt.Tx, id string) (tessera.UserSettings, error) {
-	var u tessera.UserSettings
-	v := tx.Bucket(bUsers).Get([]byte(id))
-	if v == nil {
-		return u, nil
-	}
-	err := json.Unmarshal(v, &u)
-	return u, err
-}
-
-// User reads a user's settings (defaults when none are stored).
-func (s *Store) User(id string) (tessera.UserSettings, error) {
-	var u tessera.UserSettings
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		u, err = getUser(tx, id)
-		return err
-	})
-	return u, err
-}
-
-// UpdateUser changes a user's settings in one transaction; the change may
-// also change that user's games through tx (vacation).
-func (s *Store) UpdateUser(id string, change func(u *tessera.UserSettings, tx *Tx) error) (tessera.UserSettings, error) {
-	var out tessera.UserSettings
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		u, err := getUser(tx, id)
-		if err != nil {
-			return err
-		}
-		if err := change(&u, &Tx{tx}); err != nil {
-			return err
-		}
-		v, err := json.Marshal(u)
-		if err != nil {
-			return err
-		}
-		out = u
-		return tx.Bucket(bUsers).Put([]byte(id), v)
-	})
-	return out, err
-}
-
-// ModifyGame changes a game inside a user update (see UpdateUser); like
-// Store.Modify it neither checks nor bumps the version.
-func (t *Tx) ModifyGame(id uint64, change func(g *tessera.Game) error) error {
-	g, err := getGame(t.tx, id)
-	if err != nil {
-		return err
-	}
-	old := *g
-	if err := change(g); err != nil {
-		return err
-	}
-	return putGame(t.tx, g, &old)
-}
-
-// Games lists a user's games inside a transaction.
-func (t *Tx) Games(userID string) ([]*tessera.Game, error) {
-	return gamesByIndex(t.tx, bByPlayer, userID)
-}
-
-// Backup writes a consistent copy of the whole database to w, while the
-// bot goes on (a read transaction).
-func (s *Store) Backup(w io.Writer) (int64, error) {
-	var n int64
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		n, err = tx.WriteTo(w)
-		return err
-	})
-	return n, err
-}
-
-// Handled reports whether an interaction id was already handled.
-func (s *Store) Handled(interactionID string) (bool, error) {
-	var ok bool
-	err := s.db.View(func(tx *bolt.Tx) error {
-		ok = tx.Bucket(bHandled).Get([]byte(interactionID)) != nil
-		return nil
-	})
-	return ok, err
-}
-
-// MarkHandled records an interaction id that changed nothing in a game
-// (ErrDuplicate if it was already recorded).
-func (s *Store) MarkHandled(interactionID string) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return markHandled(tx, interactionID, time.Now()) })
-}
-
-// PruneHandled forgets interaction ids older than the cutoff (Discord
-// never resends an interaction after 15 minutes).
-func (s *Store) PruneHandled(before time.Time) (int, error) {
-	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bHandled).Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if len(v) == 8 && int64(binary.BigEndian.Uint64(v)) < before.Unix() {
-				if err := c.Delete(); err != nil {
-					return err
-				}
-				n++
-			}
-		}
-		return nil
-	})
-	return n, err
-}
-
-func gamesByIndex(tx *bolt.Tx, bucket []byte, key string) ([]*tessera.Game, error) {
-	var out []*tessera.Game
-	prefix := append([]byte(key), 0)
-	c := tx.Bucket(bucket).Cursor()
-	for k, _ := c.Seek(prefix); k != nil && len(k) == len(prefix)+8 && string(k[:len(prefix)]) == string(prefix); k, _ = c.Next() {
-		g, err := getGame(tx, binary.BigEndian.Uint64(k[len(prefix):]))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, nil
-}
-
-func (s *Store) byIndex(bucket []byte, key string) ([]*tessera.Game, error) {
-	var out []*tessera.Game
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		out, err = gamesByIndex(tx, bucket, key)
-		return err
-	})
-	return out, err
-}
-
-// ByPlayer lists a player's games, oldest first.
-func (s *Store) ByPlayer(userID string) ([]*tessera.Game, error) { return s.byIndex(bByPlayer, userID) }
-
-// ByChannel lists the games of a channel or thread, oldest first.
-func (s *Store) ByChannel(channelID string) ([]*tessera.Game, error) {
-	return s.byIndex(bByChan, channelID)
-}
-
-// All calls fn for every game in id order.
-func (s *Store) All(fn func(g *tessera.Game) error) error {
-	return s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bGames).ForEach(func(k, v []byte) error {
-			var g tessera.Game
-			if err := json.Unmarshal(v, &g); err != nil {
-				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
-			}
-			return fn(&g)
-		})
-	})
+	return g.Updated.UnixNano()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,18 +17,21 @@ import (
 	"tessera"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
+	"tessera/storage/database"
 )
 
-// The running bot holds the database's lock, so `tessera backup` and
+// The running bot holds a bbolt database's lock, so `tessera backup` and
 // `tessera check` reach it through a Unix socket next to the database
 // (DATABASE.sock, only for the same user); when no bot runs they open the
-// file themselves.
+// file themselves. A PostgreSQL database has no lock and no socket: check
+// reads it directly, and backup runs pg_dump (pgdump.go).
 
 func socketPath(db string) string { return db + ".sock" }
 
 // serveAdmin answers "backup" (the database, streamed) and "check" (a
 // report) on the socket until the listener closes.
-func serveAdmin(st *storage.Store, db string, log *slog.Logger) (io.Closer, error) {
+func serveAdmin(st storage.Store, db string, log *slog.Logger) (io.Closer, error) {
 	path := socketPath(db)
 	os.Remove(path) // a stale socket from a crash
 	ln, err := net.Listen("unix", path)
@@ -47,7 +51,12 @@ func serveAdmin(st *storage.Store, db string, log *slog.Logger) (io.Closer, erro
 				line, _ := bufio.NewReader(c).ReadString('\n')
 				switch strings.TrimSpace(line) {
 				case "backup":
-					if _, err := st.Backup(c); err != nil {
+					b, ok := st.(storage.Backuper)
+					if !ok {
+						log.Error("backup asked of a database that cannot copy itself")
+						return
+					}
+					if _, err := b.Backup(c); err != nil {
 						log.Error("backup failed", "err", err)
 					}
 				case "check":
@@ -80,7 +89,7 @@ const (
 // check verifies the file's structure and that every stored game replays.
 // When the structure is damaged the games are not read: reading them
 // would meet the same damage.
-func check(st *storage.Store) (problems []string) {
+func check(st storage.Store) (problems []string) {
 	for _, err := range st.Check() {
 		var damaged *storage.DamagedError
 		if errors.As(err, &damaged) {
@@ -140,7 +149,7 @@ func dbFlagsWith(name string, args []string, stderr io.Writer, getenv func(strin
 		more(fs)
 	}
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
-	dbFlag := fs.String("db", "", "database file (default: the configured database)")
+	dbFlag := fs.String("db", "", "database file or postgres:// URL (default: the configured database)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return nil, "", code, false
 	}
@@ -177,8 +186,8 @@ func ask(db, command string) (net.Conn, error) {
 
 // openQuick opens the database read-only unless another process holds
 // it: the admin tools never create or change a file.
-func openQuick(db string) (*storage.Store, error) {
-	return storage.Open(db, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+func openQuick(db string) (storage.Store, error) {
+	return database.Open(context.Background(), db, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 }
 
 // openOrAsk opens the database read-only; when a running bot holds it,
@@ -186,10 +195,13 @@ func openQuick(db string) (*storage.Store, error) {
 // file is an error at once. A file that looks damaged is asked about too
 // when a bot answers: the bot has it open and its header may have been
 // read mid-write; with no bot, the damage is the answer.
-func openOrAsk(db, command string) (*storage.Store, net.Conn, error) {
+func openOrAsk(db, command string) (storage.Store, net.Conn, error) {
 	st, err := openQuick(db)
 	if err == nil {
 		return st, nil, nil
+	}
+	if database.IsPostgres(db) { // a server: no lock, no socket to ask
+		return nil, nil, err
 	}
 	var nf *storage.NotFoundError
 	if errors.As(err, &nf) {
@@ -221,6 +233,9 @@ func runBackup(args []string, stdout, stderr io.Writer, getenv func(string) stri
 		return 2
 	}
 	dst := fs.Arg(0)
+	if database.IsPostgres(db) {
+		return pgBackup(db, dst, stdout, stderr)
+	}
 	n, err := backup(db, dst)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera: backup:", err)
@@ -275,7 +290,11 @@ func backup(db, dst string) (int64, error) {
 	defer tmp.Close()
 	var n int64
 	if st != nil {
-		n, err = st.Backup(tmp)
+		if b, ok := st.(storage.Backuper); ok {
+			n, err = b.Backup(tmp)
+		} else {
+			err = fmt.Errorf("database %s cannot copy itself", db)
+		}
 		st.Close()
 	} else {
 		n, err = io.Copy(tmp, conn)
@@ -313,7 +332,7 @@ func backup(db, dst string) (int64, error) {
 // verifyCopy opens a written copy read-only, checks its structure and
 // that every game record decodes.
 func verifyCopy(path string) error {
-	st, err := storage.Open(path, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+	st, err := boltdb.Open(path, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 	if err != nil {
 		return err
 	}
@@ -333,6 +352,7 @@ func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	if !ok {
 		return code
 	}
+	name := database.Redact(db) // a URL's password is never printed
 	var problems []string
 	st, conn, err := openOrAsk(db, "check")
 	var nf *storage.NotFoundError
@@ -345,11 +365,11 @@ func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		// found, and what to do.
 		var damaged *storage.DamagedError
 		if errors.As(err, &damaged) {
-			fmt.Fprintf(stdout, "%s is damaged: %s\n", db, damaged.Reason)
-			fmt.Fprintf(stdout, "%s: cannot be opened; stop the bot and restore the latest backup\n", db)
+			fmt.Fprintf(stdout, "%s is damaged: %s\n", name, damaged.Reason)
+			fmt.Fprintf(stdout, "%s: cannot be opened; stop the bot and restore the latest backup\n", name)
 		} else {
 			fmt.Fprintln(stdout, err)
-			fmt.Fprintf(stdout, "%s: cannot be opened\n", db)
+			fmt.Fprintf(stdout, "%s: cannot be opened\n", name)
 		}
 		return 1
 	case st != nil:
@@ -371,10 +391,10 @@ func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		fmt.Fprintln(stdout, p)
 	}
 	if len(problems) > 0 {
-		fmt.Fprintf(stdout, "%s: %d problems\n", db, len(problems))
+		fmt.Fprintf(stdout, "%s: %d problems\n", name, len(problems))
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: OK\n", db)
+	fmt.Fprintf(stdout, "%s: OK\n", name)
 	return 0
 }
 

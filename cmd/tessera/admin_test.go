@@ -15,14 +15,15 @@ import (
 	"tessera"
 	"tessera/engine"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // liveDB makes a database with a few games and keeps it open, as the
 // running bot does (so the admin tools must go through the socket).
-func liveDB(t *testing.T, dir string, games int) (string, *storage.Store) {
+func liveDB(t *testing.T, dir string, games int) (string, *boltdb.Store) {
 	t.Helper()
 	db := filepath.Join(dir, "live.db")
-	st, err := storage.Open(db, storage.Options{NoSync: true})
+	st, err := boltdb.Open(db, storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestCheckNeedsAWholeAnswer(t *testing.T) {
 		t.Fatalf("exit %d %q %q", code, out, errs)
 	}
 	g, _ := st.Game(1)
-	st.Update(1, g.Version, "", func(g *tessera.Game, _ *storage.Tx) error {
+	st.Update(1, g.Version, "", func(g *tessera.Game, _ storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "z9 QQQQ"})
 		return nil
 	})
@@ -222,7 +223,7 @@ func TestDamagedDatabaseIsAClearError(t *testing.T) {
 	dir := t.TempDir()
 	db, st := liveDB(t, dir, 400)
 	for i := uint64(1); i <= 400; i += 2 { // rewrites leave a free list
-		st.Modify(i, func(g *tessera.Game, _ *storage.Tx) error { g.StatusID = strings.Repeat("s", 300); return nil })
+		st.Modify(i, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = strings.Repeat("s", 300); return nil })
 	}
 	st.Close()
 	data, _ := os.ReadFile(db)

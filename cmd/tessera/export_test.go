@@ -14,6 +14,7 @@ import (
 	"tessera/bot/fakediscord"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // TestExportReplaysToTheSameJSON plays the README's example game (seed 7,
@@ -23,7 +24,7 @@ import (
 func TestExportReplaysToTheSameJSON(t *testing.T) {
 	t.Chdir("../..")
 	srv := fakediscord.New(t)
-	st, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"tessera"
 	"tessera/engine"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -125,7 +126,7 @@ func TestConfig(t *testing.T) {
 func TestBackupAndCheckWhileTheBotRuns(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "live.db")
-	st, err := storage.Open(db, storage.Options{})
+	st, err := boltdb.Open(db, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestBackupAndCheckWhileTheBotRuns(t *testing.T) {
 	admin.Close()
 	st.Close()
 	// The copy is a whole database.
-	cp, err := storage.Open(copyPath, storage.Options{})
+	cp, err := boltdb.Open(copyPath, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestBackupAndCheckWhileTheBotRuns(t *testing.T) {
 		t.Fatalf("the copy: %+v %v", got, err)
 	}
 	// A record that no longer replays is reported, with exit status 1.
-	cp.Update(1, got.Version, "", func(g *tessera.Game, _ *storage.Tx) error {
+	cp.Update(1, got.Version, "", func(g *tessera.Game, _ storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 1, Text: "z9 QQQQ"})
 		return nil
 	})

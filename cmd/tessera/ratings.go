@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"tessera"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/database"
 )
 
 // runRatings is `tessera ratings [--rebuild]`: it computes every rating
@@ -26,7 +28,7 @@ func runRatings(args []string, stdout, stderr io.Writer, getenv func(string) str
 		return code
 	}
 	opt := storage.Options{ReadOnly: !rebuild, LockTimeout: 200 * time.Millisecond}
-	st, err := storage.Open(db, opt)
+	st, err := database.Open(context.Background(), db, opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera: ratings:", err, "(is the bot running? stop it first)")
 		return 2

@@ -9,6 +9,7 @@ import (
 
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/boltdb"
 )
 
 // ratingsDB makes a database in which two games were played to the end
@@ -16,7 +17,7 @@ import (
 func ratingsDB(t *testing.T) string {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "r.db")
-	st, err := storage.Open(db, storage.Options{NoSync: true})
+	st, err := boltdb.Open(db, storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestRatingsRebuildGivesTheStoredNumbers(t *testing.T) {
 
 	// A stored rating that the games do not give is found, and --rebuild
 	// puts the computed one back.
-	st, err := storage.Open(db, storage.Options{NoSync: true})
+	st, err := boltdb.Open(db, storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

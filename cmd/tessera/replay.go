@@ -104,19 +104,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // printReplay prints the position's JSON (and draws it with --png).
 func printReplay(setup engine.Setup, st engine.State, applied int, pngOut string, stdout, stderr io.Writer) int {
-	res := replayResult{Game: setup.Game, Status: "playing", Moves: applied, Scores: st.Scores(), Winners: []int{}, Hands: []any{}}
-	if st.Over() {
-		res.Status = "finished"
-		for _, w := range st.Winners() {
-			res.Winners = append(res.Winners, int(w)+1)
-		}
-	} else {
-		res.ToMove = int(st.ToMove()) + 1
-		res.LegalMoves = len(st.Legal())
-	}
-	for s := 0; s < st.Players(); s++ {
-		res.Hands = append(res.Hands, handList(st.Hand(engine.Seat(s))))
-	}
+	res := summarize(setup, st, applied)
 	if pngOut != "" {
 		g, _ := engine.Lookup(setup.Game)
 		png, err := render.Board(st.Board(), render.NewPanel(g.Name+" · replay", st.View(engine.NoSeat), nil))
@@ -134,6 +122,25 @@ func printReplay(setup engine.Setup, st engine.State, applied int, pngOut string
 		return 2
 	}
 	return 0
+}
+
+// summarize is the position after applied moves as replay prints it
+// (migrate compares two databases' games by it too).
+func summarize(setup engine.Setup, st engine.State, applied int) replayResult {
+	res := replayResult{Game: setup.Game, Status: "playing", Moves: applied, Scores: st.Scores(), Winners: []int{}, Hands: []any{}}
+	if st.Over() {
+		res.Status = "finished"
+		for _, w := range st.Winners() {
+			res.Winners = append(res.Winners, int(w)+1)
+		}
+	} else {
+		res.ToMove = int(st.ToMove()) + 1
+		res.LegalMoves = len(st.Legal())
+	}
+	for s := 0; s < st.Players(); s++ {
+		res.Hands = append(res.Hands, handList(st.Hand(engine.Seat(s))))
+	}
+	return res
 }
 
 // handList is a seat's hand for the JSON: an empty hand is [], never

@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 import (
 	"encoding/binary"
@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 
 	bolt "go.etcd.io/bbolt"
+
+	"tessera/storage"
 )
 
 // A damaged file must end in one clear error, never in a crash: bbolt maps
@@ -19,30 +21,7 @@ import (
 // Open therefore reads the two header (meta) pages itself before bbolt maps
 // anything, refuses a file shorter than its header says, and runs every
 // read of an open or a check with faults turned into panics and panics
-// recovered into a DamagedError.
-
-// DamagedError says that a database file is damaged, and what to do.
-type DamagedError struct {
-	Path   string
-	Reason string
-}
-
-func (e *DamagedError) Error() string {
-	return fmt.Sprintf("database %s is damaged (%s): stop the bot and restore the latest backup; `tessera check --db %s` says what it found", e.Path, e.Reason, e.Path)
-}
-
-// NotFoundError says that a database that must exist does not, or is empty.
-type NotFoundError struct {
-	Path  string
-	Empty bool
-}
-
-func (e *NotFoundError) Error() string {
-	if e.Empty {
-		return fmt.Sprintf("database %s is empty (0 bytes): it is not a tessera database; check the path (only `tessera run` creates a database)", e.Path)
-	}
-	return fmt.Sprintf("database %s does not exist: check the path (only `tessera run` creates a database)", e.Path)
-}
+// recovered into a storage.DamagedError.
 
 // bbolt's on-disk header, read here so that a damaged one is reported
 // before bbolt maps the file (go.etcd.io/bbolt internal/common/meta.go).
@@ -95,7 +74,7 @@ func inspect(path string, mustExist bool) (created bool, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if mustExist {
-			return false, &NotFoundError{Path: path}
+			return false, &storage.NotFoundError{Path: path}
 		}
 		return true, nil
 	}
@@ -113,7 +92,7 @@ func inspect(path string, mustExist bool) (created bool, err error) {
 	size := info.Size()
 	if size == 0 {
 		if mustExist {
-			return false, &NotFoundError{Path: path, Empty: true}
+			return false, &storage.NotFoundError{Path: path, Empty: true}
 		}
 		return true, nil
 	}
@@ -140,9 +119,9 @@ func inspect(path string, mustExist bool) (created bool, err error) {
 	}
 	if len(metas) == 0 {
 		if size < 2*minPageSize {
-			return false, &DamagedError{path, fmt.Sprintf("only %d bytes, shorter than a database's header", size)}
+			return false, &storage.DamagedError{Path: path, Reason: fmt.Sprintf("only %d bytes, shorter than a database's header", size)}
 		}
-		return false, &DamagedError{path, "neither of its two header pages is valid; it may not be a tessera database at all"}
+		return false, &storage.DamagedError{Path: path, Reason: "neither of its two header pages is valid; it may not be a tessera database at all"}
 	}
 	// bbolt uses the valid header of the latest transaction.
 	m := metas[0]
@@ -154,26 +133,26 @@ func inspect(path string, mustExist bool) (created bool, err error) {
 	ps := uint64(m.pageSize)
 	switch {
 	case m.pgid < 2 || m.pgid > uint64(1<<62)/ps:
-		return false, &DamagedError{path, fmt.Sprintf("its header counts %d pages", m.pgid)}
+		return false, &storage.DamagedError{Path: path, Reason: fmt.Sprintf("its header counts %d pages", m.pgid)}
 	case m.root < 2 || m.root >= m.pgid:
-		return false, &DamagedError{path, fmt.Sprintf("its header puts the root at page %d of %d", m.root, m.pgid)}
+		return false, &storage.DamagedError{Path: path, Reason: fmt.Sprintf("its header puts the root at page %d of %d", m.root, m.pgid)}
 	case m.freelist != noFreelist && (m.freelist < 2 || m.freelist >= m.pgid):
-		return false, &DamagedError{path, fmt.Sprintf("its header puts the free list at page %d of %d", m.freelist, m.pgid)}
+		return false, &storage.DamagedError{Path: path, Reason: fmt.Sprintf("its header puts the free list at page %d of %d", m.freelist, m.pgid)}
 	case uint64(size) < m.pgid*ps:
-		return false, &DamagedError{path, fmt.Sprintf("cut short: %d bytes where its header says %d pages of %d bytes (%d bytes)", size, m.pgid, ps, m.pgid*ps)}
+		return false, &storage.DamagedError{Path: path, Reason: fmt.Sprintf("cut short: %d bytes where its header says %d pages of %d bytes (%d bytes)", size, m.pgid, ps, m.pgid*ps)}
 	}
 	return false, nil
 }
 
 // guard runs fn, which reads the mapped file, turning a memory fault or a
-// bbolt panic into a DamagedError. Faults become panics only in the
+// bbolt panic into a storage.DamagedError. Faults become panics only in the
 // goroutine that asked (debug.SetPanicOnFault), so fn must not hand the
 // reading to another goroutine.
 func guard(path string, fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			err = &DamagedError{Path: path, Reason: fmt.Sprint(r)}
+			err = &storage.DamagedError{Path: path, Reason: fmt.Sprint(r)}
 		}
 	}()
 	return fn()
@@ -181,13 +160,13 @@ func guard(path string, fn func() error) (err error) {
 
 // openBolt opens the file with bbolt once inspect has passed it. Errors
 // that mean a bad file (both headers invalid, a checksum) are damage.
-func openBolt(path string, opt Options) (*bolt.DB, error) {
+func openBolt(path string, opt storage.Options) (*bolt.DB, error) {
 	var db *bolt.DB
 	err := guard(path, func() (err error) {
 		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.LockTimeout, NoSync: opt.NoSync, ReadOnly: opt.ReadOnly})
 		return err
 	})
-	var damaged *DamagedError
+	var damaged *storage.DamagedError
 	switch {
 	case err == nil:
 		return db, nil
@@ -196,7 +175,7 @@ func openBolt(path string, opt Options) (*bolt.DB, error) {
 	case errors.As(err, &damaged):
 		return nil, err
 	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, &DamagedError{Path: path, Reason: err.Error()}
+		return nil, &storage.DamagedError{Path: path, Reason: err.Error()}
 	}
 	return nil, fmt.Errorf("open database %s: %w", path, err)
 }
@@ -232,7 +211,7 @@ func walk(tx *bolt.Tx) error {
 }
 
 // Check verifies the file's structure; it returns every problem found. A
-// page that cannot even be read is one DamagedError, and then bbolt's
+// page that cannot even be read is one storage.DamagedError, and then bbolt's
 // own checker is not run (it would read the same page in a goroutine
 // where a fault cannot be recovered).
 func (s *Store) Check() []error {
@@ -250,9 +229,9 @@ func (s *Store) Check() []error {
 		})
 	})
 	if err != nil {
-		var damaged *DamagedError
+		var damaged *storage.DamagedError
 		if !errors.As(err, &damaged) {
-			err = &DamagedError{Path: path, Reason: err.Error()}
+			err = &storage.DamagedError{Path: path, Reason: err.Error()}
 		}
 		return append(errs, err)
 	}

@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 // Ratings, one record per server, game and player, written in the same
 // transaction as the end of the game that changed them. A PostgreSQL

@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 // The indexes behind open challenges and game history. They are kept by
 // putGame in the same transaction as the game, like the other indexes, so
@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"tessera"
+	"tessera/storage"
 )
 
 var (
@@ -19,20 +20,11 @@ var (
 	bFinished = []byte("finished")        // player id 0x00 end (unix nanos) game id -> nothing
 )
 
-// Ended is when a finished game ended: the time of its last record entry
-// (a move, resignation or time-out), which never changes afterwards.
-func Ended(g *tessera.Game) int64 {
-	if n := len(g.Moves); n > 0 {
-		return g.Moves[n-1].At.UnixNano()
-	}
-	return g.Updated.UnixNano()
-}
-
 func finishedKey(player string, g *tessera.Game) []byte {
 	k := make([]byte, 0, len(player)+17)
 	k = append(k, player...)
 	k = append(k, 0)
-	k = binary.BigEndian.AppendUint64(k, uint64(Ended(g)))
+	k = binary.BigEndian.AppendUint64(k, uint64(storage.Ended(g)))
 	return binary.BigEndian.AppendUint64(k, g.ID)
 }
 

@@ -1,4 +1,4 @@
-package storage
+package boltdb
 
 import (
 	"encoding/binary"
@@ -12,6 +12,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/storage"
 )
 
 // DamagedCopies builds a database with enough games for branch pages, then
@@ -21,7 +22,7 @@ import (
 func damagedCopies(t testing.TB, dir string) (map[string]string, string) {
 	t.Helper()
 	good := filepath.Join(dir, "good.db")
-	st, err := Open(good, Options{NoSync: true})
+	st, err := Open(good, storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func damagedCopies(t testing.TB, dir string) (map[string]string, string) {
 			t.Fatal(err)
 		}
 		if i%3 == 0 { // rewrites leave free pages, so the free list is not empty
-			st.Modify(g.ID, func(g *tessera.Game, _ *Tx) error { g.StatusID = strings.Repeat("x", 200); return nil })
+			st.Modify(g.ID, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = strings.Repeat("x", 200); return nil })
 		}
 	}
 	st.Close()
@@ -121,7 +122,7 @@ func TestDamagedDatabases(t *testing.T) {
 			os.WriteFile(rw, data, 0o600)
 
 			var problems []error
-			st, err := Open(path, Options{ReadOnly: true, LockTimeout: 100 * time.Millisecond})
+			st, err := Open(path, storage.Options{ReadOnly: true, LockTimeout: 100 * time.Millisecond})
 			if err == nil {
 				problems = st.Check()
 				if len(problems) == 0 {
@@ -138,7 +139,7 @@ func TestDamagedDatabases(t *testing.T) {
 					t.Fatalf("a stack trace: %v", p)
 				}
 			}
-			var damaged *DamagedError
+			var damaged *storage.DamagedError
 			if err != nil && !errors.As(err, &damaged) && !strings.Contains(err.Error(), path) {
 				t.Fatalf("read-only: the error does not name the file: %v", err)
 			}
@@ -153,7 +154,7 @@ func TestDamagedDatabases(t *testing.T) {
 				detected++
 			}
 
-			st, err = Open(rw, Options{LockTimeout: 100 * time.Millisecond, NoSync: true})
+			st, err = Open(rw, storage.Options{LockTimeout: 100 * time.Millisecond, NoSync: true})
 			if err == nil {
 				st.Close()
 			} else if !strings.Contains(err.Error(), rw) {
@@ -170,8 +171,8 @@ func TestDamagedDatabases(t *testing.T) {
 func TestReadOnlyCreatesNothing(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "typo.db")
-	_, err := Open(missing, Options{ReadOnly: true})
-	var nf *NotFoundError
+	_, err := Open(missing, storage.Options{ReadOnly: true})
+	var nf *storage.NotFoundError
 	if !errors.As(err, &nf) || !strings.Contains(err.Error(), missing) {
 		t.Fatalf("missing file: %v", err)
 	}
@@ -180,25 +181,25 @@ func TestReadOnlyCreatesNothing(t *testing.T) {
 	}
 	empty := filepath.Join(dir, "empty.db")
 	os.WriteFile(empty, nil, 0o600)
-	if _, err := Open(empty, Options{ReadOnly: true}); !errors.As(err, &nf) || !strings.Contains(err.Error(), "empty") {
+	if _, err := Open(empty, storage.Options{ReadOnly: true}); !errors.As(err, &nf) || !strings.Contains(err.Error(), "empty") {
 		t.Fatalf("empty file: %v", err)
 	}
 	if info, _ := os.Stat(empty); info.Size() != 0 {
 		t.Fatal("a read-only open wrote into an empty file")
 	}
 	// Only a writable open creates, and says so.
-	st, err := Open(missing, Options{NoSync: true})
+	st, err := Open(missing, storage.Options{NoSync: true})
 	if err != nil || !st.Created() {
 		t.Fatalf("create: %v %v", err, st)
 	}
 	st.Close()
-	st, err = Open(missing, Options{NoSync: true})
+	st, err = Open(missing, storage.Options{NoSync: true})
 	if err != nil || st.Created() {
 		t.Fatalf("reopen: %v", err)
 	}
 	st.Close()
 	before, _ := os.ReadFile(missing)
-	st, err = Open(missing, Options{ReadOnly: true})
+	st, err = Open(missing, storage.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,73 @@
+package boltdb
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"tessera"
+	"tessera/storage"
+)
+
+func ids(gs []*tessera.Game) string {
+	var out []uint64
+	for _, g := range gs {
+		out = append(out, g.ID)
+	}
+	return fmt.Sprint(out)
+}
+
+// TestHistoryIndexesRebuilt: a file made before the open-challenge and
+// finished-game indexes existed gets them, filled from its games, when it
+// is opened for writing (the indexes themselves are in the conformance
+// suite).
+func TestHistoryIndexesRebuilt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	s := open(t, path)
+	for i := 0; i < 5; i++ {
+		g := newGame()
+		if i < 2 {
+			g.Status, g.Open = tessera.StatusChallenge, true
+		}
+		if err := s.Create(g, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Modify(2, func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusWithdrawn; return nil })
+	// Games 3, 4, 5 end in the order 4, 5, 3.
+	for id, minute := range map[uint64]int{4: 1, 5: 2, 3: 3} {
+		s.Modify(id, func(g *tessera.Game, _ storage.Tx) error {
+			g.Status = tessera.StatusFinished
+			g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 1, Text: "resign", At: time.Unix(int64(minute*60), 0).UTC()})
+			return nil
+		})
+	}
+	s.db.Update(func(tx *bolt.Tx) error {
+		tx.DeleteBucket(bOpen)
+		return tx.DeleteBucket(bFinished)
+	})
+	// An old file opened read-only has no indexes: nothing, not an error.
+	s.Close()
+	ro, err := Open(path, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page, _, err := ro.Finished("2", nil, 0, 5); err != nil || len(page) != 0 {
+		t.Fatalf("read-only, no index: %s %v", ids(page), err)
+	}
+	if open, err := ro.AllOpenChallenges(); err != nil || len(open) != 0 {
+		t.Fatalf("read-only, no index: %s %v", ids(open), err)
+	}
+	ro.Close()
+	s = open(t, path)
+	defer s.Close()
+	if page, _, _ := s.Finished("2", nil, 0, 5); ids(page) != "[3 5 4]" {
+		t.Fatalf("rebuilt finished index: %s", ids(page))
+	}
+	if open, _ := s.OpenChallenges("g1"); ids(open) != "[1]" {
+		t.Fatalf("rebuilt open index: %s", ids(open))
+	}
+}
