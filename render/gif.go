@@ -125,8 +125,8 @@ func drawFrame(img *image.RGBA, f ReplayFrame) {
 	drawBoard(board, f.Scene, f.Panel, t, boardH)
 	fill(img.Pix[(CaptionHeight+h)*img.Stride:], rgba(panelGround))
 	loadFonts()
-	fc := facePool.Get().(faces)
-	defer facePool.Put(fc)
+	fc := facePool.get()
+	defer facePool.put(fc)
 	captionImg := &image.RGBA{Pix: band, Stride: img.Stride, Rect: image.Rect(0, 0, Width, CaptionHeight)}
 	drawText(captionImg, fc.get(20, true), truncate(f.Caption, 64), pad, CaptionHeight/2, 0, captionText)
 }

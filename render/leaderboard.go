@@ -49,8 +49,8 @@ func Leaderboard(t LeaderTable) ([]byte, error) {
 	dc := gg.NewContext(Width, h)
 	dc.SetColor(rgba(engine.Paper))
 	dc.Clear()
-	fc := facePool.Get().(faces)
-	defer facePool.Put(fc)
+	fc := facePool.get()
+	defer facePool.put(fc)
 
 	grey := engine.Hex("#5a5a5a")
 	text(dc, fc.get(26, true), truncate(t.Title, 48), pad, 30, 0, engine.Ink)

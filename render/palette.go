@@ -61,11 +61,25 @@ func Palette(img *image.RGBA, n int) color.Palette {
 func histogram(img *image.RGBA) map[uint32]int {
 	b := img.Bounds()
 	counts := make(map[uint32]int, 4096)
+	// A board is mostly runs of one colour: a run is counted with one
+	// map update instead of one per pixel.
+	run, last := 0, uint32(0)
 	for y := 0; y < b.Dy(); y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
 		for i := 0; i < len(row); i += 4 {
-			counts[uint32(row[i])<<16|uint32(row[i+1])<<8|uint32(row[i+2])]++
+			c := uint32(row[i])<<16 | uint32(row[i+1])<<8 | uint32(row[i+2])
+			if run > 0 && c == last {
+				run++
+				continue
+			}
+			if run > 0 {
+				counts[last] += run
+			}
+			last, run = c, 1
 		}
+	}
+	if run > 0 {
+		counts[last] += run
 	}
 	return counts
 }
@@ -141,17 +155,23 @@ func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
 	b := img.Bounds()
 	out := image.NewPaletted(b, pal)
 	near := make(map[uint32]uint8, 4096)
+	last, lastI, have := uint32(0), uint8(0), false // a run of one colour is looked up once
 	for y := 0; y < b.Dy(); y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
 		orow := out.Pix[y*out.Stride:]
 		for x := 0; x < b.Dx(); x++ {
 			c := uint32(row[4*x])<<16 | uint32(row[4*x+1])<<8 | uint32(row[4*x+2])
+			if have && c == last {
+				orow[x] = lastI
+				continue
+			}
 			i, ok := near[c]
 			if !ok {
 				i = nearest(pal, c)
 				near[c] = i
 			}
 			orow[x] = i
+			last, lastI, have = c, i, true
 		}
 	}
 	return out

@@ -54,8 +54,8 @@ func Profile(c ProfileCard) ([]byte, error) {
 	dc := gg.NewContext(Width, h)
 	dc.SetColor(rgba(engine.Paper))
 	dc.Clear()
-	fc := facePool.Get().(faces)
-	defer facePool.Put(fc)
+	fc := facePool.get()
+	defer facePool.put(fc)
 	grey := engine.Hex("#5a5a5a")
 
 	text(dc, fc.get(28, true), truncate(c.Title, 40), pad, 32, 0, engine.Ink)

@@ -52,18 +52,32 @@ func loadFonts() {
 }
 
 // faces caches font faces (and so their glyphs). A face is not safe for
-// concurrent use: each drawing takes a set from the pool and gives it back.
-type faces map[[2]int]font.Face
+// concurrent use: each drawing takes a set and gives it back.
+//
+// A face is found by its exact size: when sizes were rounded to a quarter
+// pixel, a face made for one size served the next sizes close to it, so
+// the same position's picture could differ by a few glyph pixels
+// depending on what had been drawn before with the same set.
+type faces map[faceKey]font.Face
 
-var facePool = sync.Pool{New: func() any { return faces{} }}
+type faceKey struct {
+	px   float64
+	bold bool
+}
+
+// maxFaces bounds a set: sizes follow each game's scale, a handful each,
+// but hand pictures scale with the hand.
+const maxFaces = 64
+
+var facePool = newKeep(8, func() faces { return faces{} })
 
 func (f faces) get(px float64, isBold bool) font.Face {
-	k := [2]int{int(math.Round(px * 4)), 0}
-	if isBold {
-		k[1] = 1
-	}
+	k := faceKey{px, isBold}
 	if face, ok := f[k]; ok {
 		return face
+	}
+	if len(f) >= maxFaces {
+		clear(f)
 	}
 	ft := regular
 	if isBold {
@@ -96,9 +110,18 @@ func Fit(w, h, x, y, bw, bh float64) Transform {
 	return Transform{Scale: s, DX: x + (bw-w*s)/2, DY: y + (bh-h*s)/2}
 }
 
-// drawScene paints a scene through a transform.
-func drawScene(dc *gg.Context, fc faces, sc engine.Scene, t Transform) {
-	for _, it := range sc.Items {
+// drawScene paints a scene through a transform. With clip, only the
+// items it keeps are drawn, their text only within its rectangles (the
+// canvas's painter clips the paths: see drawOnLayer).
+func drawScene(dc *canvas, fc faces, sc engine.Scene, t Transform, clip func(i int) ([]image.Rectangle, bool)) {
+	var rects []image.Rectangle
+	for i, it := range sc.Items {
+		if clip != nil {
+			var keep bool
+			if rects, keep = clip(i); !keep {
+				continue
+			}
+		}
 		if it.Path != nil {
 			tracePath(dc, it.Path, t)
 			if !it.Fill.None() {
@@ -129,12 +152,18 @@ func drawScene(dc *gg.Context, fc faces, sc engine.Scene, t Transform) {
 			case engine.Right:
 				ax = 1
 			}
-			text(dc, fc.get(px, it.Bold), it.Text, x, y, ax, it.Color)
+			if clip == nil {
+				drawText(dc.im, fc.get(px, it.Bold), it.Text, x, y, ax, it.Color)
+				continue
+			}
+			for _, r := range rects {
+				drawText(dc.im.SubImage(r).(*image.RGBA), fc.get(px, it.Bold), it.Text, x, y, ax, it.Color)
+			}
 		}
 	}
 }
 
-func tracePath(dc *gg.Context, p *engine.Path, t Transform) {
+func tracePath(dc *canvas, p *engine.Path, t Transform) {
 	k := 0
 	pt := func() (float64, float64) {
 		x, y := t.Apply(p.Pts[k])
@@ -183,13 +212,13 @@ type Panel struct {
 // The picture's memory is reused from one board to the next.
 func Board(sc engine.Scene, p Panel) ([]byte, error) {
 	img, _ := boardImage(sc, p, true)
-	defer imagePool.Put(img)
+	defer imagePool.put(img)
 	return Encode(img)
 }
 
 // imagePool keeps pictures for reuse: a board is about 3 MB, and a fresh
 // one per move was most of the garbage the bot made.
-var imagePool sync.Pool // *image.RGBA
+var imagePool = newKeep(4, func() *image.RGBA { return nil })
 
 // BoardImage draws the picture and returns it with the transform used for
 // the board (so tests can find a cell's pixels).
@@ -201,7 +230,7 @@ func boardImage(sc engine.Scene, p Panel, pooled bool) (*image.RGBA, Transform) 
 	t, boardH, h := boardLayout(sc, p)
 	var img *image.RGBA
 	if pooled {
-		if old, ok := imagePool.Get().(*image.RGBA); ok && cap(old.Pix) >= 4*Width*h {
+		if old := imagePool.get(); old != nil && cap(old.Pix) >= 4*Width*h {
 			img = &image.RGBA{Pix: old.Pix[:4*Width*h], Stride: 4 * Width, Rect: image.Rect(0, 0, Width, h)}
 		}
 	}
@@ -216,16 +245,16 @@ func boardImage(sc engine.Scene, p Panel, pooled bool) (*image.RGBA, Transform) 
 // is Width wide and as high as boardLayout says.
 func drawBoard(img *image.RGBA, sc engine.Scene, p Panel, t Transform, boardH float64) {
 	loadFonts()
-	fc := facePool.Get().(faces)
-	defer facePool.Put(fc)
-	dc := gg.NewContextForRGBA(img)
+	fc := facePool.get()
+	defer facePool.put(fc)
+	dc := newCanvas(img)
+	defer dc.release()
 	bg := sc.Background
 	if bg.None() {
 		bg = engine.Paper
 	}
-	dc.SetColor(rgba(bg))
-	dc.Clear() // every pixel, so a reused picture starts clean
-	drawScene(dc, fc, sc, t)
+	dc.Clear(rgba(bg)) // every pixel, so a reused picture starts clean
+	drawScene(dc, fc, sc, t, nil)
 	drawPanel(dc, fc, p, boardH)
 }
 
@@ -241,13 +270,13 @@ func boardLayout(sc engine.Scene, p Panel) (t Transform, boardH float64, h int) 
 	return t, boardH, int(boardH + panelH)
 }
 
-func drawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
+func drawPanel(dc *canvas, fc faces, p Panel, top float64) {
 	dc.SetColor(rgba(engine.Hex("#e4dccb")))
 	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
 	dc.Fill()
 	y := top + 14
-	text(dc, fc.get(22, true), p.Status, pad, y, 0, engine.Ink)
-	text(dc, fc.get(16, false), p.Title, Width-pad, y, 1, engine.Hex("#5a5a5a"))
+	drawText(dc.im, fc.get(22, true), p.Status, pad, y, 0, engine.Ink)
+	drawText(dc.im, fc.get(16, false), p.Title, Width-pad, y, 1, engine.Hex("#5a5a5a"))
 	y += 34
 	for _, s := range p.Seats {
 		cy := y + rowHeight/2 - 6
@@ -277,18 +306,18 @@ func drawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
 		if s.Resigned {
 			name += "  - resigned"
 		}
-		text(dc, fc.get(22, s.ToMove || s.Winner), truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
+		drawText(dc.im, fc.get(22, s.ToMove || s.Winner), truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
 		var info []string
 		if s.InHand >= 0 {
 			info = append(info, fmt.Sprintf("in hand: %d", s.InHand))
 		}
 		info = append(info, s.Info...)
-		text(dc, fc.get(16, false), truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, engine.Hex("#4a4a4a"))
-		text(dc, fc.get(32, true), fmt.Sprint(s.Score), Width-pad, cy, 1, engine.Ink)
+		drawText(dc.im, fc.get(16, false), truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, engine.Hex("#4a4a4a"))
+		drawText(dc.im, fc.get(32, true), fmt.Sprint(s.Score), Width-pad, cy, 1, engine.Ink)
 		y += rowHeight
 	}
 	for _, l := range p.Legend {
-		text(dc, fc.get(17, false), truncate(l, 80), pad, y+lineH/2, 0, engine.Hex("#3a3a3a"))
+		drawText(dc.im, fc.get(17, false), truncate(l, 80), pad, y+lineH/2, 0, engine.Hex("#3a3a3a"))
 		y += lineH
 	}
 }
@@ -315,20 +344,21 @@ func Scene(sc engine.Scene) ([]byte, error) {
 		t = Fit(sc.W, sc.H, 0, 0, w, 2000)
 		h = 2000
 	}
-	dc := gg.NewContext(Width, h)
+	img := image.NewRGBA(image.Rect(0, 0, Width, h))
+	dc := newCanvas(img)
+	defer dc.release()
 	bg := sc.Background
 	if bg.None() {
 		bg = engine.Paper
 	}
-	dc.SetColor(rgba(bg))
-	dc.Clear()
-	fc := facePool.Get().(faces)
-	defer facePool.Put(fc)
-	drawScene(dc, fc, sc, t)
-	return Encode(dc.Image())
+	dc.Clear(rgba(bg))
+	fc := facePool.get()
+	defer facePool.put(fc)
+	drawScene(dc, fc, sc, t, nil)
+	return Encode(img)
 }
 
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var bufPool = newKeep(4, func() *bytes.Buffer { return new(bytes.Buffer) })
 
 var encoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
@@ -346,9 +376,9 @@ const MaxPictureBytes = 150_000
 // which keeps every flat colour exact and approximates only edge pixels,
 // at about a third of the size.
 func Encode(img image.Image) ([]byte, error) {
-	buf := bufPool.Get().(*bytes.Buffer)
+	buf := bufPool.get()
 	buf.Reset()
-	defer bufPool.Put(buf)
+	defer bufPool.put(buf)
 	var err error
 	if p := toPaletted(img); p != nil {
 		err = encoder.Encode(buf, p)
@@ -356,7 +386,7 @@ func Encode(img image.Image) ([]byte, error) {
 		err = encodeRGB(buf, rgba)
 		if err == nil && buf.Len() >= MaxPictureBytes {
 			buf.Reset()
-			err = encoder.Encode(buf, Quantize(rgba, Palette(rgba, 256)))
+			err = encodePaletted(buf, Quantize(rgba, Palette(rgba, 256)))
 		}
 	} else {
 		err = encoder.Encode(buf, img)
@@ -382,7 +412,9 @@ func opaque(img *image.RGBA) bool {
 }
 
 // toPaletted returns a paletted copy of img when it has at most 256
-// distinct colours, else nil.
+// distinct colours, else nil. It counts first, without making the copy:
+// a board has thousands of colours, and the copy (0.7 MB) was made and
+// thrown away for every one.
 func toPaletted(img image.Image) *image.Paletted {
 	src, ok := img.(*image.RGBA)
 	if !ok {
@@ -391,23 +423,40 @@ func toPaletted(img image.Image) *image.Paletted {
 	b := src.Bounds()
 	idx := make(map[uint32]uint8, 256)
 	pal := make(color.Palette, 0, 256)
+	// index finds (or adds) a pixel's colour; a run of one colour is
+	// looked up once.
+	last, lastI, have := uint32(0), uint8(0), false
+	index := func(p []byte) (uint8, bool) {
+		k := uint32(p[0])<<24 | uint32(p[1])<<16 | uint32(p[2])<<8 | uint32(p[3])
+		if have && k == last {
+			return lastI, true
+		}
+		i, ok := idx[k]
+		if !ok {
+			if len(pal) == 256 {
+				return 0, false
+			}
+			i = uint8(len(pal))
+			idx[k] = i
+			pal = append(pal, color.RGBA{p[0], p[1], p[2], p[3]})
+		}
+		last, lastI, have = k, i, true
+		return i, true
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := src.Pix[(y-b.Min.Y)*src.Stride:]
+		for x := 0; x < b.Dx(); x++ {
+			if _, ok := index(row[x*4 : x*4+4 : x*4+4]); !ok {
+				return nil
+			}
+		}
+	}
 	out := image.NewPaletted(b, nil)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		row := src.Pix[(y-b.Min.Y)*src.Stride:]
 		orow := out.Pix[(y-b.Min.Y)*out.Stride:]
 		for x := 0; x < b.Dx(); x++ {
-			p := row[x*4 : x*4+4 : x*4+4]
-			k := uint32(p[0])<<24 | uint32(p[1])<<16 | uint32(p[2])<<8 | uint32(p[3])
-			i, ok := idx[k]
-			if !ok {
-				if len(pal) == 256 {
-					return nil
-				}
-				i = uint8(len(pal))
-				idx[k] = i
-				pal = append(pal, color.RGBA{p[0], p[1], p[2], p[3]})
-			}
-			orow[x] = i
+			orow[x], _ = index(row[x*4 : x*4+4 : x*4+4])
 		}
 	}
 	out.Palette = pal

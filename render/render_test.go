@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"testing"
@@ -136,5 +137,26 @@ func BenchmarkDraw(b *testing.B) {
 	sc := st.Board()
 	for b.Loop() {
 		render.BoardImage(sc, panel)
+	}
+}
+
+// BenchmarkBoardOn: Board and BoardOn (from the start position's kept
+// layer) side by side, early, in the middle and late in an Elemental game.
+func BenchmarkBoardOn(b *testing.B) {
+	base := position(b, 0).Board()
+	for _, moves := range []int{10, 30, 60} {
+		st := position(b, moves)
+		panel := render.NewPanel("Elemental Connection · game #1", st.View(engine.NoSeat), []string{"Ana", "Bo"})
+		sc := st.Board()
+		b.Run(fmt.Sprintf("whole/%d", moves), func(b *testing.B) {
+			for b.Loop() {
+				render.Board(sc, panel)
+			}
+		})
+		b.Run(fmt.Sprintf("layer/%d", moves), func(b *testing.B) {
+			for b.Loop() {
+				render.BoardOn(base, sc, panel)
+			}
+		})
 	}
 }
