@@ -5,6 +5,7 @@ package bot
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -38,10 +39,31 @@ type Options struct {
 	// RetryEvery is how often undelivered announcements are retried
 	// (default 5 s; new ones go at once).
 	RetryEvery time.Duration
+	// Shards are the gateway shards this process runs (default: all of
+	// those Discord recommends, in one process).
+	Shards Shards
+	// IdentifyWait is how long the next bucket of shards waits after one
+	// has identified (Discord allows max_concurrency IDENTIFYs per 5 s;
+	// default 5 s).
+	IdentifyWait time.Duration
+	// ShardCheckEvery is how often the bot asks Discord again for the
+	// recommended number of shards, to warn when it has outgrown its
+	// own (default 6 h).
+	ShardCheckEvery time.Duration
 	// PruneEvery is how often the records of handled interactions are
 	// pruned (default 1 h); KeepHandled is how long they are kept
 	// (default 24 h: Discord never resends an interaction after 15 min).
 	PruneEvery, KeepHandled time.Duration
+	// NoGateway runs the bot without a gateway connection, for
+	// interactions that arrive over HTTP (Interactions): Open learns the
+	// bot's user and registers the commands over REST. Plain-text moves
+	// need the gateway, so it cannot be set with PlainText.
+	NoGateway bool
+	// InteractionsListen (host:port), with InteractionsKey (the
+	// application's public key), makes Run serve Discord's interactions
+	// over HTTP there (see Interactions).
+	InteractionsListen string
+	InteractionsKey    ed25519.PublicKey
 }
 
 // Bot serves the service on Discord.
@@ -49,8 +71,9 @@ type Bot struct {
 	svc     *service.Service
 	opt     Options
 	log     *slog.Logger
-	session *discordgo.Session
-	ready   chan struct{}
+	session *discordgo.Session // makes every REST request; the first shard's
+	shards  []*shard           // set by Open
+	ready   chan struct{}      // closed once the commands are registered
 	once    sync.Once
 	wg      sync.WaitGroup
 	stop    chan struct{} // closed by Close: stops the courier and the clock
@@ -58,12 +81,19 @@ type Bot struct {
 	loops   sync.WaitGroup
 	fatal   chan error // the first error that ends Run (a refused token)
 	refused sync.Once
+	inline  sync.Map // *discordgo.Interaction -> *inlineAnswer, while its HTTP response waits
 }
 
 // New creates a bot; Open connects it.
 func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.Token == "" {
 		return nil, errors.New("bot: no token (set DISCORD_TOKEN)")
+	}
+	if opt.NoGateway && opt.PlainText {
+		return nil, errors.New("bot: plain-text moves arrive only over the gateway; keep it, or turn moves.plain_text off")
+	}
+	if opt.InteractionsListen != "" && len(opt.InteractionsKey) != ed25519.PublicKeySize {
+		return nil, errors.New("bot: the interactions endpoint needs the application's public key")
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
@@ -83,50 +113,88 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.KeepHandled == 0 {
 		opt.KeepHandled = 24 * time.Hour
 	}
-	s, err := discordgo.New("Bot " + opt.Token)
+	if err := opt.Shards.check(); err != nil {
+		return nil, err
+	}
+	if opt.IdentifyWait == 0 {
+		opt.IdentifyWait = 5 * time.Second
+	}
+	if opt.ShardCheckEvery == 0 {
+		opt.ShardCheckEvery = 6 * time.Hour
+	}
+	b := &Bot{svc: svc, opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1)}
+	s, err := b.newSession()
+	if err != nil {
+		return nil, err
+	}
+	b.session = s
+	return b, nil
+}
+
+// newSession is a gateway session with the bot's intents and handlers,
+// not yet opened; Open gives it its shard and the READY handler.
+func (b *Bot) newSession() (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + b.opt.Token)
 	if err != nil {
 		return nil, err
 	}
 	s.Identify.Intents = discordgo.IntentsGuilds
-	if opt.PlainText {
+	if b.opt.PlainText {
 		s.Identify.Intents |= discordgo.IntentsGuildMessages | discordgo.IntentMessageContent
 	}
 	s.LogLevel = discordgo.LogWarning
-	b := &Bot{svc: svc, opt: opt, log: opt.Logger, session: s, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1)}
-	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onChannelUpdate)
 	s.AddHandler(b.onRoleUpdate)
 	s.AddHandler(b.onDisconnect)
-	if opt.PlainText {
+	if b.opt.PlainText {
 		s.AddHandler(b.onMessage)
 	}
-	if opt.Configure != nil {
-		opt.Configure(s)
+	if b.opt.Configure != nil {
+		b.opt.Configure(s)
 	}
-	return b, nil
+	return s, nil
 }
 
-// Session is the discordgo session (for tests).
+// Session is the discordgo session that makes the REST requests, and the
+// gateway session of this process's first shard (for tests).
 func (b *Bot) Session() *discordgo.Session { return b.session }
 
-// Open connects to the gateway; commands are registered when Discord says
-// READY. It waits for READY and the registration, or ctx, then starts the
-// courier (delivering announcements, including those a previous run left
-// undelivered) and the clock.
+// Open connects this process's shards to the gateway (all of them unless
+// Options.Shards names some), in the buckets Discord allows; commands are
+// registered, once, when the first shard is READY. It waits for every
+// shard's READY and the registration, or ctx, then starts the courier
+// (delivering announcements, including those a previous run left
+// undelivered), the clock and the AI worker: one of each per process,
+// however many shards it runs. With NoGateway it asks who the bot is and
+// registers the commands over REST instead.
 func (b *Bot) Open(ctx context.Context) error {
-	if err := b.session.Open(); err != nil {
-		return fmt.Errorf("connect to Discord: %w", err)
+	if b.opt.NoGateway {
+		if err := b.openREST(ctx); err != nil {
+			return err
+		}
+	} else if err := b.openShards(ctx); err != nil {
+		return err
 	}
-	select {
-	case <-b.ready:
-	case <-ctx.Done():
-		return ctx.Err()
+	ready := []chan struct{}{b.ready}
+	for _, sh := range b.shards {
+		ready = append(ready, sh.ready)
+	}
+	for _, ch := range ready {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	b.loops.Add(3)
 	go b.courier()
 	go b.clock()
 	go b.thinker()
+	if !b.opt.NoGateway { // without a gateway there are no shards to outgrow
+		b.loops.Add(1)
+		go b.shardWatch()
+	}
 	return nil
 }
 
@@ -209,7 +277,7 @@ func (b *Bot) Close() error {
 	b.wg.Wait()
 	b.stopped.Do(func() { close(b.stop) })
 	b.loops.Wait()
-	return b.session.Close()
+	return b.closeSessions()
 }
 
 // ErrTokenRefused ends Run when Discord refuses the token (401): it was
@@ -233,14 +301,24 @@ func (b *Bot) tokenRefused(err error) {
 // token (then it returns ErrTokenRefused, and the process should exit
 // non-zero).
 func (b *Bot) Run(ctx context.Context) error {
-	if err := b.Open(ctx); err != nil {
+	ln, err := b.listenInteractions()
+	if err != nil {
 		return err
 	}
-	b.log.Info("connected to Discord", "user", b.session.State.User.Username)
+	if err := b.Open(ctx); err != nil {
+		if ln != nil {
+			ln.Close()
+		}
+		return err
+	}
+	b.log.Info("connected to Discord", "user", b.session.State.User.Username, "gateway", !b.opt.NoGateway, "shards", b.shardList())
+	stopHTTP := b.serveInteractions(ln)
 	select {
 	case <-ctx.Done():
+		stopHTTP()
 		return b.Close()
 	case err := <-b.fatal:
+		stopHTTP()
 		b.Close()
 		return err
 	}
@@ -260,11 +338,27 @@ func (b *Bot) onMessage(s *discordgo.Session, m *discordgo.MessageCreate) {
 	b.svc.PlainMove(req, m.ID, m.Content)
 }
 
-func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
+// onReady is called on each shard's READY. Only the first shard's
+// registers the commands: a bulk overwrite is idempotent, but one per
+// shard would be the same request again and again.
+func (b *Bot) onReady(sh *shard, s *discordgo.Session, r *discordgo.Ready) {
+	defer sh.once.Do(func() { close(sh.ready) })
+	if s != b.session {
+		// Challenging the bot itself is playing the AI: the service must
+		// know the bot's id before the first interaction.
+		b.svc.SetBot(service.User{ID: r.User.ID, Name: r.User.DisplayName()})
+		return
+	}
+	b.introduce(r.User)
+}
+
+// introduce tells the service who the bot is and registers the commands;
+// then Open may go on.
+func (b *Bot) introduce(u *discordgo.User) {
 	// Challenging the bot itself is playing the AI: the service must know
 	// the bot's id before the first interaction.
-	b.svc.SetBot(service.User{ID: r.User.ID, Name: r.User.DisplayName()})
-	cmds, err := s.ApplicationCommandBulkOverwrite(r.User.ID, b.opt.GuildID, Commands())
+	b.svc.SetBot(service.User{ID: u.ID, Name: u.DisplayName()})
+	cmds, err := b.session.ApplicationCommandBulkOverwrite(u.ID, b.opt.GuildID, Commands())
 	if err != nil {
 		b.log.Error("registering slash commands failed", "err", err)
 	} else {
@@ -288,16 +382,23 @@ func interactionUser(i *discordgo.Interaction) service.User {
 	return service.User{}
 }
 
-func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+	b.handle(ic.Interaction)
+}
+
+// handle answers an interaction, whichever transport brought it: the
+// gateway (onInteraction) or an HTTP POST (webhook.go). Its first answer
+// goes through initial; everything after it is REST on the interaction's
+// token either way.
+func (b *Bot) handle(i *discordgo.Interaction) {
 	b.wg.Add(1)
 	defer b.wg.Done()
-	i := ic.Interaction
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("panic handling an interaction", "panic", p, "stack", string(debug.Stack()))
 			if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 				// An autocomplete may only be answered with choices (type 8).
-				b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+				b.initial(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 					Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}})
 				return
 			}
@@ -306,7 +407,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	}()
 	switch i.Type {
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		b.autocomplete(s, i)
+		b.autocomplete(i)
 	case discordgo.InteractionApplicationCommand:
 		b.command(i)
 	case discordgo.InteractionMessageComponent:
@@ -349,7 +450,7 @@ func resolvedName(data discordgo.ApplicationCommandInteractionData, id string) s
 	return name
 }
 
-func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
+func (b *Bot) autocomplete(i *discordgo.Interaction) {
 	data := i.ApplicationCommandData()
 	req := request(i)
 	var choices []service.Choice
@@ -385,7 +486,7 @@ func (b *Bot) autocomplete(s *discordgo.Session, i *discordgo.Interaction) {
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
 	}
 	err := retry5xx(func() error {
-		return s.InteractionRespond(i, &discordgo.InteractionResponse{
+		return b.initial(i, &discordgo.InteractionResponse{
 			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: out},
 		})

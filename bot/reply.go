@@ -62,7 +62,7 @@ func (b *Bot) answer(i *discordgo.Interaction, public bool, do func() (service.R
 			d, data.Flags = deferredPrivate, discordgo.MessageFlagsEphemeral
 		}
 		err := retry5xx(func() error {
-			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: data})
+			return b.initial(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: data})
 		})
 		switch {
 		case discordCode(err) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
@@ -178,7 +178,7 @@ func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, d deferral) {
 			} else if r.Ephemeral {
 				data.Flags = discordgo.MessageFlagsEphemeral
 			}
-			return b.session.InteractionRespond(i, &discordgo.InteractionResponse{Type: typ, Data: data})
+			return b.initial(i, &discordgo.InteractionResponse{Type: typ, Data: data})
 		})
 		if discordCode(err) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged {
 			// 40060: an earlier try of this answer reached Discord and only

@@ -40,9 +40,17 @@ type config struct {
 	tokenLifetime       time.Duration
 	heartbeatInterval   time.Duration
 	allowViolations     bool
+	noPixels            bool
 	botName             string
 	token               string
 	nonceWindow         time.Duration
+	// Sharding (shards.go).
+	recommendedShards, maxConcurrency int
+	limitIdentify                     bool
+	sessionStartsLeft                 int // before any IDENTIFY; 0: the full 1000
+	identifyWindow                    time.Duration
+	guildsPerShard                    int
+	defaultGuildShard                 [2]int // [shard, count]; count 0: any
 }
 
 // WithInteractionDeadline sets how long after dispatch an interaction may be
@@ -69,6 +77,15 @@ func WithHeartbeatInterval(d time.Duration) Option {
 // purpose and assert them with Violations.
 func AllowViolations() Option {
 	return func(c *config) { c.allowViolations = true }
+}
+
+// WithoutPixels keeps uploaded pictures as bytes only: each is still
+// decoded to check it (a PNG that does not decode is a violation), but
+// File.Image stays nil and attachments have no width and height. A test
+// that uploads thousands of boards (TestMultiProcess) would otherwise keep
+// every decoded picture, gigabytes of pixels.
+func WithoutPixels() Option {
+	return func(c *config) { c.noPixels = true }
 }
 
 // WithToken makes the server accept only this bot token ("Bot " prefix
@@ -112,6 +129,8 @@ type Server struct {
 	offset time.Duration
 	// tokenReset: a 401 for the old token is what the test asked for.
 	tokenReset bool
+	// hook is the Interactions Endpoint URL and the key pair (webhook.go).
+	hook *hookState
 }
 
 // New starts a fake Discord on 127.0.0.1 and stops it when the test ends.
@@ -125,6 +144,10 @@ func New(t testing.TB, opts ...Option) *Server {
 		heartbeatInterval:   41250 * time.Millisecond,
 		botName:             "Tessera",
 		nonceWindow:         DefaultNonceWindow,
+		recommendedShards:   1,
+		maxConcurrency:      1,
+		identifyWindow:      DefaultIdentifyWindow,
+		guildsPerShard:      DefaultGuildsPerShard,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -140,7 +163,11 @@ func New(t testing.TB, opts ...Option) *Server {
 	s.AppID = s.ids.next()
 	s.Bot = &discordgo.User{ID: s.AppID, Username: cfg.botName, Discriminator: "0", Bot: true}
 	s.st.users[s.Bot.ID] = s.Bot
-	s.GuildID = s.AddGuild("Tessera Test Guild")
+	if gs := cfg.defaultGuildShard; gs[1] > 0 {
+		s.GuildID = s.AddGuildOnShard("Tessera Test Guild", gs[0], gs[1])
+	} else {
+		s.GuildID = s.AddGuild("Tessera Test Guild")
+	}
 	s.ChannelID = s.AddChannel(s.GuildID, "general")
 	s.User = s.AddUser("alice")
 

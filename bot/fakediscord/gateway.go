@@ -55,6 +55,10 @@ type gateway struct {
 	identifies []Identify
 	resumes    []Resume
 	frames     []GatewayFrame
+	// refused are the IDENTIFYs answered with 4010, 4011 or op 9;
+	// lastIdentify is the last accepted IDENTIFY per rate-limit key.
+	refused      []RefusedIdentify
+	lastIdentify map[int]time.Time
 }
 
 type gwSession struct {
@@ -76,6 +80,7 @@ type gwConn struct {
 	quitOnce sync.Once
 	sess     *gwSession
 	closed   bool
+	tooFast  bool // an IDENTIFY on it was refused for max_concurrency
 }
 
 type outFrame struct {
@@ -86,7 +91,7 @@ type outFrame struct {
 }
 
 func newGateway(s *Server) *gateway {
-	return &gateway{s: s, conns: map[*gwConn]bool{}}
+	return &gateway{s: s, conns: map[*gwConn]bool{}, lastIdentify: map[int]time.Time{}}
 }
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
@@ -250,6 +255,10 @@ func (g *gateway) identifyLocked(c *gwConn, raw json.RawMessage) {
 	}
 	if shard[1] < 1 || shard[0] < 0 || shard[0] >= shard[1] {
 		g.closeLocked(c, 4010, "Invalid shard.")
+		g.refused = append(g.refused, RefusedIdentify{Shard: shard, Code: 4010, Reason: "shard id outside 0..count-1", Conn: c.id, At: time.Now()})
+		return
+	}
+	if g.refuseIdentifyLocked(c, shard) {
 		return
 	}
 	sess := &gwSession{id: randomHex(16), token: d.Token, intents: d.Intents, shard: shard, conn: c}

@@ -16,16 +16,6 @@ func (c *call) getGateway() (int, any) {
 	return 200, map[string]any{"url": c.s.GatewayURL()}
 }
 
-func (c *call) getGatewayBot() (int, any) {
-	return 200, map[string]any{
-		"url":    c.s.GatewayURL(),
-		"shards": 1,
-		"session_start_limit": map[string]any{
-			"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1,
-		},
-	}
-}
-
 func (c *call) getMe() (int, any) { return 200, userJSON(c.s.Bot) }
 
 func (c *call) getUser() (int, any) {

@@ -226,7 +226,9 @@ type Sent struct {
 
 // Send dispatches the interaction as INTERACTION_CREATE. It waits (up to
 // DefaultTimeout) for a gateway session covering the guild, and fails the
-// test if there is none. The answer deadline starts now.
+// test if there is none. The answer deadline starts now. With an
+// Interactions Endpoint URL (SetInteractionsEndpoint) it POSTs the
+// interaction there instead.
 func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 	t.Helper()
 	s := b.s
@@ -234,7 +236,7 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 	if b.dm {
 		guild = ""
 	}
-	if !s.waitUntil(0, func() bool { return s.gw.liveSessionLocked(guild) }) {
+	if !s.httpInteractions() && !s.waitUntil(0, func() bool { return s.gw.liveSessionLocked(guild) }) {
 		t.Fatalf("fakediscord: no gateway session to send the interaction to (did the bot Open()?)")
 	}
 	s.mu.Lock()
@@ -319,7 +321,9 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 	rec.dispatched = time.Now()
 	s.st.interactions[rec.id] = rec
 	s.st.byToken[rec.token] = rec
-	s.gw.dispatchLocked("INTERACTION_CREATE", rec.guildID, 0, func(*gwSession) any { return o })
+	if !s.deliverLocked(rec, o) { // an Interactions Endpoint URL takes them all (webhook.go)
+		s.gw.dispatchLocked("INTERACTION_CREATE", rec.guildID, 0, func(*gwSession) any { return o })
+	}
 	s.notify()
 	raw, _ := json.Marshal(o)
 	var di discordgo.Interaction

@@ -118,6 +118,7 @@ var apiPrefix = regexp.MustCompile(`^/api(/v\d+)?`)
 
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	p := apiPrefix.ReplaceAllString(r.URL.Path, "")
+	s.awaitInline(p)
 	req := &Request{
 		Method: r.Method,
 		Path:   p,
@@ -129,7 +130,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	if req.Host == "" {
 		req.Host = r.Host
 	}
-	parseErr := readBody(r, req)
+	parseErr := readBody(r, req, !s.cfg.noPixels)
 
 	// Injected faults first (they are decided before the route runs, like
 	// a proxy or Discord's rate limiter in front of the API).
@@ -228,7 +229,8 @@ func (s *Server) authorized(r *http.Request) bool {
 }
 
 // readBody fills Body and Files; multipart bodies carry payload_json.
-func readBody(r *http.Request, req *Request) error {
+// Pictures are decoded, and kept decoded when pixels is set.
+func readBody(r *http.Request, req *Request, pixels bool) error {
 	data, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {
 		return err
@@ -266,7 +268,11 @@ func readBody(r *http.Request, req *Request) error {
 			}
 		case part.FileName() != "" || strings.HasPrefix(name, "files["):
 			f := File{Field: name, Name: part.FileName(), ContentType: part.Header.Get("Content-Type"), Data: b}
-			f.decodeImage()
+			if pixels {
+				f.decodeImage()
+			} else {
+				f.Format = decodeFormat(f.Data)
+			}
 			req.Files = append(req.Files, f)
 		}
 	}

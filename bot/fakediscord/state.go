@@ -116,6 +116,9 @@ type Request struct {
 	Response []byte
 	// Fault names the injected fault that produced the answer, if any.
 	Fault string
+	// Inline marks the HTTP response to an interaction delivered by POST
+	// (webhook.go), recorded as a callback: Status is the bot's status.
+	Inline bool
 }
 
 // Decode unmarshals the JSON body into v.
@@ -285,7 +288,10 @@ func (s *Server) WaitMessage(t testing.TB, channelID string, match func(*Message
 
 // AddGuild creates a guild (with no channels) and returns its id.
 func (s *Server) AddGuild(name string) string {
-	id := s.ids.next()
+	return s.addGuild(s.ids.next(), name)
+}
+
+func (s *Server) addGuild(id, name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.guilds[id] = &discordgo.Guild{ID: id, Name: name, OwnerID: s.AppID, PreferredLocale: "en-US"}
@@ -471,14 +477,23 @@ func (f *File) decodeImage() {
 	f.Image, f.Format = d.img, d.format
 }
 
-// checkPNG reports whether a file that claims to be PNG (by name or content
-// type) really is one.
+// decodeFormat decodes a picture without keeping it (WithoutPixels) and
+// returns its format, or "" when the data does not decode.
+func decodeFormat(data []byte) string {
+	if _, format, err := image.Decode(bytes.NewReader(data)); err == nil {
+		return format
+	}
+	return ""
+}
+
+// checkPNG reports whether an uploaded file that claims to be PNG (by name
+// or content type) really is one: its upload decoded as PNG.
 func checkPNG(f File) (claims, ok bool) {
 	claims = strings.HasSuffix(strings.ToLower(f.Name), ".png") || strings.EqualFold(f.ContentType, "image/png")
 	if !claims {
 		return false, true
 	}
-	return true, decode(f.Data).format == "png"
+	return true, f.Format == "png"
 }
 
 // DMs returns the messages the bot sent to a user's direct-message

@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"tessera/bot"
 	"tessera/engine"
 	"tessera/service"
 )
@@ -48,6 +50,23 @@ type Config struct {
 	Ratings struct {
 		Provisional int `yaml:"provisional"`
 	} `yaml:"ratings"`
+	// Shards: which gateway shards this process runs (config_shards.go).
+	Shards struct {
+		IDs   string `yaml:"ids"`
+		Count int    `yaml:"count"`
+	} `yaml:"shards"`
+	shards bot.Shards // Shards (or TESSERA_SHARDS), checked
+	// Interactions serves Discord's interactions over HTTP
+	// (config_interactions.go).
+	Interactions struct {
+		Listen    string `yaml:"listen"`
+		PublicKey string `yaml:"public_key"`
+	} `yaml:"interactions"`
+	// Courier: how many games' announcements are delivered at once
+	// (config_courier.go).
+	Courier struct {
+		Workers int `yaml:"workers"`
+	} `yaml:"courier"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -81,6 +100,7 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 	c.Challenges.Expire = "7d"
 	c.Replay.MaxMoves = service.DefaultReplayMoves
 	c.Ratings.Provisional = service.Provisional
+	c.Courier.Workers = runtime.NumCPU()
 	if len(b) > 0 {
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
@@ -102,11 +122,20 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 	if err := c.checkAI(); err != nil {
 		return nil, err
 	}
+	if err := c.checkShards(getenv); err != nil {
+		return nil, err
+	}
+	if err := c.checkCourier(); err != nil {
+		return nil, err
+	}
 	if c.Games.Thread == nil {
 		on := true
 		c.Games.Thread = &on
 	}
 	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if err := c.checkInteractions(getenv); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	switch c.LogLevel {
@@ -145,7 +174,7 @@ func (c *Config) check() error {
 		return err
 	}
 	if strings.TrimSpace(c.Database) == "" {
-		return fmt.Errorf("database: give the database file's path")
+		return fmt.Errorf("database: give the database file's path, or a postgres:// URL")
 	}
 	ids := make([]string, 0, len(c.Defaults.Options))
 	for id := range c.Defaults.Options {
@@ -203,5 +232,6 @@ func (c *Config) serviceConfig() service.Config {
 	sc.ChallengeExpire = expire
 	sc.ReplayMoves = c.Replay.MaxMoves
 	sc.Provisional = c.Ratings.Provisional
+	sc.Courier.Workers = c.Courier.Workers
 	return sc
 }

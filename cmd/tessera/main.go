@@ -38,6 +38,9 @@ var commands = []command{
 	{"check", "verify the database: its structure and that every game replays", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runCheck(args, stdout, stderr, os.Getenv)
 	}},
+	{"migrate", "copy every game and record into a new, empty database (a file or a postgres:// URL) and check the copy", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runMigrate(args, stdout, stderr)
+	}},
 	{"ratings", "compare the stored ratings with ones computed again from the finished games (--rebuild stores those)", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runRatings(args, stdout, stderr, os.Getenv)
 	}},
@@ -47,6 +50,9 @@ var commands = []command{
 	{"ai", "replay a moves file and print the AI's move for the seat to move", runAI},
 	{"lab", "play many games between AI levels and baselines and report each player's results", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runLab(args, stdout, stderr)
+	}},
+	{"load", "play many games at once through the service and courier on this machine only, and report moves stored and delivered per second as JSON", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runLoad(args, stdout, stderr)
 	}},
 }
 

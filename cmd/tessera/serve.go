@@ -15,6 +15,7 @@ import (
 	"tessera/console"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/storage/database"
 )
 
 // runBot is `tessera run`: Discord when DISCORD_TOKEN is set, else the
@@ -43,20 +44,27 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 2
 	}
+	if cfg.Token == "" && cfg.Interactions.Listen != "" {
+		// Not the console: this is a deployment without its token.
+		fmt.Fprintln(stderr, "tessera: interactions.listen is set but DISCORD_TOKEN is not: the bot answers and posts through Discord's API, which needs the token")
+		return 2
+	}
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.LogLevel))
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
-	store, err := storage.Open(cfg.Database, storage.Options{})
+	store, err := database.Open(context.Background(), cfg.Database, storage.Options{})
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1
 	}
 	defer store.Close()
 	if store.Created() {
-		log.Info("created a new, empty database", "path", cfg.Database)
+		log.Info("created a new, empty database", "path", database.Redact(cfg.Database))
 	}
-	if admin, err := serveAdmin(store, cfg.Database, log); err != nil {
+	if database.IsPostgres(cfg.Database) {
+		// Nothing to serve: backup and check reach the server themselves.
+	} else if admin, err := serveAdmin(store, cfg.Database, log); err != nil {
 		log.Warn("no backup socket: tessera backup works only while the bot is stopped", "err", err)
 	} else {
 		defer admin.Close()
@@ -78,7 +86,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		}
 		sc.Logger, sc.Link, sc.Wording = log, console.Link, console.Wording
 		svc := service.New(store, sc)
-		fmt.Fprintf(stdout, "Tessera local console (no DISCORD_TOKEN set). Games are kept in %s; pictures go to %s/.\n", cfg.Database, cfg.Pictures)
+		fmt.Fprintf(stdout, "Tessera local console (no DISCORD_TOKEN set). Games are kept in %s; pictures go to %s/.\n", database.Redact(cfg.Database), cfg.Pictures)
 		if err := console.New(svc, stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
 			return 1
@@ -88,7 +96,14 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	sc := cfg.serviceConfig()
 	sc.Logger, sc.Mention, sc.Link, sc.Stamp = log, bot.Mention, bot.Link, bot.Stamp
 	svc := service.New(store, sc)
-	b, err := bot.New(svc, bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText})
+	opt := bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText, Shards: cfg.shards}
+	if cfg.Interactions.Listen != "" {
+		// Interactions come over HTTP; the gateway stays only for
+		// plain-text moves (config_interactions.go).
+		key, _ := bot.ParsePublicKey(cfg.Interactions.PublicKey) // checked with the configuration
+		opt.InteractionsListen, opt.InteractionsKey, opt.NoGateway = cfg.Interactions.Listen, key, !cfg.gateway()
+	}
+	b, err := bot.New(svc, opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1
