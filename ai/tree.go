@@ -57,6 +57,7 @@ type node struct {
 	visits   int
 	children []*child
 	index    map[moveKey]int // key → children index (determinized games)
+	byKey    map[uint64]int  // the same, by engine.KeyLister keys
 	// Without a Determinizer every iteration reaches the same position
 	// here, so the legal moves are the same on every visit: count is their
 	// number (-1 before the first look), and legal, while the tree's cache
@@ -82,6 +83,8 @@ type tree struct {
 	nodes       int
 	present     []*child // scratch: the children legal in this determinization
 	untried     []engine.Move
+	keys        []uint64 // scratch: LegalKeys of this determinization
+	untriedKeys []uint64
 	cacheLeft   int // how many more legal moves the nodes may cache
 	// rootGain is each root move's immediate score change for the seat
 	// (nil if unknown): the root expands its moves best first, ties in
@@ -152,6 +155,9 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 	if !t.determinize {
 		return t.pickPerfect(n, st, mover, limit)
 	}
+	if kl, ok := st.(engine.KeyLister); ok {
+		return t.pickKeyed(n, kl, mover, limit)
+	}
 
 	legal := st.Legal()
 	if n.index == nil {
@@ -180,6 +186,43 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 		return c, true
 	}
 	return best(t.present, mover), false
+}
+
+// pickKeyed is pick for a game with a Determinizer whose positions list
+// their moves' keys (engine.KeyLister): the same choice as pick's, from
+// the same draws, without building a move per legal move. Only the child
+// taken gets its move, built for this determinization.
+func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit int) (*child, bool) {
+	t.keys = kl.LegalKeys(t.keys[:0])
+	if n.byKey == nil {
+		n.byKey = make(map[uint64]int, len(t.keys))
+	}
+	t.present, t.untriedKeys = t.present[:0], t.untriedKeys[:0]
+	for _, k := range t.keys {
+		if i, ok := n.byKey[k]; ok {
+			ch := n.children[i]
+			ch.avail++
+			t.present = append(t.present, ch)
+		} else {
+			t.untriedKeys = append(t.untriedKeys, k)
+		}
+	}
+	if len(t.untriedKeys) > 0 && (len(n.children) < limit || len(t.present) == 0) {
+		k := t.untriedKeys[t.r.IntN(len(t.untriedKeys))]
+		if n == t.root && t.rootGain != nil { // the best gain first, ties at random
+			k = t.bestGainKey(t.untriedKeys)
+		}
+		c := t.newChild(kl.MoveOfKey(k))
+		c.avail = 1
+		n.byKey[k] = len(n.children)
+		n.children = append(n.children, c)
+		return c, true
+	}
+	c := best(t.present, mover)
+	if c != nil {
+		c.move = kl.MoveOfKey(c.key.n)
+	}
+	return c, false
 }
 
 // pickPerfect is pick for a game without a Determinizer.
@@ -272,6 +315,24 @@ func (t *tree) untriedMove(n *node, legal []engine.Move) engine.Move {
 		return nil
 	}
 	return t.untried[t.r.IntN(len(t.untried))]
+}
+
+// bestGainKey is bestGain over keys (of Keyer moves).
+func (t *tree) bestGainKey(keys []uint64) uint64 {
+	top, ties := math.Inf(-1), 0
+	var pick uint64
+	for _, k := range keys {
+		switch g := t.rootGain[moveKey{n: k}]; {
+		case g > top:
+			top, ties, pick = g, 1, k
+		case g == top:
+			ties++
+			if t.r.IntN(ties) == 0 {
+				pick = k
+			}
+		}
+	}
+	return pick
 }
 
 // bestGain draws uniformly among the moves with the highest root gain.

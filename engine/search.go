@@ -61,3 +61,16 @@ type Keyer interface {
 type Sampler interface {
 	RandomMove(r *Rand) (m Move, legal int, ok bool)
 }
+
+// KeyLister is implemented by games whose legal moves are Keyers and that
+// can list the keys without building the moves. LegalKeys appends to dst
+// the keys of Legal's moves, in Legal's order, allocating nothing when dst
+// is large enough, and does not change the position; MoveOfKey builds the
+// move of the seat to move that a key of LegalKeys names. A search with
+// hidden information lists a node's moves again in every determinization
+// (they differ with the hands); keys spare it a move, and an allocation,
+// per legal move.
+type KeyLister interface {
+	LegalKeys(dst []uint64) []uint64
+	MoveOfKey(k uint64) Move
+}

@@ -657,3 +657,58 @@ func (st *State) Determinize(viewer engine.Seat, r *engine.Rand) engine.State {
 	c.fast.build(c)
 	return c
 }
+
+// LegalKeys appends the keys of Legal's moves, in Legal's order (tiles in
+// number order, each distinct turn, open cells in cell order), from the
+// fast state when it is built; it allocates nothing once dst has room.
+func (st *State) LegalKeys(dst []uint64) []uint64 {
+	if st.Done {
+		return dst
+	}
+	if !st.fast.ok { // not built (a position from Apply): the slow list
+		for _, m := range st.Legal() {
+			dst = append(dst, m.(Move).Key())
+		}
+		return dst
+	}
+	f := &st.fast
+	var cells [maxOpen]int16
+	n := copy(cells[:], f.open[:f.n])
+	slices.Sort(cells[:n])
+	var hand [handSize + 8]int
+	h := copy(hand[:], st.Hands[st.Turn])
+	tiles := hand[:h]
+	if h < len(st.Hands[st.Turn]) { // never in a game; stay correct anyway
+		tiles = slices.Clone(st.Hands[st.Turn])
+	}
+	slices.Sort(tiles)
+	start := len(dst)
+	for _, t := range tiles {
+		for _, r := range rots[t] {
+			fi := faceIndex(t, r)
+			for _, c := range cells[:n] {
+				if f.fit[f.pos[c]].has(fi) {
+					dst = append(dst, Move{Kind: Place, Tile: t, Cell: int(c), Rot: r}.Key())
+				}
+			}
+		}
+	}
+	if len(dst) > start {
+		return dst
+	}
+	for _, t := range tiles {
+		dst = append(dst, Move{Kind: Discard, Tile: t}.Key())
+	}
+	return append(dst, Move{Kind: Pass}.Key())
+}
+
+// MoveOfKey is the move a key of LegalKeys names.
+func (st *State) MoveOfKey(k uint64) engine.Move {
+	switch k >> 60 {
+	case 1:
+		return Move{Kind: Discard, Tile: int(k & (1<<32 - 1))}
+	case 2:
+		return Move{Kind: Pass}
+	}
+	return Move{Kind: Place, Tile: int(k >> 32), Cell: int(k>>8) & 0xffffff, Rot: int(k & 3)}
+}

@@ -291,3 +291,50 @@ func (st *State) Determinize(viewer engine.Seat, r *engine.Rand) engine.State {
 	c.front.build(c)
 	return c
 }
+
+// LegalKeys appends the keys of Legal's moves, in Legal's order (each tile
+// in hand, each distinct orientation, open cells in cell order); it
+// allocates nothing once dst has room.
+func (st *State) LegalKeys(dst []uint64) []uint64 {
+	if st.Done {
+		return dst
+	}
+	var cells [64]int8
+	n := 0
+	for c := 0; c < board.Len(); c++ {
+		open := st.front.ok && st.front.pos[c] >= 0
+		if !st.front.ok {
+			open = st.canPlace(c)
+		}
+		if open {
+			cells[n] = int8(c)
+			n++
+		}
+	}
+	start := len(dst)
+	for _, t := range st.Hands[st.Turn] {
+		code := tileCode(t)
+		if code < 0 { // not a tile of the game: the slow list
+			return st.appendSlowKeys(dst[:start])
+		}
+		s := &shapes[code]
+		for _, o := range s.o[:s.n] {
+			for _, c := range cells[:n] {
+				dst = append(dst, Move{Cell: int(c), Edges: o}.Key())
+			}
+		}
+	}
+	return dst
+}
+
+func (st *State) appendSlowKeys(dst []uint64) []uint64 {
+	for _, m := range st.Legal() {
+		dst = append(dst, m.(Move).Key())
+	}
+	return dst
+}
+
+// MoveOfKey is the move a key of LegalKeys names.
+func (st *State) MoveOfKey(k uint64) engine.Move {
+	return Move{Cell: int(k >> 32), Edges: Tile{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)}}
+}

@@ -22,6 +22,7 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 	}
 	legal := st.Legal()
 	CheckKeys(t, st)
+	checkKeyLister(t, st, legal)
 	checkSampler(t, st, seed, legal)
 	index := make(map[string]int, len(legal))
 	for i, m := range legal {
@@ -152,5 +153,34 @@ func checkSampler(t testing.TB, st engine.State, seed uint64, legal []engine.Mov
 	}
 	if after := Fingerprint(st); after != before {
 		t.Fatalf("RandomMove changed the position:\nbefore: %s\nafter:  %s", before, after)
+	}
+}
+
+// checkKeyLister checks an engine.KeyLister on one position: LegalKeys
+// gives the keys of Legal's moves in Legal's order, after whatever dst
+// held, without changing the position, and MoveOfKey gives back each move.
+func checkKeyLister(t testing.TB, st engine.State, legal []engine.Move) {
+	t.Helper()
+	kl, ok := st.(engine.KeyLister)
+	if !ok {
+		return
+	}
+	before := Fingerprint(st)
+	keys := kl.LegalKeys([]uint64{42})
+	if len(keys) != len(legal)+1 || keys[0] != 42 {
+		t.Fatalf("LegalKeys gave %d keys after the 1 in dst (first %v); Legal lists %d moves", len(keys)-1, keys[:min(1, len(keys))], len(legal))
+	}
+	for i, m := range legal {
+		k := keys[i+1]
+		if want := m.(engine.Keyer).Key(); k != want {
+			t.Fatalf("LegalKeys[%d] = %#x, the key of Legal's %q is %#x", i, k, m, want)
+		}
+		back := kl.MoveOfKey(k)
+		if back.String() != m.String() || back.(engine.Keyer).Key() != k {
+			t.Fatalf("MoveOfKey(%#x) = %q, Legal's move is %q", k, back, m)
+		}
+	}
+	if after := Fingerprint(st); after != before {
+		t.Fatalf("LegalKeys changed the position:\nbefore: %s\nafter:  %s", before, after)
 	}
 }
