@@ -17,37 +17,60 @@ import (
 // how the goroutines were scheduled.
 func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, gains map[moveKey]float64, b Budget, seed uint64) (engine.Move, Stats, error) {
 	trees := make([]*tree, b.Workers)
+	share := make([]int, b.Workers)
 	done := make([]int, b.Workers)
 	stopped := make([]bool, b.Workers)
 	fail := make([]error, b.Workers)
-	var wg sync.WaitGroup
 	for w := range trees {
-		share := b.Iterations / b.Workers
+		share[w] = b.Iterations / b.Workers
 		if w < b.Iterations%b.Workers {
-			share++
+			share[w]++
 		}
 		trees[w] = newTree(st, seat, mix(seed, uint64(w)+1))
 		trees[w].rootGain = gains
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil { // an engine bug must not take the bot down
-					fail[w] = fmt.Errorf("ai: the engine panicked during the search: %v", p)
+	}
+	// The trees run in rounds of settleRound iterations each, in step, and
+	// between rounds the search ends early when the most visited move can
+	// no longer be overtaken by the iterations left: the move is then the
+	// one the whole budget would choose, found sooner. The rounds' ends
+	// depend only on the trees, so this keeps the choice deterministic.
+	for {
+		var wg sync.WaitGroup
+		for w, t := range trees {
+			if done[w] >= share[w] || stopped[w] {
+				continue
+			}
+			end := min(share[w], done[w]+settleRound)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() {
+					if p := recover(); p != nil { // an engine bug must not take the bot down
+						fail[w] = fmt.Errorf("ai: the engine panicked during the search: %v", p)
+						stopped[w] = true
+					}
+				}()
+				for done[w] < end {
+					if done[w] > 0 && ctx.Err() != nil { // one iteration at least, so the move is never blind
+						stopped[w] = true
+						return
+					}
+					t.iterate()
+					done[w]++
 				}
 			}()
-			t := trees[w]
-			for done[w] < share {
-				if done[w] > 0 && ctx.Err() != nil { // one iteration at least, so the move is never blind
-					stopped[w] = true
-					return
-				}
-				t.iterate()
-				done[w]++
+		}
+		wg.Wait()
+		left := 0
+		for w := range trees {
+			if !stopped[w] {
+				left += share[w] - done[w]
 			}
-		}()
+		}
+		if left == 0 || settleEarly && settled(trees, left) {
+			break
+		}
 	}
-	wg.Wait()
 	for _, err := range fail {
 		if err != nil {
 			return nil, Stats{}, err
@@ -107,6 +130,38 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 		}
 	}
 	return legal[0], stats, nil // not reached: the root's moves are the seat's own
+}
+
+// settleRound is how many iterations each tree runs between two looks at
+// whether the choice is settled: often enough to stop soon after, seldom
+// enough that the looks cost nothing beside the iterations.
+const settleRound = 512
+
+// settleEarly lets a settled search end early (tests turn it off to see
+// that the whole budget chooses the same).
+var settleEarly = true
+
+// settled reports whether the root move with the most visits, summed over
+// the trees, has more than any other can reach in left more iterations
+// (each adds one visit to one root move at most): the whole budget would
+// then choose it too.
+func settled(trees []*tree, left int) bool {
+	visits := map[moveKey]int{}
+	for _, t := range trees {
+		for _, c := range t.root.children {
+			visits[c.key] += c.visits
+		}
+	}
+	first, second := 0, 0
+	for _, v := range visits {
+		switch {
+		case v > first:
+			first, second = v, first
+		case v > second:
+			second = v
+		}
+	}
+	return first > second+left
 }
 
 // scanRoot applies each of seat's moves once and returns a move that wins
