@@ -14,6 +14,7 @@ import (
 func BenchmarkSearch(b *testing.B) {
 	for _, setup := range []engine.Setup{
 		{Game: "elemental", Players: 2, Seed: 1},
+		{Game: "closure", Players: 2, Seed: 1},
 		{Game: "knotwork", Players: 2, Seed: 1},
 		{Game: "tilingking", Players: 2, Seed: 1},
 	} {
