@@ -115,8 +115,11 @@ type Game struct {
 	GuildID   string       `json:"guild_id,omitempty"`
 	ChannelID string       `json:"channel_id"`
 	MessageID string       `json:"message_id,omitempty"` // the challenge message
-	Created   time.Time    `json:"created"`
-	Updated   time.Time    `json:"updated"`
+	// Settled is what the challenge message says once the challenge is
+	// settled (begun, declined, withdrawn, expired), without its buttons.
+	Settled string    `json:"settled,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
 
 	// ThreadID is where the game is played: its own thread, or the
 	// channel itself when threads are off. Empty until the game's place
@@ -195,6 +198,7 @@ const (
 	AnnounceReminder = "reminder" // a direct message: you have not moved
 	AnnounceReact    = "react"    // react to a player's message
 	AnnounceReply    = "reply"    // answer a player's message (plain-text move refused)
+	AnnounceSettle   = "settle"   // rewrite a settled challenge's message, without its buttons
 )
 
 // Announcement is a message the bot owes Discord. It is written in the

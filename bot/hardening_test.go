@@ -6,6 +6,7 @@ package bot_test
 // and an aborted game read as in play.
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -139,6 +140,12 @@ func TestChallengerWithdraws(t *testing.T) {
 		if g, _ := w.store.Game(id); g.Status != "withdrawn" {
 			t.Fatalf("game #%d: %s", id, g.Status)
 		}
+		// Its message says so, and its buttons are gone.
+		want := fmt.Sprintf("**Elemental Connection**, game #%d: alice withdrew the challenge.", id)
+		w.srv.WaitMessage(t, w.srv.ChannelID, func(m *fakediscord.Message) bool {
+			g, _ := w.store.Game(id) // its message is recorded a moment after it is posted
+			return m.ID == g.MessageID && strings.HasPrefix(m.Content, want) && len(messageButtons(m)) == 0
+		}, patience)
 	}
 }
 

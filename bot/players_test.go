@@ -70,6 +70,11 @@ func TestOpenChallengeJoinedAndPlayed(t *testing.T) {
 	}
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "<@"+w.ana.ID+">, your turn") }, patience)
 	w.settle(t)
+	// The challenge message now says what became of it, with no Join or
+	// Withdraw left on it.
+	w.srv.WaitMessage(t, w.srv.ChannelID, func(m *fakediscord.Message) bool {
+		return m.ID == challenge && strings.Contains(m.Content, "game #1 with borders=RBGY, between alice and bo: accepted; the game is played in its own thread") && len(messageButtons(m)) == 0
+	}, patience)
 	r = w.respond(t, w.srv.Button("join:1").By(w.srv.AddUser("cy")))
 	if !ephemeral(r) || !strings.Contains(text(r), "no longer open") {
 		t.Fatalf("a third player joins a full game: %q", text(r))

@@ -188,8 +188,14 @@ func (k sink) edit(ctx context.Context, channelID, messageID string, m service.M
 	for i := range m.Files {
 		atts = append(atts, &discordgo.MessageAttachment{ID: strconv.Itoa(i)})
 	}
+	// The message's buttons become m's (none: a settled challenge's are
+	// taken away; the status message never has any).
+	comps := components(service.Reply{Buttons: m.Buttons})
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
 	_, err := k.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
-		ID: messageID, Channel: channelID, Content: &text, Files: discordFiles(m.Files), Attachments: &atts,
+		ID: messageID, Channel: channelID, Content: &text, Files: discordFiles(m.Files), Attachments: &atts, Components: &comps,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}},
 	}, discordgo.WithContext(ctx))
 	return err

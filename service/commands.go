@@ -240,7 +240,10 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 				return nil
 			}
 		}
-		return s.begin(tx, g, now) // everyone accepted
+		if err := s.begin(tx, g, now); err != nil { // everyone accepted
+			return err
+		}
+		return s.settle(tx, g, s.begunText(g))
 	})
 	if err != nil {
 		return Reply{}, dup(err)
@@ -427,13 +430,14 @@ func (s *Service) Withdraw(req Request, id uint64) (Reply, error) {
 }
 
 func (s *Service) endChallenge(req Request, g *tessera.Game, status tessera.Status, verb string) (Reply, error) {
-	if _, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, _ storage.Tx) error {
+	if _, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
 		g.Status = status
 		g.Updated = s.now().UTC()
-		return nil
+		return s.settle(tx, g, endedChallengeText(g, fmt.Sprintf("%s %s the challenge", req.User.Name, verb)))
 	}); err != nil {
 		return Reply{}, dup(err)
 	}
+	s.poke() // the challenge's message is rewritten
 	return Reply{Text: fmt.Sprintf("%s %s the challenge to game #%d.", req.User.Name, verb, g.ID), Ephemeral: elsewhere(g, req)}, nil
 }
 
@@ -802,9 +806,15 @@ func (s *Service) Rules(gameID string) (Reply, error) {
 // A game against the AI alone has begun already and waits for it to make
 // its thread there: the courier is woken now.
 func (s *Service) ChallengeMessage(gameID uint64, messageID string) error {
-	_, err := s.store.Modify(gameID, func(g *tessera.Game, _ storage.Tx) error {
-		if g.MessageID == "" {
-			g.MessageID = messageID
+	_, err := s.store.Modify(gameID, func(g *tessera.Game, tx storage.Tx) error {
+		if g.MessageID != "" {
+			return nil
+		}
+		g.MessageID = messageID
+		if text := s.settledText(g); text != "" && hadButtons(g) {
+			// Settled already (a click came before the id): the rewrite
+			// found no message, so it is made now.
+			return s.settle(tx, g, text)
 		}
 		return nil
 	})

@@ -100,6 +100,8 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 		return s.makePlace(ctx, sink, g)
 	case tessera.AnnounceTurn, tessera.AnnounceReminder:
 		return s.notify(ctx, sink, g, a)
+	case tessera.AnnounceSettle: // in the channel of the challenge, not the game's place
+		return s.rewriteChallenge(ctx, sink, g, a)
 	}
 	// The rest goes to the game's place, which may be new and owed its
 	// status message and a notice first.

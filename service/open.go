@@ -199,7 +199,10 @@ func (s *Service) Join(req Request, id uint64) (Reply, error) {
 		if len(g.Players) < g.Setup.Players {
 			return nil
 		}
-		return s.begin(tx, g, now)
+		if err := s.begin(tx, g, now); err != nil {
+			return err
+		}
+		return s.settle(tx, g, s.begunText(g))
 	})
 	if err != nil {
 		return Reply{}, dup(err)
@@ -285,7 +288,10 @@ func (s *Service) expireOpen(now time.Time) (int, error) {
 			ch := g.Players[g.ChallengerSeat()]
 			text := fmt.Sprintf("%s, your open challenge for **%s** (game #%d) expired after %s: %s.",
 				s.mention(User{ch.ID, ch.Name}), gameName(g.Setup.Game), g.ID, Span(s.expireAfter()), joinedNote(g))
-			return tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: 0, Text: text, Ping: []string{ch.ID}})
+			if err := tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: 0, Text: text, Ping: []string{ch.ID}}); err != nil {
+				return err
+			}
+			return s.settle(tx, g, endedChallengeText(g, fmt.Sprintf("the open challenge expired after %s; %s", Span(s.expireAfter()), strings.TrimSuffix(joinedNote(g), ". Post it again with /new"))))
 		})
 		if tessera.ErrorCode(err) == tessera.ECONFLICT {
 			continue // someone joined meanwhile: looked at again next tick

@@ -36,18 +36,25 @@ func newHarness(t *testing.T) *harness { return newHarnessClock(t, "") }
 
 func newHarnessClock(t *testing.T, clock string) *harness {
 	t.Helper()
+	return newHarnessWith(t, func(c *service.Config) { c.Clock = clock })
+}
+
+// newHarnessWith is a harness whose service configuration tune changes.
+func newHarnessWith(t *testing.T, tune func(*service.Config)) *harness {
+	t.Helper()
 	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
-	h.svc = service.New(st, service.Config{
+	cfg := service.Config{
 		Seed:    func() uint64 { return 7 },
 		Now:     func() time.Time { return h.now },
 		Mention: func(u service.User) string { return "<@" + u.ID + ">" },
-		Clock:   clock,
-	})
+	}
+	tune(&cfg)
+	h.svc = service.New(st, cfg)
 	return h
 }
 

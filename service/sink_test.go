@@ -27,7 +27,8 @@ type fakeSink struct {
 	log      []sent
 	nonces   map[string]string
 	n        int
-	fail     error // next deliveries fail with this while set
+	fail     error            // next deliveries fail with this while set
+	editFail map[string]error // edits of these message ids fail so
 	dmClosed map[string]bool
 }
 
@@ -66,6 +67,9 @@ func (f *fakeSink) Edit(_ context.Context, channel, id string, m service.Message
 	defer f.mu.Unlock()
 	if f.fail != nil {
 		return f.fail
+	}
+	if err := f.editFail[id]; err != nil {
+		return err
 	}
 	f.log = append(f.log, sent{Kind: "edit", Channel: channel, ID: id, Msg: m})
 	return nil
