@@ -321,8 +321,14 @@ func (s *Service) turnPassed(tx storage.Tx, g *tessera.Game, st engine.State, mo
 	case st.Over():
 		g.Status = tessera.StatusFinished
 		g.Deadline = time.Time{}
-		if err := rateGame(tx, g, st); err != nil { // ratings.go
+		line, err := s.rateGame(tx, g, st) // ratings.go
+		if err != nil {
 			return err
+		}
+		// The last post is the one that ends the game (the move's).
+		if i := lastPost(posts); line != "" && i >= 0 {
+			posts = slices.Clone(posts)
+			posts[i].Text += "\n" + line
 		}
 	case aiNext:
 		// The AI never times out: its turn has no deadline.
@@ -355,6 +361,15 @@ func (s *Service) turnPassed(tx storage.Tx, g *tessera.Game, st engine.State, mo
 		}
 	}
 	return nil
+}
+
+func lastPost(posts []tessera.Announcement) int {
+	for i := len(posts) - 1; i >= 0; i-- {
+		if posts[i].Kind == tessera.AnnouncePost {
+			return i
+		}
+	}
+	return -1
 }
 
 // poke wakes the courier, and the AI worker: a change that wakes one may

@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"tessera"
 	"tessera/engine"
@@ -75,25 +76,56 @@ func Places(g *tessera.Game, st engine.State) []int {
 }
 
 // rateGame updates the ratings of the players of g, which st has just
-// finished, inside the game's transaction.
-func rateGame(tx storage.Tx, g *tessera.Game, st engine.State) error {
+// finished, inside the game's transaction, and returns the line the end
+// post shows ("" for an unrated game).
+func (s *Service) rateGame(tx storage.Tx, g *tessera.Game, st engine.State) (string, error) {
 	if !Rated(g) {
-		return nil
+		return "", nil
 	}
 	before := make([]tessera.Rating, len(g.Players))
 	for i, p := range g.Players {
 		r, _, err := tx.Rating(g.GuildID, g.Setup.Game, p.ID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		before[i] = r
 	}
-	for _, r := range nextRatings(g, Places(g, st), before) {
+	after := nextRatings(g, Places(g, st), before)
+	for _, r := range after {
 		if err := tx.PutRating(r); err != nil {
-			return err
+			return "", err
 		}
 	}
-	return nil
+	return s.ratingChanges(before, after), nil
+}
+
+// ratingChanges is the end post's line: each player's shown rating after
+// the game and its change ("Ana 1016 (+16, provisional)"), the change
+// left out of a first game, whose rating had nothing to change from.
+func (s *Service) ratingChanges(before, after []tessera.Rating) string {
+	var parts []string
+	for i, r := range after {
+		var notes []string
+		if before[i].Games > 0 {
+			switch d := DisplayRating(r) - DisplayRating(before[i]); {
+			case d > 0:
+				notes = append(notes, fmt.Sprintf("+%d", d))
+			case d < 0:
+				notes = append(notes, fmt.Sprintf("−%d", -d))
+			default:
+				notes = append(notes, "±0")
+			}
+		}
+		if s.provisional(r) {
+			notes = append(notes, "provisional")
+		}
+		part := fmt.Sprintf("%s %d", r.Name, DisplayRating(r))
+		if len(notes) > 0 {
+			part += " (" + strings.Join(notes, ", ") + ")"
+		}
+		parts = append(parts, part)
+	}
+	return "Ratings: " + strings.Join(parts, ", ") + "."
 }
 
 // nextRatings are the players' ratings after g given those before it

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -204,4 +205,46 @@ func TestTimeoutIsALoss(t *testing.T) {
 		t.Fatalf("Ana's record %+v", r)
 	}
 	h.checkRebuild()
+}
+
+// TestEndPostShowsRatingChanges: the post that ends a rated game gives
+// each player's rating after it and its change; a first game has nothing
+// to change from; an unrated game says nothing of ratings.
+func TestEndPostShowsRatingChanges(t *testing.T) {
+	h := newHarness(t)
+	endPost := func(u service.User, id uint64) string {
+		h.t.Helper()
+		h.now = h.now.Add(time.Minute)
+		h.ok(h.svc.Click(h.req(u), fmt.Sprintf("resign:%d", id)))
+		posts := of(h.deliver(), "post")
+		return posts[len(posts)-1].Msg.Text
+	}
+	shown := func(u service.User) int {
+		rs, err := h.svc.Store().PlayerRatings("g", u.ID)
+		if err != nil || len(rs) != 1 {
+			t.Fatal(rs, err)
+		}
+		return service.DisplayRating(rs[0])
+	}
+	id := h.newGame("elemental", "borders=RBGY", ana, bo)
+	first := endPost(bo, id)
+	want := fmt.Sprintf("Ratings: Ana %d (provisional), Bo %d (provisional).", shown(ana), shown(bo))
+	if !strings.HasSuffix(first, "\n"+want) {
+		t.Fatalf("the first game's end post:\n%s\nwant it to end with %q", first, want)
+	}
+	anaBefore, boBefore := shown(ana), shown(bo)
+	id = h.newGame("elemental", "borders=RBGY", ana, bo)
+	second := endPost(ana, id) // Bo wins this time
+	want = fmt.Sprintf("Ratings: Ana %d (−%d, provisional), Bo %d (+%d, provisional).", shown(ana), anaBefore-shown(ana), shown(bo), shown(bo)-boBefore)
+	if shown(bo) <= boBefore || shown(ana) >= anaBefore || !strings.HasSuffix(second, "\n"+want) {
+		t.Fatalf("the second game's end post:\n%s\nwant it to end with %q", second, want)
+	}
+	req := h.req(ana)
+	req.Unrated = true
+	r := h.ok(h.svc.NewGame(req, "elemental", []service.User{bo}, "borders=RBGY", ""))
+	h.ok(h.svc.Click(h.req(bo), r.Buttons[0].ID))
+	h.deliver()
+	if unrated := endPost(bo, 3); strings.Contains(unrated, "Ratings") {
+		t.Fatalf("an unrated game's end post: %s", unrated)
+	}
 }
