@@ -418,3 +418,42 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestAITurnThoughtOnce: a process sharing the database that holds an AI
+// turn's lease keeps this one from thinking about it (no move, no error);
+// once the lease is released, or has expired, this one moves.
+func TestAITurnThoughtOnce(t *testing.T) {
+	h := newAIHarness(t, "")
+	h.ok(h.svc.NewGameLevel(h.req(ana), "knotwork", []service.User{botUser}, "", "", "easy"))
+	st := h.position(1)
+	h.ok(h.svc.Move(h.req(ana), "", st.Legal()[0].String()))
+	store := h.svc.Store()
+	if ok, err := store.ClaimAITurn(1, "another process", time.Now(), time.Hour); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if n, err := h.svc.PlayAI(context.Background()); n != 0 || err != nil {
+		t.Fatalf("moved %d times (%v) while another process held the turn", n, err)
+	}
+	if moves := len(h.game(1).Moves); moves != 1 {
+		t.Fatalf("%d moves", moves)
+	}
+	if err := store.ReleaseAITurn(1, "another process"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := h.svc.PlayAI(context.Background()); n != 1 || err != nil {
+		t.Fatalf("after the release: moved %d times (%v)", n, err)
+	}
+	// The turn's lease went with the move: another process may claim the
+	// next AI turn of the game at once.
+	h.ok(h.svc.Move(h.req(ana), "", h.position(1).Legal()[0].String()))
+	if ok, _ := store.ClaimAITurn(1, "another process", time.Now(), time.Minute); !ok {
+		t.Fatal("the moving process kept the turn's lease")
+	}
+	// That process is killed: once its lease expires, this one moves.
+	if ok, _ := store.ClaimAITurn(1, "another process", time.Now().Add(-service.MaxAIThink-2*time.Minute), time.Minute); !ok {
+		t.Fatal("cannot back-date the lease")
+	}
+	if n, err := h.svc.PlayAI(context.Background()); n != 1 || err != nil {
+		t.Fatalf("after the lease expired: moved %d times (%v)", n, err)
+	}
+}

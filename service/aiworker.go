@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -22,6 +23,19 @@ import (
 // aiRetry is how long a game whose AI move failed (an engine error) waits
 // before the worker tries it again, so one broken game cannot keep it busy.
 const aiRetry = time.Minute
+
+// errAIHeld is aiMove's answer when another process (sharing the
+// database) holds the game's AI turn: it thinks about it, not this one.
+var errAIHeld = errors.New("another process thinks about this AI turn")
+
+// aiHeldWait is how long the worker leaves a game whose AI turn another
+// process holds before asking again: that process moves within its think
+// time, or its lease expires (think time + aiLeaseMargin) if it died.
+const aiHeldWait = 10 * time.Second
+
+// aiLeaseMargin is what an AI turn's lease adds to the think time: the
+// position's replay, the store's write.
+const aiLeaseMargin = time.Minute
 
 // pokeAI wakes the AI worker.
 func (s *Service) pokeAI() {
@@ -75,6 +89,10 @@ func (s *Service) RunAI(ctx context.Context) {
 			return
 		case r := <-done:
 			delete(busy, r.id)
+			if errors.Is(r.err, errAIHeld) {
+				failed[r.id] = time.Now().Add(aiHeldWait)
+				continue
+			}
 			if r.err != nil && ctx.Err() == nil {
 				s.log.Error("ai: no move made; trying again later", "game", r.id, "err", r.err)
 				failed[r.id] = time.Now().Add(aiRetry)
@@ -98,6 +116,9 @@ func (s *Service) PlayAI(ctx context.Context) (int, error) {
 		progress := false
 		for _, id := range ids {
 			ok, err := s.aiMove(ctx, id)
+			if errors.Is(err, errAIHeld) {
+				continue // another process's move
+			}
 			if err != nil {
 				return n, err
 			}
@@ -141,6 +162,21 @@ func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error)
 	if err != nil {
 		level = ai.Normal // a level this version does not know plays as normal
 	}
+	// One process thinks about an AI turn: the others would only waste
+	// the machine (the version check makes the move once anyway).
+	owner := s.cfg.Courier.Owner
+	held, err := s.store.ClaimAITurn(g.ID, owner, time.Now(), s.cfg.AIThink+aiLeaseMargin)
+	if err != nil {
+		return false, err
+	}
+	if !held {
+		return false, errAIHeld
+	}
+	defer func() {
+		if rerr := s.store.ReleaseAITurn(g.ID, owner); rerr != nil {
+			s.log.Warn("ai: cannot release the turn's lease (it expires by itself)", "game", g.ID, "err", rerr)
+		}
+	}()
 	if s.cfg.AIHook != nil {
 		s.cfg.AIHook(ctx, g.ID, len(g.Moves))
 	}

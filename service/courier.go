@@ -73,9 +73,6 @@ func (s *Service) backoff(tries int, blocked bool) time.Duration {
 func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 	s.deliverMu.Lock()
 	defer s.deliverMu.Unlock()
-	if s.cfg.Courier.Owner == "" {
-		s.cfg.Courier.Owner = newOwner()
-	}
 	// A round claims a few games per worker: enough to keep them busy,
 	// few enough that a slow game does not hold many others' leases.
 	max := max(16, 4*s.cfg.Courier.workers())

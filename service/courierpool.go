@@ -21,8 +21,9 @@ type CourierConfig struct {
 	// (setting courier.workers, default the number of cores). A game's own
 	// announcements are always delivered one after the other, in order.
 	Workers int
-	// Owner names this process among those sharing one database's outbox
-	// (default: host name, process id and a random suffix).
+	// Owner names this process among those sharing one database, in its
+	// leases on the outbox and on the AI's turns (default: host name,
+	// process id and a random suffix).
 	Owner string
 	// Lease is how long a claimed game stays this process's (default 1
 	// minute); a killed process's games are taken over once it runs out.

@@ -198,6 +198,9 @@ func New(store storage.Store, cfg Config) *Service {
 	if s.cfg.AIThink <= 0 || s.cfg.AIThink > MaxAIThink {
 		s.cfg.AIThink = ai.DefaultThink
 	}
+	if s.cfg.Courier.Owner == "" { // names this process's leases: the outbox's, the AI turns'
+		s.cfg.Courier.Owner = newOwner()
+	}
 	if s.cfg.RetryBase <= 0 || s.cfg.RetryBase > MaxRetryBase {
 		s.cfg.RetryBase = 2 * time.Second
 	}

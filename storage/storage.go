@@ -70,6 +70,15 @@ type Store interface {
 	// AITurns lists the games in play where an AI seat is to move (AITurn
 	// set), by id: the AI's pending moves, which survive a restart.
 	AITurns() ([]uint64, error)
+	// ClaimAITurn leases game id's AI turn to owner until now+lease unless
+	// another owner holds a live lease on it, and reports whether owner
+	// holds it now. Processes sharing a database so think about an AI
+	// turn once (the version check already makes the move once); a
+	// killed process's lease expires and another takes the turn over.
+	ClaimAITurn(id uint64, owner string, now time.Time, lease time.Duration) (bool, error)
+	// ReleaseAITurn ends owner's lease on game id's AI turn; another
+	// owner's lease is left alone.
+	ReleaseAITurn(id uint64, owner string) error
 	// Due lists the games in play whose deadline is at or before now,
 	// earliest first.
 	Due(now time.Time) ([]uint64, error)

@@ -90,3 +90,28 @@ func (s *Store) Release(owner string, games ...uint64) error {
 	}
 	return nil
 }
+
+// ClaimAITurn leases game id's AI turn to owner (see storage.Store); as
+// the outbox's claims, the leases live in this process's memory.
+func (s *Store) ClaimAITurn(id uint64, owner string, now time.Time, d time.Duration) (bool, error) {
+	s.aiClaims.mu.Lock()
+	defer s.aiClaims.mu.Unlock()
+	if s.aiClaims.games == nil {
+		s.aiClaims.games = map[uint64]lease{}
+	}
+	if l, ok := s.aiClaims.games[id]; ok && l.owner != owner && l.until.After(now) {
+		return false, nil
+	}
+	s.aiClaims.games[id] = lease{owner: owner, until: now.Add(d)}
+	return true, nil
+}
+
+// ReleaseAITurn ends owner's lease on game id's AI turn.
+func (s *Store) ReleaseAITurn(id uint64, owner string) error {
+	s.aiClaims.mu.Lock()
+	defer s.aiClaims.mu.Unlock()
+	if l, ok := s.aiClaims.games[id]; ok && l.owner == owner {
+		delete(s.aiClaims.games, id)
+	}
+	return nil
+}

@@ -41,9 +41,10 @@ var (
 
 // Store is an open database.
 type Store struct {
-	db      *bolt.DB
-	created bool
-	claims  leases
+	db       *bolt.DB
+	created  bool
+	claims   leases
+	aiClaims leases // the AI turns' (claim.go)
 }
 
 var _ storage.Store = (*Store)(nil)

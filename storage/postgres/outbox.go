@@ -15,6 +15,7 @@ package postgres
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -296,4 +297,28 @@ func (s *Store) RetryNow() (int, error) {
 		a.Next = time.Time{}
 		return true
 	}, "SELECT seq, body FROM outbox WHERE next_at IS NOT NULL ORDER BY seq FOR UPDATE")
+}
+
+// ClaimAITurn leases game id's AI turn to owner unless another owner
+// holds a live lease (see storage.Store): one statement, which the row's
+// lock makes atomic between processes.
+func (s *Store) ClaimAITurn(id uint64, owner string, now time.Time, lease time.Duration) (bool, error) {
+	var got int64
+	err := s.pool.QueryRow(bg, `INSERT INTO ai_leases (game_id, owner, lease_until) VALUES ($1, $2, $3)
+		ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
+		WHERE ai_leases.owner = EXCLUDED.owner OR ai_leases.lease_until <= $4
+		RETURNING game_id`, int64(id), owner, now.Add(lease).UnixNano(), now.UnixNano()).Scan(&got)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil // another owner's live lease
+	}
+	if err != nil {
+		return false, s.fail(err)
+	}
+	return true, nil
+}
+
+// ReleaseAITurn ends owner's lease on game id's AI turn.
+func (s *Store) ReleaseAITurn(id uint64, owner string) error {
+	_, err := s.pool.Exec(bg, "DELETE FROM ai_leases WHERE game_id = $1 AND owner = $2", int64(id), owner)
+	return s.fail(err)
 }

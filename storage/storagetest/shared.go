@@ -28,6 +28,7 @@ func RunShared(t *testing.T, open func(t *testing.T) (a, b storage.Store)) {
 		{"InteractionHandledOnce", sharedInteraction},
 		{"IDsNeverTwice", sharedIDs},
 		{"ClaimsOneOwnerAtATime", sharedClaims},
+		{"AITurnLeases", sharedAITurns},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -231,4 +232,83 @@ func sharedClaims(t *testing.T, a, b storage.Store) {
 			holder[an.GameID] = i
 		}
 	}
+}
+
+// sharedAITurns: an AI turn's lease has one owner at a time, through
+// either handle; it is renewed by its owner, taken over once expired or
+// released, and racing claims give it to exactly one owner.
+func sharedAITurns(t *testing.T, a, b storage.Store) {
+	t0 := time.Unix(2_000_000, 0)
+	claim := func(s storage.Store, id uint64, owner string, at time.Duration) bool {
+		t.Helper()
+		ok, err := s.ClaimAITurn(id, owner, t0.Add(at), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !claim(a, 7, "p1", 0) {
+		t.Fatal("p1 cannot claim a turn nobody holds")
+	}
+	if claim(b, 7, "p2", 30*time.Second) {
+		t.Fatal("p2 claimed p1's live lease")
+	}
+	if !claim(b, 8, "p2", 30*time.Second) {
+		t.Fatal("p2 cannot claim another game's turn")
+	}
+	if !claim(a, 7, "p1", 50*time.Second) { // renewed until 1m50s
+		t.Fatal("p1 cannot renew its own lease")
+	}
+	if claim(b, 7, "p2", 100*time.Second) {
+		t.Fatal("p2 claimed p1's renewed lease")
+	}
+	// p1 is killed: its lease expires and p2 takes the turn over.
+	if !claim(b, 7, "p2", 111*time.Second) {
+		t.Fatal("p2 cannot take over an expired lease")
+	}
+	// Releasing: only the owner's release counts.
+	if err := a.ReleaseAITurn(8, "p1"); err != nil {
+		t.Fatal(err)
+	}
+	if claim(a, 8, "p1", 40*time.Second) {
+		t.Fatal("p1 released p2's lease")
+	}
+	if err := b.ReleaseAITurn(8, "p2"); err != nil {
+		t.Fatal(err)
+	}
+	if !claim(a, 8, "p1", 41*time.Second) {
+		t.Fatal("p1 cannot claim a released turn")
+	}
+	// Racing claims on one turn: one owner wins.
+	var wg sync.WaitGroup
+	won := make([]bool, 8)
+	for i := range won {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, err := s.ClaimAITurn(9, fmt.Sprint("r", i), t0, time.Minute)
+			if err != nil {
+				t.Error(err)
+			}
+			won[i] = ok
+		}()
+	}
+	wg.Wait()
+	if n := countTrue(won); n != 1 {
+		t.Fatalf("%d racing owners hold one AI turn", n)
+	}
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }

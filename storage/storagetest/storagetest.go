@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"ClaimRacingOwners", testClaimRacing},
 		{"DeadlineIndex", testDeadlines},
 		{"AITurns", testAITurns},
+		{"AITurnLeases", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedAITurns(t, s, s) }},
 		{"Users", testUsers},
 		{"HandledInteractions", testHandled},
 		{"OpenChallenges", testOpenChallenges},
