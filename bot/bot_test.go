@@ -79,7 +79,9 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
+// newWorld is what every world has before its bot: the fake Discord, a
+// store in a temporary file, the logs, the clock and the service.
+func newWorld(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) (*world, *slog.Logger) {
 	t.Helper()
 	srv := fakediscord.New(t, fopts...)
 	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
@@ -90,8 +92,14 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	logs := &logBuffer{t: t}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	clock := &fakeClock{now: time.Now().UTC()}
-	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
-		Logger: logger, RetryBase: 20 * time.Millisecond, Now: clock.Now})
+	w := &world{srv: srv, store: st, svc: newService(st, logger, clock.Now), opt: opt, ana: srv.User, clock: clock, logs: logs}
+	return w, logger
+}
+
+func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
+	t.Helper()
+	w, logger := newWorld(t, opt, fopts...)
+	srv := w.srv
 	opt.Token = "test-token"
 	if opt.RetryEvery == 0 {
 		opt.RetryEvery = 20 * time.Millisecond
@@ -101,7 +109,7 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	}
 	opt.Configure = srv.Configure
 	opt.Logger = logger
-	w := &world{srv: srv, store: st, svc: svc, opt: opt, ana: srv.User, clock: clock, logs: logs}
+	w.opt = opt
 	w.launch(t, opt.Token)
 	w.bo = srv.AddUser("bo")
 	return w

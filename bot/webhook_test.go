@@ -87,18 +87,11 @@ func endpoint(t *testing.T, srv *fakediscord.Server, h http.Handler) {
 // startHTTP is a world whose bot gets its interactions over HTTP.
 func startHTTP(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	t.Helper()
-	srv := fakediscord.New(t, fopts...)
-	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	logs := &logBuffer{t: t}
-	logger := slog.New(slog.NewTextHandler(logs, nil))
-	clock := &fakeClock{now: time.Now().UTC()}
-	r := openReplica(t, srv, newService(st, logger, clock.Now), opt, logger)
-	endpoint(t, srv, r.h)
-	return &world{srv: srv, bot: r.bot, store: st, svc: r.svc, opt: opt, ana: srv.User, bo: srv.AddUser("bo"), clock: clock, logs: logs}
+	w, logger := newWorld(t, opt, fopts...)
+	r := openReplica(t, w.srv, w.svc, opt, logger)
+	endpoint(t, w.srv, r.h)
+	w.bot, w.bo = r.bot, w.srv.AddUser("bo")
+	return w
 }
 
 // inline counts the first answers given in HTTP responses and on the

@@ -65,24 +65,13 @@ func sharedSee(t *testing.T, a, b storage.Store) {
 
 func sharedRacingMoves(t *testing.T, a, b storage.Store) {
 	id := create(t, a, NewGame())
-	const racers = 8
-	var wg sync.WaitGroup
-	errs := make([]error, racers)
-	for i := range racers {
-		s := a
-		if i%2 == 1 {
-			s = b
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = s.Update(id, 1, fmt.Sprint("r", i), func(g *tessera.Game, tx storage.Tx) error {
-				g.Moves = append(g.Moves, tessera.MoveEntry{Text: fmt.Sprint("move", i)})
-				return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
-			})
-		}()
-	}
-	wg.Wait()
+	errs := make([]error, 8)
+	race(a, b, len(errs), func(i int, s storage.Store) {
+		_, errs[i] = s.Update(id, 1, fmt.Sprint("r", i), func(g *tessera.Game, tx storage.Tx) error {
+			g.Moves = append(g.Moves, tessera.MoveEntry{Text: fmt.Sprint("move", i)})
+			return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
+		})
+	})
 	ok := 0
 	for _, err := range errs {
 		switch {
@@ -205,21 +194,11 @@ func sharedClaims(t *testing.T, a, b storage.Store) {
 		id := create(t, b, NewGame())
 		enqueue(t, b, id, "r")
 	}
-	var wg sync.WaitGroup
 	res := make([][]tessera.Announcement, 4)
 	errs := make([]error, 4)
-	for i := range 4 {
-		s := a
-		if i%2 == 1 {
-			s = b
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res[i], errs[i] = s.Claim(t0.Add(10*time.Minute), fmt.Sprint("q", i), time.Minute, 4)
-		}()
-	}
-	wg.Wait()
+	race(a, b, 4, func(i int, s storage.Store) {
+		res[i], errs[i] = s.Claim(t0.Add(10*time.Minute), fmt.Sprint("q", i), time.Minute, 4)
+	})
 	holder := map[uint64]int{}
 	for i := range 4 {
 		if errs[i] != nil {
@@ -280,24 +259,14 @@ func sharedAITurns(t *testing.T, a, b storage.Store) {
 		t.Fatal("p1 cannot claim a released turn")
 	}
 	// Racing claims on one turn: one owner wins.
-	var wg sync.WaitGroup
 	won := make([]bool, 8)
-	for i := range won {
-		s := a
-		if i%2 == 1 {
-			s = b
+	race(a, b, len(won), func(i int, s storage.Store) {
+		ok, err := s.ClaimAITurn(9, fmt.Sprint("r", i), t0, time.Minute)
+		if err != nil {
+			t.Error(err)
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ok, err := s.ClaimAITurn(9, fmt.Sprint("r", i), t0, time.Minute)
-			if err != nil {
-				t.Error(err)
-			}
-			won[i] = ok
-		}()
-	}
-	wg.Wait()
+		won[i] = ok
+	})
 	if n := countTrue(won); n != 1 {
 		t.Fatalf("%d racing owners hold one AI turn", n)
 	}
@@ -311,4 +280,22 @@ func countTrue(bs []bool) int {
 		}
 	}
 	return n
+}
+
+// race runs f(i, s) for i in 0..n-1 at once, on handles a and b in turn,
+// and waits for them all.
+func race(a, b storage.Store, n int, f func(i int, s storage.Store)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i, s)
+		}()
+	}
+	wg.Wait()
 }
