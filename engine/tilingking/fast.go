@@ -8,6 +8,7 @@ import "tessera/engine"
 var (
 	_ engine.FastPlayer = (*State)(nil)
 	_ engine.Ender      = (*State)(nil)
+	_ engine.Sampler    = (*State)(nil)
 )
 
 // sync rebuilds the masks and counts from the exported fields.
@@ -144,12 +145,33 @@ func (st *State) drawWith(r *engine.Rand, n int) (Kind, *placement) {
 			return Place, pl
 		}
 	}
-	return st.drawCounted(r, bl, held, swap)
+	kind, pl, _ := st.drawCounted(r, bl, held, swap)
+	return kind, pl
+}
+
+// RandomMove draws a move uniformly from the distinct legal moves, as
+// PlayRandom would play it, and counts them, without listing them
+// (engine.Sampler): a search expands its nodes from it instead of Legal's
+// thousand placements early in a game.
+func (st *State) RandomMove(r *engine.Rand) (engine.Move, int, bool) {
+	if st.Done {
+		return nil, 0, false
+	}
+	s := st.Turn
+	kind, pl, n := st.drawCounted(r, st.closed(s), st.held(s), st.canSwap())
+	switch {
+	case n == 0: // no legal move: advance never leaves a seat so
+		return nil, 0, false
+	case kind == Swap:
+		return Move{Kind: Swap}, n, true
+	}
+	return Move{Kind: Place, Piece: pl.piece, Cells: pl.cells, text: pl.text, pl: pl}, n, true
 }
 
 // drawCounted finds, for each orientation of each held piece, where it
-// fits, and draws one of those placements (or swap) uniformly.
-func (st *State) drawCounted(r *engine.Rand, bl mask, held uint16, swap bool) (Kind, *placement) {
+// fits, and draws one of those placements (or swap) uniformly; n is how
+// many there are to draw from.
+func (st *State) drawCounted(r *engine.Rand, bl mask, held uint16, swap bool) (kind Kind, pl *placement, n int) {
 	b := st.b
 	free := b.toEmb(b.cellsMask.andNot(bl))
 	var fits [maxPatterns]mask
@@ -173,18 +195,18 @@ func (st *State) drawCounted(r *engine.Rand, bl mask, held uint16, swap bool) (K
 		choices++
 	}
 	if choices == 0 {
-		return Pass, nil
+		return Pass, nil, 0
 	}
 	i := r.IntN(choices)
 	if i == legal {
-		return Swap, nil
+		return Swap, nil, choices
 	}
 	p := 0
 	for upto[p] <= i {
 		p++
 	}
 	anchor := fits[p].nth(i - (upto[p] - fits[p].count()))
-	return Place, b.all[b.patterns[p].ids[anchor]]
+	return Place, b.all[b.patterns[p].ids[anchor]], choices
 }
 
 // Play applies a move from Legal or Parse of this position like Apply,
