@@ -246,6 +246,18 @@ func TestRewards(t *testing.T) {
 			}
 		}
 	}
+	// Banked points (engine.Banker), cut short at 10 to 7: the result is
+	// judged from the margin of 3, 0.9·(1±tanh(3/5))/2, and the margin
+	// term is as ever, scale 1 + 10/4 = 3.5: 0.1·(1±tanh(3/3.5))/2.
+	got := ai.Rewards(banked{fixed{over: false, scores: []int{10, 7}}})
+	want := []float64{0.45*(1+math.Tanh(0.6)) + 0.05*(1+math.Tanh(3/3.5)), 0.45*(1-math.Tanh(0.6)) + 0.05*(1-math.Tanh(3/3.5))}
+	if !near(got[0], want[0]) || !near(got[1], want[1]) {
+		t.Fatalf("banked, cut short: %v, want %v", got, want)
+	}
+	// Over, banked points change nothing: a sole win at 10 to 7.
+	if got, want := ai.Rewards(banked{fixed{over: true, winners: []engine.Seat{0}, scores: []int{10, 7}}}), ai.Rewards(fixed{over: true, winners: []engine.Seat{0}, scores: []int{10, 7}}); !slices.Equal(got, want) {
+		t.Fatalf("banked, over: %v, want %v", got, want)
+	}
 	// The win term dominates: the worst win beats the best loss.
 	worstWin := ai.Rewards(fixed{over: true, winners: []engine.Seat{0}, scores: []int{0, 1000}})[0]
 	bestLoss := ai.Rewards(fixed{over: true, winners: []engine.Seat{0}, scores: []int{0, 1000}})[1]
@@ -253,6 +265,11 @@ func TestRewards(t *testing.T) {
 		t.Fatalf("a win (%v) does not beat a loss (%v)", worstWin, bestLoss)
 	}
 }
+
+// banked is a position of a game whose points are banked.
+type banked struct{ fixed }
+
+func (banked) Banked() bool { return true }
 
 // fixed is a finished (or not) position for reward tests.
 type fixed struct {

@@ -86,6 +86,8 @@ type tree struct {
 	keys        []uint64 // scratch: LegalKeys of this determinization
 	untriedKeys []uint64
 	cacheLeft   int // how many more legal moves the nodes may cache
+	// playoutLimit bounds a playout's moves (playoutLimit).
+	playoutLimit int
 	// rootGain is each root move's immediate score change for the seat
 	// (nil if unknown): the root expands its moves best first, ties in
 	// random order, so a small budget spends its visits on the moves a
@@ -102,7 +104,8 @@ var cacheMoves = 1 << 20
 
 func newTree(st engine.State, seat engine.Seat, seed uint64) *tree {
 	_, det := st.(engine.Determinizer)
-	return &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves}
+	return &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves,
+		playoutLimit: playoutLimit(st)}
 }
 
 // iterate runs one iteration: determinize, select and expand, play out,
@@ -135,7 +138,7 @@ func (t *tree) iterate() {
 		}
 		n = c.node
 	}
-	playout(st, &t.r)
+	playout(st, &t.r, t.playoutLimit)
 	reward := Rewards(st)
 	for _, c := range path {
 		c.visits++
@@ -388,15 +391,31 @@ func play(st engine.State, c *child) error {
 	return err
 }
 
-// playout plays uniformly random moves to the end of the game.
-func playout(st engine.State, r *engine.Rand) {
+// bankedPlies is how many moves per player a playout of a game with
+// banked points (engine.Banker) plays before the position is judged by
+// its margin (Rewards). Measured on Elemental, normal against greedy,
+// 100 games each: to the end 0.095, 20 moves 0.35, 10 moves 0.34, 4
+// moves 0.605 (ai.md).
+const bankedPlies = 2
+
+// playoutLimit is how many moves a playout from st plays at most.
+func playoutLimit(st engine.State) int {
+	if b, ok := st.(engine.Banker); ok && b.Banked() {
+		return bankedPlies * st.Players()
+	}
+	return maxPlayout
+}
+
+// playout plays up to limit uniformly random moves, or to the end of the
+// game.
+func playout(st engine.State, r *engine.Rand, limit int) {
 	if fp, ok := st.(engine.FastPlayer); ok {
-		for i := 0; i < maxPlayout && !st.Over(); i++ {
+		for i := 0; i < limit && !st.Over(); i++ {
 			fp.PlayRandom(r)
 		}
 		return
 	}
-	for i := 0; i < maxPlayout && !st.Over(); i++ {
+	for i := 0; i < limit && !st.Over(); i++ {
 		legal := st.Legal()
 		if len(legal) == 0 {
 			return
