@@ -107,6 +107,10 @@ type MoveStat struct {
 	Move   string
 	Visits int
 	Mean   float64 // mean reward of the mover
+	// LetsWin: the next mover can win at once after the move (seen only
+	// in an engine.Finisher game without hidden information). Such a move
+	// is played only when every move the search tried does the same.
+	LetsWin bool
 }
 
 // ErrNotToMove is returned when the seat asked to choose is not to move.

@@ -86,3 +86,14 @@ type KeyLister interface {
 type Banker interface {
 	Banked() bool
 }
+
+// Finisher is implemented by games whose wins come suddenly, in the middle
+// of play (a loop closed), and that can find such a win faster than by
+// trying every legal move. WinningMove returns a move of the seat to move
+// that ends the game at once with that seat the sole winner, if there is
+// one, without changing the position. A search uses it to see an
+// opponent's win one move ahead, which sampling thousands of replies
+// misses; it is a fact of the rules, like Legal, and holds no strategy.
+type Finisher interface {
+	WinningMove() (Move, bool)
+}

@@ -24,6 +24,7 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 	CheckKeys(t, st)
 	checkKeyLister(t, st, legal)
 	checkSampler(t, st, seed, legal)
+	checkFinisher(t, st, legal)
 	index := make(map[string]int, len(legal))
 	for i, m := range legal {
 		applied := st.Clone()
@@ -182,5 +183,44 @@ func checkKeyLister(t testing.TB, st engine.State, legal []engine.Move) {
 	}
 	if after := Fingerprint(st); after != before {
 		t.Fatalf("LegalKeys changed the position:\nbefore: %s\nafter:  %s", before, after)
+	}
+}
+
+// checkFinisher checks an engine.Finisher on one position against trying
+// every legal move: WinningMove finds a win exactly when some legal move
+// ends the game with the mover the sole winner, the move it gives is one
+// of them, and the position is left as it was.
+func checkFinisher(t testing.TB, st engine.State, legal []engine.Move) {
+	t.Helper()
+	f, ok := st.(engine.Finisher)
+	if !ok {
+		return
+	}
+	me := st.ToMove()
+	wins := func(m engine.Move) bool {
+		c := st.Clone()
+		if _, err := c.Apply(m); err != nil {
+			return false
+		}
+		w := c.Winners()
+		return c.Over() && len(w) == 1 && w[0] == me
+	}
+	var some engine.Move
+	for _, m := range legal {
+		if wins(m) {
+			some = m
+			break
+		}
+	}
+	before := Fingerprint(st)
+	m, found := f.WinningMove()
+	switch {
+	case found && !wins(m):
+		t.Fatalf("WinningMove gave %s, which does not win at once", m)
+	case !found && some != nil:
+		t.Fatalf("WinningMove found no win, but %s wins at once", some)
+	}
+	if after := Fingerprint(st); after != before {
+		t.Fatalf("WinningMove changed the position:\nbefore: %s\nafter:  %s", before, after)
 	}
 }
