@@ -115,6 +115,10 @@ type Game struct {
 	GuildID   string       `json:"guild_id,omitempty"`
 	ChannelID string       `json:"channel_id"`
 	MessageID string       `json:"message_id,omitempty"` // the challenge message
+	// MessageChannel is the challenge message's channel when it is not
+	// ChannelID: a rematch asked for in the old game's thread is posted
+	// there, and the new game's thread cannot start from it.
+	MessageChannel string `json:"message_channel,omitempty"`
 	// Settled is what the challenge message says once the challenge is
 	// settled (begun, declined, withdrawn, expired), without its buttons.
 	Settled string    `json:"settled,omitempty"`

@@ -107,6 +107,11 @@ func TestOpenChallengeJoinedAndPlayed(t *testing.T) {
 	}
 	second := w.threadOf(t, 2)
 	w.srv.WaitMessage(t, second, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "<@"+w.bo.ID+">, your turn") }, patience)
+	// The rematch's message, in the old game's thread, is rewritten there
+	// without its buttons.
+	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
+		return strings.Contains(m.Content, "game #2 with borders=RBGY, between bo and alice: accepted") && len(messageButtons(m)) == 0
+	}, patience)
 	if ch := w.srv.Channel(second); ch == nil || ch.ParentID != w.srv.ChannelID || !strings.Contains(ch.Name, "#2 Elemental Connection: bo vs alice") {
 		t.Fatalf("the rematch's thread: %+v", ch)
 	}

@@ -244,7 +244,7 @@ func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, d deferral) {
 			}
 			msgID = m.ID
 		}
-		if err := b.svc.ChallengeMessage(r.Challenge, msgID); err != nil {
+		if err := b.svc.ChallengeMessage(r.Challenge, i.ChannelID, msgID); err != nil {
 			b.log.Warn("recording the challenge message failed", "err", err)
 		}
 	}

@@ -817,15 +817,20 @@ func (s *Service) Rules(gameID string) (Reply, error) {
 	return Reply{Text: text, Ephemeral: true}, nil
 }
 
-// ChallengeMessage records the message that carries a game's challenge.
-// A game against the AI alone has begun already and waits for it to make
-// its thread there: the courier is woken now.
-func (s *Service) ChallengeMessage(gameID uint64, messageID string) error {
+// ChallengeMessage records the message that carries a game's challenge,
+// posted in channelID (the game's channel, or the thread of the game a
+// rematch was asked for in). A game against the AI alone has begun
+// already and waits for it to make its thread there: the courier is woken
+// now.
+func (s *Service) ChallengeMessage(gameID uint64, channelID, messageID string) error {
 	_, err := s.store.Modify(gameID, func(g *tessera.Game, tx storage.Tx) error {
 		if g.MessageID != "" {
 			return nil
 		}
 		g.MessageID = messageID
+		if channelID != "" && channelID != g.ChannelID {
+			g.MessageChannel = channelID
+		}
 		if text := s.settledText(g); text != "" && hadButtons(g) {
 			// Settled already (a click came before the id): the rewrite
 			// found no message, so it is made now.

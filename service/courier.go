@@ -164,7 +164,11 @@ func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) err
 		place := g.ChannelID
 		if !g.NoThread {
 			name := fmt.Sprintf("#%d %s: %s", g.ID, gameName(g.Setup.Game), strings.Join(g.Names(), " vs "))
-			id, err := sink.Thread(ctx, g.ChannelID, g.MessageID, clipTo(name, 100))
+			starter := g.MessageID
+			if g.MessageChannel != "" { // the challenge is in another thread: a thread of its own
+				starter = ""
+			}
+			id, err := sink.Thread(ctx, g.ChannelID, starter, clipTo(name, 100))
 			var perm *PermanentError
 			switch {
 			case errors.As(err, &perm):

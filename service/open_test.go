@@ -174,10 +174,12 @@ func TestRematch(t *testing.T) {
 	in := h.req(cy)
 	in.ChannelID = h.game(1).Place()
 	r := h.ok(h.svc.Click(in, "rematch:1"))
-	if buttonIDs(r) != "accept:2,decline:2,withdraw:2" || r.Challenge != 0 || strings.Join(r.Mentions, ",") != "2,1" ||
+	if buttonIDs(r) != "accept:2,decline:2,withdraw:2" || r.Challenge != 2 || strings.Join(r.Mentions, ",") != "2,1" ||
 		!strings.Contains(r.Text, "Seats rotated: Bo (seat 1), Cy (seat 2), Ana (seat 3)") {
 		t.Fatalf("rematch: %q %s %v challenge %d", r.Text, buttonIDs(r), r.Mentions, r.Challenge)
 	}
+	// The transport records where it posted the rematch: in the thread.
+	h.ok(service.Reply{}, h.svc.ChallengeMessage(2, in.ChannelID, "rematch-msg"))
 	h.refused(tessera.EINVALID, "already asked for: game #2")(h.svc.Click(h.req(ana), "rematch:1"))
 	g := h.game(2)
 	if g.Status != tessera.StatusChallenge || g.Clock != h.game(1).Clock || g.Setup.Options["borders"] != "RBGY" || g.Challenger != cy.ID {
@@ -194,6 +196,15 @@ func TestRematch(t *testing.T) {
 	log := h.deliver()
 	if !strings.Contains(texts(log), "<@2>, your turn") {
 		t.Fatalf("Bo moves first in the rematch: %s", texts(log))
+	}
+	// Its message in the old thread loses its buttons there, and the new
+	// game's thread cannot start from a message in a thread: its own.
+	if e := edits(log, "rematch-msg"); len(e) != 1 || e[0].Channel != in.ChannelID || len(e[0].Msg.Buttons) != 0 ||
+		!strings.Contains(e[0].Msg.Text, "between Bo, Cy and Ana: accepted") {
+		t.Fatalf("the rematch message's edits: %+v", e)
+	}
+	if th := of(log, "thread"); len(th) != 1 || th[0].Channel != "c" || th[0].From != "" {
+		t.Fatalf("the rematch's thread: %+v", th)
 	}
 }
 

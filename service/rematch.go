@@ -98,11 +98,11 @@ func (s *Service) Rematch(req Request, id uint64) (Reply, error) {
 		{ID: buttonID(actDecline, rec.ID), Label: "Decline", Style: Danger},
 		{ID: buttonID(actWithdraw, rec.ID), Label: "Withdraw", Style: Secondary},
 	}}
-	// A thread can start only from a message in the channel itself; a
-	// rematch asked for in the old game's thread gets a thread of its own.
-	if req.ChannelID == rec.ChannelID {
-		r.Challenge = rec.ID
-	}
+	// Asked for in the old game's thread, the message is in the thread:
+	// ChallengeMessage keeps its channel, so that it is rewritten there,
+	// and the game gets a thread of its own (a thread can start only from
+	// a message in the channel itself).
+	r.Challenge = rec.ID
 	return r, nil
 }
 

@@ -74,8 +74,10 @@ type Reply struct {
 	// Mentions are the user ids this reply pings; no one else is pinged.
 	Mentions []string
 	// Challenge is the game a challenge reply is for: the transport tells
-	// ChallengeMessage the id of the message it posted, which the game's
-	// thread will start from.
+	// ChallengeMessage the channel and id of the message it posted, which
+	// the game's thread will start from (when it is in the game's channel)
+	// and which is rewritten without its buttons once the challenge is
+	// settled.
 	Challenge uint64
 	// Update replaces the message whose button was clicked (a page turn)
 	// instead of answering with a new one.

@@ -48,7 +48,11 @@ func (s *Service) rewriteChallenge(ctx context.Context, sink Sink, g *tessera.Ga
 		// ChallengeMessage rewrites it when it records it.
 		return nil
 	}
-	err := sink.Edit(ctx, g.ChannelID, g.MessageID, Message{Text: a.Text})
+	channel := g.ChannelID
+	if g.MessageChannel != "" {
+		channel = g.MessageChannel
+	}
+	err := sink.Edit(ctx, channel, g.MessageID, Message{Text: a.Text})
 	switch failureOf(err) {
 	case Gone, MessageGone, Blocked, Locked:
 		s.log.Info("the challenge message was not rewritten", "game", g.ID, "message", g.MessageID, "err", err)

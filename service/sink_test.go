@@ -16,6 +16,7 @@ type sent struct {
 	Channel string
 	User    string
 	ID      string
+	From    string // a thread's starter message ("" for a thread of its own)
 	Msg     service.Message
 	Nonce   string
 }
@@ -43,7 +44,7 @@ func (f *fakeSink) Thread(_ context.Context, channel, from, name string) (string
 		return "", f.fail
 	}
 	id := "thread-" + f.id()
-	f.log = append(f.log, sent{Kind: "thread", Channel: channel, ID: id, Msg: service.Message{Text: name}})
+	f.log = append(f.log, sent{Kind: "thread", Channel: channel, ID: id, From: from, Msg: service.Message{Text: name}})
 	return id, nil
 }
 
