@@ -35,6 +35,9 @@ type Analysis struct {
 	Margins    Histogram         `json:"margin_histogram"`
 	MarginsB   *Histogram        `json:"margin_histogram_b,omitempty"`
 	Capped     int               `json:"capped,omitempty"`
+	// Deals says who decided each deal (deals.go); DealsB for --compare.
+	Deals  *Deals `json:"deals,omitempty"`
+	DealsB *Deals `json:"deals_b,omitempty"`
 }
 
 // Analyze computes the designers' measures of a run, and with b (a run of
@@ -86,6 +89,10 @@ func Analyze(a Report, b *Report) Analysis {
 	}
 	an.Lengths = histogram(lens, lo, hi)
 	an.Margins = histogram(margins, mlo, mhi)
+	an.Deals = dealSplit(cfg, a.Records)
+	if b != nil {
+		an.DealsB = dealSplit(b.Config, b.Records)
+	}
 	return an
 }
 
@@ -227,6 +234,7 @@ func (an Analysis) Markdown(pictures []string) []byte {
 	for _, s := range an.StandingsB {
 		fmt.Fprintf(&b, "| B %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] |\n", s.Name, s.Games, s.Wins, s.Draws, s.Losses, 100*s.Rate, 100*s.Low, 100*s.High)
 	}
+	dealsSection(&b, an)
 	b.WriteString("\n## Branching factor by turn\n\nMean legal moves of the moves made in turn t (a turn is one seat's consecutive moves), over the games that lasted that long.\n\n")
 	if an.Compare != nil {
 		b.WriteString("| turn | A | games | B | games |\n|---|---|---|---|---|\n")

@@ -153,6 +153,15 @@ func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "(win rate: a win shared by k seats counts 1/k; the seat rows count whoever sat there)")
+	if d := lab.Analyze(rep, nil).Deals; d != nil {
+		var parts []string
+		for _, p := range d.ByPlayer {
+			parts = append(parts, fmt.Sprintf("%s %.3f [%.3f, %.3f]", p.Name, p.Rate, p.Low, p.High))
+		}
+		parts = append(parts, fmt.Sprintf("the seat %.3f [%.3f, %.3f]", d.BySeat.Rate, d.BySeat.Low, d.BySeat.High),
+			fmt.Sprintf("mixed %.3f", d.Mixed.Rate))
+		fmt.Fprintf(w, "%d deals, each played in every seating, decided by: %s\n", d.Deals, strings.Join(parts, ", "))
+	}
 }
 
 // writeLabReport writes the designers' report into dir: report.md,
