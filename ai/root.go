@@ -153,13 +153,20 @@ var settleEarly = true
 // settled reports whether the root move with the most visits, summed over
 // the trees, has more than any other can reach in left more iterations
 // (each adds one visit to one root move at most): the whole budget would
-// then choose it too.
+// then choose it too. Moves that let the next mover win at once are left
+// out, as the choice leaves them out; while every move tried is such a
+// move, a later one may not be, and the search goes on.
 func settled(trees []*tree, left int) bool {
 	visits := map[moveKey]int{}
 	for _, t := range trees {
 		for _, c := range t.root.children {
-			visits[c.key] += c.visits
+			if c.decided == nil {
+				visits[c.key] += c.visits
+			}
 		}
+	}
+	if len(visits) == 0 {
+		return false
 	}
 	first, second := 0, 0
 	for _, v := range visits {
