@@ -186,18 +186,12 @@ func settled(trees []*tree, left int) bool {
 // otherwise each move's immediate score change for seat, by notation, which
 // orders the root's expansion. In a game with hidden information it works
 // on a few determinizations (a win must win in each; the gain is their
-// mean), so nothing depends on what seat cannot see. In an
-// engine.Finisher game without hidden information, a move after which the
-// next mover can win at once gets the gain lets, so the search tries the
-// moves that do not lose at once first: otherwise the one stone that
-// blocks a loop could be among Glorieta's thousands of moves that a small
-// budget never expands. It gives up (no win, no gains) when ctx ends.
+// mean), so nothing depends on what seat cannot see. It gives up (no win,
+// no gains) when ctx ends.
 func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, map[moveKey]float64) {
 	r := engine.NewRand(mix(seed, 0))
 	tries := 1
 	d, hidden := st.(engine.Determinizer)
-	_, finishes := st.(engine.Finisher)
-	finishes = finishes && !hidden
 	if hidden {
 		tries = 4
 	}
@@ -238,11 +232,6 @@ func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []en
 			}
 			if ws := c.Winners(); !c.Over() || len(ws) != 1 || ws[0] != seat {
 				worst = -1
-				if finishes && !c.Over() {
-					if _, loses := c.(engine.Finisher).WinningMove(); loses {
-						gain = lets // expanded last: the next mover wins at once
-					}
-				}
 				continue
 			}
 			worst = min(worst, Rewards(c)[seat])
@@ -254,11 +243,6 @@ func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []en
 	}
 	return found, gains
 }
-
-// lets is the root gain of a move after which the next mover wins at once
-// (engine.Finisher): below any score change, so the root expands such a
-// move only when it has tried every other.
-const lets = -1e9
 
 // mix derives independent seeds from one (splitmix64's finaliser).
 func mix(seed, k uint64) uint64 {

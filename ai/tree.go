@@ -74,6 +74,10 @@ type node struct {
 	// sampled: the node's game is an engine.Sampler with many moves, and
 	// new children are drawn from it (count is still their number).
 	sampled bool
+	// lost counts the root's children that let the next mover win at once
+	// (decided when expanded): they do not count against widening, so the
+	// root goes on to moves that do not lose at once.
+	lost int
 }
 
 // tree is one worker's search.
@@ -143,7 +147,7 @@ func (t *tree) iterate() {
 		}
 		path = append(path, c)
 		if fresh {
-			if t.finishes && len(path) <= finishDepth {
+			if t.finishes && len(path) > 1 && len(path) <= finishDepth { // the root's children are checked as they are made (pickPerfect)
 				c.decided = finish(st)
 				reward = c.decided
 			}
@@ -173,10 +177,27 @@ func (t *tree) iterate() {
 // replies leave it a win (so a double threat shows as won). Uniformly
 // random playouts see neither among Glorieta's thousands of moves: a
 // greedy player that never misses a one-move loop took 3 games in 10 from
-// hard before (ai.md). A check costs about 20 µs in Glorieta, against
+// hard before (ai.md). A check costs about 10 µs in Glorieta, against
 // about 25 µs a playout; deeper, the checks would cost more than they
 // find.
 const finishDepth = 2
+
+// finishAfter is finish on a copy of st after m (nil if the engine
+// refuses m).
+func finishAfter(st engine.State, m engine.Move) []float64 {
+	c := st.Clone()
+	if fp, ok := c.(engine.FastPlayer); ok {
+		if fp.Play(m) != nil {
+			return nil
+		}
+	} else if _, err := c.Apply(m); err != nil {
+		return nil
+	}
+	if c.Over() {
+		return nil // the move ends the game itself; its playout scores it
+	}
+	return finish(c)
+}
 
 // finish plays the next mover's win at once in st, if there is one, and
 // returns the game's rewards after it (nil when there is none).
@@ -305,7 +326,7 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 			n.index = make(map[moveKey]int)
 		}
 	}
-	if len(n.children) < n.count && len(n.children) < limit {
+	for len(n.children) < n.count && len(n.children)-n.lost < limit {
 		var m engine.Move
 		if n.legal != nil {
 			m = n.legal[len(n.children)]
@@ -317,14 +338,26 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 			}
 			m = t.untriedMove(n, legal)
 		}
-		if m != nil {
-			c := t.newChild(m)
-			if n.index != nil {
-				n.index[c.key] = len(n.children)
-			}
-			n.children = append(n.children, c)
-			return c, true
+		if m == nil {
+			break
 		}
+		c := t.newChild(m)
+		if n.index != nil {
+			n.index[c.key] = len(n.children)
+		}
+		n.children = append(n.children, c)
+		if n == t.root && t.finishes {
+			// A root move after which the opponent wins at once is kept,
+			// decided, but not searched: the root expands the next one in
+			// its place. When the opponent threatens a loop, most moves do
+			// not stop it, and a small budget that spent its few children
+			// on them would never find the one that does.
+			if c.decided = finishAfter(st, m); c.decided != nil {
+				n.lost++
+				continue
+			}
+		}
+		return c, true
 	}
 	for _, ch := range n.children {
 		ch.avail = n.visits
