@@ -46,9 +46,8 @@ func TestNeverLetsAWinAtOnce(t *testing.T) {
 			if st.Over() {
 				continue
 			}
-			if m, wins := st.(engine.Finisher).WinningMove(); wins {
-				_ = m // the search plays a win at once itself (TestTakesWinInOne)
-				continue
+			if _, wins := st.(engine.Finisher).WinningMove(); wins {
+				continue // the search plays a win at once itself (TestTakesWinInOne)
 			}
 			safe := 0
 			for _, m := range st.Legal() {
