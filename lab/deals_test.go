@@ -34,6 +34,11 @@ func TestDealsBySeat(t *testing.T) {
 				t.Fatalf("%d players: a player decided a deal: %+v", c.players, d.ByPlayer)
 			}
 		}
+		// Independent games with these rates (seat 1 always, others never)
+		// give the same split: the seat, not the deal.
+		if !near(d.Chance.BySeat, 1) || d.Chance.ByPlayer[0] != 0 {
+			t.Fatalf("%d players: by chance %+v, want the seat 1 and each player 0", c.players, d.Chance)
+		}
 	}
 }
 
@@ -52,10 +57,16 @@ func TestDealsOfACoin(t *testing.T) {
 	if d.BySeat.Low > 0.5 || d.BySeat.High < 0.5 {
 		t.Fatalf("the seat decided %v [%v, %v] of the deals, not about half", d.BySeat.Rate, d.BySeat.Low, d.BySeat.High)
 	}
-	for _, p := range d.ByPlayer {
+	for i, p := range d.ByPlayer {
 		if p.Low > 0.25 || p.High < 0.25 {
 			t.Fatalf("player %s decided %v [%v, %v], not about a quarter", p.Name, p.Rate, p.Low, p.High)
 		}
+		if c := d.Chance.ByPlayer[i]; c < p.Low || c > p.High {
+			t.Fatalf("player %s: by chance %v, outside what the coin did [%v, %v]", p.Name, c, p.Low, p.High)
+		}
+	}
+	if c := d.Chance.BySeat; c < d.BySeat.Low || c > d.BySeat.High {
+		t.Fatalf("the seat by chance %v, outside what the coin did [%v, %v]", c, d.BySeat.Low, d.BySeat.High)
 	}
 }
 
@@ -79,5 +90,12 @@ func TestDealsByHand(t *testing.T) {
 	if d.Deals != 3 || d.ByPlayer[0].Count != 1 || d.ByPlayer[1].Count != 0 || d.BySeat.Count != 1 || d.Mixed.Count != 1 ||
 		d.ByPlayer[0].Name != "1:hard" || !near(d.BySeat.Rate, 1.0/3) {
 		t.Fatalf("%+v", d)
+	}
+	// Sole-win rates by player and seat, over all 7 games: hard in seat 1
+	// 4 of 4, in seat 2 1 of 3; greedy in seat 1 1 of 3, in seat 2 0 of 4.
+	// Hard takes a deal by chance 1·1/3, greedy 1/3·0, seat 1 1·1/3, seat
+	// 2 1/3·0.
+	if c := d.Chance; !near(c.ByPlayer[0], 1.0/3) || c.ByPlayer[1] != 0 || !near(c.BySeat, 1.0/3) {
+		t.Fatalf("by chance %+v, want hard 1/3, greedy 0, the seat 1/3", c)
 	}
 }

@@ -158,7 +158,7 @@ func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 		for _, p := range d.ByPlayer {
 			parts = append(parts, fmt.Sprintf("%s %.3f [%.3f, %.3f]", p.Name, p.Rate, p.Low, p.High))
 		}
-		parts = append(parts, fmt.Sprintf("the seat %.3f [%.3f, %.3f]", d.BySeat.Rate, d.BySeat.Low, d.BySeat.High),
+		parts = append(parts, fmt.Sprintf("the seat %.3f [%.3f, %.3f] (by chance %.3f)", d.BySeat.Rate, d.BySeat.Low, d.BySeat.High, d.Chance.BySeat),
 			fmt.Sprintf("mixed %.3f", d.Mixed.Rate))
 		fmt.Fprintf(w, "%d deals, each played in every seating, decided by: %s\n", d.Deals, strings.Join(parts, ", "))
 	}
