@@ -91,11 +91,7 @@ func opponentWinsAtOnce(st engine.State, me engine.Seat) bool {
 	}
 	for _, m := range st.Legal() {
 		c := st.Clone()
-		if fp, ok := c.(engine.FastPlayer); ok {
-			if fp.Play(m) != nil {
-				continue
-			}
-		} else if _, err := c.Apply(m); err != nil {
+		if playMove(c, m) != nil {
 			continue
 		}
 		if c.Over() {

@@ -217,13 +217,7 @@ func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []en
 		worst, gain := 2.0, 0.0
 		for k, w := range worlds {
 			c := w.Clone()
-			var err error
-			if fp, ok := c.(engine.FastPlayer); ok {
-				err = fp.Play(m)
-			} else {
-				_, err = c.Apply(m)
-			}
-			if err != nil {
+			if err := playMove(c, m); err != nil {
 				worst, gain = -1, math.Inf(-1)
 				break
 			}

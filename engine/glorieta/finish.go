@@ -135,14 +135,7 @@ func sharesTwo(a, b []int16) bool {
 // many.
 func (b *book) runGroups(s, w int, out *[3]int16) int {
 	nb := &worldNbr[w]
-	m := &b.member[s]
-	mask := 0
-	for d, n := range nb {
-		if m[n] {
-			mask |= 1 << d
-		}
-	}
-	rs := &runStarts[mask]
+	rs := &runStarts[b.memberMask(s, w)]
 	k := 0
 	for i := 0; i < int(rs.n); i++ {
 		r := int16(b.root(s, int(nb[rs.dir[i]])))
@@ -167,13 +160,7 @@ func (b *book) closes(s, w int) bool {
 	}
 	nb := &worldNbr[w]
 	m := &b.member[s]
-	mask := 0
-	for d, n := range nb {
-		if m[n] {
-			mask |= 1 << d
-		}
-	}
-	rs := &runStarts[mask]
+	rs := &runStarts[b.memberMask(s, w)]
 	var roots [3]int
 	for i := 0; i < int(rs.n); i++ {
 		roots[i] = b.root(s, int(nb[rs.dir[i]]))
