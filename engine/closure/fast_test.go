@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"testing"
-	"time"
 
 	"tessera/engine"
 	"tessera/engine/enginetest"
@@ -602,81 +601,35 @@ func TestDeterminizeIsUniform(t *testing.T) {
 	}
 }
 
+// The playout benchmarks of docs/benchmarks.md, from the start with each
+// player count.
+var benchPlayers = []int{2, 3}
+
 // BenchmarkPlayoutLegalApply is the old playout: Legal, a uniform choice,
 // Apply, from the start to the end.
 func BenchmarkPlayoutLegalApply(b *testing.B) {
-	for players := 2; players <= 3; players++ {
+	for _, players := range benchPlayers {
 		b.Run(fmt.Sprintf("players=%d", players), func(b *testing.B) {
-			start := newGame(b, players, 1)
-			r := engine.NewRand(1)
-			b.ReportAllocs()
-			for b.Loop() {
-				st := start.Clone()
-				for !st.Over() {
-					legal := st.Legal()
-					if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+			enginetest.BenchPlayoutLegalApply(b, newGame(b, players, 1))
 		})
 	}
 }
 
 // BenchmarkPlayoutFast is the same playout through PlayRandom.
 func BenchmarkPlayoutFast(b *testing.B) {
-	for players := 2; players <= 3; players++ {
+	for _, players := range benchPlayers {
 		b.Run(fmt.Sprintf("players=%d", players), func(b *testing.B) {
-			start := newGame(b, players, 1)
-			r := engine.NewRand(1)
-			b.ReportAllocs()
-			for b.Loop() {
-				st := start.Clone().(*State)
-				for !st.Over() {
-					st.PlayRandom(&r)
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+			enginetest.BenchPlayoutFast(b, newGame(b, players, 1))
 		})
 	}
 }
 
-// BenchmarkPlayoutSideBySide interleaves the two playouts in short turns
-// (one old playout, then fast ones for about as long) so that both see the
-// same load on a shared machine, and reports both rates and their ratio.
+// BenchmarkPlayoutSideBySide runs both playouts in turns under the same
+// load and reports their ratio.
 func BenchmarkPlayoutSideBySide(b *testing.B) {
-	for _, players := range []int{2, 3} {
+	for _, players := range benchPlayers {
 		b.Run(fmt.Sprintf("players=%d", players), func(b *testing.B) {
-			start := newGame(b, players, 1)
-			r := engine.NewRand(1)
-			var old, fast time.Duration
-			oldN, fastN := 0, 0
-			for b.Loop() {
-				t0 := time.Now()
-				st := start.Clone()
-				for !st.Over() {
-					legal := st.Legal()
-					if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
-						b.Fatal(err)
-					}
-				}
-				t1 := time.Now()
-				old += t1.Sub(t0)
-				oldN++
-				for time.Since(t1) < t1.Sub(t0) {
-					c := start.Clone().(*State)
-					for !c.Over() {
-						c.PlayRandom(&r)
-					}
-					fastN++
-				}
-				fast += time.Since(t1)
-			}
-			o, f := float64(oldN)/old.Seconds(), float64(fastN)/fast.Seconds()
-			b.ReportMetric(o, "old-playouts/s")
-			b.ReportMetric(f, "fast-playouts/s")
-			b.ReportMetric(f/o, "ratio")
+			enginetest.BenchPlayoutSideBySide(b, newGame(b, players, 1))
 		})
 	}
 }
@@ -690,16 +643,5 @@ func BenchmarkDeterminize(b *testing.B) {
 	for i := 0; i < 30; i++ {
 		st.PlayRandom(&r)
 	}
-	b.Run("Determinize", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			st.Determinize(0, &r)
-		}
-	})
-	b.Run("Clone", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			st.Clone()
-		}
-	})
+	enginetest.BenchDeterminize(b, st, 0)
 }

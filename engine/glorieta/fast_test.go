@@ -538,12 +538,7 @@ func replayExample(t *testing.T) engine.State {
 func BenchmarkPlayoutLegalApply(b *testing.B) {
 	for _, n := range benchHandfuls {
 		b.Run("handful="+n, func(b *testing.B) {
-			benchPlayouts(b, map[string]string{"handful": n}, func(st *State, r *engine.Rand) {
-				legal := st.Legal()
-				if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
-					b.Fatal(err)
-				}
-			})
+			enginetest.BenchPlayoutLegalApply(b, benchStart(b, n))
 		})
 	}
 }
@@ -551,32 +546,19 @@ func BenchmarkPlayoutLegalApply(b *testing.B) {
 func BenchmarkPlayoutFast(b *testing.B) {
 	for _, n := range benchHandfuls {
 		b.Run("handful="+n, func(b *testing.B) {
-			benchPlayouts(b, map[string]string{"handful": n}, func(st *State, r *engine.Rand) { st.PlayRandom(r) })
+			enginetest.BenchPlayoutFast(b, benchStart(b, n))
 		})
 	}
 }
 
 var benchHandfuls = []string{"6", "3", "1"}
 
-func benchPlayouts(b *testing.B, opts map[string]string, move func(*State, *engine.Rand)) {
-	s, err := engine.New(engine.Setup{Game: ID, Players: 2, Options: opts})
+func benchStart(b *testing.B, handful string) engine.State {
+	st, err := engine.New(engine.Setup{Game: ID, Players: 2, Options: map[string]string{"handful": handful}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	start := s.(*State)
-	r := engine.NewRand(1)
-	moves := 0
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		st := start.Clone().(*State)
-		for !st.Over() {
-			move(st, &r)
-			moves++
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
-	b.ReportMetric(float64(moves)/float64(b.N), "moves/playout")
+	return st
 }
 
 // FuzzFastPlay: from a position reached by Apply (uniform moves from a

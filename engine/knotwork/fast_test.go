@@ -310,36 +310,11 @@ func TestEndReason(t *testing.T) {
 // BenchmarkPlayoutLegalApply is the playout loop without the fast path:
 // Legal, a uniform choice, Apply.
 func BenchmarkPlayoutLegalApply(b *testing.B) {
-	first := start(b)
-	r := engine.NewRand(1)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		st := first.Clone()
-		for !st.Over() {
-			legal := st.Legal()
-			st.Apply(legal[r.IntN(len(legal))])
-		}
-		n++
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "playouts/s")
+	enginetest.BenchPlayoutLegalApply(b, start(b))
 }
 
 // BenchmarkPlayoutFast is the AI's playout: a clone, then PlayRandom to
 // the end.
 func BenchmarkPlayoutFast(b *testing.B) {
-	first := start(b)
-	r := engine.NewRand(1)
-	b.ReportAllocs()
-	n, moves := 0, 0
-	for b.Loop() {
-		st := first.Clone().(*State)
-		for !st.Done {
-			st.PlayRandom(&r)
-			moves++
-		}
-		n++
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "playouts/s")
-	b.ReportMetric(float64(moves)/float64(n), "moves/playout")
+	enginetest.BenchPlayoutFast(b, start(b))
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/engine/enginetest"
 )
 
 // benchSetups are the boards and player counts the benchmarks measure:
@@ -30,22 +31,7 @@ func benchStart(b *testing.B, kind string, players int) engine.State {
 func BenchmarkPlayoutLegalApply(b *testing.B) {
 	for _, bs := range benchSetups {
 		b.Run(fmt.Sprintf("%s/%dp", bs.kind, bs.players), func(b *testing.B) {
-			start := benchStart(b, bs.kind, bs.players)
-			r := engine.NewRand(1)
-			moves := 0
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				st := start.Clone()
-				for !st.Over() {
-					legal := st.Legal()
-					if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
-						b.Fatal(err)
-					}
-					moves++
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
-			b.ReportMetric(float64(moves)/float64(b.N), "moves/playout")
+			enginetest.BenchPlayoutLegalApply(b, benchStart(b, bs.kind, bs.players))
 		})
 	}
 }
@@ -55,21 +41,7 @@ func BenchmarkPlayoutLegalApply(b *testing.B) {
 func BenchmarkPlayoutFast(b *testing.B) {
 	for _, bs := range benchSetups {
 		b.Run(fmt.Sprintf("%s/%dp", bs.kind, bs.players), func(b *testing.B) {
-			start := benchStart(b, bs.kind, bs.players)
-			r := engine.NewRand(1)
-			moves := 0
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				st := start.Clone()
-				fp := st.(engine.FastPlayer)
-				for !st.Over() {
-					fp.PlayRandom(&r)
-					moves++
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
-			b.ReportMetric(float64(moves)/float64(b.N), "moves/playout")
+			enginetest.BenchPlayoutFast(b, benchStart(b, bs.kind, bs.players))
 		})
 	}
 }
