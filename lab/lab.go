@@ -107,6 +107,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Games < 1 {
 		return Report{}, engine.Illegalf("play at least one game")
 	}
+	if cfg.Players < 2 {
+		// A one-player game is a puzzle: nobody to measure against, and
+		// random or searching players may undo for ever.
+		return Report{}, engine.Illegalf("the lab plays games of 2 or more players; a 1-player game is a puzzle, which it cannot measure")
+	}
 	if len(cfg.Seats) != cfg.Players {
 		return Report{}, engine.Illegalf("%d players need %d seats, not %d (--seats a,b,...)", cfg.Players, cfg.Players, len(cfg.Seats))
 	}

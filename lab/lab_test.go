@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"tessera/engine"
@@ -201,6 +202,14 @@ func TestRefusesBadConfig(t *testing.T) {
 	} {
 		if _, err := lab.Run(context.Background(), cfg); err == nil {
 			t.Errorf("%+v: no error", cfg)
+		}
+	}
+	// A puzzle's players undo for ever (hard never stopped): refused at
+	// once, saying why.
+	for _, seat := range []string{"random", "hard"} {
+		cfg := lab.Config{Game: "knotwork", Players: 1, Games: 1, Seats: []string{seat}, Options: map[string]string{"puzzle": "easy"}}
+		if _, err := lab.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "puzzle") {
+			t.Errorf("a puzzle played by %s: %v", seat, err)
 		}
 	}
 }

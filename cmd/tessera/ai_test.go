@@ -25,6 +25,10 @@ func TestPlayoutsJSON(t *testing.T) {
 	if code, _, _ := runCmd(t, "", "playouts", "--game", "knotwork", "--players", "3"); code != 2 {
 		t.Fatalf("3-player knotwork: exit %d", code)
 	}
+	code, _, errs = runCmd(t, "", "playouts", "--game", "knotwork", "--players", "1", "--option", "puzzle=easy", "--seconds", "0.2")
+	if code != 2 || !strings.Contains(errs, "puzzle") {
+		t.Fatalf("a puzzle: exit %d %s", code, errs)
+	}
 }
 
 // TestAIMove: the AI's move for the seat to move after a moves file is

@@ -47,6 +47,11 @@ func runPlayouts(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
+	if *players < 2 {
+		// A puzzle's random player can undo for ever: no playout ends.
+		fmt.Fprintln(stderr, "playouts are games of 2 or more players; a 1-player game is a puzzle, which random play never finishes")
+		return 2
+	}
 	setup := engine.Setup{Game: *game, Players: *players, Options: options, Seed: 1}
 	if _, err := engine.New(setup); err != nil {
 		fmt.Fprintln(stderr, err)
