@@ -100,30 +100,46 @@ type Report struct {
 	Records []Record   `json:"games"`
 }
 
-// Run plays the configured games. When ctx is cancelled (Ctrl-C) it stops
-// and returns, with ctx's error, the report of the games that finished, so
-// what was played is not lost; a game cut off midway is left out.
-func Run(ctx context.Context, cfg Config) (Report, error) {
+// Check says what is wrong with cfg, if anything, without playing: the
+// command checks both option sets of a comparison this way before an hour
+// of games, not after.
+func (cfg Config) Check() error {
+	_, err := cfg.check()
+	return err
+}
+
+func (cfg Config) check() ([]Player, error) {
 	if cfg.Games < 1 {
-		return Report{}, engine.Illegalf("play at least one game")
+		return nil, engine.Illegalf("play at least one game")
 	}
 	if cfg.Players < 2 {
 		// A one-player game is a puzzle: nobody to measure against, and
 		// random or searching players may undo for ever.
-		return Report{}, engine.Illegalf("the lab plays games of 2 or more players; a 1-player game is a puzzle, which it cannot measure")
+		return nil, engine.Illegalf("the lab plays games of 2 or more players; a 1-player game is a puzzle, which it cannot measure")
 	}
 	if len(cfg.Seats) != cfg.Players {
-		return Report{}, engine.Illegalf("%d players need %d seats, not %d (--seats a,b,...)", cfg.Players, cfg.Players, len(cfg.Seats))
+		return nil, engine.Illegalf("%d players need %d seats, not %d (--seats a,b,...)", cfg.Players, cfg.Players, len(cfg.Seats))
 	}
 	players := make([]Player, len(cfg.Seats))
 	for i, s := range cfg.Seats {
 		p, err := ParsePlayer(s)
 		if err != nil {
-			return Report{}, err
+			return nil, err
 		}
 		players[i] = p
 	}
 	if _, err := engine.New(cfg.setup(0)); err != nil {
+		return nil, err
+	}
+	return players, nil
+}
+
+// Run plays the configured games. When ctx is cancelled (Ctrl-C) it stops
+// and returns, with ctx's error, the report of the games that finished, so
+// what was played is not lost; a game cut off midway is left out.
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	players, err := cfg.check()
+	if err != nil {
 		return Report{}, err
 	}
 	if cfg.MaxPlies <= 0 {

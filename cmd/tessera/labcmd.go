@@ -65,9 +65,6 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	for _, s := range strings.Split(*seats, ",") {
 		cfg.Seats = append(cfg.Seats, strings.TrimSpace(s))
 	}
-	if *players > 0 && *games%*players != 0 {
-		fmt.Fprintf(stderr, "note: %d games is not a multiple of %d players: the seats are not played equally often\n", *games, *players)
-	}
 	// Ctrl-C (or a SIGTERM, as from timeout or a batch system) stops the
 	// games and still reports those that finished.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -82,6 +79,23 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 			cfgB.Options = map[string]string{}
 		}
 		maps.Copy(cfgB.Options, changes)
+	}
+	// Everything that can be wrong is said now, not after the first
+	// option set's hour of games: the second set's options and --out.
+	for _, c := range []lab.Config{cfg, cfgB}[:runs] {
+		if err := c.Check(); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	if *out != "" {
+		if err := checkWritableDir(*out); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
+	if *games%*players != 0 {
+		fmt.Fprintf(stderr, "note: %d games is not a multiple of %d players: the seats are not played equally often\n", *games, *players)
 	}
 	start := time.Now()
 	prog := newProgress(stderr, runs*cfg.Games, start)
@@ -166,6 +180,20 @@ func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 
 // writeLabReport writes the designers' report into dir: report.md,
 // report.json and the pictures. Nothing in them depends on the clock.
+// checkWritableDir makes dir if it is missing and checks that a file can
+// be written in it.
+func checkWritableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".lab-probe-*")
+	if err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 func writeLabReport(dir string, an lab.Analysis) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -41,3 +41,28 @@ func TestLabOutRepeats(t *testing.T) {
 		t.Errorf("report.md lacks the comparison table:\n%s", md)
 	}
 }
+
+// TestLabRefusesBeforePlaying: a mistake in the comparison's options or
+// in --out is reported before any game is played, not after the first
+// option set's games (an hour, with the hard AI).
+func TestLabRefusesBeforePlaying(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--compare", "handful=9"}, "handful"},
+		{[]string{"--out", file}, "--out"},
+		{[]string{"--out", filepath.Join(file, "under")}, "--out"},
+	} {
+		args := append([]string{"lab", "--game", "glorieta", "-n", "2", "--seats", "random,random"}, c.args...)
+		code, _, errs := runCmd(t, "", args...)
+		if code != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d: %s", c.args, code, errs)
+		}
+		if strings.Contains(errs, "games") {
+			t.Errorf("%v: games were played before the refusal: %s", c.args, errs)
+		}
+	}
+}
