@@ -112,6 +112,9 @@ func (cfg Config) check() ([]Player, error) {
 	if cfg.Games < 1 {
 		return nil, engine.Illegalf("play at least one game")
 	}
+	if cfg.Think < 0 {
+		return nil, engine.Illegalf("--think %v: write a time above zero, or 0 for no cap", cfg.Think)
+	}
 	if cfg.Players < 2 {
 		// A one-player game is a puzzle: nobody to measure against, and
 		// random or searching players may undo for ever.

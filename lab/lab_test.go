@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"tessera/engine"
 	_ "tessera/engine/games"
@@ -199,6 +200,7 @@ func TestRefusesBadConfig(t *testing.T) {
 		{Game: "knotwork", Players: 2, Games: 1, Seats: []string{"hard", "genius"}},
 		{Game: "nogame", Players: 2, Games: 1, Seats: []string{"hard", "easy"}},
 		{Game: "knotwork", Players: 2, Games: 0, Seats: []string{"hard", "easy"}},
+		{Game: "knotwork", Players: 2, Games: 2, Seats: []string{"hard", "easy"}, Think: -time.Second},
 	} {
 		if _, err := lab.Run(context.Background(), cfg); err == nil {
 			t.Errorf("%+v: no error", cfg)

@@ -58,6 +58,9 @@ func TestAIMove(t *testing.T) {
 	if got2.Move != got.Move {
 		t.Fatalf("seed 5 chose %s, then %s", got.Move, got2.Move)
 	}
+	if code, _, errs := runCmd(t, "", "ai", "--game", "knotwork", "--think", "-5s", moves); code != 2 || !strings.Contains(errs, "above zero") {
+		t.Fatalf("a negative think: exit %d %s", code, errs)
+	}
 	if code, _, errs := runCmd(t, "", "ai", "--game", "knotwork", "--level", "genius", moves); code != 2 || !strings.Contains(errs, "genius") {
 		t.Fatalf("an unknown level: exit %d %s", code, errs)
 	}

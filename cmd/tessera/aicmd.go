@@ -45,6 +45,11 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	if *think <= 0 {
+		// The AI would quietly take the default instead: say so.
+		fmt.Fprintf(stderr, "--think %v: write a time above zero, like 5s or 500ms\n", *think)
+		return 2
+	}
 	lvl, err := ai.ParseLevel(*level)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
