@@ -178,8 +178,6 @@ func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 	}
 }
 
-// writeLabReport writes the designers' report into dir: report.md,
-// report.json and the pictures. Nothing in them depends on the clock.
 // checkWritableDir makes dir if it is missing and checks that a file can
 // be written in it.
 func checkWritableDir(dir string) error {
@@ -194,6 +192,8 @@ func checkWritableDir(dir string) error {
 	return os.Remove(f.Name())
 }
 
+// writeLabReport writes the designers' report into dir: report.md,
+// report.json and the pictures. Nothing in them depends on the clock.
 func writeLabReport(dir string, an lab.Analysis) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
