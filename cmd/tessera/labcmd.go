@@ -33,7 +33,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	games := fs.Int("n", 100, "number of games (a multiple of the players, so each plays each seat equally often)")
 	seats := fs.String("seats", "", "one player per seat, comma-separated: easy, normal, hard, mctsN (N iterations), random, greedy")
 	seed := fs.Uint64("seed", 1, "the run's seed: the same seed gives the same games")
-	asJSON := fs.Bool("json", false, "print the report, with every game's record, as JSON")
+	asJSON := fs.Bool("json", false, "print the report, with every game's record, as JSON (with --compare, a second line for the second option set)")
 	workers := fs.Int("workers", 0, "games played at once (default: one per CPU)")
 	think := fs.Duration("think", 0, "cap each AI move's search at this long (default none: the full budget, deterministic)")
 	out := fs.String("out", "", "write report.md, report.json and PNG pictures into this directory")
@@ -135,16 +135,21 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(*out, "report.md"))
 	}
-	if *asJSON {
-		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
-			fmt.Fprintln(stderr, err)
-			return 2
-		}
-		return 0
-	}
-	printLab(stdout, rep, time.Since(start))
+	reps := []lab.Report{rep}
 	if repB != nil {
-		printLab(stdout, *repB, time.Since(start))
+		reps = append(reps, *repB)
+	}
+	for _, r := range reps {
+		if !*asJSON {
+			printLab(stdout, r, time.Since(start))
+			continue
+		}
+		// One JSON document per option set, a line each: with --compare
+		// the second is the comparison's, its options in its config.
+		if err := json.NewEncoder(stdout).Encode(r); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
 	}
 	if stopped {
 		return 130

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tessera/lab"
 )
 
 // TestLabOutRepeats: `tessera lab --out` twice with the same seed writes
@@ -63,6 +66,45 @@ func TestLabRefusesBeforePlaying(t *testing.T) {
 		}
 		if strings.Contains(errs, "games") {
 			t.Errorf("%v: games were played before the refusal: %s", c.args, errs)
+		}
+	}
+}
+
+// TestLabJSONCompare: with --compare, --json prints both option sets'
+// reports (before, only the first one's: the comparison's games were
+// played and then dropped), each with its own options and the same deals.
+func TestLabJSONCompare(t *testing.T) {
+	code, out, errs := runCmd(t, "", "lab", "--game", "elemental", "-n", "4", "--seats", "greedy,random", "--seed", "3",
+		"--compare", "borders=RBGY", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var reps []lab.Report
+	for dec.More() {
+		var r lab.Report
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("report %d: %v\n%s", len(reps)+1, err, out)
+		}
+		reps = append(reps, r)
+	}
+	if len(reps) != 2 {
+		t.Fatalf("%d reports, want 2 (one per option set)", len(reps))
+	}
+	if got := reps[0].Config.Options["borders"]; got != "" {
+		t.Errorf("first report's borders = %q, want the default", got)
+	}
+	if got := reps[1].Config.Options["borders"]; got != "RBGY" {
+		t.Errorf("second report's borders = %q, want RBGY", got)
+	}
+	for i, r := range reps {
+		if len(r.Records) != 4 {
+			t.Fatalf("report %d has %d games, want 4", i+1, len(r.Records))
+		}
+	}
+	for g := range reps[0].Records {
+		if a, b := reps[0].Records[g].Seed, reps[1].Records[g].Seed; a != b {
+			t.Errorf("game %d dealt from seed %d and %d: not the same deals", g+1, a, b)
 		}
 	}
 }
