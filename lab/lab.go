@@ -117,7 +117,11 @@ func (cfg Config) check() ([]Player, error) {
 	}
 	if cfg.Players < 2 {
 		// A one-player game is a puzzle: nobody to measure against, and
-		// random or searching players may undo for ever.
+		// random or searching players may undo for ever. A game without
+		// puzzles says so itself.
+		if _, err := engine.New(cfg.setup(0)); err != nil {
+			return nil, err
+		}
 		return nil, engine.Illegalf("the lab plays games of 2 or more players; a 1-player game is a puzzle, which it cannot measure")
 	}
 	if len(cfg.Seats) != cfg.Players {

@@ -214,6 +214,11 @@ func TestRefusesBadConfig(t *testing.T) {
 			t.Errorf("a puzzle played by %s: %v", seat, err)
 		}
 	}
+	// A game with no puzzles answers for itself.
+	cfg := lab.Config{Game: "closure", Players: 1, Games: 1, Seats: []string{"random"}}
+	if _, err := lab.Run(context.Background(), cfg); err == nil || strings.Contains(err.Error(), "puzzle") || !strings.Contains(err.Error(), "2 to 3 players") {
+		t.Errorf("1-player closure: %v", err)
+	}
 }
 
 // TestSearchBeatsRandom is a smoke test of the whole search through the

@@ -29,6 +29,11 @@ func TestPlayoutsJSON(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "puzzle") {
 		t.Fatalf("a puzzle: exit %d %s", code, errs)
 	}
+	// A game with no 1-player form says what it does allow, not "puzzle".
+	code, _, errs = runCmd(t, "", "playouts", "--game", "closure", "--players", "1", "--seconds", "0.2")
+	if code != 2 || strings.Contains(errs, "puzzle") || !strings.Contains(errs, "2 to 3 players") {
+		t.Fatalf("1-player closure: exit %d %s", code, errs)
+	}
 }
 
 // TestAIMove: the AI's move for the seat to move after a moves file is

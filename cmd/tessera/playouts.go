@@ -47,14 +47,16 @@ func runPlayouts(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	if *players < 2 {
-		// A puzzle's random player can undo for ever: no playout ends.
-		fmt.Fprintln(stderr, "playouts are games of 2 or more players; a 1-player game is a puzzle, which random play never finishes")
-		return 2
-	}
+	// The game's own refusal first (Closure with 1 player: "for 2 to 3
+	// players"); then the puzzles the game does allow.
 	setup := engine.Setup{Game: *game, Players: *players, Options: options, Seed: 1}
 	if _, err := engine.New(setup); err != nil {
 		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if *players < 2 {
+		// A puzzle's random player can undo for ever: no playout ends.
+		fmt.Fprintln(stderr, "playouts are games of 2 or more players; a 1-player game is a puzzle, which random play never finishes")
 		return 2
 	}
 	// One core: the rate is per core, whatever the machine has.
