@@ -31,6 +31,11 @@ type Config struct {
 	Games   int               `json:"games"`
 	Seats   []string          `json:"seats"` // one player per seat, as in ParsePlayer
 	Seed    uint64            `json:"seed"`
+	// First is the number (from 0) of the run's first game: a run with
+	// First 100 plays games 100 onwards of the same seed, exactly the
+	// games a longer run would have played there, so Merge can join it to
+	// the run of games 0-99 instead of replaying them.
+	First int `json:"first,omitempty"`
 	// Workers is how many games are played at once (0: one per CPU). It
 	// changes the speed only.
 	Workers int `json:"-"`
@@ -124,6 +129,11 @@ func (cfg Config) check() ([]Player, error) {
 		}
 		return nil, engine.Illegalf("the lab plays games of 2 or more players; a 1-player game is a puzzle, which it cannot measure")
 	}
+	if cfg.First < 0 || cfg.First%cfg.Players != 0 {
+		// A deal's seatings are consecutive games; a run starting inside
+		// one would split it.
+		return nil, engine.Illegalf("--first %d: write a multiple of the %d players, 0 or more", cfg.First, cfg.Players)
+	}
 	if len(cfg.Seats) != cfg.Players {
 		return nil, engine.Illegalf("%d players need %d seats, not %d (--seats a,b,...)", cfg.Players, cfg.Players, len(cfg.Seats))
 	}
@@ -173,7 +183,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		go func() {
 			defer wg.Done()
 			for g := range next {
-				records[g], errs[g] = playOne(ctx, cfg, players, g)
+				records[g], errs[g] = playOne(ctx, cfg, players, cfg.First+g)
 				if errs[g] != nil {
 					cancel()
 					continue
@@ -200,7 +210,7 @@ feed:
 	wg.Wait()
 	for g, err := range errs {
 		if err != nil && !errors.Is(err, context.Canceled) {
-			return Report{}, fmt.Errorf("game %d: %w", g+1, err)
+			return Report{}, fmt.Errorf("game %d: %w", cfg.First+g+1, err)
 		}
 	}
 	if err := outer.Err(); err != nil {

@@ -26,6 +26,9 @@ import (
 // runLab is `tessera lab`: many games between AI levels and baselines,
 // with each player's results and their 95% interval.
 func runLab(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runLabMerge(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	game := fs.String("game", "", "game id ("+gameIDs()+")")
@@ -33,6 +36,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	games := fs.Int("n", 100, "number of games (a multiple of the players, so each plays each seat equally often)")
 	seats := fs.String("seats", "", "one player per seat, comma-separated: easy, normal, hard, mctsN (N iterations), random, greedy")
 	seed := fs.Uint64("seed", 1, "the run's seed: the same seed gives the same games")
+	first := fs.Int("first", 0, "the first game's number, from 0: --first 100 plays games 100 onwards of the seed, to join to a 100-game run with `tessera lab merge`")
 	asJSON := fs.Bool("json", false, "print the report, with every game's record, as JSON (with --compare, a second line for the second option set)")
 	workers := fs.Int("workers", 0, "games played at once (default: one per CPU)")
 	think := fs.Duration("think", 0, "cap each AI move's search at this long (default none: the full budget, deterministic)")
@@ -41,7 +45,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&opts, "option", "game option name=value (repeatable)")
 	fs.Var(&compare, "compare", "also play the same seeds with this option changed, name=value (repeatable), and report both and their difference")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--compare k=v]... [--json] [--out DIR] [--workers W] [--think D]\n")
+		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--first K] [--compare k=v]... [--json] [--out DIR] [--workers W] [--think D]\n       tessera lab merge [--out DIR] FILE...   (join --json outputs of runs of different games)\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -61,7 +65,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	cfg := lab.Config{Game: *game, Players: *players, Options: options, Games: *games, Seed: *seed, Workers: *workers, Think: *think}
+	cfg := lab.Config{Game: *game, Players: *players, Options: options, Games: *games, Seed: *seed, First: *first, Workers: *workers, Think: *think}
 	for _, s := range strings.Split(*seats, ",") {
 		cfg.Seats = append(cfg.Seats, strings.TrimSpace(s))
 	}
@@ -164,7 +168,10 @@ func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 	if cfg.Think > 0 {
 		fmt.Fprintf(w, ", think %s (%d moves cut short)", cfg.Think, rep.Capped)
 	}
-	fmt.Fprintf(w, ", %s\n", took.Round(time.Second))
+	if took > 0 { // a merge reports no time
+		fmt.Fprintf(w, ", %s", took.Round(time.Second))
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tgames\twins\tdraws\tlosses\twin rate\t95% interval\t")
 	for _, s := range append(rep.Players, rep.Seats...) {

@@ -108,3 +108,60 @@ func TestLabJSONCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestLabMerge: a comparison played as two runs of different games
+// (--first) and joined by `tessera lab merge` writes the same report.md,
+// report.json and pictures, byte for byte, as one run of all the games.
+func TestLabMerge(t *testing.T) {
+	dir := t.TempDir()
+	common := []string{"lab", "--game", "elemental", "--seats", "greedy,random", "--seed", "4", "--compare", "borders=RBGY"}
+	for _, part := range []struct{ file, first, n string }{{"a.json", "0", "4"}, {"b.json", "4", "6"}} {
+		code, out, errs := runCmd(t, "", append(common, "--first", part.first, "-n", part.n, "--json")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		os.WriteFile(filepath.Join(dir, part.file), []byte(out), 0o644)
+	}
+	merged, whole := filepath.Join(dir, "merged"), filepath.Join(dir, "whole")
+	code, out, errs := runCmd(t, "", "lab", "merge", "--out", merged, filepath.Join(dir, "b.json"), filepath.Join(dir, "a.json"))
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "elemental, 2 players, 10 games, seed 4, borders=RBGY") {
+		t.Errorf("merge's summary lacks the comparison's 10 games:\n%s", out)
+	}
+	if code, _, errs := runCmd(t, "", append(common, "-n", "10", "--out", whole)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"report.md", "report.json", "seats.png", "length.png", "branching.png", "margin.png"} {
+		a, _ := os.ReadFile(filepath.Join(merged, f))
+		b, _ := os.ReadFile(filepath.Join(whole, f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s of the merge differs from one run's (%d and %d bytes)", f, len(a), len(b))
+		}
+	}
+	// The same part twice, another seed, and a file that is not a report
+	// are refused with what is wrong.
+	other := filepath.Join(dir, "other.json")
+	_, out, _ = runCmd(t, "", "lab", "--game", "elemental", "--seats", "greedy,random", "--seed", "5", "--compare", "borders=RBGY", "-n", "2", "--first", "10", "--json")
+	os.WriteFile(other, []byte(out), 0o644)
+	junk := filepath.Join(dir, "junk.json")
+	os.WriteFile(junk, []byte("{\"hello\": 1}\n"), 0o644)
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{"a.json", "a.json"}, "two of the runs"},
+		{[]string{"a.json", "other.json"}, "cannot merge"},
+		{[]string{"a.json", "junk.json"}, "not the output"},
+		{[]string{"missing.json"}, "missing.json"},
+	} {
+		args := []string{"lab", "merge"}
+		for _, f := range c.files {
+			args = append(args, filepath.Join(dir, f))
+		}
+		if code, _, errs := runCmd(t, "", args...); code != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("merge %v: exit %d, %q; want %q", c.files, code, errs, c.want)
+		}
+	}
+}
