@@ -36,7 +36,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	games := fs.Int("n", 100, "number of games (a multiple of the players, so each plays each seat equally often)")
 	seats := fs.String("seats", "", "one player per seat, comma-separated: easy, normal, hard, mctsN (N iterations), random, greedy")
 	seed := fs.Uint64("seed", 1, "the run's seed: the same seed gives the same games")
-	first := fs.Int("first", 0, "the first game's number, from 0: --first 100 plays games 100 onwards of the seed, to join to a 100-game run with `tessera lab merge`")
+	first := fs.Int("first", 0, "play games `K` onwards of the seed (from 0): --first 100 continues a 100-game run, to be joined to it with tessera lab merge")
 	asJSON := fs.Bool("json", false, "print the report, with every game's record, as JSON (with --compare, a second line for the second option set)")
 	workers := fs.Int("workers", 0, "games played at once (default: one per CPU)")
 	think := fs.Duration("think", 0, "cap each AI move's search at this long (default none: the full budget, deterministic)")
@@ -133,11 +133,10 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *out != "" {
-		if err := writeLabReport(*out, lab.Analyze(rep, repB)); err != nil {
+		if err := writeLabReport(*out, lab.Analyze(rep, repB), stderr); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(*out, "report.md"))
 	}
 	reps := []lab.Report{rep}
 	if repB != nil {
@@ -205,8 +204,9 @@ func checkWritableDir(dir string) error {
 }
 
 // writeLabReport writes the designers' report into dir: report.md,
-// report.json and the pictures. Nothing in them depends on the clock.
-func writeLabReport(dir string, an lab.Analysis) error {
+// report.json and the pictures, and says where on stderr. Nothing in them
+// depends on the clock.
+func writeLabReport(dir string, an lab.Analysis, stderr io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -225,7 +225,12 @@ func writeLabReport(dir string, an lab.Analysis) error {
 	if err := os.WriteFile(filepath.Join(dir, "report.json"), an.JSON(), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "report.md"), an.Markdown(names), 0o644)
+	md := filepath.Join(dir, "report.md")
+	if err := os.WriteFile(md, an.Markdown(names), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", md)
+	return nil
 }
 
 type namedChart struct {

@@ -113,6 +113,11 @@ func TestLabJSONCompare(t *testing.T) {
 // (--first) and joined by `tessera lab merge` writes the same report.md,
 // report.json and pictures, byte for byte, as one run of all the games.
 func TestLabMerge(t *testing.T) {
+	// The flag's help names its value K (a back-quoted word in a flag's
+	// usage becomes the value's name: it once read "-first tessera lab merge").
+	if _, _, errs := runCmd(t, "", "lab", "-h"); !strings.Contains(errs, "-first K\n") || !strings.Contains(errs, "tessera lab merge [--out DIR] FILE") {
+		t.Errorf("lab -h:\n%s", errs)
+	}
 	dir := t.TempDir()
 	common := []string{"lab", "--game", "elemental", "--seats", "greedy,random", "--seed", "4", "--compare", "borders=RBGY"}
 	for _, part := range []struct{ file, first, n string }{{"a.json", "0", "4"}, {"b.json", "4", "6"}} {

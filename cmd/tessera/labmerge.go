@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 
 	"tessera/lab"
 )
@@ -79,11 +78,10 @@ func runLabMerge(args []string, stdout, stderr io.Writer) int {
 		if len(merged) == 2 {
 			b = &merged[1]
 		}
-		if err := writeLabReport(*out, lab.Analyze(merged[0], b)); err != nil {
+		if err := writeLabReport(*out, lab.Analyze(merged[0], b), stderr); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
-		fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(*out, "report.md"))
 	}
 	for _, r := range merged {
 		if *asJSON {
