@@ -271,7 +271,7 @@ func TestBoardOnMatchesBoard(t *testing.T) {
 		p := NewPanel(name, st.View(engine.NoSeat), []string{"Ana", "Bo", "Cy"})
 		tr, boardH, h := boardLayout(sc, p)
 		want := image.NewRGBA(image.Rect(0, 0, Width, h))
-		drawBoard(want, sc, p, tr, boardH)
+		drawBoard(want, sc, p, tr, boardH, nil)
 		for round := 0; round < 2; round++ { // the layer drawn, then kept
 			got := image.NewRGBA(image.Rect(0, 0, Width, h))
 			for i := range got.Pix {
@@ -283,7 +283,7 @@ func TestBoardOnMatchesBoard(t *testing.T) {
 			}
 		}
 		img := image.NewRGBA(image.Rect(0, 0, Width, h))
-		if drawOnLayer(img, newCanvas(img), faces{}, base, sc, tr, int(boardH-pad/2)) {
+		if drawOnLayer(img, newCanvas(img), pen{fc: faces{}}, base, sc, tr, int(boardH-pad/2)) {
 			layered++
 		}
 	}
@@ -296,7 +296,7 @@ func TestBoardOnMatchesBoard(t *testing.T) {
 		p := NewPanel("seed 9", st.View(engine.NoSeat), nil)
 		tr, boardH, h := boardLayout(sc, p)
 		want := image.NewRGBA(image.Rect(0, 0, Width, h))
-		drawBoard(want, sc, p, tr, boardH)
+		drawBoard(want, sc, p, tr, boardH, nil)
 		got := image.NewRGBA(image.Rect(0, 0, Width, h))
 		drawBoardOn(got, b1.Board(), sc, p, tr, boardH)
 		if i := firstDiff(got, want); i >= 0 {

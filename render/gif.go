@@ -70,8 +70,8 @@ func ReplayGIF(frames []ReplayFrame) ([]byte, error) {
 	// The palette comes from the first and the last pictures together:
 	// between them they hold the board's colours, every piece played
 	// (pieces are rarely taken away) and the panel's highlights.
-	drawFrame(cur, frames[len(frames)-1])
-	drawFrame(prev, frames[0])
+	drawFrame(cur, frames[len(frames)-1], nil)
+	drawFrame(prev, frames[0], nil)
 	both := image.NewRGBA(image.Rect(0, 0, Width, 2*height))
 	copy(both.Pix, prev.Pix)
 	copy(both.Pix[len(prev.Pix):], cur.Pix)
@@ -93,7 +93,7 @@ func ReplayGIF(frames []ReplayFrame) ([]byte, error) {
 	}
 	add(q.full(prev, pal), FrameDelay)
 	for i := 1; i < len(frames); i++ {
-		drawFrame(cur, frames[i])
+		drawFrame(cur, frames[i], nil)
 		if r := changed(prev, cur); r.Empty() {
 			anim.Delay[len(anim.Delay)-1] += FrameDelay // same picture: show it longer
 		} else {
@@ -117,18 +117,29 @@ const errNoFrames = replayError("render: a replay needs at least one frame")
 
 // drawFrame draws the caption band and the board picture into img, and
 // fills what the picture leaves below.
-func drawFrame(img *image.RGBA, f ReplayFrame) {
+// With log set, it notes every text's place there.
+func drawFrame(img *image.RGBA, f ReplayFrame, log *[]TextBox) {
 	t, boardH, h := boardLayout(f.Scene, f.Panel)
 	band := img.Pix[:CaptionHeight*img.Stride]
 	fill(band, rgba(captionBackground))
 	board := &image.RGBA{Pix: img.Pix[CaptionHeight*img.Stride : (CaptionHeight+h)*img.Stride], Stride: img.Stride, Rect: image.Rect(0, 0, Width, h)}
-	drawBoard(board, f.Scene, f.Panel, t, boardH)
+	var boardLog *[]TextBox
+	if log != nil {
+		boardLog = new([]TextBox)
+	}
+	drawBoard(board, f.Scene, f.Panel, t, boardH, boardLog)
+	if log != nil {
+		for _, b := range *boardLog { // in the frame, below the caption band
+			b.Box = b.Box.Add(image.Pt(0, CaptionHeight))
+			*log = append(*log, b)
+		}
+	}
 	fill(img.Pix[(CaptionHeight+h)*img.Stride:], rgba(panelGround))
 	loadFonts()
 	fc := facePool.get()
 	defer facePool.put(fc)
 	captionImg := &image.RGBA{Pix: band, Stride: img.Stride, Rect: image.Rect(0, 0, Width, CaptionHeight)}
-	drawText(captionImg, fc.get(20, true), truncate(f.Caption, 64), pad, CaptionHeight/2, 0, captionText)
+	pen{fc, log}.text(captionImg, 20, true, truncate(f.Caption, 64), pad, CaptionHeight/2, 0, captionText)
 }
 
 func fill(pix []byte, c color.NRGBA) {

@@ -49,7 +49,7 @@ func TestReplayGIFShowsEveryFrame(t *testing.T) {
 	want := image.NewRGBA(screen.Rect)
 	for i, k := range []int{0, 1, 2, 4} {
 		draw.Draw(screen, anim.Image[i].Bounds(), anim.Image[i], anim.Image[i].Bounds().Min, draw.Over)
-		drawFrame(want, frames[k])
+		drawFrame(want, frames[k], nil)
 		q := Quantize(want, pal[:transparent])
 		for j := range q.Pix {
 			x, y := j%q.Stride, j/q.Stride

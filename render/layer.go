@@ -246,7 +246,7 @@ func match(base, cur []uint64) (baseUsed, curUsed []bool) {
 
 // layerFor returns the kept base picture for a scene of this size drawn
 // with this transform, drawing it first if needed.
-func layerFor(fc faces, base engine.Scene, t Transform, top int) *layer {
+func layerFor(pn pen, base engine.Scene, t Transform, top int) *layer {
 	var h maphash.Hash
 	h.SetSeed(seed)
 	items := make([]uint64, len(base.Items))
@@ -277,7 +277,7 @@ func layerFor(fc faces, base engine.Scene, t Transform, top int) *layer {
 	img := image.NewRGBA(image.Rect(0, 0, Width, top))
 	dc := newCanvas(img)
 	dc.Clear(rgba(background(base)))
-	drawScene(dc, fc, base, t, nil)
+	drawScene(dc, pn, base, t, nil)
 	dc.release()
 	l := &layer{key: key, w: Width, top: top, items: items, pix: img.Pix}
 	l.boxes = make([]image.Rectangle, len(base.Items))
@@ -304,11 +304,11 @@ func background(sc engine.Scene) engine.Color {
 // from the base's kept picture, painting again only the tiles that differ.
 // It reports false, having drawn nothing, when most tiles differ: the
 // whole scene is then quicker to draw.
-func drawOnLayer(img *image.RGBA, dc *canvas, fc faces, base, sc engine.Scene, t Transform, top int) bool {
+func drawOnLayer(img *image.RGBA, dc *canvas, pn pen, base, sc engine.Scene, t Transform, top int) bool {
 	if top <= 0 || top > img.Bounds().Dy() || background(base) != background(sc) {
 		return false
 	}
-	l := layerFor(fc, base, t, top)
+	l := layerFor(pen{fc: pn.fc}, base, t, top)
 	var h maphash.Hash
 	h.SetSeed(seed)
 	cur := make([]uint64, len(sc.Items))
@@ -349,7 +349,7 @@ func drawOnLayer(img *image.RGBA, dc *canvas, fc faces, base, sc engine.Scene, t
 	var rects []image.Rectangle
 	m.runs(top, func(r image.Rectangle) { rects = append(rects, r) })
 	var near []image.Rectangle
-	drawScene(dc, fc, sc, t, func(i int) ([]image.Rectangle, bool) {
+	drawScene(dc, pen{fc: pn.fc}, sc, t, func(i int) ([]image.Rectangle, bool) {
 		if !m.touches(boxes[i]) {
 			return nil, false
 		}
@@ -392,13 +392,14 @@ func drawBoardOn(img *image.RGBA, base, sc engine.Scene, p Panel, t Transform, b
 	// The panel covers every row from its top down, whatever the board
 	// drew there: the layer keeps the rows above it.
 	top := int(boardH - pad/2)
-	if drawOnLayer(img, dc, fc, base, sc, t, top) {
+	pn := pen{fc: fc}
+	if drawOnLayer(img, dc, pn, base, sc, t, top) {
 		// The rows under the panel, as Clear would leave them.
 		bg := rgba(background(sc))
 		fillRow(img.Pix[top*img.Stride:], [4]byte{bg.R, bg.G, bg.B, bg.A})
 	} else {
 		dc.Clear(rgba(background(sc)))
-		drawScene(dc, fc, sc, t, nil)
+		drawScene(dc, pn, sc, t, nil)
 	}
-	drawPanel(dc, fc, p, boardH)
+	drawPanel(dc, pn, p, boardH)
 }

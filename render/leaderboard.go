@@ -5,6 +5,7 @@ package render
 
 import (
 	"fmt"
+	"image"
 
 	"github.com/fogleman/gg"
 
@@ -37,6 +38,12 @@ const (
 
 // Leaderboard draws t as a PNG.
 func Leaderboard(t LeaderTable) ([]byte, error) {
+	return Encode(leaderboardImage(t, nil))
+}
+
+// leaderboardImage draws the leaderboard; with log set, it notes every
+// text's place there.
+func leaderboardImage(t LeaderTable, log *[]TextBox) *image.RGBA {
 	loadFonts()
 	rows := len(t.Rows)
 	if rows == 0 {
@@ -51,24 +58,25 @@ func Leaderboard(t LeaderTable) ([]byte, error) {
 	dc.Clear()
 	fc := facePool.get()
 	defer facePool.put(fc)
+	pn, img := pen{fc, log}, dc.Image().(*image.RGBA)
 
 	grey := engine.Hex("#5a5a5a")
-	text(dc, fc.get(26, true), truncate(t.Title, 48), pad, 30, 0, engine.Ink)
+	pn.text(img, 26, true, truncate(t.Title, 48), pad, 30, 0, engine.Ink)
 	cols := []struct {
 		x     float64
 		ax    float64
 		label string
 	}{{pad + 44, 1, "#"}, {pad + 64, 0, "Player"}, {Width - 250, 1, "Rating"}, {Width - 130, 1, "Games"}, {Width - pad, 1, "Wins"}}
 	for _, c := range cols {
-		text(dc, fc.get(16, true), c.label, c.x, 76, c.ax, grey)
+		pn.text(img, 16, true, c.label, c.x, 76, c.ax, grey)
 	}
 	y := float64(leaderTop)
 	if len(t.Rows) == 0 {
-		text(dc, fc.get(20, false), "No rated games yet.", pad+64, y+leaderRowH/2, 0, grey)
+		pn.text(img, 20, false, "No rated games yet.", pad+64, y+leaderRowH/2, 0, grey)
 		y += leaderRowH
 	}
 	for i, r := range t.Rows {
-		leaderRow(dc, fc, r, y, i%2 == 1)
+		leaderRow(dc, img, pn, r, y, i%2 == 1)
 		y += leaderRowH
 	}
 	if t.Own != nil {
@@ -77,14 +85,14 @@ func Leaderboard(t LeaderTable) ([]byte, error) {
 		dc.DrawLine(pad, y+7, Width-pad, y+7)
 		dc.Stroke()
 		y += 14
-		leaderRow(dc, fc, *t.Own, y, false)
+		leaderRow(dc, img, pn, *t.Own, y, false)
 		y += leaderRowH
 	}
-	text(dc, fc.get(15, false), truncate(t.Note, 90), pad, y+leaderFootH/2, 0, grey)
-	return Encode(dc.Image())
+	pn.text(img, 15, false, truncate(t.Note, 90), pad, y+leaderFootH/2, 0, grey)
+	return img
 }
 
-func leaderRow(dc *gg.Context, fc faces, r LeaderRow, y float64, shade bool) {
+func leaderRow(dc *gg.Context, img *image.RGBA, pn pen, r LeaderRow, y float64, shade bool) {
 	switch {
 	case r.Me:
 		dc.SetColor(rgba(engine.Hex("#fff6d6")))
@@ -102,9 +110,9 @@ func leaderRow(dc *gg.Context, fc faces, r LeaderRow, y float64, shade bool) {
 	} else {
 		rating += " " // keeps the digits of both kinds aligned
 	}
-	text(dc, fc.get(20, r.Me), fmt.Sprint(r.Place), pad+44, cy, 1, engine.Ink)
-	text(dc, fc.get(20, r.Me), truncate(r.Name, 30), pad+64, cy, 0, engine.Ink)
-	text(dc, fc.get(20, true), rating, Width-238, cy, 1, engine.Ink)
-	text(dc, fc.get(20, false), fmt.Sprint(r.Games), Width-130, cy, 1, engine.Ink)
-	text(dc, fc.get(20, false), fmt.Sprint(r.Wins), Width-pad, cy, 1, engine.Ink)
+	pn.text(img, 20, r.Me, fmt.Sprint(r.Place), pad+44, cy, 1, engine.Ink)
+	pn.text(img, 20, r.Me, truncate(r.Name, 30), pad+64, cy, 0, engine.Ink)
+	pn.text(img, 20, true, rating, Width-238, cy, 1, engine.Ink)
+	pn.text(img, 20, false, fmt.Sprint(r.Games), Width-130, cy, 1, engine.Ink)
+	pn.text(img, 20, false, fmt.Sprint(r.Wins), Width-pad, cy, 1, engine.Ink)
 }

@@ -6,6 +6,7 @@ package render
 
 import (
 	"fmt"
+	"image"
 	"math"
 
 	"github.com/fogleman/gg"
@@ -46,6 +47,12 @@ const (
 
 // Profile draws c as a PNG.
 func Profile(c ProfileCard) ([]byte, error) {
+	return Encode(profileImage(c, nil))
+}
+
+// profileImage draws the profile; with log set, it notes every text's
+// place there.
+func profileImage(c ProfileCard, log *[]TextBox) *image.RGBA {
 	loadFonts()
 	h := profileHead + max(1, len(c.Games))*profileGameH + 44
 	if len(c.AI) > 0 {
@@ -56,13 +63,14 @@ func Profile(c ProfileCard) ([]byte, error) {
 	dc.Clear()
 	fc := facePool.get()
 	defer facePool.put(fc)
+	pn, img := pen{fc, log}, dc.Image().(*image.RGBA)
 	grey := engine.Hex("#5a5a5a")
 
-	text(dc, fc.get(28, true), truncate(c.Title, 40), pad, 32, 0, engine.Ink)
-	text(dc, fc.get(18, false), fmt.Sprintf("Games in play: %d", c.InPlay), pad, 70, 0, grey)
+	pn.text(img, 28, true, truncate(c.Title, 40), pad, 32, 0, engine.Ink)
+	pn.text(img, 18, false, fmt.Sprintf("Games in play: %d", c.InPlay), pad, 70, 0, grey)
 	y := float64(profileHead)
 	if len(c.Games) == 0 {
-		text(dc, fc.get(20, false), "No rated games in this server yet.", pad, y+30, 0, grey)
+		pn.text(img, 20, false, "No rated games in this server yet.", pad, y+30, 0, grey)
 		y += profileGameH
 	}
 	for i, g := range c.Games {
@@ -75,25 +83,25 @@ func Profile(c ProfileCard) ([]byte, error) {
 		if g.Provisional {
 			rating += "?"
 		}
-		text(dc, fc.get(22, true), truncate(g.Name, 24), pad, y+24, 0, engine.Ink)
-		text(dc, fc.get(34, true), rating, pad, y+62, 0, engine.Ink)
+		pn.text(img, 22, true, truncate(g.Name, 24), pad, y+24, 0, engine.Ink)
+		pn.text(img, 34, true, rating, pad, y+62, 0, engine.Ink)
 		games := g.Won + g.Lost + g.Shared
-		text(dc, fc.get(17, false), fmt.Sprintf("won %d · lost %d · shared %d", g.Won, g.Lost, g.Shared), pad, y+96, 0, engine.Ink)
-		text(dc, fc.get(15, false), fmt.Sprintf("%d games · best %d · %s of %d", games, g.Best, place(g.Place), g.Rated), pad, y+116, 0, grey)
-		plot(dc, fc, g.Course, Width-pad-plotW, y+16)
+		pn.text(img, 17, false, fmt.Sprintf("won %d · lost %d · shared %d", g.Won, g.Lost, g.Shared), pad, y+96, 0, engine.Ink)
+		pn.text(img, 15, false, fmt.Sprintf("%d games · best %d · %s of %d", games, g.Best, place(g.Place), g.Rated), pad, y+116, 0, grey)
+		plot(dc, img, pn, g.Course, Width-pad-plotW, y+16)
 		y += profileGameH
 	}
 	if len(c.AI) > 0 {
-		text(dc, fc.get(20, true), "Against the computer (unrated)", pad, y+22, 0, engine.Ink)
+		pn.text(img, 20, true, "Against the computer (unrated)", pad, y+22, 0, engine.Ink)
 		y += 40
 		for _, a := range c.AI {
 			line := fmt.Sprintf("%s: won %d · lost %d · shared %d", a.Level, a.Won, a.Lost, a.Shared)
-			text(dc, fc.get(18, false), line, pad+16, y+14, 0, engine.Ink)
+			pn.text(img, 18, false, line, pad+16, y+14, 0, engine.Ink)
 			y += 30
 		}
 	}
-	text(dc, fc.get(15, false), truncate(c.Note, 90), pad, y+22, 0, grey)
-	return Encode(dc.Image())
+	pn.text(img, 15, false, truncate(c.Note, 90), pad, y+22, 0, grey)
+	return img
 }
 
 func place(n int) string {
@@ -112,7 +120,7 @@ func place(n int) string {
 
 // plot draws the course of a rating as a line in a plotW x plotH box at
 // (x, y), with its lowest and highest values written at the left.
-func plot(dc *gg.Context, fc faces, course []int, x, y float64) {
+func plot(dc *gg.Context, img *image.RGBA, pn pen, course []int, x, y float64) {
 	dc.SetColor(rgba(engine.Hex("#fbf8f1")))
 	dc.DrawRectangle(x, y, plotW, plotH)
 	dc.FillPreserve()
@@ -151,8 +159,8 @@ func plot(dc *gg.Context, fc faces, course []int, x, y float64) {
 	dc.Fill()
 	grey := engine.Hex("#5a5a5a")
 	labels := fmt.Sprint(hi)
-	text(dc, fc.get(13, false), labels, x-6, y+inset, 1, grey)
+	pn.text(img, 13, false, labels, x-6, y+inset, 1, grey)
 	if hi != lo {
-		text(dc, fc.get(13, false), fmt.Sprint(lo), x-6, y+plotH-inset, 1, grey)
+		pn.text(img, 13, false, fmt.Sprint(lo), x-6, y+plotH-inset, 1, grey)
 	}
 }

@@ -37,6 +37,8 @@ const (
 var (
 	fontsOnce     sync.Once
 	regular, bold *truetype.Font
+	// regularCap and boldCap are the fonts' capital height over their size.
+	regularCap, boldCap float64
 )
 
 func loadFonts() {
@@ -48,7 +50,19 @@ func loadFonts() {
 		if bold, err = truetype.Parse(gobold.TTF); err != nil {
 			panic(err)
 		}
+		regularCap, boldCap = capHeight(regular), capHeight(bold)
 	})
+}
+
+// capHeight is the height of the font's capital H over its size.
+func capHeight(ft *truetype.Font) float64 {
+	const size = 1000
+	face := truetype.NewFace(ft, &truetype.Options{Size: size, DPI: 72, Hinting: font.HintingNone})
+	b, _, ok := face.GlyphBounds('H')
+	if !ok {
+		panic("render: the font has no H")
+	}
+	return float64(b.Max.Y-b.Min.Y) / 64 / size
 }
 
 // faces caches font faces (and so their glyphs). A face is not safe for
@@ -113,7 +127,7 @@ func Fit(w, h, x, y, bw, bh float64) Transform {
 // drawScene paints a scene through a transform. With clip, only the
 // items it keeps are drawn, their text only within its rectangles (the
 // canvas's painter clips the paths: see drawOnLayer).
-func drawScene(dc *canvas, fc faces, sc engine.Scene, t Transform, clip func(i int) ([]image.Rectangle, bool)) {
+func drawScene(dc *canvas, pn pen, sc engine.Scene, t Transform, clip func(i int) ([]image.Rectangle, bool)) {
 	var rects []image.Rectangle
 	for i, it := range sc.Items {
 		if clip != nil {
@@ -153,11 +167,11 @@ func drawScene(dc *canvas, fc faces, sc engine.Scene, t Transform, clip func(i i
 				ax = 1
 			}
 			if clip == nil {
-				drawText(dc.im, fc.get(px, it.Bold), it.Text, x, y, ax, it.Color)
+				pn.text(dc.im, px, it.Bold, it.Text, x, y, ax, it.Color)
 				continue
 			}
 			for _, r := range rects {
-				drawText(dc.im.SubImage(r).(*image.RGBA), fc.get(px, it.Bold), it.Text, x, y, ax, it.Color)
+				drawText(dc.im.SubImage(r).(*image.RGBA), pn.fc.get(px, it.Bold), it.Text, x, y, ax, it.Color)
 			}
 		}
 	}
@@ -237,16 +251,18 @@ func boardImage(sc engine.Scene, p Panel, pooled bool) (*image.RGBA, Transform) 
 	if img == nil {
 		img = image.NewRGBA(image.Rect(0, 0, Width, h))
 	}
-	drawBoard(img, sc, p, t, boardH)
+	drawBoard(img, sc, p, t, boardH, nil)
 	return img, t
 }
 
 // drawBoard draws the board and its panel over every pixel of img, which
 // is Width wide and as high as boardLayout says.
-func drawBoard(img *image.RGBA, sc engine.Scene, p Panel, t Transform, boardH float64) {
+// With log set, it notes every text's place there.
+func drawBoard(img *image.RGBA, sc engine.Scene, p Panel, t Transform, boardH float64, log *[]TextBox) {
 	loadFonts()
 	fc := facePool.get()
 	defer facePool.put(fc)
+	pn := pen{fc, log}
 	dc := newCanvas(img)
 	defer dc.release()
 	bg := sc.Background
@@ -254,8 +270,8 @@ func drawBoard(img *image.RGBA, sc engine.Scene, p Panel, t Transform, boardH fl
 		bg = engine.Paper
 	}
 	dc.Clear(rgba(bg)) // every pixel, so a reused picture starts clean
-	drawScene(dc, fc, sc, t, nil)
-	drawPanel(dc, fc, p, boardH)
+	drawScene(dc, pn, sc, t, nil)
+	drawPanel(dc, pn, p, boardH)
 }
 
 // boardLayout is where the board goes in its picture, the height of the
@@ -270,13 +286,13 @@ func boardLayout(sc engine.Scene, p Panel) (t Transform, boardH float64, h int) 
 	return t, boardH, int(boardH + panelH)
 }
 
-func drawPanel(dc *canvas, fc faces, p Panel, top float64) {
+func drawPanel(dc *canvas, pn pen, p Panel, top float64) {
 	dc.SetColor(rgba(engine.Hex("#e4dccb")))
 	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
 	dc.Fill()
 	y := top + 14
-	drawText(dc.im, fc.get(22, true), p.Status, pad, y, 0, engine.Ink)
-	drawText(dc.im, fc.get(16, false), p.Title, Width-pad, y, 1, engine.Hex("#5a5a5a"))
+	pn.text(dc.im, 22, true, p.Status, pad, y, 0, engine.Ink)
+	pn.text(dc.im, 16, false, p.Title, Width-pad, y, 1, engine.Hex("#5a5a5a"))
 	y += 34
 	for _, s := range p.Seats {
 		cy := y + rowHeight/2 - 6
@@ -306,18 +322,18 @@ func drawPanel(dc *canvas, fc faces, p Panel, top float64) {
 		if s.Resigned {
 			name += "  - resigned"
 		}
-		drawText(dc.im, fc.get(22, s.ToMove || s.Winner), truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
+		pn.text(dc.im, 22, s.ToMove || s.Winner, truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
 		var info []string
 		if s.InHand >= 0 {
 			info = append(info, fmt.Sprintf("in hand: %d", s.InHand))
 		}
 		info = append(info, s.Info...)
-		drawText(dc.im, fc.get(16, false), truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, engine.Hex("#4a4a4a"))
-		drawText(dc.im, fc.get(32, true), fmt.Sprint(s.Score), Width-pad, cy, 1, engine.Ink)
+		pn.text(dc.im, 16, false, truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, engine.Hex("#4a4a4a"))
+		pn.text(dc.im, 32, true, fmt.Sprint(s.Score), Width-pad, cy, 1, engine.Ink)
 		y += rowHeight
 	}
 	for _, l := range p.Legend {
-		drawText(dc.im, fc.get(17, false), truncate(l, 80), pad, y+lineH/2, 0, engine.Hex("#3a3a3a"))
+		pn.text(dc.im, 17, false, truncate(l, 80), pad, y+lineH/2, 0, engine.Hex("#3a3a3a"))
 		y += lineH
 	}
 }
@@ -333,6 +349,12 @@ func truncate(s string, n int) string {
 // Scene draws a scene alone (a hand, a tile set), fitted into a box
 // Width px wide, and returns the PNG.
 func Scene(sc engine.Scene) ([]byte, error) {
+	return Encode(sceneImage(sc, nil))
+}
+
+// sceneImage draws Scene's picture; with log set, it notes every text's
+// place there.
+func sceneImage(sc engine.Scene, log *[]TextBox) *image.RGBA {
 	loadFonts()
 	w := float64(Width)
 	t := Fit(sc.W, sc.H, 0, 0, w, math.Max(1, sc.H*w/math.Max(sc.W, 1)))
@@ -354,8 +376,8 @@ func Scene(sc engine.Scene) ([]byte, error) {
 	dc.Clear(rgba(bg))
 	fc := facePool.get()
 	defer facePool.put(fc)
-	drawScene(dc, fc, sc, t, nil)
-	return Encode(img)
+	drawScene(dc, pen{fc, log}, sc, t, nil)
+	return img
 }
 
 var bufPool = newKeep(4, func() *bytes.Buffer { return new(bytes.Buffer) })

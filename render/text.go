@@ -1,0 +1,99 @@
+package render
+
+import (
+	"image"
+	"math"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/math/fixed"
+
+	"tessera/engine"
+)
+
+// TextBox is where one text of a picture went: what the layout tests
+// read, so that they check the renderer's own placement and sizes.
+type TextBox struct {
+	Text string
+	Size float64         // the face's size in pixels (its em)
+	Cap  float64         // the height of its capital letters in pixels (of 'H')
+	Box  image.Rectangle // the bounds of its ink in the picture
+}
+
+// pen draws texts with a set of faces and, when log is set, notes each
+// text's TextBox there.
+type pen struct {
+	fc  faces
+	log *[]TextBox
+}
+
+// text is drawText with a face of px pixels.
+func (pn pen) text(img *image.RGBA, px float64, isBold bool, s string, x, y, ax float64, c engine.Color) {
+	face := pn.fc.get(px, isBold)
+	drawText(img, face, s, x, y, ax, c)
+	if pn.log == nil || s == "" {
+		return
+	}
+	dot := textDot(face, s, x, y, ax)
+	b, _ := font.BoundString(face, s)
+	*pn.log = append(*pn.log, TextBox{
+		Text: s,
+		Size: px,
+		Cap:  px * capRatio(isBold),
+		Box: image.Rect(
+			(dot.X + b.Min.X).Floor(), (dot.Y + b.Min.Y).Floor(),
+			(dot.X + b.Max.X).Ceil(), (dot.Y + b.Max.Y).Ceil()),
+	})
+}
+
+// textDot is where drawText puts a text's baseline origin.
+func textDot(face font.Face, s string, x, y, ax float64) fixed.Point26_6 {
+	w := float64(font.MeasureString(face, s)) / 64
+	h := float64(face.Metrics().Height) / 64
+	return fixed.Point26_6{X: fixed.Int26_6(math.Round((x - ax*w) * 64)), Y: fixed.Int26_6(math.Round((y + 0.35*h) * 64))}
+}
+
+// capRatio is the height of a capital H over the font's size.
+func capRatio(isBold bool) float64 {
+	loadFonts()
+	if isBold {
+		return boldCap
+	}
+	return regularCap
+}
+
+// fit shortens s with an ellipsis until it is at most w pixels wide in a
+// face of px pixels (a fixed number of letters overflowed with wide ones
+// and wasted room with narrow ones).
+func (pn pen) fit(s string, px float64, isBold bool, w float64) string {
+	face := pn.fc.get(px, isBold)
+	if float64(font.MeasureString(face, s))/64 <= w {
+		return s
+	}
+	r := []rune(s)
+	lo, hi := 0, len(r) // the longest prefix that fits is in [lo, hi)
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		if float64(font.MeasureString(face, string(r[:mid])+"…"))/64 <= w {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return string(r[:lo]) + "…"
+}
+
+// PhoneWidth is the width, in pixels, of a phone's chat column, where
+// Discord shows a picture scaled to fit; MinPhoneCap is the least height
+// a capital letter may have there. Every text of every picture is sized
+// so that its capitals, scaled by PhoneWidth over the picture's width,
+// are at least MinPhoneCap high (TestEveryTextReadableOnAPhone).
+const (
+	PhoneWidth  = 390
+	MinPhoneCap = 9.0
+)
+
+// MinTextSize is the least face size, in pixels, of a text in a picture
+// Width wide: its capitals are then MinPhoneCap high on a phone.
+func MinTextSize(isBold bool) float64 {
+	return math.Ceil(MinPhoneCap * Width / PhoneWidth / capRatio(isBold))
+}
