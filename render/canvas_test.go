@@ -207,54 +207,30 @@ func ggTracePath(dc *gg.Context, p *engine.Path, t Transform) {
 }
 
 func ggDrawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
-	dc.SetColor(rgba(engine.Hex("#e4dccb")))
+	l := layoutPanel(fc, p, top)
+	dc.SetColor(rgba(panelColour))
 	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
 	dc.Fill()
-	y := top + 14
-	text(dc, fc.get(22, true), p.Status, pad, y, 0, engine.Ink)
-	text(dc, fc.get(16, false), p.Title, Width-pad, y, 1, engine.Hex("#5a5a5a"))
-	y += 34
-	for _, s := range p.Seats {
-		cy := y + rowHeight/2 - 6
-		if s.ToMove {
-			dc.SetColor(rgba(engine.Hex("#fff6d6")))
-			dc.DrawRoundedRectangle(pad/2, y-4, Width-pad, rowHeight-4, 8)
+	for _, r := range l.rows {
+		if r.toMove {
+			dc.SetColor(rgba(toMoveShade))
+			dc.DrawRoundedRectangle(pad/2, r.top-2, Width-pad, r.h, 8)
 			dc.Fill()
 			dc.SetColor(rgba(engine.Highlight))
-			dc.DrawRegularPolygon(3, pad+4, cy, 9, 0)
+			dc.DrawRegularPolygon(3, pad+4, r.cy, 9, 0)
 			dc.Fill()
 		}
-		if !s.Color.None() {
-			dc.SetColor(rgba(s.Color))
-			dc.DrawCircle(pad+30, cy, 13)
+		if !r.color.None() {
+			dc.SetColor(rgba(r.color))
+			dc.DrawCircle(pad+30, r.cy, 13)
 			dc.FillPreserve()
 			dc.SetColor(rgba(engine.Ink))
 			dc.SetLineWidth(2)
 			dc.Stroke()
 		}
-		name := s.Name
-		if s.Label != "" {
-			name += " (" + s.Label + ")"
-		}
-		if s.Winner {
-			name += "  - wins"
-		}
-		if s.Resigned {
-			name += "  - resigned"
-		}
-		text(dc, fc.get(22, s.ToMove || s.Winner), truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
-		var info []string
-		if s.InHand >= 0 {
-			info = append(info, fmt.Sprintf("in hand: %d", s.InHand))
-		}
-		info = append(info, s.Info...)
-		text(dc, fc.get(16, false), truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, engine.Hex("#4a4a4a"))
-		text(dc, fc.get(32, true), fmt.Sprint(s.Score), Width-pad, cy, 1, engine.Ink)
-		y += rowHeight
 	}
-	for _, l := range p.Legend {
-		text(dc, fc.get(17, false), truncate(l, 80), pad, y+lineH/2, 0, engine.Hex("#3a3a3a"))
-		y += lineH
+	for _, t := range l.lines {
+		text(dc, fc.get(t.px, t.bold), t.text, t.x, t.y, t.ax, t.color)
 	}
 }
 

@@ -30,7 +30,7 @@ type ReplayFrame struct {
 // Timing and layout of a replay.
 const (
 	// CaptionHeight is the band above each board picture with the caption.
-	CaptionHeight = 40
+	CaptionHeight = 48
 	// FrameDelay and FinalDelay are how long a position, and the last one,
 	// stay on screen, in hundredths of a second.
 	FrameDelay = 120
@@ -139,7 +139,7 @@ func drawFrame(img *image.RGBA, f ReplayFrame, log *[]TextBox) {
 	fc := facePool.get()
 	defer facePool.put(fc)
 	captionImg := &image.RGBA{Pix: band, Stride: img.Stride, Rect: image.Rect(0, 0, Width, CaptionHeight)}
-	pen{fc, log}.text(captionImg, 20, true, truncate(f.Caption, 64), pad, CaptionHeight/2, 0, captionText)
+	pen{fc, log}.text(captionImg, textSize, true, fitWidth(fc.get(textSize, true), f.Caption, Width-2*pad), pad, CaptionHeight/2, 0, captionText)
 }
 
 func fill(pix []byte, c color.NRGBA) {

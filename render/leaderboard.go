@@ -31,9 +31,11 @@ type LeaderTable struct {
 }
 
 const (
-	leaderRowH  = 34
-	leaderTop   = 96 // the title and the column heads
-	leaderFootH = 44
+	leaderRowH = 40
+	leaderTop  = 104 // the title and the column heads
+	titleSize  = 30
+	// leaderNameW is the room for a player's name, up to the ratings.
+	leaderNameW = Width - 238 - 84 - (pad + 64)
 )
 
 // Leaderboard draws t as a PNG.
@@ -49,30 +51,31 @@ func leaderboardImage(t LeaderTable, log *[]TextBox) *image.RGBA {
 	if rows == 0 {
 		rows = 1 // room for "no rated games yet"
 	}
-	h := leaderTop + rows*leaderRowH + leaderFootH
+	fc := facePool.get()
+	defer facePool.put(fc)
+	note := wrap(fc.get(textSize, false), t.Note, Width-2*pad)
+	h := leaderTop + rows*leaderRowH + 12 + len(note)*textLineH + 8
 	if t.Own != nil {
 		h += leaderRowH + 14
 	}
 	dc := gg.NewContext(Width, h)
 	dc.SetColor(rgba(engine.Paper))
 	dc.Clear()
-	fc := facePool.get()
-	defer facePool.put(fc)
 	pn, img := pen{fc, log}, dc.Image().(*image.RGBA)
 
 	grey := engine.Hex("#5a5a5a")
-	pn.text(img, 26, true, truncate(t.Title, 48), pad, 30, 0, engine.Ink)
+	pn.text(img, titleSize, true, fitWidth(fc.get(titleSize, true), t.Title, Width-2*pad), pad, 32, 0, engine.Ink)
 	cols := []struct {
 		x     float64
 		ax    float64
 		label string
 	}{{pad + 44, 1, "#"}, {pad + 64, 0, "Player"}, {Width - 250, 1, "Rating"}, {Width - 130, 1, "Games"}, {Width - pad, 1, "Wins"}}
 	for _, c := range cols {
-		pn.text(img, 16, true, c.label, c.x, 76, c.ax, grey)
+		pn.text(img, textSize, true, c.label, c.x, 80, c.ax, grey)
 	}
 	y := float64(leaderTop)
 	if len(t.Rows) == 0 {
-		pn.text(img, 20, false, "No rated games yet.", pad+64, y+leaderRowH/2, 0, grey)
+		pn.text(img, textSize, false, "No rated games yet.", pad+64, y+leaderRowH/2, 0, grey)
 		y += leaderRowH
 	}
 	for i, r := range t.Rows {
@@ -88,7 +91,11 @@ func leaderboardImage(t LeaderTable, log *[]TextBox) *image.RGBA {
 		leaderRow(dc, img, pn, *t.Own, y, false)
 		y += leaderRowH
 	}
-	pn.text(img, 15, false, truncate(t.Note, 90), pad, y+leaderFootH/2, 0, grey)
+	y += 12
+	for _, l := range note {
+		pn.text(img, textSize, false, l, pad, y+textLineH/2, 0, grey)
+		y += textLineH
+	}
 	return img
 }
 
@@ -110,9 +117,9 @@ func leaderRow(dc *gg.Context, img *image.RGBA, pn pen, r LeaderRow, y float64, 
 	} else {
 		rating += " " // keeps the digits of both kinds aligned
 	}
-	pn.text(img, 20, r.Me, fmt.Sprint(r.Place), pad+44, cy, 1, engine.Ink)
-	pn.text(img, 20, r.Me, truncate(r.Name, 30), pad+64, cy, 0, engine.Ink)
-	pn.text(img, 20, true, rating, Width-238, cy, 1, engine.Ink)
-	pn.text(img, 20, false, fmt.Sprint(r.Games), Width-130, cy, 1, engine.Ink)
-	pn.text(img, 20, false, fmt.Sprint(r.Wins), Width-pad, cy, 1, engine.Ink)
+	pn.text(img, textSize, r.Me, fmt.Sprint(r.Place), pad+44, cy, 1, engine.Ink)
+	pn.text(img, textSize, r.Me, fitWidth(pn.fc.get(textSize, r.Me), r.Name, leaderNameW), pad+64, cy, 0, engine.Ink)
+	pn.text(img, textSize, true, rating, Width-238, cy, 1, engine.Ink)
+	pn.text(img, textSize, false, fmt.Sprint(r.Games), Width-130, cy, 1, engine.Ink)
+	pn.text(img, textSize, false, fmt.Sprint(r.Wins), Width-pad, cy, 1, engine.Ink)
 }

@@ -40,9 +40,12 @@ type ProfileCard struct {
 }
 
 const (
-	profileHead  = 96
-	profileGameH = 128
-	plotW, plotH = 330.0, 96.0
+	profileHead  = 100
+	profileGameH = 220
+	// The course of a rating is plotted under its game's lines, the whole
+	// width but the room for its scale's labels.
+	plotX        = pad + 76
+	plotW, plotH = Width - pad - plotX, 84.0
 )
 
 // Profile draws c as a PNG.
@@ -54,23 +57,24 @@ func Profile(c ProfileCard) ([]byte, error) {
 // place there.
 func profileImage(c ProfileCard, log *[]TextBox) *image.RGBA {
 	loadFonts()
-	h := profileHead + max(1, len(c.Games))*profileGameH + 44
+	fc := facePool.get()
+	defer facePool.put(fc)
+	note := wrap(fc.get(textSize, false), c.Note, Width-2*pad)
+	h := profileHead + max(1, len(c.Games))*profileGameH + 12 + len(note)*textLineH + 8
 	if len(c.AI) > 0 {
-		h += 40 + 30*len(c.AI)
+		h += 44 + 34*len(c.AI)
 	}
 	dc := gg.NewContext(Width, h)
 	dc.SetColor(rgba(engine.Paper))
 	dc.Clear()
-	fc := facePool.get()
-	defer facePool.put(fc)
 	pn, img := pen{fc, log}, dc.Image().(*image.RGBA)
 	grey := engine.Hex("#5a5a5a")
 
-	pn.text(img, 28, true, truncate(c.Title, 40), pad, 32, 0, engine.Ink)
-	pn.text(img, 18, false, fmt.Sprintf("Games in play: %d", c.InPlay), pad, 70, 0, grey)
+	pn.text(img, titleSize, true, fitWidth(fc.get(titleSize, true), c.Title, Width-2*pad), pad, 32, 0, engine.Ink)
+	pn.text(img, textSize, false, fmt.Sprintf("Games in play: %d", c.InPlay), pad, 72, 0, grey)
 	y := float64(profileHead)
 	if len(c.Games) == 0 {
-		pn.text(img, 20, false, "No rated games in this server yet.", pad, y+30, 0, grey)
+		pn.text(img, textSize, false, "No rated games in this server yet.", pad, y+30, 0, grey)
 		y += profileGameH
 	}
 	for i, g := range c.Games {
@@ -83,24 +87,29 @@ func profileImage(c ProfileCard, log *[]TextBox) *image.RGBA {
 		if g.Provisional {
 			rating += "?"
 		}
-		pn.text(img, 22, true, truncate(g.Name, 24), pad, y+24, 0, engine.Ink)
-		pn.text(img, 34, true, rating, pad, y+62, 0, engine.Ink)
+		ratingW := width(fc.get(scoreSize, true), rating)
+		pn.text(img, nameSize, true, fitWidth(fc.get(nameSize, true), g.Name, Width-2*pad-ratingW-16), pad, y+28, 0, engine.Ink)
+		pn.text(img, scoreSize, true, rating, Width-pad, y+28, 1, engine.Ink)
 		games := g.Won + g.Lost + g.Shared
-		pn.text(img, 17, false, fmt.Sprintf("won %d · lost %d · shared %d", g.Won, g.Lost, g.Shared), pad, y+96, 0, engine.Ink)
-		pn.text(img, 15, false, fmt.Sprintf("%d games · best %d · %s of %d", games, g.Best, place(g.Place), g.Rated), pad, y+116, 0, grey)
-		plot(dc, img, pn, g.Course, Width-pad-plotW, y+16)
+		pn.text(img, textSize, false, fmt.Sprintf("won %d · lost %d · shared %d", g.Won, g.Lost, g.Shared), pad, y+66, 0, engine.Ink)
+		pn.text(img, textSize, false, fmt.Sprintf("%d games · best %d · %s of %d", games, g.Best, place(g.Place), g.Rated), pad, y+100, 0, grey)
+		plot(dc, img, pn, g.Course, plotX, y+124)
 		y += profileGameH
 	}
 	if len(c.AI) > 0 {
-		pn.text(img, 20, true, "Against the computer (unrated)", pad, y+22, 0, engine.Ink)
-		y += 40
+		pn.text(img, nameSize, true, "Against the computer (unrated)", pad, y+24, 0, engine.Ink)
+		y += 44
 		for _, a := range c.AI {
 			line := fmt.Sprintf("%s: won %d · lost %d · shared %d", a.Level, a.Won, a.Lost, a.Shared)
-			pn.text(img, 18, false, line, pad+16, y+14, 0, engine.Ink)
-			y += 30
+			pn.text(img, textSize, false, line, pad+16, y+17, 0, engine.Ink)
+			y += 34
 		}
 	}
-	pn.text(img, 15, false, truncate(c.Note, 90), pad, y+22, 0, grey)
+	y += 12
+	for _, l := range note {
+		pn.text(img, textSize, false, l, pad, y+textLineH/2, 0, grey)
+		y += textLineH
+	}
 	return img
 }
 
@@ -159,8 +168,8 @@ func plot(dc *gg.Context, img *image.RGBA, pn pen, course []int, x, y float64) {
 	dc.Fill()
 	grey := engine.Hex("#5a5a5a")
 	labels := fmt.Sprint(hi)
-	pn.text(img, 13, false, labels, x-6, y+inset, 1, grey)
+	pn.text(img, textSize, false, labels, x-8, y+inset, 1, grey)
 	if hi != lo {
-		pn.text(img, 13, false, fmt.Sprint(lo), x-6, y+plotH-inset, 1, grey)
+		pn.text(img, textSize, false, fmt.Sprint(lo), x-8, y+plotH-inset, 1, grey)
 	}
 }

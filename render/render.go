@@ -27,11 +27,13 @@ import (
 // panel below, because on a phone Discord shows images at the screen's
 // width: a narrow picture keeps the labels large.
 const (
-	Width     = 760 // image width
-	BoardBox  = 720 // the board scene is fitted into a BoardBox square
+	Width    = 760 // image width
+	BoardBox = 720 // the board scene is fitted into a BoardBox square
+	// BoardMaxH is how tall a board scene may be drawn: a scene taller
+	// than wide (a board with its lines below) keeps the width a square
+	// one has, and so its texts' size, up to this height.
+	BoardMaxH = 900
 	pad       = 20
-	rowHeight = 54 // one player row in the panel
-	lineH     = 26 // one legend line
 )
 
 var (
@@ -278,64 +280,14 @@ func drawBoard(img *image.RGBA, sc engine.Scene, p Panel, t Transform, boardH fl
 // board's part and the picture's height (the animated replay needs the
 // height of every frame before drawing the first).
 func boardLayout(sc engine.Scene, p Panel) (t Transform, boardH float64, h int) {
-	t = Fit(sc.W, sc.H, pad, pad, BoardBox, BoardBox)
+	t = Fit(sc.W, sc.H, pad, pad, BoardBox, BoardMaxH)
 	boardH = math.Ceil(sc.H*t.Scale) + 2*pad
 	// Shrink the board box for a wide, flat scene: no empty band.
 	t.DY = pad
-	panelH := 44 + float64(len(p.Seats))*rowHeight + float64(len(p.Legend))*lineH + 16
-	return t, boardH, int(boardH + panelH)
-}
-
-func drawPanel(dc *canvas, pn pen, p Panel, top float64) {
-	dc.SetColor(rgba(engine.Hex("#e4dccb")))
-	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
-	dc.Fill()
-	y := top + 14
-	pn.text(dc.im, 22, true, p.Status, pad, y, 0, engine.Ink)
-	pn.text(dc.im, 16, false, p.Title, Width-pad, y, 1, engine.Hex("#5a5a5a"))
-	y += 34
-	for _, s := range p.Seats {
-		cy := y + rowHeight/2 - 6
-		if s.ToMove {
-			dc.SetColor(rgba(engine.Hex("#fff6d6")))
-			dc.DrawRoundedRectangle(pad/2, y-4, Width-pad, rowHeight-4, 8)
-			dc.Fill()
-			dc.SetColor(rgba(engine.Highlight))
-			dc.DrawRegularPolygon(3, pad+4, cy, 9, 0)
-			dc.Fill()
-		}
-		if !s.Color.None() {
-			dc.SetColor(rgba(s.Color))
-			dc.DrawCircle(pad+30, cy, 13)
-			dc.FillPreserve()
-			dc.SetColor(rgba(engine.Ink))
-			dc.SetLineWidth(2)
-			dc.Stroke()
-		}
-		name := s.Name
-		if s.Label != "" {
-			name += " (" + s.Label + ")"
-		}
-		if s.Winner {
-			name += "  - wins"
-		}
-		if s.Resigned {
-			name += "  - resigned"
-		}
-		pn.text(dc.im, 22, s.ToMove || s.Winner, truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
-		var info []string
-		if s.InHand >= 0 {
-			info = append(info, fmt.Sprintf("in hand: %d", s.InHand))
-		}
-		info = append(info, s.Info...)
-		pn.text(dc.im, 16, false, truncate(strings.Join(info, " · "), 70), pad+52, cy+13, 0, engine.Hex("#4a4a4a"))
-		pn.text(dc.im, 32, true, fmt.Sprint(s.Score), Width-pad, cy, 1, engine.Ink)
-		y += rowHeight
-	}
-	for _, l := range p.Legend {
-		pn.text(dc.im, 17, false, truncate(l, 80), pad, y+lineH/2, 0, engine.Hex("#3a3a3a"))
-		y += lineH
-	}
+	loadFonts()
+	fc := facePool.get()
+	defer facePool.put(fc)
+	return t, boardH, int(math.Ceil(boardH + layoutPanel(fc, p, boardH).h))
 }
 
 func truncate(s string, n int) string {

@@ -52,8 +52,8 @@ func TestBoardPicture(t *testing.T) {
 	// Sample the middle of each edge triangle of every laid tile: the pixel
 	// has the tile's colour. In the scene a cell is 80 units with the board
 	// starting 44 units in, row 8 on top; a triangle's centre is 25 units
-	// from the cell centre towards its edge (letters sit at 24 units, so
-	// sample off-axis by 10 units).
+	// from the cell centre towards its edge (letters of 26 units sit at 24
+	// units on the axis, so sample off-axis by 15 units).
 	want := map[byte]engine.Color{'R': engine.Red, 'B': engine.Blue, 'G': engine.Green, 'Y': engine.Yellow}
 	s := st.(*elemental.State)
 	checked := 0
@@ -63,7 +63,7 @@ func TestBoardPicture(t *testing.T) {
 		}
 		c, r := cell%8, cell/8
 		cx, cy := 44+80*float64(c)+40, 44+80*float64(7-r)+40
-		offs := [4][2]float64{{10, -25}, {25, 10}, {-10, 25}, {-25, -10}} // N, E, S, W
+		offs := [4][2]float64{{15, -25}, {25, 15}, {-15, 25}, {-25, -15}} // N, E, S, W
 		for d, o := range offs {
 			x, y := tr.Apply(engine.Point{X: cx + o[0], Y: cy + o[1]})
 			got := dec.At(int(x), int(y))

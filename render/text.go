@@ -61,27 +61,6 @@ func capRatio(isBold bool) float64 {
 	return regularCap
 }
 
-// fit shortens s with an ellipsis until it is at most w pixels wide in a
-// face of px pixels (a fixed number of letters overflowed with wide ones
-// and wasted room with narrow ones).
-func (pn pen) fit(s string, px float64, isBold bool, w float64) string {
-	face := pn.fc.get(px, isBold)
-	if float64(font.MeasureString(face, s))/64 <= w {
-		return s
-	}
-	r := []rune(s)
-	lo, hi := 0, len(r) // the longest prefix that fits is in [lo, hi)
-	for lo+1 < hi {
-		mid := (lo + hi) / 2
-		if float64(font.MeasureString(face, string(r[:mid])+"…"))/64 <= w {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return string(r[:lo]) + "…"
-}
-
 // PhoneWidth is the width, in pixels, of a phone's chat column, where
 // Discord shows a picture scaled to fit; MinPhoneCap is the least height
 // a capital letter may have there. Every text of every picture is sized

@@ -9,7 +9,7 @@ import (
 const (
 	sceneSide = 720.0 // long side of a board scene
 	margin    = 34.0  // room for the coordinates
-	labelSize = 20.0
+	labelSize = 26.0  // about 26 px: capitals 9 px high on a phone
 	maxCell   = 150.0
 )
 
@@ -39,9 +39,11 @@ func drawTile(sc *engine.Scene, x, y, size float64, f Face, label string) {
 		sc.Fill(engine.Circle(cx, cy, w/2), engine.Black, engine.Color{}, 0)
 	}
 	sc.Stroke(engine.Rect(x, y, size, size), engine.Ink, max(1.5, size*0.02))
-	if label != "" {
-		ts := max(18, size*0.24)
-		r := max(0.55*ts, 0.3*ts*float64(len(label))+0.1*ts)
+	ts := max(labelSize, size*0.24)
+	r := max(0.55*ts, 0.3*ts*float64(len(label))+0.1*ts)
+	// On a tile too small for a turn number readable on a phone, none
+	// rather than one nobody can read.
+	if label != "" && 2*r <= 0.9*size {
 		sc.Fill(engine.Circle(cx, cy, r), engine.Color{R: 255, G: 255, B: 255, A: 215}, engine.Ink, 1)
 		sc.Text(label, cx, cy, ts, engine.Ink, engine.Center, true)
 	}
@@ -110,7 +112,7 @@ func (st *State) HandScene(s engine.Seat) engine.Scene {
 	hand := st.Hand(s).([]int)
 	n := len(hand)
 	w := gap + float64(max(n, 4))*(size+gap)
-	sc := engine.Scene{W: w, H: size + 2*gap + 70, Background: engine.Paper}
+	sc := engine.Scene{W: w, H: size + 2*gap + 100, Background: engine.Paper}
 	if n == 0 {
 		sc.Text("no tiles", w/2, gap+size/2, 28, engine.Ink, engine.Center, false)
 	}
@@ -119,6 +121,7 @@ func (st *State) HandScene(s engine.Seat) engine.Scene {
 		drawTile(&sc, x, gap, size, tiles[t], "")
 		sc.Text(strconv.Itoa(t), x+size/2, gap+size+28, 30, engine.Ink, engine.Center, true)
 	}
-	sc.Text("Shown at rotation 0: add 90, 180 or 270 to turn a tile clockwise", w/2, sc.H-22, 20, engine.Ink, engine.Center, false)
+	sc.Text("Shown at rotation 0:", w/2, sc.H-56, 26, engine.Ink, engine.Center, false)
+	sc.Text("add 90, 180 or 270 to turn a tile clockwise", w/2, sc.H-24, 26, engine.Ink, engine.Center, false)
 	return sc
 }

@@ -11,6 +11,9 @@ const (
 	cellSize = 80.0
 	margin   = 44.0 // room for the coordinates and the border bands
 	band     = 12.0
+	// labelSize is the coordinates' size: at 26 units, about 26 px in a
+	// picture 760 px wide, their capitals are 9 px high on a phone.
+	labelSize = 26.0
 )
 
 // cellOrigin is the top-left corner of a cell in scene units (row 8 on top).
@@ -37,7 +40,7 @@ func drawTile(sc *engine.Scene, x, y, size float64, t Tile, letters bool) {
 			if t[d] == 'Y' {
 				ink = engine.Ink
 			}
-			sc.Text(string(t[d]), pos[d].X, pos[d].Y, size*0.17, ink, engine.Center, true)
+			sc.Text(string(t[d]), pos[d].X, pos[d].Y, size*0.33, ink, engine.Center, true)
 		}
 	}
 	sc.Stroke(engine.Rect(x, y, size, size), engine.Ink, 2)
@@ -66,14 +69,14 @@ func (st *State) Board() engine.Scene {
 	for c := 0; c < board.W; c++ {
 		x := margin + (float64(c)+0.5)*cellSize
 		l := string(rune('a' + c))
-		sc.Text(l, x, (margin-band)/2, 22, engine.Ink, engine.Center, true)
-		sc.Text(l, x, w-(margin-band)/2, 22, engine.Ink, engine.Center, true)
+		sc.Text(l, x, (margin-band)/2, labelSize, engine.Ink, engine.Center, true)
+		sc.Text(l, x, w-(margin-band)/2, labelSize, engine.Ink, engine.Center, true)
 	}
 	for r := 0; r < board.H; r++ {
 		y := margin + (float64(board.H-1-r)+0.5)*cellSize
 		n := strconv.Itoa(r + 1)
-		sc.Text(n, (margin-band)/2, y, 22, engine.Ink, engine.Center, true)
-		sc.Text(n, w-(margin-band)/2, y, 22, engine.Ink, engine.Center, true)
+		sc.Text(n, (margin-band)/2, y, labelSize, engine.Ink, engine.Center, true)
+		sc.Text(n, w-(margin-band)/2, y, labelSize, engine.Ink, engine.Center, true)
 	}
 	if st.Last >= 0 {
 		x, y := cellOrigin(st.Last)
@@ -87,14 +90,14 @@ func (st *State) HandScene(s engine.Seat) engine.Scene {
 	const size, gap = 160.0, 40.0
 	n := len(st.Hands[s])
 	w := gap + float64(max(n, 1))*(size+gap)
-	sc := engine.Scene{W: w, H: size + 2*gap + 30, Background: engine.Paper}
+	sc := engine.Scene{W: w, H: size + 2*gap + 36, Background: engine.Paper}
 	if n == 0 {
 		sc.Text("no tiles", w/2, sc.H/2, 28, engine.Ink, engine.Center, false)
 	}
 	for i, t := range st.Hands[s] {
 		x := gap + float64(i)*(size+gap)
 		drawTile(&sc, x, gap, size, t, true)
-		sc.Text(t.String(), x+size/2, gap+size+28, 26, engine.Ink, engine.Center, true)
+		sc.Text(t.String(), x+size/2, gap+size+30, 32, engine.Ink, engine.Center, true)
 	}
 	return sc
 }

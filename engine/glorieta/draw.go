@@ -81,7 +81,7 @@ func (st *State) Board() engine.Scene {
 		fill, ink := st.stoneColours(c)
 		sc.Fill(hexPath(x, y, cellR), fill, cellLine, 1.2)
 		_, r := board.Axial(c)
-		sc.Text(strconv.Itoa(c-rowFirst(r)+1), x, y, 18, ink, engine.Center, false)
+		sc.Text(strconv.Itoa(c-rowFirst(r)+1), x, y, 25, ink, engine.Center, false)
 	}
 	for r := -6; r <= 6; r++ {
 		first, last := rowFirst(r), rowFirst(r)+board.RowLen(r+6)-1
@@ -93,13 +93,13 @@ func (st *State) Board() engine.Scene {
 				step = 2
 			}
 			x, y := grid.HexCenter(q+step, r, cellR)
-			sc.Text(letter, ox+x, oy+y, 22, engine.Ink, engine.Center, true)
+			sc.Text(letter, ox+x, oy+y, 26, engine.Ink, engine.Center, true)
 		}
 	}
 	if st.handful() != Handful {
 		// The variant is part of the position a player must know: say it
 		// in the free top-left corner of the ground.
-		sc.Text(fmt.Sprintf("handful %d", st.handful()), 14, 26, 22, engine.Ink, engine.Left, true)
+		sc.Text(fmt.Sprintf("handful %d", st.handful()), 14, 26, 26, engine.Ink, engine.Left, true)
 	}
 	if loop := st.loop(); st.Done && len(loop) > 0 {
 		drawLoop(&sc, loop, ox, oy)
@@ -169,6 +169,6 @@ func (st *State) HandScene(s engine.Seat) engine.Scene {
 		}
 	}
 	text := fmt.Sprintf("%s: %d in hand · %s", colourName(s), n, st.info(s))
-	sc.Text(text, w/2, 2*size+2*gap+15, 26, engine.Ink, engine.Center, false)
+	sc.Text(text, w/2, 2*size+2*gap+15, 19, engine.Ink, engine.Center, false)
 	return sc
 }

@@ -169,14 +169,14 @@ func (st *State) Board() engine.Scene {
 	w := 2*margin + float64(board.W)*cellSize
 	h := w
 	if len(knots) > 0 {
-		h += 16 + 32*float64(len(knots))
+		h += 16 + 38*float64(len(knots))
 	}
 	banner, bannerColor := "", engine.Ink
 	if st.Puzzle != NoPuzzle {
 		banner, bannerColor = st.puzzleBanner()
 	}
 	if banner != "" {
-		h += 48
+		h += 56
 	}
 	sc := engine.Scene{W: w, H: h, Background: engine.Paper}
 
@@ -196,14 +196,14 @@ func (st *State) Board() engine.Scene {
 	for c := 0; c < board.W; c++ {
 		x := margin + (float64(c)+0.5)*cellSize
 		l := string(rune('a' + c))
-		sc.Text(l, x, margin/2, 20, engine.Ink, engine.Center, true)
-		sc.Text(l, x, margin+float64(board.H)*cellSize+margin/2, 20, engine.Ink, engine.Center, true)
+		sc.Text(l, x, margin/2, 26, engine.Ink, engine.Center, true)
+		sc.Text(l, x, margin+float64(board.H)*cellSize+margin/2, 26, engine.Ink, engine.Center, true)
 	}
 	for r := 0; r < board.H; r++ {
 		y := margin + (float64(board.H-1-r)+0.5)*cellSize
 		n := strconv.Itoa(r + 1)
-		sc.Text(n, margin/2, y, 20, engine.Ink, engine.Center, true)
-		sc.Text(n, w-margin/2, y, 20, engine.Ink, engine.Center, true)
+		sc.Text(n, margin/2, y, 26, engine.Ink, engine.Center, true)
+		sc.Text(n, w-margin/2, y, 26, engine.Ink, engine.Center, true)
 	}
 
 	// Tiles, then strands over all of them.
@@ -256,18 +256,18 @@ func (st *State) Board() engine.Scene {
 
 	// Knot scores.
 	for k, kn := range knots {
-		y := w + 8 + 32*float64(k) + 16
+		y := w + 8 + 38*float64(k) + 19
 		col := knotColors[k%len(knotColors)]
 		sc.Fill(engine.Rect(margin, y-10, 44, 20), col, engine.Ink, 2)
 		text := fmt.Sprintf("Knot %d (%d tiles): Orange %d, Blue %d", k+1, len(kn.Cells), kn.Score[0], kn.Score[1])
 		if st.Puzzle != NoPuzzle {
 			text = fmt.Sprintf("Knot %d: %d tiles", k+1, len(kn.Cells))
 		}
-		sc.Text(text, margin+56, y, 20, engine.Ink, engine.Left, false)
+		sc.Text(text, margin+56, y, 26, engine.Ink, engine.Left, false)
 	}
 	if banner != "" {
-		sc.Fill(engine.Rect(margin, h-44, w-2*margin, 36), bannerColor, engine.Ink, 2)
-		sc.Text(banner, w/2, h-26, 22, engine.White, engine.Center, true)
+		sc.Fill(engine.Rect(margin, h-52, w-2*margin, 44), bannerColor, engine.Ink, 2)
+		sc.Text(banner, w/2, h-30, 26, engine.White, engine.Center, true)
 	}
 	return sc
 }

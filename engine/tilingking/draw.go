@@ -43,7 +43,13 @@ func outline(sc *engine.Scene, poly [][]engine.Point, across [][]int, cells []in
 func (st *State) Board() engine.Scene {
 	b := st.b
 	sc := engine.Scene{W: b.w, H: b.h, Background: engine.Paper}
-	textSize := 18.0
+	// Cell names at about 25 px in a picture 760 px wide: capitals 9 px
+	// high on a phone. The triangles' three-letter names need the least
+	// size that does that, or neighbours' names would touch.
+	textSize := 26.0
+	if b.kind == Tri {
+		textSize = 25.0
+	}
 	for i := 0; i < b.n; i++ {
 		fill, stroke := emptyFill, emptyStroke
 		switch {
@@ -82,7 +88,7 @@ func (st *State) Board() engine.Scene {
 		}
 	}
 	for _, l := range b.labels {
-		sc.Text(l.text, l.at.X, l.at.Y, 22, engine.Ink, engine.Center, true)
+		sc.Text(l.text, l.at.X, l.at.Y, 26, engine.Ink, engine.Center, true)
 	}
 	if len(st.Last) > 0 && st.Cover[st.Last[0]] >= 0 {
 		in := map[int]bool{}
@@ -140,7 +146,7 @@ func (st *State) HandScene(s engine.Seat) engine.Scene {
 		if n > 1 {
 			label += " ×" + itoa(n)
 		}
-		sc.Text(label, x0+box/2, y0+122, 22, engine.Ink, engine.Center, true)
+		sc.Text(label, x0+box/2, y0+122, 26, engine.Ink, engine.Center, true)
 	}
 	return sc
 }
