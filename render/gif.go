@@ -50,7 +50,7 @@ var (
 const transparent = 255
 
 // ReplayGIF draws the frames and encodes them as an animated GIF that
-// plays once through and holds the last position. Every frame is Width
+// holds the last position, then plays again from the start, forever. Every frame is Width
 // wide and CaptionHeight plus the tallest board picture high; below the
 // caption band a frame's pixels are its board picture's, each mapped to
 // the nearest colour of the shared palette.
@@ -84,7 +84,7 @@ func ReplayGIF(frames []ReplayFrame) ([]byte, error) {
 
 	anim := &gif.GIF{
 		Config:    image.Config{ColorModel: pal, Width: Width, Height: height},
-		LoopCount: -1, // play once: a replay ends on its final position
+		LoopCount: 0, // loop forever, holding the final position FinalDelay first
 	}
 	add := func(img *image.Paletted, delay int) {
 		anim.Image = append(anim.Image, img)

@@ -62,3 +62,32 @@ func TestReplayGIFShowsEveryFrame(t *testing.T) {
 		t.Fatal("a replay without frames")
 	}
 }
+
+// TestReplayGIFLoops: a replay plays again from the start after its last
+// position is held, forever (issue #24, item 22: it played once and
+// stopped). In a GIF that is the NETSCAPE2.0 application extension with a
+// loop count of 0; image/gif writes it only for LoopCount >= 0, and
+// decodes its absence as -1 (play once).
+func TestReplayGIFLoops(t *testing.T) {
+	sc := engine.Scene{W: 8, H: 8}
+	p := Panel{Title: "test", Status: "move", Seats: []Seat{{Name: "Ana"}, {Name: "Bo"}}}
+	frames := []ReplayFrame{{Scene: sc, Panel: p, Caption: "start"}}
+	sc.Fill(engine.Rect(0, 0, 1, 1), engine.Red, engine.Color{}, 0)
+	frames = append(frames, ReplayFrame{Scene: sc, Panel: p, Caption: "move 1"})
+	data, err := ReplayGIF(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anim, err := gif.DecodeAll(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if anim.LoopCount != 0 {
+		t.Fatalf("loop count %d, want 0 (loop forever)", anim.LoopCount)
+	}
+	// The extension as written: "NETSCAPE2.0", a 3-byte sub-block, 1,
+	// then the count (little-endian 0: forever).
+	if !bytes.Contains(data, []byte("NETSCAPE2.0\x03\x01\x00\x00")) {
+		t.Fatal("no NETSCAPE2.0 extension looping forever in the file")
+	}
+}
