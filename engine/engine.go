@@ -127,6 +127,15 @@ type Previewer interface {
 	Preview(m Move) []Delta
 }
 
+// Framer is implemented by games whose board picture shows only the part
+// of the table in play, so that the picture's frame grows with the game.
+// BoardFramed draws the position in the frame of later, a position the
+// game reached after this one (its frame holds this one's): the frames
+// of an animated replay then line up, at one scale, with no jump.
+type Framer interface {
+	BoardFramed(later State) Scene
+}
+
 // Starter is implemented by games that announce something when the game
 // starts (e.g. the draw that decided who moves first).
 type Starter interface {

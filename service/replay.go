@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"tessera"
+	"tessera/engine"
 	"tessera/render"
 )
 
@@ -88,6 +89,17 @@ func replayFrames(g *tessera.Game, from, to int) ([]render.ReplayFrame, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A game whose picture shows only the part of the table in play
+	// (Closure) draws every frame in the last one's frame: one framing,
+	// one scale, for the whole replay.
+	board := st.Board
+	if _, ok := st.(engine.Framer); ok {
+		last, err := ReplayN(g, to)
+		if err != nil {
+			return nil, err
+		}
+		board = func() engine.Scene { return st.(engine.Framer).BoardFramed(last) }
+	}
 	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
 	frame := func(n int) render.ReplayFrame {
 		caption := fmt.Sprintf("Start of %s", title)
@@ -95,7 +107,7 @@ func replayFrames(g *tessera.Game, from, to int) ([]render.ReplayFrame, error) {
 			m := g.Moves[n-1]
 			caption = fmt.Sprintf("Move %d of %d · %s", n, len(g.Moves), moveCaption(g, m))
 		}
-		return render.ReplayFrame{Scene: st.Board(), Panel: panelOf(g, st, n), Caption: caption}
+		return render.ReplayFrame{Scene: board(), Panel: panelOf(g, st, n), Caption: caption}
 	}
 	frames := []render.ReplayFrame{frame(from - 1)}
 	for n := from; n <= to; n++ {

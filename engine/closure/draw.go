@@ -69,6 +69,22 @@ func (st *State) crop() (c0, r0, c1, r1 int) {
 // them, the coordinates of the shown rows and columns, and the last move.
 func (st *State) Board() engine.Scene {
 	c0, r0, c1, r1 := st.crop()
+	return st.board(c0, r0, c1, r1)
+}
+
+// BoardFramed is Board in the frame of a later position (engine.Framer):
+// the part both positions show, so that a replay keeps one framing.
+func (st *State) BoardFramed(later engine.State) engine.Scene {
+	c0, r0, c1, r1 := st.crop()
+	if l, ok := later.(*State); ok {
+		lc0, lr0, lc1, lr1 := l.crop()
+		c0, r0, c1, r1 = min(c0, lc0), min(r0, lr0), max(c1, lc1), max(r1, lr1)
+	}
+	return st.board(c0, r0, c1, r1)
+}
+
+// board draws the position with columns c0 to c1 and rows r0 to r1 shown.
+func (st *State) board(c0, r0, c1, r1 int) engine.Scene {
 	cols, rows := c1-c0+1, r1-r0+1
 	cell := min(maxCell, (sceneSide-2*margin)/float64(max(cols, rows)))
 	sc := engine.Scene{W: 2*margin + float64(cols)*cell, H: 2*margin + float64(rows)*cell, Background: engine.Paper}
