@@ -782,8 +782,8 @@ func (st *State) View(viewer engine.Seat) engine.View {
 		v.Status = seatNames[st.Turn] + " to move"
 	}
 	v.Legend = []string{
-		fmt.Sprintf("Board %s: black cells are neutral", st.Kind),
-		"Pale cells: territory, closed to the other players",
+		fmt.Sprintf("Board %s: black cells are neutral, beige cells are empty", st.Kind),
+		"Cells tinted in a player's colour and bordered in it: that player's territory, closed to the others",
 		"Pink outline: the last piece",
 	}
 	if st.MaxHalf {
