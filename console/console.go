@@ -270,11 +270,17 @@ func (c *Console) Do(line string) (service.Reply, error) {
 		}
 		return c.svc.Leaderboard(req, args[0])
 	case "profile":
-		var u service.User
+		u := req.User
 		if len(args) == 1 {
 			u = user(args[0])
 		}
-		return c.svc.Profile(req, u)
+		r, err := c.svc.Profile(req, u)
+		// Filed under the name of the player it shows: one profile.png
+		// for all, bo's was written over ana's.
+		for i := range r.Files {
+			r.Files[i].Name = fileSafe(u.ID) + "-" + r.Files[i].Name
+		}
+		return r, err
 	case "join", "challenges", "history", "export", "replay":
 		return c.players(req, cmd, ref, args)
 	case "accept", "decline":

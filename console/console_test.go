@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -141,5 +142,29 @@ func TestConsoleHelpMovesHandsAndHints(t *testing.T) {
 	c.Line("bo: /board")
 	if !strings.Contains(out.String(), "#id after the command") || strings.Contains(out.String(), "game: option") {
 		t.Fatalf("hint: %s", out)
+	}
+}
+
+// TestConsoleProfilesAreFiledByPlayer: each profile picture is filed
+// under the name of the player it shows, so asking for bo's does not
+// write over ana's (issue #24, item 22: both were profile.png).
+func TestConsoleProfilesAreFiledByPlayer(t *testing.T) {
+	c, out := newConsole(t)
+	c.dir = t.TempDir()
+	c.Line("ana: /profile")
+	c.Line("ana: /profile bo")
+	ana, err := os.ReadFile(filepath.Join(c.dir, "ana-profile.png"))
+	if err != nil {
+		t.Fatalf("ana's profile: %v\n%s", err, out)
+	}
+	bo, err := os.ReadFile(filepath.Join(c.dir, "bo-profile.png"))
+	if err != nil {
+		t.Fatalf("bo's profile: %v\n%s", err, out)
+	}
+	if bytes.Equal(ana, bo) {
+		t.Fatal("ana's and bo's profiles are the same picture")
+	}
+	if !strings.Contains(out.String(), "picture: "+filepath.Join(c.dir, "bo-profile.png")) {
+		t.Fatalf("the console does not name bo's file:\n%s", out)
 	}
 }
