@@ -38,8 +38,8 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: tessera ai --game ID [--players N] [--seed S] [--option k=v]... [--deck a,b,...] [--level L] [--ai-seed K] [--think D] MOVES_FILE|-\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code // 0 for -h, 2 for a mistake
 	}
 	if fs.NArg() != 1 || *game == "" {
 		fs.Usage()

@@ -48,8 +48,8 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--first K] [--compare k=v]... [--json] [--out DIR] [--workers W] [--think D]\n       tessera lab merge [--out DIR] FILE...   (join --json outputs of runs of different games)\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code // 0 for -h, 2 for a mistake
 	}
 	if fs.NArg() != 0 || *game == "" || *seats == "" {
 		fs.Usage()

@@ -25,8 +25,8 @@ func runLabMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: tessera lab merge [--out DIR] [--json] FILE...\n  FILE: the output of tessera lab --json; the runs differ only by --first and -n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code // 0 for -h, 2 for a mistake
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

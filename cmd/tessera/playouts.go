@@ -35,8 +35,8 @@ func runPlayouts(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: tessera playouts --game ID [--players N] [--option k=v]... [--seconds S]\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code // 0 for -h, 2 for a mistake
 	}
 	if fs.NArg() != 0 || *game == "" || !(*seconds > 0) {
 		fs.Usage()
