@@ -63,9 +63,9 @@ func Analyze(a Report, b *Report) Analysis {
 		vb = perGameValues(cfg.Players, b.Records, reasons)
 	}
 	for i, m := range va {
-		ms := Measure{Name: m.name, Rate: m.rate, Stat: estimate(m.values, m.rate)}
+		ms := Measure{Name: m.name, Rate: m.rate, Stat: estimate(m)}
 		if b != nil {
-			o := estimate(vb[i].values, m.rate)
+			o := estimate(vb[i])
 			d := difference(pairs(a.Records, m.values, b.Records, vb[i].values))
 			ms.Other, ms.Diff = &o, &d
 		}
@@ -204,7 +204,7 @@ func (an Analysis) Markdown(pictures []string) []byte {
 	if an.Capped > 0 {
 		fmt.Fprintf(&b, "%d AI moves were cut short by the time cap: this report depends on the machine.\n\n", an.Capped)
 	}
-	b.WriteString("Rates have 95% Wilson intervals; means have 95% normal intervals (±1.96 standard errors). A shared win of k seats counts 1/k to each. Balance is the largest distance of a seat's win rate from a fair share.\n\n")
+	b.WriteString("Rates have 95% Wilson intervals; means have 95% normal intervals (±1.96 standard errors), cut to the values a game can give (a count is never below 0). A shared win of k seats counts 1/k to each. Balance is the largest distance of a seat's win rate from a fair share.\n\n")
 	if an.Compare != nil {
 		b.WriteString("The difference is B − A over the games both runs played, paired by seed and seating, with a 95% normal interval; an interval that excludes 0 is a real effect at that level.\n\n")
 		b.WriteString("| measure | A | B | B − A |\n|---|---|---|---|\n")

@@ -121,3 +121,51 @@ func TestReportBytesRepeat(t *testing.T) {
 		t.Fatal("the same seed gave different reports")
 	}
 }
+
+// game is a hand-made record of a two-seat game with these scores after
+// each move (seats alternating, one legal move each) won by winner.
+func game(index, winner int, scores ...[]int) lab.Record {
+	r := lab.Record{Index: index, Seed: uint64(index), Players: []int{0, 1}, Scores: scores, Final: scores[len(scores)-1], Winners: []int{winner}}
+	for i := range scores {
+		r.Moves = append(r.Moves, "m")
+		r.Movers = append(r.Movers, i%2)
+		r.Legal = append(r.Legal, 1)
+		r.Playouts = append(r.Playouts, 0)
+	}
+	return r
+}
+
+// TestCountIntervalsStayPossible: a count's interval holds only values a
+// count can take (issue #24, item 23: "lead changes 1.17 [-0.47, 2.80]").
+// Three games with 5, 0 and 0 lead changes: the mean is 5/3, the standard
+// error sqrt(25/3)/sqrt(3) = 5/3, so the normal interval 5/3 ± 1.96·5/3
+// starts at -1.6; cut at 0, the least count, it is [0, 4.93]. The point
+// after which the winner led for good is a share of the game, within
+// [0, 1].
+func TestCountIntervalsStayPossible(t *testing.T) {
+	rep := lab.Report{
+		Config: lab.Config{Game: "knotwork", Players: 2, Games: 3, Seats: []string{"random", "greedy"}, Seed: 1},
+		Records: []lab.Record{
+			// The lead changes hands five times: 0, 1, 0, 1, 0, 1.
+			game(0, 1, []int{1, 0}, []int{1, 2}, []int{3, 2}, []int{3, 4}, []int{5, 4}, []int{5, 6}),
+			game(1, 0, []int{1, 0}, []int{1, 0}),
+			game(2, 0, []int{2, 0}, []int{2, 1}),
+		},
+	}
+	an := lab.Analyze(rep, nil)
+	lc := measure(t, an, "lead changes").Stat
+	if !near(lc.Value, 5.0/3) || !near(lc.Low, 0) || !near(lc.High, 5.0/3+1.959963984540054*5.0/3) {
+		t.Errorf("lead changes %+v, want 1.67 [0, 4.93]", lc)
+	}
+	for _, m := range an.Measures {
+		if m.Stat.N > 0 && m.Stat.Low < 0 {
+			t.Errorf("%s: interval %+v reaches below 0", m.Name, m.Stat)
+		}
+	}
+	if lead := measure(t, an, "winner leads for good from (0=start, 1=end)").Stat; lead.N > 0 && (lead.Low < 0 || lead.High > 1) {
+		t.Errorf("a share of the game outside [0, 1]: %+v", lead)
+	}
+	if md := an.Markdown(nil); bytes.Contains(md, []byte("[-")) {
+		t.Errorf("the report prints a negative bound:\n%s", md)
+	}
+}

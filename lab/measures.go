@@ -9,7 +9,8 @@ import (
 // A measure is one number a designer reads, computed from one value per
 // game (a game where it does not apply gives NaN and is left out). Rates
 // are 0/1 (or a share) per game and get a Wilson interval; other measures
-// are means with a normal interval (mean ± 1.96 standard errors).
+// are means with a normal interval (mean ± 1.96 standard errors), cut to
+// the values the measure can take (a count is never below 0).
 type Measure struct {
 	Name  string    `json:"name"`
 	Rate  bool      `json:"rate"`
@@ -32,6 +33,9 @@ type perGame struct {
 	name   string
 	rate   bool
 	values []float64
+	// least and most are the values a game can give: 0 and +Inf for a
+	// count or a length, 0 and 1 for a rate or a share of the game.
+	least, most float64
 }
 
 // turns splits a game's plies into turns: a turn is a run of consecutive
@@ -111,7 +115,12 @@ const (
 // the list of end reasons to count (the union over the runs compared).
 func perGameValues(players int, records []Record, reasons []string) []perGame {
 	col := func(name string, rate bool, f func(Record) float64) perGame {
-		p := perGame{name: name, rate: rate}
+		// Every measure here is a rate, a count or a length, all at
+		// least 0; a share of the game is at most 1 (ofGame).
+		p := perGame{name: name, rate: rate, least: 0, most: math.Inf(1)}
+		if rate {
+			p.most = 1
+		}
 		for _, r := range records {
 			p.values = append(p.values, f(r))
 		}
@@ -140,9 +149,15 @@ func perGameValues(players int, records []Record, reasons []string) []perGame {
 		col("length in turns", false, func(r Record) float64 { return float64(len(turns(r))) }),
 		col("mean legal moves per move", false, func(r Record) float64 { return mean(ints(r.Legal)) }),
 		col("lead changes", false, func(r Record) float64 { c, _ := leadChanges(r); return c }),
-		col("winner leads for good from (0=start, 1=end)", false, func(r Record) float64 { _, l := leadChanges(r); return l }),
+		ofGame(col("winner leads for good from (0=start, 1=end)", false, func(r Record) float64 { _, l := leadChanges(r); return l })),
 		col(marginName, false, func(r Record) float64 { return margin(r.Final) }))
 	return out
+}
+
+// ofGame marks a measure as a share of the game, at most 1.
+func ofGame(p perGame) perGame {
+	p.most = 1
+	return p
 }
 
 func b2f(b bool) float64 {
@@ -172,9 +187,9 @@ func mean(xs []float64) float64 {
 }
 
 // estimate is the value of one measure over the games that define it.
-func estimate(values []float64, rate bool) Estimate {
+func estimate(p perGame) Estimate {
 	var xs []float64
-	for _, v := range values {
+	for _, v := range p.values {
 		if !math.IsNaN(v) {
 			xs = append(xs, v)
 		}
@@ -184,11 +199,15 @@ func estimate(values []float64, rate bool) Estimate {
 		return e
 	}
 	e.Value = mean(xs)
-	if rate {
+	if p.rate {
 		e.Low, e.High = Wilson(e.Value*float64(len(xs)), len(xs), z95)
 		return e
 	}
+	// The normal interval of a mean of few skewed counts reaches values
+	// no game can give ("lead changes 1.17 [-0.47, 2.80]"): it is cut
+	// to the possible ones.
 	e.Low, e.High = normal(xs, e.Value)
+	e.Low, e.High = math.Max(e.Low, p.least), math.Min(e.High, p.most)
 	return e
 }
 
