@@ -241,9 +241,10 @@ func (an Analysis) Markdown(pictures []string) []byte {
 	} else {
 		b.WriteString("| turn | legal moves | games |\n|---|---|---|\n")
 	}
+	// Every turn: sampling every other one showed, with two seats taking
+	// turns, one seat's branching only.
 	rows := max(len(an.Branching), len(an.BranchingB))
-	step := max(1, (rows+24)/25)
-	for t := 0; t < rows; t += step {
+	for t := 0; t < rows; t++ {
 		fmt.Fprintf(&b, "| %d | %s |", t+1, branchCell(an.Branching, t))
 		if an.Compare != nil {
 			fmt.Fprintf(&b, " %s |", branchCell(an.BranchingB, t))

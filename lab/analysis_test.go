@@ -3,6 +3,8 @@ package lab_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"tessera/lab"
@@ -167,5 +169,27 @@ func TestCountIntervalsStayPossible(t *testing.T) {
 	}
 	if md := an.Markdown(nil); bytes.Contains(md, []byte("[-")) {
 		t.Errorf("the report prints a negative bound:\n%s", md)
+	}
+}
+
+// TestBranchingTableListsEveryTurn: the report's branching table has a
+// row for every turn (issue #24, item 23: past 25 turns it listed every
+// other one, and with two seats alternating that was one seat's turns
+// only). A game of 30 alternating moves has 30 turns.
+func TestBranchingTableListsEveryTurn(t *testing.T) {
+	var scores [][]int
+	for range 30 {
+		scores = append(scores, []int{0, 0})
+	}
+	rep := lab.Report{
+		Config:  lab.Config{Game: "knotwork", Players: 2, Games: 1, Seats: []string{"random", "greedy"}, Seed: 1},
+		Records: []lab.Record{game(0, 0, scores...)},
+	}
+	md := string(lab.Analyze(rep, nil).Markdown(nil))
+	_, table, _ := strings.Cut(md, "## Branching factor by turn")
+	for turn := 1; turn <= 30; turn++ {
+		if row := fmt.Sprintf("\n| %d | 1.0 | 1 |\n", turn); !strings.Contains(table, row) {
+			t.Fatalf("no row for turn %d:%s", turn, table)
+		}
 	}
 }
