@@ -179,6 +179,22 @@ func optionText(o map[string]string) string {
 	return strings.Join(kv, " ")
 }
 
+// IntervalText is a value with its 95% interval, as the report prints it:
+// "52.0% [41.2, 62.6]" for a rate, "1.17 [0.00, 2.80]" for a mean.
+func IntervalText(e Estimate, rate bool) string { return interval(e, rate) }
+
+// DiffText is the measure's difference B − A with its 95% interval, as
+// the report prints it ("–" when no game defines it in both runs).
+func (m Measure) DiffText() string {
+	if m.Diff == nil || m.Diff.N == 0 {
+		return "–"
+	}
+	if m.Rate {
+		return fmt.Sprintf("%+.1f%% [%+.1f, %+.1f]", 100*m.Diff.Value, 100*m.Diff.Low, 100*m.Diff.High)
+	}
+	return fmt.Sprintf("%+.2f [%+.2f, %+.2f]", m.Diff.Value, m.Diff.Low, m.Diff.High)
+}
+
 func interval(e Estimate, rate bool) string {
 	if e.N == 0 {
 		return "–"
@@ -210,15 +226,7 @@ func (an Analysis) Markdown(pictures []string) []byte {
 		b.WriteString("| measure | A | B | B − A |\n|---|---|---|---|\n")
 		fmt.Fprintf(&b, "| balance | %.1f%% | %.1f%% | |\n", 100*an.Balance, 100**an.BalanceB)
 		for _, m := range an.Measures {
-			d := "–"
-			if m.Diff.N > 0 {
-				if m.Rate {
-					d = fmt.Sprintf("%+.1f%% [%+.1f, %+.1f]", 100*m.Diff.Value, 100*m.Diff.Low, 100*m.Diff.High)
-				} else {
-					d = fmt.Sprintf("%+.2f [%+.2f, %+.2f]", m.Diff.Value, m.Diff.Low, m.Diff.High)
-				}
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", m.Name, interval(m.Stat, m.Rate), interval(*m.Other, m.Rate), d)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", m.Name, interval(m.Stat, m.Rate), interval(*m.Other, m.Rate), m.DiffText())
 		}
 	} else {
 		b.WriteString("| measure | value [95% interval] | games |\n|---|---|---|\n")

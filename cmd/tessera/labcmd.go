@@ -132,8 +132,9 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "the comparison run had not started: the report has the first option set only")
 		}
 	}
+	an := lab.Analyze(rep, repB)
 	if *out != "" {
-		if err := writeLabReport(*out, lab.Analyze(rep, repB), stderr); err != nil {
+		if err := writeLabReport(*out, an, stderr); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}
@@ -154,10 +155,27 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if repB != nil && !*asJSON {
+		printComparison(stdout, an)
+	}
 	if stopped {
 		return 130
 	}
 	return 0
+}
+
+// printComparison is what --compare promises: each measure under both
+// option sets and their difference, as report.md has them.
+func printComparison(w io.Writer, an lab.Analysis) {
+	fmt.Fprintf(w, "B − A, B = %s against A = %s, over the games both played, paired by seed and seating (95%% intervals; one that excludes 0 is a real effect):\n",
+		optionLabel(an.Compare), optionLabel(an.Options))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "measure\tA\tB\tB − A\t")
+	fmt.Fprintf(tw, "balance\t%.1f%%\t%.1f%%\t\t\n", 100*an.Balance, 100**an.BalanceB)
+	for _, m := range an.Measures {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", m.Name, lab.IntervalText(m.Stat, m.Rate), lab.IntervalText(*m.Other, m.Rate), m.DiffText())
+	}
+	tw.Flush()
 }
 
 func printLab(w io.Writer, rep lab.Report, took time.Duration) {
