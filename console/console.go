@@ -37,7 +37,7 @@ func New(svc *service.Service, out io.Writer, dir string) *Console {
 const Help = `Type commands as "<player>: /<command> ...", for example:
   ana: /new elemental bo           challenge bo (options: ana: /new elemental bo borders=RBGY)
   bo: /accept                      accept the newest challenge (or /accept 3)
-  ana: /moves                      list your legal moves, best first (25 at most); /moves d5 narrows it
+  ana: /moves                      your legal moves with what each gains, most first (25 at most); /moves d5 narrows it
   ana: /move d5 RGBY               play a move (add #3 first when you have several games)
   bo: /hand   bo: /board   bo: /games   bo: /resign   ana: /rules closure
   ana: /click resign:3             press a button shown as [Label: /click id]
@@ -304,7 +304,7 @@ func (c *Console) Do(line string) (service.Reply, error) {
 		}
 		if len(choices) == service.MaxChoices {
 			// The list, like Discord's autocomplete, holds at most 25.
-			fmt.Fprintf(&b, "  (the list stops at %d moves, best first; type the start of a move after /moves to see others)\n", service.MaxChoices)
+			fmt.Fprintf(&b, "  (the list stops at %d moves, those that gain most first; type the start of a move after /moves to see others)\n", service.MaxChoices)
 		}
 		return service.Reply{Text: strings.TrimRight(b.String(), "\n"), Ephemeral: true}, nil
 	case "puzzle":

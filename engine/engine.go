@@ -127,6 +127,24 @@ type Previewer interface {
 	Preview(m Move) []Delta
 }
 
+// Gain is what a move does for the player making it, in words a player
+// reads beside the move ("+5: covers 3, captures 2 cells", "wins: closes
+// your loop"), and a rank to list the moves by.
+type Gain struct {
+	Text string // "" when the move gains nothing that can be said now
+	Rank int    // the higher, the better for the mover: listed highest first
+}
+
+// Gainer is implemented by games whose moves gain more than points, or
+// whose points come only later (a loop, a knot, a capture): /moves and
+// the autocomplete show each move's Gain and list the moves by rank.
+// Without it they show a Previewer's points. Gains gets moves that are
+// legal in the position (and those Parse accepts, like "pass"), and
+// leaves the position as it was.
+type Gainer interface {
+	Gains(moves []Move) []Gain
+}
+
 // Framer is implemented by games whose board picture shows only the part
 // of the table in play, so that the picture's frame grows with the game.
 // BoardFramed draws the position in the frame of later, a position the

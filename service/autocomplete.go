@@ -20,38 +20,39 @@ func words(s string) []string {
 }
 
 // legalMoves builds (once per position) the mover's legal moves with their
-// notation and points, best first.
+// notation and what each gains, those that gain most first: a Gainer's
+// words and rank, or a Previewer's points; without either, in the game's
+// own order.
 func (p *position) legalMoves() []legalMove {
 	p.once.Do(func() {
 		st := p.state
-		prev, _ := st.(engine.Previewer)
 		moves := st.Legal() // one per position already: no dedupe needed
-		p.legal = make([]legalMove, 0, len(moves)+2)
-		add := func(m engine.Move) {
-			lm := legalMove{move: m, text: m.String()}
-			if prev != nil {
-				for _, d := range prev.Preview(m) {
-					if d.Seat == st.ToMove() {
-						lm.points += d.Points
-					}
-				}
-				lm.scored = true
-			}
-			p.legal = append(p.legal, lm)
-		}
-		for _, m := range moves {
-			add(m)
-		}
 		// Moves a game accepts but does not list (a voluntary pass, a
 		// puzzle's undo).
 		for _, extra := range []string{"pass", "pass all", "undo"} {
-			if m, err := st.Parse(extra); err == nil && !slices.ContainsFunc(p.legal, func(l legalMove) bool { return l.text == m.String() }) {
-				add(m)
+			if m, err := st.Parse(extra); err == nil && !slices.ContainsFunc(moves, func(l engine.Move) bool { return l.String() == m.String() }) {
+				moves = append(moves, m)
 			}
 		}
-		if prev != nil {
-			sort.SliceStable(p.legal, func(i, j int) bool { return p.legal[i].points > p.legal[j].points })
+		p.legal = make([]legalMove, len(moves))
+		for i, m := range moves {
+			p.legal[i] = legalMove{move: m, text: m.String()}
 		}
+		if g, ok := st.(engine.Gainer); ok {
+			for i, gain := range g.Gains(moves) {
+				p.legal[i].points, p.legal[i].gain = gain.Rank, gain.Text
+			}
+		} else if prev, ok := st.(engine.Previewer); ok {
+			for i := range p.legal {
+				for _, d := range prev.Preview(p.legal[i].move) {
+					if d.Seat == st.ToMove() {
+						p.legal[i].points += d.Points
+					}
+				}
+				p.legal[i].gain = fmt.Sprintf("%+d", p.legal[i].points)
+			}
+		}
+		sort.SliceStable(p.legal, func(i, j int) bool { return p.legal[i].points > p.legal[j].points })
 	})
 	return p.legal
 }
@@ -93,7 +94,8 @@ func matches(text string, typed []string) bool {
 }
 
 // MoveChoices suggests the caller's legal moves that fit what they typed,
-// at most 25, each with its points ("d5 RGBY (+4)"). When the caller
+// at most 25, those that gain most first, each with what it gains ("d5
+// RGBY (+4)", "c3 c4 d4 (+5: covers 3, captures 2 cells)"). When the caller
 // cannot move, a single choice says why.
 func (s *Service) MoveChoices(req Request, ref, typed string) []Choice {
 	g, p, seat, err := s.playable(req, ref, true)
@@ -112,8 +114,8 @@ func (s *Service) MoveChoices(req Request, ref, typed string) []Choice {
 			continue
 		}
 		name := lm.text
-		if lm.scored {
-			name = fmt.Sprintf("%s (%+d)", lm.text, lm.points)
+		if lm.gain != "" {
+			name = fmt.Sprintf("%s (%s)", lm.text, lm.gain)
 		}
 		out = append(out, Choice{Name: clip(name), Value: clip(lm.text)})
 		if len(out) == MaxChoices {

@@ -254,8 +254,8 @@ type position struct {
 type legalMove struct {
 	move   engine.Move
 	text   string // canonical notation
-	points int
-	scored bool
+	points int    // what the move scores now (Previewer), or its Gain's rank
+	gain   string // what the move gains, in words
 }
 
 const cacheSize = 512
