@@ -138,7 +138,7 @@ func drawScene(dc *canvas, pn pen, sc engine.Scene, t Transform, clip func(i int
 				continue
 			}
 		}
-		if it.Path != nil {
+		if it.Path != nil && pn.log == nil { // a layout only: see pen
 			tracePath(dc, it.Path, t)
 			if !it.Fill.None() {
 				dc.SetColor(rgba(it.Fill))
