@@ -83,7 +83,11 @@ func (st *State) Board() engine.Scene {
 	if b.inLabel {
 		for i := 0; i < b.n; i++ {
 			if st.Cover[i] < 0 && !b.neutral.has(i) {
-				sc.Text(b.name(i), b.center[i].X, b.center[i].Y, textSize, labelInk, engine.Center, false)
+				at := b.center[i]
+				if b.kind == Tri {
+					at.Y += towardsBase(b.poly[i])
+				}
+				sc.Text(b.name(i), at.X, at.Y, textSize, labelInk, engine.Center, false)
 			}
 		}
 	}
@@ -149,4 +153,20 @@ func (st *State) HandScene(s engine.Seat) engine.Scene {
 		sc.Text(label, x0+box/2, y0+122, 26, engine.Ink, engine.Center, true)
 	}
 	return sc
+}
+
+// towardsBase moves a triangle's name 3 units from its centre towards its
+// base, down in a triangle pointing up and up in one pointing down: the
+// names of two neighbours, one of each, then stand clear of each other.
+func towardsBase(tri []engine.Point) float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	sum := 0.0
+	for _, p := range tri {
+		lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+		sum += p.Y
+	}
+	if sum/float64(len(tri)) > (lo+hi)/2 { // two corners below: the base
+		return 3
+	}
+	return -3
 }
