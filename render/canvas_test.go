@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
 
 	"tessera/engine"
 	_ "tessera/engine/games"
@@ -357,5 +358,15 @@ func TestEncodePaletted(t *testing.T) {
 				t.Fatalf("pixel %d,%d differs", x, y)
 			}
 		}
+	}
+}
+
+// text draws a label with its left (ax 0), centre (0.5) or right (1) at x,
+// centred on y. It draws the glyphs straight onto the picture: gg's
+// DrawString resamples every glyph through a transform, which cost more
+// than all the other text work together.
+func text(dc *gg.Context, face font.Face, s string, x, y, ax float64, c engine.Color) {
+	if img, ok := dc.Image().(*image.RGBA); ok {
+		drawText(img, face, s, x, y, ax, c)
 	}
 }

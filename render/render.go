@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fogleman/gg"
 	"github.com/golang/freetype/truetype"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
@@ -290,14 +289,6 @@ func boardLayout(sc engine.Scene, p Panel) (t Transform, boardH float64, h int) 
 	return t, boardH, int(math.Ceil(boardH + layoutPanel(fc, p, boardH).h))
 }
 
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 // Scene draws a scene alone (a hand, a tile set), fitted into a box
 // Width px wide, and returns the PNG.
 func Scene(sc engine.Scene) ([]byte, error) {
@@ -471,16 +462,6 @@ func Status(seats []Seat) string {
 		return "Game over: " + win[0] + " wins"
 	}
 	return "Game over: " + strings.Join(win[:len(win)-1], ", ") + " and " + win[len(win)-1] + " share the win"
-}
-
-// text draws a label with its left (ax 0), centre (0.5) or right (1) at x,
-// centred on y. It draws the glyphs straight onto the picture: gg's
-// DrawString resamples every glyph through a transform, which cost more
-// than all the other text work together.
-func text(dc *gg.Context, face font.Face, s string, x, y, ax float64, c engine.Color) {
-	if img, ok := dc.Image().(*image.RGBA); ok {
-		drawText(img, face, s, x, y, ax, c)
-	}
 }
 
 // drawText is text on a picture without a gg context (the replay's
