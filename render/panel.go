@@ -12,12 +12,13 @@ import (
 // The panel under a board: the game's title, the status (whose turn, who
 // won), a row per seat and the legend. On a phone Discord shows the
 // picture at about 390 px wide, half its width, so every text is at least
-// textSize (MinTextSize) and a line that does not fit is wrapped, not
-// shrunk: the hand counts, the legend and the title must stay readable.
+// textSize (capitals 9 px high on a phone) and a line that does not fit
+// is wrapped, not shrunk: the hand counts, the legend and the title must
+// stay readable.
 
 // Text sizes of the panel, in pixels.
 const (
-	textSize   = 25 // the least size of a text in any picture (see MinTextSize)
+	textSize   = 25 // the least size of a text in any picture: capitals 18 px, 9 on a phone
 	statusSize = 28
 	nameSize   = 27
 	scoreSize  = 36

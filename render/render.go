@@ -17,7 +17,6 @@ import (
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/math/fixed"
 
 	"tessera/engine"
 )
@@ -467,9 +466,6 @@ func Status(seats []Seat) string {
 // drawText is text on a picture without a gg context (the replay's
 // caption band).
 func drawText(img *image.RGBA, face font.Face, s string, x, y, ax float64, c engine.Color) {
-	d := font.Drawer{Dst: img, Src: image.NewUniform(rgba(c)), Face: face}
-	w := float64(d.MeasureString(s)) / 64
-	h := float64(face.Metrics().Height) / 64
-	d.Dot = fixed.Point26_6{X: fixed.Int26_6(math.Round((x - ax*w) * 64)), Y: fixed.Int26_6(math.Round((y + 0.35*h) * 64))}
+	d := font.Drawer{Dst: img, Src: image.NewUniform(rgba(c)), Face: face, Dot: textDot(face, s, x, y, ax)}
 	d.DrawString(s)
 }

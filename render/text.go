@@ -75,9 +75,3 @@ const (
 	PhoneWidth  = 390
 	MinPhoneCap = 9.0
 )
-
-// MinTextSize is the least face size, in pixels, of a text in a picture
-// Width wide: its capitals are then MinPhoneCap high on a phone.
-func MinTextSize(isBold bool) float64 {
-	return math.Ceil(MinPhoneCap * Width / PhoneWidth / capRatio(isBold))
-}
