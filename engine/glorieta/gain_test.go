@@ -62,7 +62,7 @@ func TestGainsTellLoopsAndThreats(t *testing.T) {
 // it loses exactly when it ends with the opponent's; a threatening
 // move's cells each close the mover's loop with one more stone.
 func TestGainsAgreeWithApply(t *testing.T) {
-	for seed := uint64(1); seed <= 3; seed++ {
+	for seed := uint64(1); seed <= 2; seed++ {
 		s, err := New(engine.Setup{Game: ID, Players: 2, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
@@ -71,7 +71,7 @@ func TestGainsAgreeWithApply(t *testing.T) {
 		r := engine.NewRand(seed)
 		for ply := 0; !st.Over(); ply++ {
 			legal := st.Legal()
-			if ply%6 != 0 { // every sixth position is checked
+			if ply%10 != 0 { // every tenth position is checked
 				if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
 					t.Fatal(err)
 				}
