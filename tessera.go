@@ -251,6 +251,18 @@ func (g *Game) Seat(userID string) int {
 	return -1
 }
 
+// HasPlayer reports whether userID holds a seat of the game, a person's
+// or an AI's (Seat finds only a person's): the stores index a game under
+// every one of its players.
+func (g *Game) HasPlayer(userID string) bool {
+	for _, p := range g.Players {
+		if p.ID == userID {
+			return true
+		}
+	}
+	return false
+}
+
 // ChallengerSeat is the seat of the player who made the challenge.
 func (g *Game) ChallengerSeat() int {
 	if g.Challenger != "" {

@@ -70,7 +70,7 @@ func (t *Tx) putGame(g, old *tessera.Game) error {
 	if old != nil { // a player who left an open challenge is no longer in it
 		var left []string
 		for _, p := range old.Players {
-			if g.Seat(p.ID) < 0 {
+			if !g.HasPlayer(p.ID) {
 				left = append(left, p.ID)
 			}
 		}

@@ -50,6 +50,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Users", testUsers},
 		{"HandledInteractions", testHandled},
 		{"OpenChallenges", testOpenChallenges},
+		{"AISeatStaysIndexed", testAISeatIndexed},
 		{"FinishedPages", testFinished},
 		{"Rematch", testRematch},
 		{"Ratings", testRatings},
@@ -810,6 +811,36 @@ func testOpenChallenges(t *testing.T, open func(t *testing.T) storage.Store) {
 	}
 	if got, _ := s.OpenChallenges("g1"); ids(got) != fmt.Sprint([]uint64{a}) || len(got[0].Players) != 2 {
 		t.Fatalf("open in g1 after cy left: %s", ids(got))
+	}
+}
+
+// testAISeatIndexed: an AI seat (the bot's own id) is one of its game's
+// players in the index, after every change as after the create (and as
+// after Load, which indexes afresh): only a person who leaves an open
+// challenge leaves the index (issue #24 item 11: migrate compared the two
+// and refused every database holding a game against the computer).
+func testAISeatIndexed(t *testing.T, open func(t *testing.T) storage.Store) {
+	s := open(t)
+	g := NewGame()
+	g.Players[1] = tessera.Player{ID: "bot", Name: "Tessera (easy)", AI: "easy", Accepted: true}
+	id := create(t, s, g)
+	if _, err := s.Update(id, 1, "", func(g *tessera.Game, _ storage.Tx) error {
+		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: "resign", At: time.Unix(2000, 0).UTC()})
+		g.Status = tessera.StatusFinished
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Modify(id, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = "s1"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"1", "bot"} {
+		if gs, err := s.ByPlayer(p); err != nil || ids(gs) != fmt.Sprint([]uint64{id}) {
+			t.Errorf("games of %s after a move and a modification: %s %v, want [%d]", p, ids(gs), err, id)
+		}
+		if gs, _, err := s.Finished(p, nil, 0, 10); err != nil || ids(gs) != fmt.Sprint([]uint64{id}) {
+			t.Errorf("finished games of %s: %s %v, want [%d]", p, ids(gs), err, id)
+		}
 	}
 }
 
