@@ -175,6 +175,11 @@ type Tx interface {
 	// PutRating stores r, replacing the rating of the same guild, game
 	// and user.
 	PutRating(r tessera.Rating) error
+	// OpenChallenges lists the open challenges of a server as the
+	// transaction sees them, oldest first. Transactions that ask it for
+	// one server run one after the other (in any number of processes),
+	// so a limit counted here and then created holds.
+	OpenChallenges(guildID string) ([]*tessera.Game, error)
 }
 
 // Backuper is a Store that can write a consistent copy of itself while

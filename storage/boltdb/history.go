@@ -122,6 +122,16 @@ func initHistory(tx *bolt.Tx) error {
 	return nil
 }
 
+// OpenChallenges lists the open challenges of a server inside a change
+// (bbolt writes one transaction at a time, so a count made here holds
+// until the change commits).
+func (t *Tx) OpenChallenges(guildID string) ([]*tessera.Game, error) {
+	if t.tx.Bucket(bOpen) == nil {
+		return nil, nil
+	}
+	return gamesByIndex(t.tx, bOpen, guildID)
+}
+
 // OpenChallenges lists the open challenges of a server, oldest first.
 func (s *Store) OpenChallenges(guildID string) ([]*tessera.Game, error) {
 	var out []*tessera.Game
