@@ -238,6 +238,10 @@ type UserSettings struct {
 	// VacationUsed counts vacation days taken, by year.
 	VacationUsed map[int]int `json:"vacation_used,omitempty"`
 	DMFailed     bool        `json:"dm_failed,omitempty"` // a DM failed once (logged once)
+	// DMChannel is the transport's direct-message channel with the user
+	// (Discord opens it once per user; the bot keeps its id here so a
+	// restart does not open it again).
+	DMChannel string `json:"dm_channel,omitempty"`
 }
 
 // Seat is the seat of a person in the game, or -1. AI seats are nobody's:
