@@ -33,37 +33,41 @@ type adapter struct {
 // eachAdapter runs fn on bbolt and on PostgreSQL (a throwaway cluster:
 // without PostgreSQL that half skips, or fails under CI=true).
 func eachAdapter(t *testing.T, fn func(t *testing.T, a adapter)) {
-	t.Run("bbolt", func(t *testing.T) {
-		fn(t, adapter{name: "bbolt", open: func(t *testing.T, n int) []storage.Store {
-			st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	t.Run("bbolt", func(t *testing.T) { fn(t, boltAdapter()) })
+	t.Run("postgres", func(t *testing.T) { fn(t, postgresAdapter()) })
+}
+
+func boltAdapter() adapter {
+	return adapter{name: "bbolt", open: func(t *testing.T, n int) []storage.Store {
+		st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		out := make([]storage.Store, n)
+		for i := range out {
+			out[i] = st
+		}
+		return out
+	}}
+}
+
+func postgresAdapter() adapter {
+	var url string
+	a := adapter{name: "postgres"}
+	a.open = func(t *testing.T, n int) []storage.Store {
+		url = pgtest.Database(t)
+		out := make([]storage.Store, n)
+		for i := range out {
+			st, err := postgres.Open(context.Background(), url, storage.Options{NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { st.Close() })
-			out := make([]storage.Store, n)
-			for i := range out {
-				out[i] = st
-			}
-			return out
-		}})
-	})
-	t.Run("postgres", func(t *testing.T) {
-		var url string
-		a := adapter{name: "postgres"}
-		a.open = func(t *testing.T, n int) []storage.Store {
-			url = pgtest.Database(t)
-			out := make([]storage.Store, n)
-			for i := range out {
-				st, err := postgres.Open(context.Background(), url, storage.Options{NoSync: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { st.Close() })
-				out[i] = st
-			}
-			return out
+			out[i] = st
 		}
-		a.kill = func(t *testing.T) int { return pgtest.Kill(t, url) }
-		fn(t, a)
-	})
+		return out
+	}
+	a.kill = func(t *testing.T) int { return pgtest.Kill(t, url) }
+	return a
 }
