@@ -172,6 +172,13 @@ type Game struct {
 	// Unrated keeps the game out of the ratings (the /new option
 	// rated:false); games with an AI seat are unrated anyway.
 	Unrated bool `json:"unrated,omitempty"`
+
+	// RatingSeq numbers a rated game's end in the order in which games
+	// changed the ratings (storage.Tx.NextRatingSeq), given in the
+	// transaction that ends it; 0 for an unrated game, or one that ended
+	// before the number existed. tessera ratings replays games in this
+	// order.
+	RatingSeq uint64 `json:"rating_seq,omitempty"`
 }
 
 // Place is where the game's messages go.

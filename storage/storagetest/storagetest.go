@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"FinishedPages", testFinished},
 		{"Rematch", testRematch},
 		{"Ratings", testRatings},
+		{"RatingSeqInOrder", testRatingSeq},
 		{"Check", testCheck},
 		{"DumpLoad", testDumpLoad},
 		{"LoadRefusesNonEmpty", testLoadRefusesNonEmpty},
@@ -1015,6 +1016,45 @@ func testRatings(t *testing.T, open func(t *testing.T) storage.Store) {
 	}
 	if rs, _ := s.AllRatings(); len(rs) != 0 {
 		t.Fatalf("after replacing by nothing: %s", sortedRatings(rs))
+	}
+}
+
+// testRatingSeq: the numbers of rated games' ends follow the order of
+// their transactions, from 1; a failed change's number is given again
+// or skipped, never taken twice.
+func testRatingSeq(t *testing.T, open func(t *testing.T) storage.Store) {
+	s := open(t)
+	id := create(t, s, NewGame())
+	take := func(fail bool) (uint64, error) {
+		var seq uint64
+		_, err := s.Modify(id, func(g *tessera.Game, tx storage.Tx) error {
+			var err error
+			if seq, err = tx.NextRatingSeq(); err != nil {
+				return err
+			}
+			if fail {
+				return errors.New("refused")
+			}
+			g.RatingSeq = seq
+			return nil
+		})
+		return seq, err
+	}
+	var got []uint64
+	for i := range 4 {
+		seq, err := take(i == 1)
+		if (err != nil) != (i == 1) {
+			t.Fatalf("change %d: %v", i, err)
+		}
+		if i != 1 {
+			got = append(got, seq)
+		}
+	}
+	if got[0] != 1 || got[1] <= got[0] || got[2] <= got[1] {
+		t.Fatalf("numbers %v: want 1 and then increasing", got)
+	}
+	if g := game(t, s, id); g.RatingSeq != got[2] {
+		t.Fatalf("game's RatingSeq %d, want %d", g.RatingSeq, got[2])
 	}
 }
 
