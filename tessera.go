@@ -172,6 +172,13 @@ type Game struct {
 	// Unrated keeps the game out of the ratings (the /new option
 	// rated:false); games with an AI seat are unrated anyway.
 	Unrated bool `json:"unrated,omitempty"`
+
+	// RatingSeq numbers a rated game's end in the order in which games
+	// changed the ratings (storage.Tx.NextRatingSeq), given in the
+	// transaction that ends it; 0 for an unrated game, or one that ended
+	// before the number existed. tessera ratings replays games in this
+	// order.
+	RatingSeq uint64 `json:"rating_seq,omitempty"`
 }
 
 // Place is where the game's messages go.
@@ -238,6 +245,10 @@ type UserSettings struct {
 	// VacationUsed counts vacation days taken, by year.
 	VacationUsed map[int]int `json:"vacation_used,omitempty"`
 	DMFailed     bool        `json:"dm_failed,omitempty"` // a DM failed once (logged once)
+	// DMChannel is the transport's direct-message channel with the user
+	// (Discord opens it once per user; the bot keeps its id here so a
+	// restart does not open it again).
+	DMChannel string `json:"dm_channel,omitempty"`
 }
 
 // Seat is the seat of a person in the game, or -1. AI seats are nobody's:
@@ -249,6 +260,18 @@ func (g *Game) Seat(userID string) int {
 		}
 	}
 	return -1
+}
+
+// HasPlayer reports whether userID holds a seat of the game, a person's
+// or an AI's (Seat finds only a person's): the stores index a game under
+// every one of its players.
+func (g *Game) HasPlayer(userID string) bool {
+	for _, p := range g.Players {
+		if p.ID == userID {
+			return true
+		}
+	}
+	return false
 }
 
 // ChallengerSeat is the seat of the player who made the challenge.

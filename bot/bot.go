@@ -82,6 +82,7 @@ type Bot struct {
 	fatal   chan error // the first error that ends Run (a refused token)
 	refused sync.Once
 	inline  sync.Map // *discordgo.Interaction -> *inlineAnswer, while its HTTP response waits
+	dms     *dmChannels
 }
 
 // New creates a bot; Open connects it.
@@ -122,7 +123,8 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.ShardCheckEvery == 0 {
 		opt.ShardCheckEvery = 6 * time.Hour
 	}
-	b := &Bot{svc: svc, opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1)}
+	b := &Bot{svc: svc, opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
+		dms: newDMChannels(svc.Store())}
 	s, err := b.newSession()
 	if err != nil {
 		return nil, err
@@ -227,7 +229,7 @@ func (b *Bot) courier() {
 	t := time.NewTicker(b.opt.RetryEvery)
 	defer t.Stop()
 	for {
-		_, err := b.svc.Deliver(ctx, sink{b.session})
+		_, err := b.svc.Deliver(ctx, sink{s: b.session, dms: b.dms})
 		switch {
 		case errors.Is(err, service.ErrTokenRefused):
 			b.tokenRefused(err)

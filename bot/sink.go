@@ -16,7 +16,10 @@ import (
 )
 
 // sink delivers the service's announcements to Discord.
-type sink struct{ s *discordgo.Session }
+type sink struct {
+	s   *discordgo.Session
+	dms *dmChannels // each user's DM channel, opened once
+}
 
 // classify tells the service what a refusal from Discord means: the
 // codes the courier recovers from (a deleted channel or message, a missing
@@ -209,12 +212,22 @@ func (k sink) unarchive(ctx context.Context, threadID string) error {
 	return err
 }
 
+// DM sends a direct message in the user's DM channel, opened once and
+// kept (dmChannels). A kept channel Discord no longer knows (Unknown
+// Channel) is opened anew and the message sent there.
 func (k sink) DM(ctx context.Context, userID string, m service.Message, nonce string) error {
-	ch, err := k.s.UserChannelCreate(userID, discordgo.WithContext(ctx))
+	id, cached, err := k.dms.channel(ctx, k.s, userID)
 	if err != nil {
 		return classify(err)
 	}
-	_, err = k.send(ctx, ch.ID, m, nonce)
+	_, err = k.send(ctx, id, m, nonce)
+	if cached && failureOf(err) == service.Gone {
+		k.dms.forget(userID, id)
+		if id, _, err = k.dms.channel(ctx, k.s, userID); err != nil {
+			return classify(err)
+		}
+		_, err = k.send(ctx, id, m, nonce)
+	}
 	return err
 }
 

@@ -86,11 +86,14 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 	}
 }
 
-// deliver sends one announcement.
+// deliver sends one announcement. An error of the store is never
+// permanent: a database that hiccuped (a lost connection, a restart)
+// answers the next try, so the announcement waits for it with back-off.
+// Only a refusal of the transport that no retry can change drops one.
 func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement) error {
 	g, err := s.store.Game(a.GameID)
 	if err != nil {
-		return Permanent(err)
+		return fmt.Errorf("reading game %d: %w", a.GameID, err)
 	}
 	switch a.Kind {
 	case tessera.AnnounceThread:

@@ -104,26 +104,32 @@ func (s *Service) NewOpen(req Request, gameID string, seats int, options, clock 
 	if _, err := engine.New(setup); err != nil {
 		return Reply{}, err
 	}
-	if seats > 1 {
-		open, err := s.store.OpenChallenges(req.GuildID)
-		if err != nil {
-			return Reply{}, err
-		}
-		mine := 0
-		for _, o := range open {
-			if o.Players[o.ChallengerSeat()].ID == req.User.ID {
-				mine++
-			}
-		}
-		if mine >= maxOpenPerUser {
-			return Reply{}, errorf(tessera.EINVALID, "You already have %d open challenges in this server; withdraw one (/challenges lists them) before posting another.", mine)
-		}
-	}
 	now := s.now().UTC()
 	rec := &tessera.Game{Status: tessera.StatusChallenge, Open: seats > 1, Setup: setup, GuildID: req.GuildID, ChannelID: req.ChannelID,
 		Players: []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}},
 		Created: now, Updated: now, Clock: clk, NoThread: s.cfg.NoThreads, Unrated: req.Unrated}
-	if err := s.store.Create(rec, req.InteractionID); err != nil {
+	var limit func(g *tessera.Game, tx storage.Tx) error
+	if seats > 1 {
+		// Counted in the creating transaction: requests at once (in any
+		// process) count one after the other, each seeing the others'.
+		limit = func(g *tessera.Game, tx storage.Tx) error {
+			open, err := tx.OpenChallenges(g.GuildID)
+			if err != nil {
+				return err
+			}
+			mine := 0
+			for _, o := range open {
+				if o.Players[o.ChallengerSeat()].ID == req.User.ID {
+					mine++
+				}
+			}
+			if mine >= maxOpenPerUser {
+				return errorf(tessera.EINVALID, "You already have %d open challenges in this server; withdraw one (/challenges lists them) before posting another.", mine)
+			}
+			return nil
+		}
+	}
+	if err := s.store.CreateWith(rec, req.InteractionID, limit); err != nil {
 		return Reply{}, dup(err)
 	}
 	if seats == 1 {
@@ -194,6 +200,11 @@ func (s *Service) Join(req Request, id uint64) (Reply, error) {
 	}
 	now := s.now().UTC()
 	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
+		// Its lifetime is over even if the clock's tick that expires it
+		// has not come yet.
+		if now.Sub(g.Created) >= s.expireAfter() {
+			return errorf(tessera.EINVALID, "Game #%d expired after %s and is no longer open; post your own with /new.", id, Span(s.expireAfter()))
+		}
 		g.Players = append(g.Players, tessera.Player{ID: req.User.ID, Name: req.User.Name, Accepted: true})
 		g.Updated = now
 		if len(g.Players) < g.Setup.Players {

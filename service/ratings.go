@@ -90,6 +90,15 @@ func (s *Service) rateGame(tx storage.Tx, g *tessera.Game, st engine.State) (str
 		}
 		before[i] = r
 	}
+	// Numbered now that the players' ratings are read (and, on a shared
+	// database, locked): the order of the changes, which RebuildRatings
+	// replays. The moves' times need not be in that order: they are read
+	// before the game's transaction.
+	seq, err := tx.NextRatingSeq()
+	if err != nil {
+		return "", err
+	}
+	g.RatingSeq = seq
 	after := nextRatings(g, Places(g, st), before)
 	for _, r := range after {
 		if err := tx.PutRating(r); err != nil {
@@ -170,7 +179,9 @@ func nextRatings(g *tessera.Game, places []int, before []tessera.Rating) []tesse
 }
 
 // RebuildRatings computes every rating from the store's finished games,
-// in the order they ended (ties by game number), as the games' ends did.
+// in the order in which their ends changed the ratings (RatingSeq), as
+// the games' ends did; games that ended before RatingSeq existed come
+// first, in the order they ended (ties by game number).
 func RebuildRatings(st storage.Store) ([]tessera.Rating, error) {
 	var games []*tessera.Game
 	err := st.All(func(g *tessera.Game) error {
@@ -183,7 +194,7 @@ func RebuildRatings(st storage.Store) ([]tessera.Rating, error) {
 		return nil, err
 	}
 	slices.SortFunc(games, func(a, b *tessera.Game) int {
-		return cmp.Or(cmp.Compare(storage.Ended(a), storage.Ended(b)), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(a.RatingSeq, b.RatingSeq), cmp.Compare(storage.Ended(a), storage.Ended(b)), cmp.Compare(a.ID, b.ID))
 	})
 	byKey := map[string]tessera.Rating{}
 	var order []string

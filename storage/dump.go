@@ -29,8 +29,9 @@ type Dumper interface {
 	// database, in one transaction: when src or a write fails, nothing is
 	// kept. It refuses a database that holds anything (ErrNotEmpty).
 	// Games keep their ids and versions and announcements their Seq (the
-	// message nonce), and the counters end at least at the highest id and
-	// Seq loaded, so that the next game and announcement never reuse one.
+	// message nonce), and the counters end at least at the highest id,
+	// Seq and RatingSeq loaded, so that the next game, announcement and
+	// rated game's end never reuse one.
 	Load(src func(put func(Record) error) error) error
 }
 
@@ -54,6 +55,8 @@ type Record struct {
 type Counters struct {
 	LastGameID uint64 `json:"last_game_id"`
 	LastSeq    uint64 `json:"last_seq"`
+	// LastRatingSeq is the last Tx.NextRatingSeq given out.
+	LastRatingSeq uint64 `json:"last_rating_seq,omitempty"`
 }
 
 // User is a user's stored settings.

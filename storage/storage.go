@@ -175,6 +175,18 @@ type Tx interface {
 	// PutRating stores r, replacing the rating of the same guild, game
 	// and user.
 	PutRating(r tessera.Rating) error
+	// OpenChallenges lists the open challenges of a server as the
+	// transaction sees them, oldest first. Transactions that ask it for
+	// one server run one after the other (in any number of processes),
+	// so a limit counted here and then created holds.
+	OpenChallenges(guildID string) ([]*tessera.Game, error)
+	// NextRatingSeq gives the next number of the order in which games
+	// change ratings (1, 2, ...; the game's RatingSeq). A game's end
+	// takes it after reading its players' ratings (Rating), so two games
+	// of one player ending at once are numbered in the order in which
+	// their changes were made, whatever their moves' times: the order
+	// tessera ratings replays them in.
+	NextRatingSeq() (uint64, error)
 }
 
 // Backuper is a Store that can write a consistent copy of itself while

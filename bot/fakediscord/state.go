@@ -360,9 +360,15 @@ func (s *Server) ensureChannelLocked(guildID, channelID string) *discordgo.Chann
 	return c
 }
 
+// dmChannelLocked is the user's DM channel: Discord answers every "open
+// a DM" with the same channel, so the fake keeps one per user; only one
+// deleted by the test (DeleteChannel, a channel Discord no longer knows)
+// is replaced by a new one, with a new id.
 func (s *Server) dmChannelLocked(u *discordgo.User) *discordgo.Channel {
 	if id, ok := s.st.dms[u.ID]; ok {
-		return s.st.channels[id]
+		if c, ok := s.st.channels[id]; ok {
+			return c
+		}
 	}
 	c := &discordgo.Channel{ID: s.ids.next(), Type: discordgo.ChannelTypeDM, Recipients: []*discordgo.User{u}}
 	s.st.channels[c.ID] = c

@@ -208,8 +208,8 @@ func (m *migration) verify(src, dst storage.Store) (problems []string) {
 		k := r.Key()
 		seen[k] = true
 		if r.Counters != nil {
-			if r.Counters.LastGameID < m.counters.LastGameID || r.Counters.LastSeq < m.counters.LastSeq {
-				problems = append(problems, fmt.Sprintf("counters %+v in the copy are below the original's %+v: ids or message nonces would be reused", *r.Counters, m.counters))
+			if r.Counters.LastGameID < m.counters.LastGameID || r.Counters.LastSeq < m.counters.LastSeq || r.Counters.LastRatingSeq < m.counters.LastRatingSeq {
+				problems = append(problems, fmt.Sprintf("counters %+v in the copy are below the original's %+v: ids, message nonces or the ratings' order would be reused", *r.Counters, m.counters))
 			}
 			return nil
 		}

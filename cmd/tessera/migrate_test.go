@@ -184,3 +184,43 @@ func openRO(t *testing.T, path string) *boltdb.Store {
 	}
 	return s
 }
+
+// TestMigrateGameAgainstTheComputer (issue #24 item 11): a database that
+// holds a game against the computer, as the console makes it (`ana: /new
+// closure tessera level=easy`, then a resignation), migrates. The AI's
+// seat is a player of its game like any other: every change of the game
+// (here the resignation) must keep it in the games-by-player index, as the
+// copy's Load does, or the check after the copy finds them different.
+func TestMigrateGameAgainstTheComputer(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "ai.db")
+	st, err := boltdb.Open(src, storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1800000000, 0).UTC()
+	svc := service.New(st, service.Config{Seed: func() uint64 { return 3 }, Now: func() time.Time { return now }})
+	bot := service.User{ID: "tessera", Name: "Tessera"}
+	svc.SetBot(bot)
+	ana := service.User{ID: "ana", Name: "ana"}
+	req := service.Request{User: ana, ChannelID: "console", InteractionID: "n1"}
+	if _, err := svc.NewGameLevel(req, "closure", []service.User{bot}, "", "", "easy"); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	req.InteractionID = "r1"
+	if _, err := svc.ResignConfirm(req, 1); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := st.Game(1); g.Status != tessera.StatusFinished || !g.Players[1].IsAI() {
+		t.Fatalf("game 1: %s, players %+v; want a finished game against the AI", g.Status, g.Players)
+	}
+	if gs, err := st.ByPlayer(bot.ID); err != nil || len(gs) != 1 {
+		t.Fatalf("games of the computer after the resignation: %d %v, want game 1", len(gs), err)
+	}
+	st.Close()
+	dst := filepath.Join(t.TempDir(), "copy.db")
+	code, out, errs := runCmd(t, "", "migrate", "--from", src, "--to", dst)
+	if code != 0 || !strings.Contains(out, dst+": OK") {
+		t.Fatalf("migrate: exit %d\n%s%s", code, out, errs)
+	}
+}

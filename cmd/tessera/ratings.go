@@ -16,9 +16,10 @@ import (
 )
 
 // runRatings is `tessera ratings [--rebuild]`: it computes every rating
-// again from the finished games, in the order they ended, and compares
-// them with the stored ones (exit 1 when they differ). --rebuild then
-// stores the computed ratings; it writes, so the bot must be stopped.
+// again from the finished games, in the order in which they changed the
+// ratings (service.RebuildRatings), and compares them with the stored
+// ones (exit 1 when they differ). --rebuild then stores the computed
+// ratings; it writes, so the bot must be stopped.
 func runRatings(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	var rebuild bool
 	_, db, code, ok := dbFlagsWith("ratings", args, stderr, getenv, func(fs *flag.FlagSet) {

@@ -19,6 +19,9 @@ var _ storage.Dumper = (*Store)(nil)
 func (s *Store) Dump(put func(storage.Record) error) error {
 	return s.db.View(func(tx *bolt.Tx) error {
 		c := storage.Counters{LastGameID: tx.Bucket(bGames).Sequence(), LastSeq: tx.Bucket(bOutbox).Sequence()}
+		if b := tx.Bucket(bRatings); b != nil {
+			c.LastRatingSeq = b.Sequence()
+		}
 		if err := put(storage.Record{Counters: &c}); err != nil {
 			return err
 		}
@@ -88,6 +91,7 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 			case r.Counters != nil:
 				last.LastGameID = max(last.LastGameID, r.Counters.LastGameID)
 				last.LastSeq = max(last.LastSeq, r.Counters.LastSeq)
+				last.LastRatingSeq = max(last.LastRatingSeq, r.Counters.LastRatingSeq)
 			case r.Game != nil:
 				g := r.Game
 				if g.ID == 0 {
@@ -97,6 +101,7 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 					return fmt.Errorf("game %d given twice", g.ID)
 				}
 				last.LastGameID = max(last.LastGameID, g.ID)
+				last.LastRatingSeq = max(last.LastRatingSeq, g.RatingSeq)
 				return putGame(tx, g, nil)
 			case r.Announcement != nil:
 				a := r.Announcement
@@ -136,6 +141,16 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 		if err := tx.Bucket(bGames).SetSequence(max(last.LastGameID, tx.Bucket(bGames).Sequence())); err != nil {
 			return err
 		}
-		return tx.Bucket(bOutbox).SetSequence(max(last.LastSeq, tx.Bucket(bOutbox).Sequence()))
+		if err := tx.Bucket(bOutbox).SetSequence(max(last.LastSeq, tx.Bucket(bOutbox).Sequence())); err != nil {
+			return err
+		}
+		if last.LastRatingSeq == 0 {
+			return nil
+		}
+		ratings, err := tx.CreateBucketIfNotExists(bRatings)
+		if err != nil {
+			return err
+		}
+		return ratings.SetSequence(max(last.LastRatingSeq, ratings.Sequence()))
 	})
 }

@@ -44,7 +44,7 @@ func putHistory(tx *bolt.Tx, g, old *tessera.Game) error {
 	}
 	if old != nil { // a player who left an open challenge is no longer in it
 		for _, p := range old.Players {
-			if g.Seat(p.ID) < 0 {
+			if !g.HasPlayer(p.ID) {
 				if err := tx.Bucket(bByPlayer).Delete(indexKey(p.ID, g.ID)); err != nil {
 					return err
 				}
@@ -59,6 +59,37 @@ func putHistory(tx *bolt.Tx, g, old *tessera.Game) error {
 		}
 	}
 	return nil
+}
+
+// kAISeatsIndexed marks a file whose AI seats are all in the by-player
+// index (see indexAISeats).
+var kAISeatsIndexed = []byte("ai_seats_indexed")
+
+// indexAISeats puts back, once per file, the AI seats that every change
+// of a game against the computer used to drop from the by-player index
+// (they were taken for players who left an open challenge), so that the
+// index agrees with the records and with a copy made by tessera migrate.
+func indexAISeats(tx *bolt.Tx) error {
+	meta := tx.Bucket(bMeta)
+	if meta.Get(kAISeatsIndexed) != nil {
+		return nil
+	}
+	err := tx.Bucket(bGames).ForEach(func(k, _ []byte) error {
+		g, err := getGame(tx, binary.BigEndian.Uint64(k))
+		if err != nil {
+			return nil // a damaged record: tessera check reports it
+		}
+		for _, p := range g.Players {
+			if err := tx.Bucket(bByPlayer).Put(indexKey(p.ID, g.ID), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return meta.Put(kAISeatsIndexed, []byte("1"))
 }
 
 // initHistory makes the history buckets of a database that lacks them and
@@ -89,6 +120,16 @@ func initHistory(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// OpenChallenges lists the open challenges of a server inside a change
+// (bbolt writes one transaction at a time, so a count made here holds
+// until the change commits).
+func (t *Tx) OpenChallenges(guildID string) ([]*tessera.Game, error) {
+	if t.tx.Bucket(bOpen) == nil {
+		return nil, nil
+	}
+	return gamesByIndex(t.tx, bOpen, guildID)
 }
 
 // OpenChallenges lists the open challenges of a server, oldest first.

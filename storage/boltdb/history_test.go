@@ -71,3 +71,30 @@ func TestHistoryIndexesRebuilt(t *testing.T) {
 		t.Fatalf("rebuilt open index: %s", ids(open))
 	}
 }
+
+// TestAISeatsIndexedAgain: a file written before issue #24's item 11 was
+// fixed lacks its games' AI seats in the by-player index (every change of
+// the game dropped them); opened for writing, it gets them back, once.
+func TestAISeatsIndexedAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	s := open(t, path)
+	g := newGame()
+	g.Players[1] = tessera.Player{ID: "bot", Name: "Tessera (hard)", AI: "hard", Accepted: true}
+	if err := s.Create(g, ""); err != nil {
+		t.Fatal(err)
+	}
+	// As the old code left it: no AI seat in the index, and no mark.
+	s.db.Update(func(tx *bolt.Tx) error {
+		tx.Bucket(bMeta).Delete(kAISeatsIndexed)
+		return tx.Bucket(bByPlayer).Delete(indexKey("bot", g.ID))
+	})
+	if gs, _ := s.ByPlayer("bot"); len(gs) != 0 {
+		t.Fatalf("the index still lists the AI seat: %s", ids(gs))
+	}
+	s.Close()
+	s = open(t, path)
+	defer s.Close()
+	if gs, err := s.ByPlayer("bot"); err != nil || ids(gs) != fmt.Sprint([]uint64{g.ID}) {
+		t.Fatalf("games of the AI seat after reopening: %s %v, want [%d]", ids(gs), err, g.ID)
+	}
+}

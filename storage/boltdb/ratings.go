@@ -51,6 +51,17 @@ func (t *Tx) PutRating(r tessera.Rating) error {
 	return b.Put(ratingKey(r.GuildID, r.Game, r.UserID), v)
 }
 
+// NextRatingSeq gives the next number of the order in which games change
+// ratings: the ratings bucket's sequence (bbolt writes one transaction at
+// a time, so the order is the transactions').
+func (t *Tx) NextRatingSeq() (uint64, error) {
+	b, err := t.tx.CreateBucketIfNotExists(bRatings)
+	if err != nil {
+		return 0, err
+	}
+	return b.NextSequence()
+}
+
 // scanRatings calls keep on each stored rating whose key starts with prefix.
 func (s *Store) scanRatings(prefix []byte, keep func(r tessera.Rating)) error {
 	return s.db.View(func(tx *bolt.Tx) error {

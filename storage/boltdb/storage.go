@@ -101,7 +101,10 @@ func initSchema(tx *bolt.Tx, path string) error {
 			return err
 		}
 	}
-	return initHistory(tx)
+	if err := initHistory(tx); err != nil {
+		return err
+	}
+	return indexAISeats(tx)
 }
 
 // checkSchema checks, without writing, that a file opened read-only is a

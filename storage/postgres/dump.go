@@ -32,11 +32,12 @@ func (s *Store) Dump(put func(storage.Record) error) error {
 	}
 	defer tx.Rollback(bg)
 	var c storage.Counters
-	var lastGame, lastSeq int64
-	if err := tx.QueryRow(bg, `SELECT greatest((SELECT value FROM counters WHERE name = 'games'), (SELECT coalesce(max(id), 0) FROM games)), (`+lastSeqSQL+`)`).Scan(&lastGame, &lastSeq); err != nil {
+	var lastGame, lastSeq, lastRating int64
+	if err := tx.QueryRow(bg, `SELECT greatest((SELECT value FROM counters WHERE name = 'games'), (SELECT coalesce(max(id), 0) FROM games)), (`+lastSeqSQL+`),
+		(SELECT value FROM counters WHERE name = 'ratings')`).Scan(&lastGame, &lastSeq, &lastRating); err != nil {
 		return s.fail(err)
 	}
-	c.LastGameID, c.LastSeq = uint64(lastGame), uint64(lastSeq)
+	c.LastGameID, c.LastSeq, c.LastRatingSeq = uint64(lastGame), uint64(lastSeq), uint64(lastRating)
 	if err := put(storage.Record{Counters: &c}); err != nil {
 		return err
 	}
@@ -134,14 +135,16 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 			return storage.ErrNotEmpty
 		}
 		var counters storage.Counters
+		var lastRating uint64
 		err := src(func(r storage.Record) error {
 			switch {
 			case r.Counters != nil:
 				counters = *r.Counters
 			case r.Game != nil:
-				if r.Game.ID == 0 || r.Game.ID > 1<<62 {
-					return fmt.Errorf("load: a game with id %d", r.Game.ID)
+				if r.Game.ID == 0 || r.Game.ID > 1<<62 || r.Game.RatingSeq > 1<<62 {
+					return fmt.Errorf("load: a game with id %d and RatingSeq %d", r.Game.ID, r.Game.RatingSeq)
 				}
+				lastRating = max(lastRating, r.Game.RatingSeq)
 				return s.fail(t.putGame(r.Game, nil))
 			case r.Announcement != nil:
 				a := *r.Announcement
@@ -177,12 +180,16 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 		if err != nil {
 			return err
 		}
-		if counters.LastGameID > 1<<62 || counters.LastSeq > 1<<62 {
+		if counters.LastGameID > 1<<62 || counters.LastSeq > 1<<62 || counters.LastRatingSeq > 1<<62 {
 			return fmt.Errorf("load: counters %+v out of range", counters)
 		}
 		// The next id and Seq are above everything given out before.
 		if _, err := t.tx.Exec(bg, `UPDATE counters SET value = greatest(value, $1, (SELECT coalesce(max(id), 0) FROM games)) WHERE name = 'games'`,
 			int64(counters.LastGameID)); err != nil {
+			return s.fail(err)
+		}
+		if _, err := t.tx.Exec(bg, `UPDATE counters SET value = greatest(value, $1) WHERE name = 'ratings'`,
+			int64(max(counters.LastRatingSeq, lastRating))); err != nil {
 			return s.fail(err)
 		}
 		var last int64

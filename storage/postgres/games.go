@@ -70,7 +70,7 @@ func (t *Tx) putGame(g, old *tessera.Game) error {
 	if old != nil { // a player who left an open challenge is no longer in it
 		var left []string
 		for _, p := range old.Players {
-			if g.Seat(p.ID) < 0 {
+			if !g.HasPlayer(p.ID) {
 				left = append(left, p.ID)
 			}
 		}
@@ -274,6 +274,22 @@ func (s *Store) ByPlayer(userID string) ([]*tessera.Game, error) {
 func (s *Store) ByChannel(channelID string) ([]*tessera.Game, error) {
 	return s.queryGames(s.pool, "SELECT g.id, g.record FROM game_channels c JOIN games g ON g.id = c.game_id WHERE c.channel_id = $1 ORDER BY g.id", channelID)
 }
+
+// OpenChallenges lists the open challenges of a server inside a
+// transaction. It first takes an advisory lock on the server's list until
+// the transaction ends, so that two processes counting one server's
+// challenges before creating one do it one after the other; the query,
+// run after the lock, sees the other's committed challenge.
+func (t *Tx) OpenChallenges(guildID string) ([]*tessera.Game, error) {
+	if _, err := t.tx.Exec(bg, "SELECT pg_advisory_xact_lock($1, hashtext($2))", openLockClass, guildID); err != nil {
+		return nil, err
+	}
+	return t.s.queryGames(t.tx, "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id", guildID)
+}
+
+// openLockClass is the first key of the open challenges' advisory locks
+// (ratingLockClass is 1).
+const openLockClass int32 = 2
 
 // OpenChallenges lists the open challenges of a server, oldest first.
 func (s *Store) OpenChallenges(guildID string) ([]*tessera.Game, error) {

@@ -64,6 +64,38 @@ func TestMigrationsNumbered(t *testing.T) {
 	}
 }
 
+// TestAISeatsIndexedAgain: migration 3 puts back the AI seats that every
+// change of a game against the computer used to drop from game_players
+// (issue #24 item 11), and leaves the other rows as they are.
+func TestAISeatsIndexedAgain(t *testing.T) {
+	s := open(t, pgtest.Database(t))
+	g := newGame(t, s, "c")
+	g.Players[1] = tessera.Player{ID: "bot", AI: "easy", Accepted: true}
+	if _, err := s.Modify(g.ID, func(r *tessera.Game, _ storage.Tx) error { r.Players = g.Players; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// As the old code left it: ben's seat is the bot's now, and the bot's
+	// row is missing.
+	if _, err := s.pool.Exec(bg, "DELETE FROM game_players WHERE player_id = 'bot'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.pool.Exec(bg, "DELETE FROM game_players WHERE player_id = 'ben'"); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := migrations()
+	if err != nil || len(ms) < 3 || ms[2].version != 3 {
+		t.Fatalf("migrations %v %v", ms, err)
+	}
+	if _, err := s.pool.Exec(bg, ms[2].sql); err != nil {
+		t.Fatal(err)
+	}
+	for who, want := range map[string]int{"ana": 1, "bot": 1, "ben": 0} {
+		if gs, err := s.ByPlayer(who); err != nil || len(gs) != want {
+			t.Errorf("games of %s after the migration: %d %v, want %d", who, len(gs), err, want)
+		}
+	}
+}
+
 // TestMigrateOnce: three processes starting together on an empty database
 // apply each migration once; one of them made the schema; a later open
 // changes nothing.

@@ -55,6 +55,17 @@ func (t *Tx) PutRating(r tessera.Rating) error {
 	return err
 }
 
+// NextRatingSeq gives the next number of the order in which games change
+// ratings. It is taken after the players' ratings are read (and locked,
+// see Rating), so a game that changed a player's rating after another did
+// is numbered after it; the counter row stays locked until the commit, so
+// the numbers are also the commits' order.
+func (t *Tx) NextRatingSeq() (uint64, error) {
+	var v int64
+	err := t.tx.QueryRow(bg, "UPDATE counters SET value = value + 1 WHERE name = 'ratings' RETURNING value").Scan(&v)
+	return uint64(v), err
+}
+
 // ratings reads the ratings a query selects.
 func (s *Store) ratings(sql string, args ...any) ([]tessera.Rating, error) {
 	rows, err := s.pool.Query(bg, sql, args...)

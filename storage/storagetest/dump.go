@@ -66,6 +66,11 @@ func Fill(t *testing.T, s storage.Store) {
 		t.Fatal(err)
 	}
 	if _, err := s.Update(done.ID, game(t, s, done.ID).Version, "i-rate", func(g *tessera.Game, tx storage.Tx) error {
+		seq, err := tx.NextRatingSeq()
+		if err != nil {
+			return err
+		}
+		g.RatingSeq = seq
 		if err := tx.PutRating(rating("g1", "elemental", "1", 27.5)); err != nil {
 			return err
 		}
@@ -115,7 +120,7 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 		kinds[before[i].Kind()]++
 		if i == 0 {
 			b, a := before[0].Counters, after[0].Counters
-			if b == nil || a == nil || a.LastGameID < b.LastGameID || a.LastSeq < b.LastSeq {
+			if b == nil || a == nil || a.LastGameID < b.LastGameID || a.LastSeq < b.LastSeq || a.LastRatingSeq < b.LastRatingSeq || b.LastRatingSeq == 0 {
 				t.Fatalf("counters %s after loading %s (they come first)", Canon(after[0]), Canon(before[0]))
 			}
 			continue
@@ -167,6 +172,16 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 	create(t, dst, n)
 	if n.ID <= before[0].Counters.LastGameID {
 		t.Errorf("a new game in the copy got id %d, the original had given %d", n.ID, before[0].Counters.LastGameID)
+	}
+	// Nor the number of a rated game's end.
+	if _, err := dst.Update(n.ID, n.Version, "", func(g *tessera.Game, tx storage.Tx) error {
+		seq, err := tx.NextRatingSeq()
+		if err == nil && seq <= before[0].Counters.LastRatingSeq {
+			t.Errorf("a rated game's end in the copy got RatingSeq %d, the original had given %d", seq, before[0].Counters.LastRatingSeq)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 	enqueue(t, dst, n.ID, "fresh")
 	p, _ := dst.Pending(t0.Add(time.Hour), 10)

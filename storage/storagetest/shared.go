@@ -29,6 +29,7 @@ func RunShared(t *testing.T, open func(t *testing.T) (a, b storage.Store)) {
 		{"IDsNeverTwice", sharedIDs},
 		{"ClaimsOneOwnerAtATime", sharedClaims},
 		{"AITurnLeases", sharedAITurns},
+		{"OpenChallengesCountedInTx", sharedOpenLimit},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -280,6 +281,40 @@ func countTrue(bs []bool) int {
 		}
 	}
 	return n
+}
+
+// sharedOpenLimit: twelve creates at once through both handles, each
+// refusing itself when its transaction already sees 5 open challenges in
+// the server (Tx.OpenChallenges), leave exactly 5: the counts run one
+// after the other. Another server's challenges are not counted.
+func sharedOpenLimit(t *testing.T, a, b storage.Store) {
+	create(t, a, challenge(NewGame(), "g2"))
+	errLimit := errors.New("limit")
+	errs := make([]error, 12)
+	race(a, b, len(errs), func(i int, s storage.Store) {
+		errs[i] = s.CreateWith(challenge(NewGame(), "g1"), fmt.Sprint("open", i), func(g *tessera.Game, tx storage.Tx) error {
+			open, err := tx.OpenChallenges(g.GuildID)
+			if err != nil {
+				return err
+			}
+			if len(open) >= 5 {
+				return errLimit
+			}
+			return nil
+		})
+	})
+	made := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			made++
+		case !errors.Is(err, errLimit):
+			t.Fatalf("create: %v", err)
+		}
+	}
+	if open, _ := b.OpenChallenges("g1"); made != 5 || len(open) != 5 {
+		t.Fatalf("%d creates went through, %d open challenges in g1; want 5", made, len(open))
+	}
 }
 
 // race runs f(i, s) for i in 0..n-1 at once, on handles a and b in turn,

@@ -50,9 +50,11 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Users", testUsers},
 		{"HandledInteractions", testHandled},
 		{"OpenChallenges", testOpenChallenges},
+		{"AISeatStaysIndexed", testAISeatIndexed},
 		{"FinishedPages", testFinished},
 		{"Rematch", testRematch},
 		{"Ratings", testRatings},
+		{"RatingSeqInOrder", testRatingSeq},
 		{"Check", testCheck},
 		{"DumpLoad", testDumpLoad},
 		{"LoadRefusesNonEmpty", testLoadRefusesNonEmpty},
@@ -813,6 +815,36 @@ func testOpenChallenges(t *testing.T, open func(t *testing.T) storage.Store) {
 	}
 }
 
+// testAISeatIndexed: an AI seat (the bot's own id) is one of its game's
+// players in the index, after every change as after the create (and as
+// after Load, which indexes afresh): only a person who leaves an open
+// challenge leaves the index (issue #24 item 11: migrate compared the two
+// and refused every database holding a game against the computer).
+func testAISeatIndexed(t *testing.T, open func(t *testing.T) storage.Store) {
+	s := open(t)
+	g := NewGame()
+	g.Players[1] = tessera.Player{ID: "bot", Name: "Tessera (easy)", AI: "easy", Accepted: true}
+	id := create(t, s, g)
+	if _, err := s.Update(id, 1, "", func(g *tessera.Game, _ storage.Tx) error {
+		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: "resign", At: time.Unix(2000, 0).UTC()})
+		g.Status = tessera.StatusFinished
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Modify(id, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = "s1"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"1", "bot"} {
+		if gs, err := s.ByPlayer(p); err != nil || ids(gs) != fmt.Sprint([]uint64{id}) {
+			t.Errorf("games of %s after a move and a modification: %s %v, want [%d]", p, ids(gs), err, id)
+		}
+		if gs, _, err := s.Finished(p, nil, 0, 10); err != nil || ids(gs) != fmt.Sprint([]uint64{id}) {
+			t.Errorf("finished games of %s: %s %v, want [%d]", p, ids(gs), err, id)
+		}
+	}
+}
+
 // finishAt ends a game: its last record entry is at the given minute.
 func finishAt(t *testing.T, s storage.Store, id uint64, minute int) {
 	t.Helper()
@@ -984,6 +1016,45 @@ func testRatings(t *testing.T, open func(t *testing.T) storage.Store) {
 	}
 	if rs, _ := s.AllRatings(); len(rs) != 0 {
 		t.Fatalf("after replacing by nothing: %s", sortedRatings(rs))
+	}
+}
+
+// testRatingSeq: the numbers of rated games' ends follow the order of
+// their transactions, from 1; a failed change's number is given again
+// or skipped, never taken twice.
+func testRatingSeq(t *testing.T, open func(t *testing.T) storage.Store) {
+	s := open(t)
+	id := create(t, s, NewGame())
+	take := func(fail bool) (uint64, error) {
+		var seq uint64
+		_, err := s.Modify(id, func(g *tessera.Game, tx storage.Tx) error {
+			var err error
+			if seq, err = tx.NextRatingSeq(); err != nil {
+				return err
+			}
+			if fail {
+				return errors.New("refused")
+			}
+			g.RatingSeq = seq
+			return nil
+		})
+		return seq, err
+	}
+	var got []uint64
+	for i := range 4 {
+		seq, err := take(i == 1)
+		if (err != nil) != (i == 1) {
+			t.Fatalf("change %d: %v", i, err)
+		}
+		if i != 1 {
+			got = append(got, seq)
+		}
+	}
+	if got[0] != 1 || got[1] <= got[0] || got[2] <= got[1] {
+		t.Fatalf("numbers %v: want 1 and then increasing", got)
+	}
+	if g := game(t, s, id); g.RatingSeq != got[2] {
+		t.Fatalf("game's RatingSeq %d, want %d", g.RatingSeq, got[2])
 	}
 }
 

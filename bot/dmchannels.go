@@ -1,0 +1,74 @@
+package bot
+
+import (
+	"context"
+	"sync"
+
+	"github.com/bwmarrin/discordgo"
+
+	"tessera"
+	"tessera/storage"
+)
+
+// dmChannels keeps each user's direct-message channel id. Discord answers
+// "open a DM" (POST /users/@me/channels) with the same channel every
+// time, so it is asked once per user: the id is remembered here and in
+// the user's stored settings, so a restarted bot does not ask again for
+// everyone it writes to. A kept channel Discord no longer knows (Unknown
+// Channel) is forgotten and opened anew (see sink.DM).
+type dmChannels struct {
+	store storage.Store
+	mu    sync.Mutex
+	known map[string]string // user id -> channel id
+}
+
+func newDMChannels(store storage.Store) *dmChannels {
+	return &dmChannels{store: store, known: map[string]string{}}
+}
+
+// channel returns userID's DM channel: the one kept (cached reports
+// that), or one Discord opens now, which is then kept. The store is only
+// a cache here: when it fails, the channel is opened all the same.
+func (d *dmChannels) channel(ctx context.Context, s *discordgo.Session, userID string) (id string, cached bool, err error) {
+	d.mu.Lock()
+	id = d.known[userID]
+	d.mu.Unlock()
+	if id != "" {
+		return id, true, nil
+	}
+	if u, err := d.store.User(userID); err == nil && u.DMChannel != "" {
+		d.remember(userID, u.DMChannel)
+		return u.DMChannel, true, nil
+	}
+	ch, err := s.UserChannelCreate(userID, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", false, err
+	}
+	d.remember(userID, ch.ID)
+	d.store.UpdateUser(userID, func(u *tessera.UserSettings, _ storage.Tx) error {
+		u.DMChannel = ch.ID
+		return nil
+	})
+	return ch.ID, false, nil
+}
+
+func (d *dmChannels) remember(userID, channelID string) {
+	d.mu.Lock()
+	d.known[userID] = channelID
+	d.mu.Unlock()
+}
+
+// forget drops userID's kept channel when it is still channelID.
+func (d *dmChannels) forget(userID, channelID string) {
+	d.mu.Lock()
+	if d.known[userID] == channelID {
+		delete(d.known, userID)
+	}
+	d.mu.Unlock()
+	d.store.UpdateUser(userID, func(u *tessera.UserSettings, _ storage.Tx) error {
+		if u.DMChannel == channelID {
+			u.DMChannel = ""
+		}
+		return nil
+	})
+}
