@@ -116,6 +116,9 @@ type Request struct {
 	Response []byte
 	// Fault names the injected fault that produced the answer, if any.
 	Fault string
+	// Limited names the rate limit that refused the request with 429
+	// ("global", "bucket <name>", "banned"), if one did.
+	Limited string
 	// Inline marks the HTTP response to an interaction delivered by POST
 	// (webhook.go), recorded as a callback: Status is the bot's status.
 	Inline bool
