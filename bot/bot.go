@@ -64,6 +64,9 @@ type Options struct {
 	// over HTTP there (see Interactions).
 	InteractionsListen string
 	InteractionsKey    ed25519.PublicKey
+	// RateLimit is the REST requests' global limit (default Discord's,
+	// DefaultRateLimit); the per-route limits come from Discord's answers.
+	RateLimit RateLimit
 }
 
 // Bot serves the service on Discord.
@@ -72,6 +75,7 @@ type Bot struct {
 	opt     Options
 	log     *slog.Logger
 	session *discordgo.Session // makes every REST request; the first shard's
+	limiter *limiter           // every session's REST requests go through it
 	shards  []*shard           // set by Open
 	ready   chan struct{}      // closed once the commands are registered
 	once    sync.Once
@@ -122,7 +126,8 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.ShardCheckEvery == 0 {
 		opt.ShardCheckEvery = 6 * time.Hour
 	}
-	b := &Bot{svc: svc, opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1)}
+	b := &Bot{svc: svc, opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
+		limiter: newLimiter(opt.RateLimit)}
 	s, err := b.newSession()
 	if err != nil {
 		return nil, err
@@ -153,6 +158,11 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	if b.opt.Configure != nil {
 		b.opt.Configure(s)
 	}
+	// One limiter for every session: the courier's posts and the answers
+	// to interactions count against the same limits on Discord.
+	client := *s.Client
+	client.Transport = b.limiter.transport(client.Transport)
+	s.Client = &client
 	return s, nil
 }
 
