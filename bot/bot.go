@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -86,6 +87,12 @@ type Bot struct {
 	fatal   chan error // the first error that ends Run (a refused token)
 	refused sync.Once
 	inline  sync.Map // *discordgo.Interaction -> *inlineAnswer, while its HTTP response waits
+	// plainOff: Discord refused the intent plain-text moves need.
+	plainOff atomic.Bool
+	// reconnects are the gateway reconnections under way; reconnMu
+	// orders starting one with closing stop.
+	reconnMu   sync.Mutex
+	reconnects sync.WaitGroup
 }
 
 // New creates a bot; Open connects it.
@@ -143,10 +150,8 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Identify.Intents = discordgo.IntentsGuilds
-	if b.opt.PlainText {
-		s.Identify.Intents |= discordgo.IntentsGuildMessages | discordgo.IntentMessageContent
-	}
+	s.Identify.Intents = b.intents()
+	s.ShouldReconnectOnError = false // the bot reconnects (reconnect.go)
 	s.LogLevel = discordgo.LogWarning
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onChannelUpdate)
@@ -285,8 +290,13 @@ func (b *Bot) clock() {
 // the clock, and disconnects.
 func (b *Bot) Close() error {
 	b.wg.Wait()
-	b.stopped.Do(func() { close(b.stop) })
+	b.stopped.Do(func() {
+		b.reconnMu.Lock()
+		close(b.stop)
+		b.reconnMu.Unlock()
+	})
 	b.loops.Wait()
+	b.reconnects.Wait()
 	return b.closeSessions()
 }
 
@@ -337,6 +347,9 @@ func (b *Bot) Run(ctx context.Context) error {
 // onMessage offers a plain message in a game's thread to the service as a
 // move; the bot's own messages and other bots are ignored.
 func (b *Bot) onMessage(s *discordgo.Session, m *discordgo.MessageCreate) {
+	if !b.plainText() {
+		return // Discord refused the Message Content intent: no content to read
+	}
 	if m.Author == nil || m.Author.Bot || m.GuildID == "" {
 		return
 	}

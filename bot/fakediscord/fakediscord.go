@@ -51,6 +51,8 @@ type config struct {
 	identifyWindow                    time.Duration
 	guildsPerShard                    int
 	defaultGuildShard                 [2]int // [shard, count]; count 0: any
+	// Privileged intents the app may not use (gateway.go).
+	disallowed discordgo.Intent
 	// Rate limits (ratelimit.go).
 	limits    RateLimits
 	limitsSet bool
