@@ -44,7 +44,7 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 		g := &tessera.Game{Status: tessera.StatusPlaying, Setup: engine.Setup{Game: "elemental", Players: 2},
 			Players: []tessera.Player{{ID: srv.User.ID, Name: "alice"}, {ID: "200", Name: "bo"}},
 			GuildID: srv.GuildID, ChannelID: ch, ThreadID: ch, NoThread: true, StatusID: "1",
-			Created: time.Now(), Updated: time.Now()}
+			Clock: tessera.Clock{Kind: "none"}, TurnStart: time.Now(), Created: time.Now(), Updated: time.Now()}
 		err := st.CreateWith(g, "", func(g *tessera.Game, tx storage.Tx) error {
 			for k := range posts {
 				if err := tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: k, Text: fmt.Sprintf("move %d", k+1)}); err != nil {
@@ -79,10 +79,9 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 	})
 
 	const want = games * posts
-	last := fmt.Sprintf("move %d\n", posts)
-	for ch := range channels { // a game's posts arrive in order: its last one comes last
-		srv.WaitMessage(t, ch, func(m *fakediscord.Message) bool { return strings.HasPrefix(m.Content, last) }, 5*time.Minute)
-	}
+	srv.WaitRequests(t, func(r fakediscord.Request) bool {
+		return r.Route == "POST /channels/{channel}/messages" && r.Status == 200 && channels[strings.Split(r.Path, "/")[2]]
+	}, want, 10*time.Minute)
 	seen := map[string]int{}
 	for ch := range channels {
 		for _, m := range srv.Messages(ch) {

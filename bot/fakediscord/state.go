@@ -226,6 +226,27 @@ func (s *Server) WaitFor(t testing.TB, match func(Request) bool, timeout time.Du
 	return found
 }
 
+// WaitRequests waits until n recorded requests satisfy match (each
+// request is looked at once, so it suits thousands of them) and returns
+// how many do; it fails the test after the timeout (0: DefaultTimeout).
+func (s *Server) WaitRequests(t testing.TB, match func(Request) bool, n int, timeout time.Duration) int {
+	t.Helper()
+	seen, found := 0, 0
+	ok := s.waitUntil(timeout, func() bool {
+		for _, r := range s.st.requests[seen:] {
+			if match(r) {
+				found++
+			}
+		}
+		seen = len(s.st.requests)
+		return found >= n
+	})
+	if !ok {
+		t.Fatalf("fakediscord: %d of %d matching requests within %v", found, n, orDefault(timeout))
+	}
+	return found
+}
+
 func (s *Server) requestList() string {
 	var b strings.Builder
 	for _, r := range s.Requests() {
