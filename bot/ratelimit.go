@@ -200,10 +200,29 @@ func (l *limiter) bucketLocked(route, major string) *rateBucket {
 	key += " " + major
 	b := l.buckets[key]
 	if b == nil {
+		if len(l.buckets) >= maxBuckets {
+			l.sweepLocked()
+		}
 		b = &rateBucket{turn: make(chan struct{}, 1), remaining: -1}
 		l.buckets[key] = b
 	}
 	return b
+}
+
+// maxBuckets is how many buckets the limiter remembers before it forgets
+// the idle ones (every interaction and channel has its own).
+const maxBuckets = 4096
+
+// sweepLocked forgets the buckets no request holds whose window has
+// passed: what Discord said of them no longer binds. A request that
+// fetched one just before finds out in takeTurn and queues anew.
+func (l *limiter) sweepLocked() {
+	now := l.now()
+	for k, b := range l.buckets {
+		if len(b.turn) == 0 && !now.Before(b.reset) {
+			delete(l.buckets, k)
+		}
+	}
 }
 
 // takeTurn waits until the bucket lets the request go, and holds the

@@ -3,6 +3,7 @@ package bot
 import (
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -210,5 +211,27 @@ func TestLimiterWaits(t *testing.T) {
 			}
 			<-done
 		})
+	}
+}
+
+// TestLimiterForgetsIdleBuckets: every channel and every interaction has
+// its own bucket; a bot that runs for months must not keep them all.
+func TestLimiterForgetsIdleBuckets(t *testing.T) {
+	s := newScript()
+	l := newLimiter(RateLimit{Global: 1 << 20, Window: time.Second})
+	tr := l.transport(s)
+	for i := range 3 * maxBuckets {
+		req, _ := http.NewRequest("POST", "https://discord.com/api/v9/interactions/"+strconv.Itoa(i)+"/tok/callback", nil)
+		resp, err := tr.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		<-s.arrived
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.buckets); n > maxBuckets {
+		t.Fatalf("%d buckets remembered after %d interactions, want at most %d", n, 3*maxBuckets, maxBuckets)
 	}
 }
