@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -64,6 +65,9 @@ type Options struct {
 	// over HTTP there (see Interactions).
 	InteractionsListen string
 	InteractionsKey    ed25519.PublicKey
+	// RateLimit is the REST requests' global limit (default Discord's,
+	// DefaultRateLimit); the per-route limits come from Discord's answers.
+	RateLimit RateLimit
 }
 
 // Bot serves the service on Discord.
@@ -72,6 +76,7 @@ type Bot struct {
 	opt     Options
 	log     *slog.Logger
 	session *discordgo.Session // makes every REST request; the first shard's
+	limiter *limiter           // every session's REST requests go through it
 	shards  []*shard           // set by Open
 	ready   chan struct{}      // closed once the commands are registered
 	once    sync.Once
@@ -83,6 +88,12 @@ type Bot struct {
 	refused sync.Once
 	inline  sync.Map // *discordgo.Interaction -> *inlineAnswer, while its HTTP response waits
 	dms     *dmChannels
+	// plainOff: Discord refused the intent plain-text moves need.
+	plainOff atomic.Bool
+	// reconnects are the gateway reconnections under way; reconnMu
+	// orders starting one with closing stop.
+	reconnMu   sync.Mutex
+	reconnects sync.WaitGroup
 }
 
 // New creates a bot; Open connects it.
@@ -124,7 +135,7 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 		opt.ShardCheckEvery = 6 * time.Hour
 	}
 	b := &Bot{svc: svc, opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
-		dms: newDMChannels(svc.Store())}
+		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
 	s, err := b.newSession()
 	if err != nil {
 		return nil, err
@@ -140,10 +151,8 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Identify.Intents = discordgo.IntentsGuilds
-	if b.opt.PlainText {
-		s.Identify.Intents |= discordgo.IntentsGuildMessages | discordgo.IntentMessageContent
-	}
+	s.Identify.Intents = b.intents()
+	s.ShouldReconnectOnError = false // the bot reconnects (reconnect.go)
 	s.LogLevel = discordgo.LogWarning
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onChannelUpdate)
@@ -155,6 +164,11 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	if b.opt.Configure != nil {
 		b.opt.Configure(s)
 	}
+	// One limiter for every session: the courier's posts and the answers
+	// to interactions count against the same limits on Discord.
+	client := *s.Client
+	client.Transport = b.limiter.transport(client.Transport)
+	s.Client = &client
 	return s, nil
 }
 
@@ -277,8 +291,13 @@ func (b *Bot) clock() {
 // the clock, and disconnects.
 func (b *Bot) Close() error {
 	b.wg.Wait()
-	b.stopped.Do(func() { close(b.stop) })
+	b.stopped.Do(func() {
+		b.reconnMu.Lock()
+		close(b.stop)
+		b.reconnMu.Unlock()
+	})
 	b.loops.Wait()
+	b.reconnects.Wait()
 	return b.closeSessions()
 }
 
@@ -329,6 +348,9 @@ func (b *Bot) Run(ctx context.Context) error {
 // onMessage offers a plain message in a game's thread to the service as a
 // move; the bot's own messages and other bots are ignored.
 func (b *Bot) onMessage(s *discordgo.Session, m *discordgo.MessageCreate) {
+	if !b.plainText() {
+		return // Discord refused the Message Content intent: no content to read
+	}
 	if m.Author == nil || m.Author.Bot || m.GuildID == "" {
 		return
 	}

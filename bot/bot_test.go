@@ -109,10 +109,19 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	}
 	opt.Configure = srv.Configure
 	opt.Logger = logger
+	opt.RateLimit = fakeLimit(srv)
 	w.opt = opt
 	w.launch(t, opt.Token)
 	w.bo = srv.AddUser("bo")
 	return w
+}
+
+// fakeLimit is the bot's global limit for the fake: the fake's (its
+// clock runs faster than Discord's), where the bot's default would hold it
+// to Discord's 50 per second.
+func fakeLimit(srv *fakediscord.Server) bot.RateLimit {
+	l := srv.RateLimits()
+	return bot.RateLimit{Global: l.Global, Window: l.GlobalWindow}
 }
 
 // launch starts a bot with the token on the world's store and service.

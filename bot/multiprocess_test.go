@@ -94,6 +94,13 @@ func bodyHas(req *http.Request, s string) bool {
 // instead of the default minute.
 const multiLease = 3 * time.Second
 
+// multiRate is each of the three processes' part of the fake's global
+// limit (they share the token, and so the limit).
+func multiRate() bot.RateLimit {
+	l := fakediscord.DefaultRateLimits()
+	return bot.RateLimit{Global: l.Global / 3, Window: l.GlobalWindow}
+}
+
 // TestMultiChild is one bot process of TestMultiProcess; it does nothing
 // in a normal test run.
 func TestMultiChild(t *testing.T) {
@@ -120,6 +127,7 @@ func TestMultiChild(t *testing.T) {
 		RetryBase: 50 * time.Millisecond, Courier: service.CourierConfig{Workers: 2, Lease: multiLease}})
 	b, err := bot.New(svc, bot.Options{Token: "multi-test", Logger: logger, Shards: shards,
 		RetryEvery: 100 * time.Millisecond, TickEvery: time.Hour, IdentifyWait: 100 * time.Millisecond,
+		RateLimit: multiRate(),
 		Configure: func(s *discordgo.Session) {
 			var tr http.RoundTripper = rewrite{base}
 			if os.Getenv(multiSlowEnv) != "" {

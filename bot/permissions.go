@@ -29,7 +29,7 @@ func (b *Bot) needed() []permission {
 			permission{discordgo.PermissionCreatePublicThreads, "Create Public Threads"},
 			permission{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads"})
 	}
-	if b.opt.PlainText {
+	if b.plainText() {
 		need = append(need, permission{discordgo.PermissionAddReactions, "Add Reactions"})
 	}
 	return need
@@ -63,18 +63,3 @@ func (b *Bot) missingPermissions(i *discordgo.Interaction) string {
 // channel's overwrites or a role changed, which may have given it back.
 func (b *Bot) onChannelUpdate(_ *discordgo.Session, _ *discordgo.ChannelUpdate) { b.svc.RetryNow() }
 func (b *Bot) onRoleUpdate(_ *discordgo.Session, _ *discordgo.GuildRoleUpdate)  { b.svc.RetryNow() }
-
-// onDisconnect checks the token when the gateway drops: a reset token
-// closes the gateway with 4004, which discordgo answers by reconnecting
-// forever. One REST request tells a refused token (401) from a network
-// failure, so a bot with nothing to deliver stops too.
-func (b *Bot) onDisconnect(s *discordgo.Session, _ *discordgo.Disconnect) {
-	select {
-	case <-b.stop:
-		return // closing
-	default:
-	}
-	if _, err := s.User("@me"); err != nil && classifyRefused(err) {
-		b.tokenRefused(err)
-	}
-}

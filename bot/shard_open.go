@@ -14,9 +14,22 @@ import (
 // shard is one gateway session of this process.
 type shard struct {
 	id      int
-	session *discordgo.Session
-	ready   chan struct{} // closed on the session's first READY
+	mu      sync.Mutex
+	session *discordgo.Session // replaced when Discord refuses its intents (reconnect.go)
+	ready   chan struct{}      // closed on the session's first READY
 	once    sync.Once
+}
+
+func (sh *shard) get() *discordgo.Session {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.session
+}
+
+func (sh *shard) set(s *discordgo.Session) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.session = s
 }
 
 // ErrShardingRequired ends Open when Discord closes the gateway with 4011:
@@ -130,7 +143,7 @@ func (b *Bot) openShards(ctx context.Context) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs[k] = byID[id].session.Open()
+				errs[k] = b.openShard(byID[id])
 			}()
 		}
 		wg.Wait()
@@ -160,7 +173,7 @@ func (b *Bot) shardWatch() {
 	if len(b.shards) == 0 {
 		return
 	}
-	count := b.shards[0].session.ShardCount
+	count := b.shards[0].get().ShardCount
 	t := time.NewTicker(b.opt.ShardCheckEvery)
 	defer t.Stop()
 	warned := count
@@ -216,7 +229,7 @@ func (b *Bot) sessions() []*discordgo.Session {
 	}
 	out := make([]*discordgo.Session, len(b.shards))
 	for i, sh := range b.shards {
-		out[i] = sh.session
+		out[i] = sh.get()
 	}
 	return out
 }
@@ -246,7 +259,7 @@ func (b *Bot) shardList() string {
 	sh := Shards{Count: 1}
 	for _, x := range b.shards {
 		sh.IDs = append(sh.IDs, x.id)
-		sh.Count = x.session.ShardCount
+		sh.Count = x.get().ShardCount
 	}
 	return sh.String()
 }

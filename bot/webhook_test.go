@@ -56,6 +56,7 @@ func openReplica(t *testing.T, srv *fakediscord.Server, svc *service.Service, op
 	}
 	opt.Configure = srv.Configure
 	opt.Logger = logger
+	opt.RateLimit = fakeLimit(srv)
 	b, err := bot.New(svc, opt)
 	if err != nil {
 		t.Fatal(err)

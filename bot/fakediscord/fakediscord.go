@@ -51,6 +51,11 @@ type config struct {
 	identifyWindow                    time.Duration
 	guildsPerShard                    int
 	defaultGuildShard                 [2]int // [shard, count]; count 0: any
+	// Privileged intents the app may not use (gateway.go).
+	disallowed discordgo.Intent
+	// Rate limits (ratelimit.go).
+	limits    RateLimits
+	limitsSet bool
 }
 
 // WithInteractionDeadline sets how long after dispatch an interaction may be
@@ -125,6 +130,7 @@ type Server struct {
 	st      *state
 	gw      *gateway
 	faults  []*fault
+	rl      *rateState
 	// offset moves the fake's clock ahead of the wall clock (Advance).
 	offset time.Duration
 	// tokenReset: a 401 for the old token is what the test asked for.
@@ -152,6 +158,9 @@ func New(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if !cfg.limitsSet {
+		cfg.limits = DefaultRateLimits()
+	}
 	s := &Server{
 		t:       t,
 		cfg:     cfg,
@@ -159,6 +168,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		changed: make(chan struct{}),
 	}
 	s.st = newState()
+	s.rl = newRateState()
 	s.gw = newGateway(s)
 	s.AppID = s.ids.next()
 	s.Bot = &discordgo.User{ID: s.AppID, Username: cfg.botName, Discriminator: "0", Bot: true}

@@ -2,8 +2,6 @@ package fakediscord
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"time"
 )
 
@@ -15,8 +13,9 @@ type Fault struct {
 	// RetryAfter is the wait a 429 asks for (body retry_after in seconds,
 	// Retry-After and X-RateLimit-Reset-After headers).
 	RetryAfter time.Duration
-	// Global marks a 429 as the global rate limit (X-RateLimit-Global: true,
-	// "global": true); discordgo then holds back every route.
+	// Global marks a 429 as the global rate limit, as Discord sends it
+	// (X-RateLimit-Global: true, X-RateLimit-Scope: global, "global":
+	// true, Retry-After, no bucket headers).
 	Global bool
 	// Delay is waited before answering (a slow Discord).
 	Delay time.Duration
@@ -106,33 +105,20 @@ func (f *fault) describe() string {
 func (f *fault) answer(c *call) (int, any) {
 	switch f.Status {
 	case 429:
-		secs := f.RetryAfter.Seconds()
-		after := strconv.FormatFloat(secs, 'f', 3, 64)
-		h := c.header
-		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
-		h.Set("X-RateLimit-Reset-After", after)
-		if !f.Global {
-			// Per-route: the bucket is empty until the reset. A global limit
-			// carries no bucket headers (discordgo would otherwise keep the
-			// bucket's older reset time and wait for it).
-			h.Set("X-RateLimit-Limit", "5")
-			h.Set("X-RateLimit-Remaining", "0")
-			h.Set("X-RateLimit-Bucket", "fakebucket")
-			reset := float64(time.Now().Add(f.RetryAfter).UnixMilli()) / 1000
-			h.Set("X-RateLimit-Reset", strconv.FormatFloat(reset, 'f', 3, 64))
-		}
-		body := map[string]any{
-			"message":     "You are being rate limited.",
-			"retry_after": secs,
-			"global":      f.Global,
-		}
 		if f.Global {
-			h.Set("X-RateLimit-Global", "true")
-			h.Set("X-RateLimit-Scope", "global")
-		} else {
-			h.Set("X-RateLimit-Scope", "user")
+			// As Discord sends it: Retry-After, X-RateLimit-Global and
+			// -Scope, no bucket headers (and so no X-RateLimit-Reset-After,
+			// which discordgo would read as a hold on every route).
+			return tooMany(c, f.RetryAfter, "global")
 		}
-		return 429, body
+		// Per-route: the bucket is empty until the reset.
+		h := c.header
+		h.Set("X-RateLimit-Limit", "5")
+		h.Set("X-RateLimit-Remaining", "0")
+		h.Set("X-RateLimit-Bucket", "fakebucket")
+		now := time.Now()
+		setReset(c, now.Add(f.RetryAfter), now)
+		return tooMany(c, f.RetryAfter, "user")
 	case 502:
 		return 502, map[string]any{"message": "502: Bad Gateway", "code": 0}
 	case 500:

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -59,6 +60,9 @@ type gateway struct {
 	// lastIdentify is the last accepted IDENTIFY per rate-limit key.
 	refused      []RefusedIdentify
 	lastIdentify map[int]time.Time
+	// disallowed are the privileged intents the app may not use
+	// (DisallowIntents).
+	disallowed discordgo.Intent
 }
 
 type gwSession struct {
@@ -91,7 +95,7 @@ type outFrame struct {
 }
 
 func newGateway(s *Server) *gateway {
-	return &gateway{s: s, conns: map[*gwConn]bool{}, lastIdentify: map[int]time.Time{}}
+	return &gateway{s: s, conns: map[*gwConn]bool{}, lastIdentify: map[int]time.Time{}, disallowed: s.cfg.disallowed}
 }
 
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
@@ -261,6 +265,9 @@ func (g *gateway) identifyLocked(c *gwConn, raw json.RawMessage) {
 	if g.refuseIdentifyLocked(c, shard) {
 		return
 	}
+	if g.refuseIntentsLocked(c, shard, d.Intents) {
+		return
+	}
 	sess := &gwSession{id: randomHex(16), token: d.Token, intents: d.Intents, shard: shard, conn: c}
 	for _, old := range g.sessions {
 		if old.shard == shard {
@@ -329,6 +336,13 @@ func (g *gateway) resumeLocked(c *gwConn, raw json.RawMessage) {
 	if sess == nil || d.Seq < 0 || d.Seq > sess.seq {
 		g.resumes = append(g.resumes, rec)
 		g.sendLocked(c, map[string]any{"op": 9, "d": false, "s": nil, "t": nil})
+		return
+	}
+	if off := sess.intents & g.disallowed; off != 0 {
+		// The session was identified with an intent the app may no
+		// longer use: it is not resumed.
+		g.resumes = append(g.resumes, rec)
+		g.closeLocked(c, 4014, "Disallowed intent(s).")
 		return
 	}
 	if old := sess.conn; old != nil && old != c {
@@ -585,6 +599,53 @@ func (s *Server) Dispatch(event, guildID string, data any) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := s.gw.dispatchLocked(event, guildID, 0, func(*gwSession) any { return data })
+	s.notify()
+	return n
+}
+
+// refuseIntentsLocked closes the connection of an IDENTIFY whose intents
+// Discord refuses: 4013 for bits that are no intent, 4014 for a
+// privileged intent the app has not enabled or is not approved for
+// (DisallowIntents). The IDENTIFY still counts against max_concurrency.
+func (g *gateway) refuseIntentsLocked(c *gwConn, shard [2]int, intents discordgo.Intent) bool {
+	refuse := func(code int, text, reason string) bool {
+		g.closeLocked(c, code, text)
+		g.refused = append(g.refused, RefusedIdentify{Shard: shard, Code: code, Reason: reason, Conn: c.id, At: time.Now()})
+		return true
+	}
+	if bad := intents &^ discordgo.IntentsAll; bad != 0 {
+		return refuse(4013, "Invalid intent(s).", fmt.Sprintf("intents %d hold bits %d that are no intent", intents, bad))
+	}
+	if off := intents & g.disallowed; off != 0 {
+		return refuse(4014, "Disallowed intent(s).", fmt.Sprintf("intents %d hold %d, not enabled for the app", intents, off))
+	}
+	return false
+}
+
+// WithDisallowedIntents starts the server with privileged intents the
+// app may not use (see DisallowIntents).
+func WithDisallowedIntents(intents discordgo.Intent) Option {
+	return func(c *config) { c.disallowed = intents }
+}
+
+// DisallowIntents makes privileged intents (e.g.
+// discordgo.IntentMessageContent) ones the app may not use, as when their
+// toggle in the Developer Portal is off or Discord's approval lapsed:
+// every later IDENTIFY that asks for one, and every RESUME of a session
+// that was identified with one, is closed with 4014 Disallowed intent(s),
+// and so is every live connection of such a session, at once. It returns
+// how many connections it closed.
+func (s *Server) DisallowIntents(intents discordgo.Intent) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gw.disallowed |= intents
+	n := 0
+	for c := range s.gw.conns {
+		if !c.closed && c.sess != nil && c.sess.intents&intents != 0 {
+			s.gw.closeLocked(c, 4014, "Disallowed intent(s).")
+			n++
+		}
+	}
 	s.notify()
 	return n
 }

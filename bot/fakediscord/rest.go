@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -156,7 +155,12 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	c := &call{s: s, r: r, req: req, params: params, header: http.Header{}}
 	var status int
 	var body any
+	limited := false
+	if f == nil || f.Status == 0 || f.Applied {
+		status, body, limited = s.limit(c, rt)
+	}
 	switch {
+	case limited:
 	case f != nil && f.Status != 0 && !f.Applied:
 		status, body = f.answer(c)
 		req.Fault = f.describe()
@@ -181,8 +185,11 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	s.countInvalid(c, status)
 	var raw []byte
-	if body != nil {
+	if text, ok := body.(rawBody); ok {
+		raw = []byte(text)
+	} else if body != nil {
 		raw, _ = json.Marshal(body)
 	}
 	req.Status = status
@@ -201,13 +208,6 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			w.Header().Add(k, v)
 		}
 	}
-	if w.Header().Get("X-RateLimit-Limit") == "" && status < 300 {
-		// Plenty of room left, so discordgo's bucket never waits.
-		w.Header().Set("X-RateLimit-Limit", "50")
-		w.Header().Set("X-RateLimit-Remaining", "49")
-		w.Header().Set("X-RateLimit-Reset-After", "1.000")
-		w.Header().Set("X-RateLimit-Bucket", "fake"+strconv.Itoa(len(p)))
-	}
 	if raw == nil {
 		if status == 200 {
 			status = 204
@@ -215,7 +215,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "application/json")
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write(raw)
 }

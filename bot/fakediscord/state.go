@@ -116,6 +116,9 @@ type Request struct {
 	Response []byte
 	// Fault names the injected fault that produced the answer, if any.
 	Fault string
+	// Limited names the rate limit that refused the request with 429
+	// ("global", "bucket <name>", "banned"), if one did.
+	Limited string
 	// Inline marks the HTTP response to an interaction delivered by POST
 	// (webhook.go), recorded as a callback: Status is the bot's status.
 	Inline bool
@@ -219,6 +222,27 @@ func (s *Server) WaitFor(t testing.TB, match func(Request) bool, timeout time.Du
 	})
 	if !ok {
 		t.Fatalf("fakediscord: no matching request within %v; requests:\n%s", orDefault(timeout), s.requestList())
+	}
+	return found
+}
+
+// WaitRequests waits until n recorded requests satisfy match (each
+// request is looked at once, so it suits thousands of them) and returns
+// how many do; it fails the test after the timeout (0: DefaultTimeout).
+func (s *Server) WaitRequests(t testing.TB, match func(Request) bool, n int, timeout time.Duration) int {
+	t.Helper()
+	seen, found := 0, 0
+	ok := s.waitUntil(timeout, func() bool {
+		for _, r := range s.st.requests[seen:] {
+			if match(r) {
+				found++
+			}
+		}
+		seen = len(s.st.requests)
+		return found >= n
+	})
+	if !ok {
+		t.Fatalf("fakediscord: %d of %d matching requests within %v", found, n, orDefault(timeout))
 	}
 	return found
 }
