@@ -17,17 +17,27 @@ import (
 // Fingerprint is everything observable about a position, for comparing two
 // positions that should be equal.
 func Fingerprint(st engine.State) string {
-	type fp struct {
-		ToMove  engine.Seat
-		Over    bool
-		Winners []engine.Seat
-		Scores  []int
-		Hands   []any
-		Views   []engine.View
-		Legal   []string
-		Board   engine.Scene
+	b, err := json.Marshal(fingerprintOf(st))
+	if err != nil {
+		panic(err)
 	}
-	f := fp{ToMove: st.ToMove(), Over: st.Over(), Winners: st.Winners(), Scores: st.Scores(), Board: st.Board()}
+	return string(b)
+}
+
+// fingerprint is what Fingerprint and Key encode.
+type fingerprint struct {
+	ToMove  engine.Seat
+	Over    bool
+	Winners []engine.Seat
+	Scores  []int
+	Hands   []any
+	Views   []engine.View
+	Legal   []string
+	Board   engine.Scene
+}
+
+func fingerprintOf(st engine.State) fingerprint {
+	f := fingerprint{ToMove: st.ToMove(), Over: st.Over(), Winners: st.Winners(), Scores: st.Scores(), Board: st.Board()}
 	for s := 0; s < st.Players(); s++ {
 		f.Hands = append(f.Hands, st.Hand(engine.Seat(s)))
 		f.Views = append(f.Views, st.View(engine.Seat(s)))
@@ -36,11 +46,7 @@ func Fingerprint(st engine.State) string {
 	for _, m := range st.Legal() {
 		f.Legal = append(f.Legal, m.String())
 	}
-	b, err := json.Marshal(f)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
+	return f
 }
 
 // Entry is one move of a record: "resign" or a move in notation.
