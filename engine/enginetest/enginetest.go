@@ -142,14 +142,14 @@ func Playout(t testing.TB, setup engine.Setup, seed uint64, opt PlayoutOptions) 
 		if m2.String() != text {
 			t.Fatalf("seed %d move %d: %q parses back as %q", seed, n, text, m2.String())
 		}
-		before := Fingerprint(st)
+		before := Key(st)
 		clone := st.Clone()
 		seat := st.ToMove()
 		o, err := st.Apply(m2)
 		if err != nil {
 			t.Fatalf("seed %d move %d: legal move %q refused: %v", seed, n, text, err)
 		}
-		if Fingerprint(clone) != before {
+		if Key(clone) != before {
 			t.Fatalf("seed %d move %d: applying a move changed a clone", seed, n)
 		}
 		for _, d := range o.Deltas {
@@ -168,7 +168,7 @@ func Playout(t testing.TB, setup engine.Setup, seed uint64, opt PlayoutOptions) 
 	if err != nil {
 		t.Fatalf("seed %d: replay: %v", seed, err)
 	}
-	if a, b := Fingerprint(again), Fingerprint(st); a != b {
+	if a, b := Key(again), Key(st); a != b {
 		t.Fatalf("seed %d: replay differs from the played game", seed)
 	}
 	return st, rec
