@@ -433,6 +433,10 @@ func TestAICrashWhileThinking(t *testing.T) {
 		return r.Method == "POST" && strings.Contains(string(r.Body), "your turn")
 	}, patience)
 	thread := strings.Split(start.Path, "/")[2]
+	// The first turn's direct message is sent only while it is still
+	// ana's turn (a notice for a turn already played is dropped), so ana
+	// reads it before she moves, as the count of two below expects.
+	srv.WaitDMs(t, ana.ID, 1, patience)
 	ac := answer(srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", ""))).By(ana).In(srv.GuildID, thread))
 	move := ac.Data.Choices[0].Value.(string)
 	r = answer(srv.Slash("move", fakediscord.Str("notation", move)).By(ana).In(srv.GuildID, thread))

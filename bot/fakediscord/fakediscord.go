@@ -186,9 +186,13 @@ func New(t testing.TB, opts ...Option) *Server {
 	mux.HandleFunc("/gateway", s.gw.serve)
 	mux.HandleFunc("/gateway/", s.gw.serve)
 	mux.HandleFunc("/attachments/", s.serveAttachment)
-	s.http = httptest.NewServer(mux)
-	s.base = s.http.URL
-	s.host = strings.TrimPrefix(s.base, "http://")
+	// The addresses are written before the server starts serving: a
+	// request from another process (the crash test's child) has no
+	// happens-before edge to a write after Start, and -race says so.
+	s.http = httptest.NewUnstartedServer(mux)
+	s.host = s.http.Listener.Addr().String()
+	s.base = "http://" + s.host
+	s.http.Start()
 
 	t.Cleanup(s.close)
 	return s

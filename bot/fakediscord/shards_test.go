@@ -103,6 +103,11 @@ func TestShardRouting(t *testing.T) {
 		dg := srv.Session("test-token")
 		dg.ShardID, dg.ShardCount = shard, 4
 		dg.Identify.Intents = discordgo.IntentGuilds
+		// discordgo's state cache overwrites READY's guilds in place
+		// (*g = *guild) when their GUILD_CREATE follows, while the READY
+		// handler below reads them: a data race under -race. The test
+		// needs no cache.
+		dg.StateEnabled = false
 		dg.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 			mu.Lock()
 			defer mu.Unlock()

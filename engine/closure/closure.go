@@ -144,11 +144,11 @@ func New(setup engine.Setup) (engine.State, error) {
 		cols = "BGR"[:n]
 	}
 	if len(cols) != n {
-		return nil, engine.Illegalf("colors=%s: give one colour letter per seat (%d), from R, G, B, like colors=%s", cols, n, "BGR"[:n])
+		return nil, engine.Illegalf("colors=%s: give one colour letter per seat (%d), from R, G, B, like colors=%s", engine.Shown(cols), n, "BGR"[:n])
 	}
 	for i := 0; i < n; i++ {
 		if strings.IndexByte("RGB", cols[i]) < 0 || strings.IndexByte(cols[:i], cols[i]) >= 0 {
-			return nil, engine.Illegalf("colors=%s: use the letters R, G and B, each at most once, like colors=%s", cols, "BGR"[:n])
+			return nil, engine.Illegalf("colors=%s: use the letters R, G and B, each at most once, like colors=%s", engine.Shown(cols), "BGR"[:n])
 		}
 	}
 	st := &State{Table: engine.NewTable(n), Colour: []byte(cols), Rng: engine.NewRand(setup.Seed), Last: -1}
@@ -159,7 +159,7 @@ func New(setup engine.Setup) (engine.State, error) {
 	if v := setup.Option("first", ""); v != "" {
 		f, err := strconv.Atoi(v)
 		if err != nil || f < 1 || f > n {
-			return nil, engine.Illegalf("first=%s: give the seat that moves first, 1 to %d", v, n)
+			return nil, engine.Illegalf("first=%s: give the seat that moves first, 1 to %d", engine.Shown(v), n)
 		}
 		st.Starter = engine.Seat(f - 1)
 	} else {

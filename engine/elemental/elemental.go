@@ -162,7 +162,7 @@ func New(setup engine.Setup) (engine.State, error) {
 			seen[c] = true
 		}
 		if err != nil || len(seen) != 4 {
-			return nil, engine.Illegalf("borders=%s: give the four colours R, B, G, Y once each, north first, like borders=RBGY", v)
+			return nil, engine.Illegalf("borders=%s: give the four colours R, B, G, Y once each, north first, like borders=RBGY", engine.Shown(v))
 		}
 		borders = t
 	}

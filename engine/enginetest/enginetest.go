@@ -17,17 +17,27 @@ import (
 // Fingerprint is everything observable about a position, for comparing two
 // positions that should be equal.
 func Fingerprint(st engine.State) string {
-	type fp struct {
-		ToMove  engine.Seat
-		Over    bool
-		Winners []engine.Seat
-		Scores  []int
-		Hands   []any
-		Views   []engine.View
-		Legal   []string
-		Board   engine.Scene
+	b, err := json.Marshal(fingerprintOf(st))
+	if err != nil {
+		panic(err)
 	}
-	f := fp{ToMove: st.ToMove(), Over: st.Over(), Winners: st.Winners(), Scores: st.Scores(), Board: st.Board()}
+	return string(b)
+}
+
+// fingerprint is what Fingerprint and Key encode.
+type fingerprint struct {
+	ToMove  engine.Seat
+	Over    bool
+	Winners []engine.Seat
+	Scores  []int
+	Hands   []any
+	Views   []engine.View
+	Legal   []string
+	Board   engine.Scene
+}
+
+func fingerprintOf(st engine.State) fingerprint {
+	f := fingerprint{ToMove: st.ToMove(), Over: st.Over(), Winners: st.Winners(), Scores: st.Scores(), Board: st.Board()}
 	for s := 0; s < st.Players(); s++ {
 		f.Hands = append(f.Hands, st.Hand(engine.Seat(s)))
 		f.Views = append(f.Views, st.View(engine.Seat(s)))
@@ -36,11 +46,7 @@ func Fingerprint(st engine.State) string {
 	for _, m := range st.Legal() {
 		f.Legal = append(f.Legal, m.String())
 	}
-	b, err := json.Marshal(f)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
+	return f
 }
 
 // Entry is one move of a record: "resign" or a move in notation.
@@ -136,14 +142,14 @@ func Playout(t testing.TB, setup engine.Setup, seed uint64, opt PlayoutOptions) 
 		if m2.String() != text {
 			t.Fatalf("seed %d move %d: %q parses back as %q", seed, n, text, m2.String())
 		}
-		before := Fingerprint(st)
+		before := Key(st)
 		clone := st.Clone()
 		seat := st.ToMove()
 		o, err := st.Apply(m2)
 		if err != nil {
 			t.Fatalf("seed %d move %d: legal move %q refused: %v", seed, n, text, err)
 		}
-		if Fingerprint(clone) != before {
+		if Key(clone) != before {
 			t.Fatalf("seed %d move %d: applying a move changed a clone", seed, n)
 		}
 		for _, d := range o.Deltas {
@@ -162,7 +168,7 @@ func Playout(t testing.TB, setup engine.Setup, seed uint64, opt PlayoutOptions) 
 	if err != nil {
 		t.Fatalf("seed %d: replay: %v", seed, err)
 	}
-	if a, b := Fingerprint(again), Fingerprint(st); a != b {
+	if a, b := Key(again), Key(st); a != b {
 		t.Fatalf("seed %d: replay differs from the played game", seed)
 	}
 	return st, rec

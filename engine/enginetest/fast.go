@@ -35,9 +35,9 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 		if err := played.(engine.FastPlayer).Play(m); err != nil {
 			t.Fatalf("Play(%s) of a legal move: %v", m, err)
 		}
-		a, p := Fingerprint(applied), Fingerprint(played)
+		a, p := Key(applied), Key(played)
 		if a != p {
-			t.Fatalf("Play(%s) and Apply(%s) reach different positions:\nApply: %s\nPlay:  %s", m, m, a, p)
+			t.Fatalf("Play(%s) and Apply(%s) reach different positions:\nApply: %s\nPlay:  %s", m, m, Fingerprint(applied), Fingerprint(played))
 		}
 		if j, dup := index[a]; dup {
 			t.Fatalf("Legal lists %s and %s, which reach the same position", legal[j], m)
@@ -53,7 +53,7 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 	for i := 0; i < n; i++ {
 		c := st.Clone()
 		c.(engine.FastPlayer).PlayRandom(&r)
-		j, ok := index[Fingerprint(c)]
+		j, ok := index[Key(c)]
 		if !ok {
 			t.Fatalf("PlayRandom reached a position no legal move reaches:\n%s", Fingerprint(c))
 		}

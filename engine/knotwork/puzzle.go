@@ -37,7 +37,7 @@ func puzzleOption(setup engine.Setup) (Level, error) {
 	case "hard":
 		level = Hard
 	default:
-		return 0, engine.Illegalf("puzzle=%s: the puzzles are puzzle=easy (fit all 25 tiles into 5x5) and puzzle=hard (one single knot)", v)
+		return 0, engine.Illegalf("puzzle=%s: the puzzles are puzzle=easy (fit all 25 tiles into 5x5) and puzzle=hard (one single knot)", engine.Shown(v))
 	}
 	switch {
 	case level != NoPuzzle && setup.Players != 1:

@@ -128,7 +128,7 @@ func New(setup engine.Setup) (engine.State, error) {
 		ok = ok || k == kind
 	}
 	if !ok {
-		return nil, engine.Illegalf("board=%s: choose square9, square11, hex or tri", kind)
+		return nil, engine.Illegalf("board=%s: choose square9, square11, hex or tri", engine.Shown(kind))
 	}
 	st := &State{Table: engine.NewTable(n), b: getBoard(kind), Kind: kind}
 	switch v := strings.ToLower(setup.Option("maxcapture", "off")); v {
@@ -136,7 +136,7 @@ func New(setup engine.Setup) (engine.State, error) {
 		st.MaxHalf = true
 	case "off", "none", "no":
 	default:
-		return nil, engine.Illegalf("maxcapture=%s: write maxcapture=half (or leave it off)", v)
+		return nil, engine.Illegalf("maxcapture=%s: write maxcapture=half (or leave it off)", engine.Shown(v))
 	}
 	switch v := strings.ToLower(setup.Option("pie", "off")); v {
 	case "on", "yes", "true", "1":
@@ -146,7 +146,7 @@ func New(setup engine.Setup) (engine.State, error) {
 		st.Pie = true
 	case "off", "no", "false", "0":
 	default:
-		return nil, engine.Illegalf("pie=%s: write pie=on or pie=off", v)
+		return nil, engine.Illegalf("pie=%s: write pie=on or pie=off", engine.Shown(v))
 	}
 	st.Cover = make([]int8, st.b.n)
 	st.Terr = make([]int8, st.b.n)

@@ -620,6 +620,13 @@ func TestDumpOrder(t *testing.T) {
 // two processes and write their ratings in opposite orders. PostgreSQL
 // aborts one transaction as a deadlock victim; it is run again and both
 // moves are stored.
+//
+// The victim's second run waits until the other game's end has returned:
+// run at once, it could insert its first rating row before the survivor,
+// woken by the abort, inserts the row it was waiting for (an INSERT has
+// no queue), and deadlock again, which made the count of runs 4 or 5 on
+// a loaded machine. That second deadlock is retried too, but only the
+// first is this test's business.
 func TestDeadlockRetried(t *testing.T) {
 	url := pgtest.Database(t)
 	a, b := open(t, url), open(t, url)
@@ -627,10 +634,24 @@ func TestDeadlockRetried(t *testing.T) {
 	var first sync.WaitGroup // both transactions hold their first row
 	first.Add(2)
 	var runs atomic.Int32
-	end := func(s *Store, g *tessera.Game, order []string) error {
-		var once sync.Once
+	// ended[i] closes when game i's end returns, rerun[i] when its
+	// changes run a second time (were both victims, neither would wait).
+	ended := []chan struct{}{make(chan struct{}), make(chan struct{})}
+	rerun := []chan struct{}{make(chan struct{}), make(chan struct{})}
+	end := func(me int, s *Store, g *tessera.Game, order []string) error {
+		defer close(ended[me])
+		var once, again sync.Once
+		started := false
 		_, err := s.Update(g.ID, g.Version, "", func(g *tessera.Game, tx storage.Tx) error {
 			runs.Add(1)
+			if started { // the deadlock's victim: let the survivor commit first
+				again.Do(func() { close(rerun[me]) })
+				select {
+				case <-ended[1-me]:
+				case <-rerun[1-me]:
+				}
+			}
+			started = true
 			g.Status = tessera.StatusFinished
 			for i, user := range order {
 				if err := tx.PutRating(tessera.Rating{GuildID: "g", Game: "elemental", UserID: user, Mu: float64(g.ID)}); err != nil {
@@ -645,8 +666,8 @@ func TestDeadlockRetried(t *testing.T) {
 		return err
 	}
 	errs := make(chan error, 2)
-	go func() { errs <- end(a, g1, []string{"ana", "ben"}) }()
-	go func() { errs <- end(b, g2, []string{"ben", "ana"}) }()
+	go func() { errs <- end(0, a, g1, []string{"ana", "ben"}) }()
+	go func() { errs <- end(1, b, g2, []string{"ben", "ana"}) }()
 	for range 2 {
 		if err := <-errs; err != nil {
 			t.Fatalf("a game's end failed: %v", err)
