@@ -166,10 +166,11 @@ func (k sink) Post(ctx context.Context, channelID string, m service.Message, non
 }
 
 // Edit replaces the message's text and its picture. The new picture is
-// listed in attachments (as {"id": 0}, the index of the upload): API v9
-// adds an upload even when attachments is empty, v10 keeps only what is
-// listed; both accept this. An archived thread (50083) is unarchived first
-// when Discord lets us; a refused picture leaves the text edited.
+// listed in attachments (as {"id": "0", "filename": its name}: the index
+// of the upload): API v9 adds an upload even when attachments is empty,
+// v10 keeps only what is listed; both accept this. An archived thread
+// (50083) is unarchived first when Discord lets us; a refused picture
+// leaves the text edited.
 func (k sink) Edit(ctx context.Context, channelID, messageID string, m service.Message) error {
 	err := k.edit(ctx, channelID, messageID, m)
 	if discordCode(err) == discordgo.ErrCodePerformedOperationOnArchivedThread && k.unarchive(ctx, channelID) == nil {
@@ -182,11 +183,29 @@ func (k sink) Edit(ctx context.Context, channelID, messageID string, m service.M
 	return classify(err)
 }
 
+// messageEdit is the body of an edit. discordgo's MessageEdit lists
+// attachments as MessageAttachment, whose every field is sent even when
+// empty ("filename": "", which Discord's API description refuses: at least
+// one character); attachmentRef sends only what an upload needs.
+type messageEdit struct {
+	Content         *string                           `json:"content"`
+	Components      []discordgo.MessageComponent      `json:"components"`
+	Attachments     []attachmentRef                   `json:"attachments"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+}
+
+// attachmentRef lists an upload in an edit: its files[n] index and name.
+type attachmentRef struct {
+	ID       string `json:"id"`
+	Filename string `json:"filename"`
+}
+
 func (k sink) edit(ctx context.Context, channelID, messageID string, m service.Message) error {
 	text := content(m)
-	atts := []*discordgo.MessageAttachment{}
-	for i := range m.Files {
-		atts = append(atts, &discordgo.MessageAttachment{ID: strconv.Itoa(i)})
+	// The attachments are the new uploads only: the old picture goes.
+	atts := []attachmentRef{}
+	for i, f := range m.Files {
+		atts = append(atts, attachmentRef{ID: strconv.Itoa(i), Filename: f.Name})
 	}
 	// The message's buttons become m's (none: a settled challenge's are
 	// taken away; the status message never has any).
@@ -194,10 +213,18 @@ func (k sink) edit(ctx context.Context, channelID, messageID string, m service.M
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
-	_, err := k.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
-		ID: messageID, Channel: channelID, Content: &text, Files: discordFiles(m.Files), Attachments: &atts, Components: &comps,
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}},
-	}, discordgo.WithContext(ctx))
+	data := messageEdit{Content: &text, Components: comps, Attachments: atts,
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
+	endpoint, bucket := discordgo.EndpointChannelMessage(channelID, messageID), discordgo.EndpointChannelMessage(channelID, "")
+	if len(m.Files) == 0 {
+		_, err := k.s.RequestWithBucketID("PATCH", endpoint, data, bucket, discordgo.WithContext(ctx))
+		return err
+	}
+	ct, body, err := discordgo.MultipartBodyWithJSON(data, discordFiles(m.Files))
+	if err != nil {
+		return service.Permanent(err)
+	}
+	_, err = k.s.RequestRaw("PATCH", endpoint, ct, body, bucket, 0, discordgo.WithContext(ctx))
 	return err
 }
 

@@ -230,11 +230,17 @@ func (c *call) interactionCallback() (int, any) {
 	switch typ {
 	case 4, 7:
 		validateMessage(&e, "data.", data, c.req.Files)
+		var existing []any
+		if old, ok := s.st.messages[rec.componentMsgID]; ok && typ == 7 {
+			existing = list(old.obj["attachments"])
+		}
+		validateAttachments(&e, "data.", data, c.req.Files, existing)
 		if e.empty() && typ == 4 && messageEmpty(data, c.req.Files) {
 			return c.fail(400, 50006, "", "", "Cannot send an empty message")
 		}
 	case 5:
 		validateMessage(&e, "data.", data, c.req.Files)
+		validateAttachments(&e, "data.", data, c.req.Files, nil)
 	case 8:
 		validateChoices(&e, list(data["choices"]))
 	case 9:
@@ -340,6 +346,7 @@ func (c *call) followup() (int, any) {
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
+	validateAttachments(&e, "", c.body, c.req.Files, nil)
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}
@@ -416,6 +423,7 @@ func (c *call) editWebhookMessage() (int, any) {
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
+	validateAttachments(&e, "", c.body, c.req.Files, list(old.obj["attachments"]))
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}
@@ -489,6 +497,7 @@ func (c *call) createMessage() (int, any) {
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
+	validateAttachments(&e, "", c.body, c.req.Files, nil)
 	if flags := num(c.body["flags"]); flags&64 != 0 {
 		e.add("flags", "MESSAGE_FLAGS_INVALID", "Ephemeral messages can only be sent as interaction responses")
 	}
@@ -609,6 +618,7 @@ func (c *call) editMessage() (int, any) {
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
+	validateAttachments(&e, "", c.body, c.req.Files, list(m.obj["attachments"]))
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}
