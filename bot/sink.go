@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -253,10 +254,17 @@ func (k sink) React(ctx context.Context, channelID, messageID, emoji string) err
 	return classify(err)
 }
 
-// Find looks for a message of ours with the marker among the last 100 of
-// the channel (or of the direct messages with userID). Without Read
+// findSlack is how much older than the time Find is given a post may
+// look: Discord stamps it with its own clock, the first attempt was
+// recorded with ours.
+const findSlack = 5 * time.Minute
+
+// Find looks for a message of ours with the marker in the channel (or in
+// the direct messages with userID), paging back from the newest message,
+// 100 at a time, to since (the first attempt to send it: an older message
+// cannot be it); with since zero, among the newest 100. Without Read
 // Message History Discord returns no messages: then it finds nothing.
-func (k sink) Find(ctx context.Context, channelID, userID, marker string) (string, error) {
+func (k sink) Find(ctx context.Context, channelID, userID, marker string, since time.Time) (string, error) {
 	if channelID == "" {
 		ch, err := k.s.UserChannelCreate(userID, discordgo.WithContext(ctx))
 		if err != nil {
@@ -264,17 +272,27 @@ func (k sink) Find(ctx context.Context, channelID, userID, marker string) (strin
 		}
 		channelID = ch.ID
 	}
-	msgs, err := k.s.ChannelMessages(channelID, 100, "", "", "", discordgo.WithContext(ctx))
-	if err != nil {
-		return "", classify(err)
-	}
 	me := k.s.State.User
-	for _, m := range msgs {
-		if (me == nil || m.Author == nil || m.Author.ID == me.ID) && strings.HasSuffix(m.Content, "\n-# "+marker) {
-			return m.ID, nil
+	before := ""
+	for {
+		msgs, err := k.s.ChannelMessages(channelID, 100, before, "", "", discordgo.WithContext(ctx))
+		if err != nil {
+			return "", classify(err)
 		}
+		for _, m := range msgs {
+			if (me == nil || m.Author == nil || m.Author.ID == me.ID) && strings.HasSuffix(m.Content, "\n-# "+marker) {
+				return m.ID, nil
+			}
+		}
+		if len(msgs) < 100 || since.IsZero() {
+			return "", nil // the channel's beginning, or as far as asked
+		}
+		oldest := msgs[len(msgs)-1]
+		if oldest.Timestamp.Before(since.Add(-findSlack)) {
+			return "", nil
+		}
+		before = oldest.ID
 	}
-	return "", nil
 }
 
 // classifyRefused reports whether Discord refused the token (401).
