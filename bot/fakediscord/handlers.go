@@ -205,7 +205,7 @@ func (c *call) interactionCallback() (int, any) {
 	if rec.acked {
 		return c.fail(400, 40060, "", "", "Interaction has already been acknowledged.")
 	}
-	if late := time.Since(rec.dispatched); late > s.cfg.interactionDeadline {
+	if late := time.Since(rec.dispatched) + c.upload; late > s.cfg.interactionDeadline {
 		c.errs = append(c.errs, Violation{Code: 10062, Rule: "INTERACTION_DEADLINE",
 			Detail: fmt.Sprintf("Unknown interaction (answered %v after dispatch; the limit is %v)", late.Round(time.Millisecond), s.cfg.interactionDeadline)})
 		return 404, map[string]any{"code": 10062, "message": "Unknown interaction"}
@@ -306,7 +306,7 @@ func (c *call) webhookRec() (*interactionRec, int, any) {
 		st, b := c.fail(404, 10015, "", "", "Unknown Webhook")
 		return nil, st, b
 	}
-	if time.Since(rec.dispatched) > c.s.cfg.tokenLifetime {
+	if time.Since(rec.dispatched)+c.upload > c.s.cfg.tokenLifetime {
 		st, b := c.fail(401, 50027, "", "", "Invalid Webhook Token (interaction tokens live "+c.s.cfg.tokenLifetime.String()+")")
 		return nil, st, b
 	}

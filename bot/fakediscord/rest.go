@@ -24,6 +24,7 @@ type call struct {
 	body   map[string]any // decoded JSON object body, or nil
 	errs   []Violation    // violations to record for this answer
 	header http.Header    // extra response headers
+	upload time.Duration  // how long its files took to arrive (Fault.Upload)
 }
 
 type handler func(c *call) (int, any)
@@ -154,6 +155,12 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		req.Route = rt.tmpl
 	}
 	c := &call{s: s, r: r, req: req, params: params, header: http.Header{}}
+	if f != nil && len(req.Files) > 0 {
+		c.upload = f.Upload
+		if f.Upload > 0 && f.Status == 0 {
+			req.Fault = f.describe()
+		}
+	}
 	var status int
 	var body any
 	switch {
