@@ -27,6 +27,23 @@ const (
 	MaxAttachmentFilename = 1024
 )
 
+// MaxUploadSize is the per-file upload limit: "The file upload size limit
+// applies to each file in a request. The default limit is 10 MiB for all
+// users" (developers/reference.mdx, Uploading Files). A larger file is
+// refused with 413 and code 40005 "Request entity too large"
+// (developers/topics/opcodes-and-status-codes.mdx).
+const MaxUploadSize = 10 << 20
+
+// tooLarge is the field of the first file over MaxUploadSize, or "".
+func tooLarge(files []File) string {
+	for _, f := range files {
+		if len(f.Data) > MaxUploadSize {
+			return f.Field
+		}
+	}
+	return ""
+}
+
 var snowflakeID = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 
 // attachmentID is an attachment's id as the request spelled it (Discord

@@ -3,6 +3,7 @@ package fakediscord_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -90,5 +91,36 @@ func TestEditAttachmentsAsDiscordRefuses(t *testing.T) {
 				t.Fatal("the refused edit took effect")
 			}
 		})
+	}
+}
+
+// TestUploadSizeLimit: Discord takes files of up to 10 MiB each
+// (developers/reference.mdx, Uploading Files) and refuses a larger one
+// with 413 and 40005 Request entity too large.
+func TestUploadSizeLimit(t *testing.T) {
+	t.Parallel()
+	srv := fakediscord.New(t, fakediscord.AllowViolations())
+	dg := srv.Session("test-token")
+	for _, c := range []struct {
+		size int
+		code int // 0: accepted
+	}{
+		{10 << 20, 0},       // exactly 10 MiB
+		{10<<20 + 1, 40005}, // a byte more
+	} {
+		_, err := dg.ChannelMessageSendComplex(srv.ChannelID, &discordgo.MessageSend{
+			Content: "export",
+			Files:   []*discordgo.File{{Name: "game.json", ContentType: "application/json", Reader: bytes.NewReader(make([]byte, c.size))}},
+		})
+		var re *discordgo.RESTError
+		switch {
+		case c.code == 0 && err != nil:
+			t.Errorf("%d bytes: %v", c.size, err)
+		case c.code != 0 && (!errors.As(err, &re) || re.Response.StatusCode != 413 || restCode(err) != c.code):
+			t.Errorf("%d bytes: err = %v, want 413 %d", c.size, err, c.code)
+		}
+	}
+	if n := len(srv.Messages(srv.ChannelID)); n != 1 {
+		t.Errorf("%d messages, want the one of 10 MiB", n)
 	}
 }

@@ -175,6 +175,8 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		status, body = c.fail(401, 0, "", "", "401: Unauthorized")
 	case parseErr != nil:
 		status, body = c.fail(400, 50109, "", "", "The request body contains invalid JSON. ("+parseErr.Error()+")")
+	case tooLarge(req.Files) != "":
+		status, body = c.fail(413, 40005, tooLarge(req.Files), "", "Request entity too large")
 	default:
 		if len(req.Body) > 0 && req.Body[0] == '{' {
 			_ = json.Unmarshal(req.Body, &c.body)
