@@ -310,6 +310,27 @@ func (w *world) suggest(t *testing.T, u *discordgo.User, typed string) []*discor
 	return ac.Data.Choices
 }
 
+// answerMentions are the allowed mentions of an interaction's answer:
+// those of the callback, or of the edit that wrote a deferred answer in
+// (an answer with a picture is deferred).
+func (w *world) answerMentions(t *testing.T, r fakediscord.InteractionResponse) *discordgo.MessageAllowedMentions {
+	t.Helper()
+	if r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		return r.Data.AllowedMentions
+	}
+	for _, q := range w.srv.RequestsTo("PATCH /webhooks/*/*/messages/@original") {
+		var body struct {
+			Content         string
+			AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+		}
+		if q.Decode(&body) == nil && body.Content == text(r) {
+			return body.AllowedMentions
+		}
+	}
+	t.Fatalf("no edit wrote the answer %q", text(r))
+	return nil
+}
+
 // pinged are the users a bot message was allowed to ping.
 func (w *world) pinged(t *testing.T, m *fakediscord.Message) []string {
 	t.Helper()
@@ -444,8 +465,8 @@ func TestWholeGame(t *testing.T) {
 		}
 		if turn == 10 {
 			b := w.respond(t, w.srv.Slash("board").By(cy).In(w.srv.GuildID, w.thread))
-			if len(files(b)) != 1 || ephemeral(b) || len(b.Data.AllowedMentions.Users) != 0 {
-				t.Fatalf("/board: files %d, pings %v", len(files(b)), b.Data.AllowedMentions)
+			if am := w.answerMentions(t, b); len(files(b)) != 1 || ephemeral(b) || am == nil || len(am.Users) != 0 {
+				t.Fatalf("/board: files %d, pings %v", len(files(b)), am)
 			}
 			gs := w.respond(t, w.srv.Slash("games").By(w.bo))
 			if !ephemeral(gs) || !strings.Contains(text(gs), "#1 Elemental Connection vs alice") || !strings.Contains(text(gs), w.thread) {

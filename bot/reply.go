@@ -36,6 +36,11 @@ const answeredPrivately = "Answered privately."
 // private answer (a hand) is only ever written into a private message. On
 // Discord the first follow-up after a deferral edits the loading message
 // and keeps its visibility, whatever flags the follow-up asks for.
+//
+// A quick answer that carries a file is deferred too (with the answer's
+// own visibility) and edited in: Discord must have the first answer
+// within 3 s of the interaction, and an upload (a replay GIF, an export)
+// can take longer than what is left of them.
 func (b *Bot) answer(i *discordgo.Interaction, public bool, do func() (service.Reply, error)) {
 	done := make(chan service.Reply, 1)
 	go func() {
@@ -55,25 +60,48 @@ func (b *Bot) answer(i *discordgo.Interaction, public bool, do func() (service.R
 	defer t.Stop()
 	select {
 	case r := <-done:
-		b.respond(i, r, notDeferred)
-	case <-t.C:
-		d, data := deferredPublic, &discordgo.InteractionResponseData{}
-		if !public {
-			d, data.Flags = deferredPrivate, discordgo.MessageFlagsEphemeral
+		if len(r.Files) == 0 || (r.Update && i.Type == discordgo.InteractionMessageComponent) {
+			b.respond(i, r, notDeferred)
+			return
 		}
-		err := retry5xx(func() error {
-			return b.initial(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: data})
-		})
-		switch {
-		case discordCode(err) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
-			// Our first try reached Discord; its answer was lost.
-		case err != nil:
-			r := <-done
+		d := deferredPublic
+		if r.Ephemeral {
+			d = deferredPrivate
+		}
+		if err := b.deferAnswer(i, d); err != nil {
 			b.lateAnswer(i, r, err)
 			return
 		}
-		b.respond(i, <-done, d)
+		b.respond(i, r, d)
+	case <-t.C:
+		d := deferredPublic
+		if !public {
+			d = deferredPrivate
+		}
+		err := b.deferAnswer(i, d)
+		r := <-done
+		if err != nil {
+			b.lateAnswer(i, r, err)
+			return
+		}
+		b.respond(i, r, d)
 	}
+}
+
+// deferAnswer sends the loading message (type 5), public or private as d
+// says; an earlier try that reached Discord (40060) counts as sent.
+func (b *Bot) deferAnswer(i *discordgo.Interaction, d deferral) error {
+	data := &discordgo.InteractionResponseData{}
+	if d == deferredPrivate {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	err := retry5xx(func() error {
+		return b.initial(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: data})
+	})
+	if discordCode(err) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged {
+		return nil // our first try reached Discord; its answer was lost
+	}
+	return err
 }
 
 // lateAnswer logs an interaction Discord no longer takes (10062 Unknown

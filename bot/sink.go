@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -169,10 +170,11 @@ func (k sink) Post(ctx context.Context, channelID string, m service.Message, non
 }
 
 // Edit replaces the message's text and its picture. The new picture is
-// listed in attachments (as {"id": 0}, the index of the upload): API v9
-// adds an upload even when attachments is empty, v10 keeps only what is
-// listed; both accept this. An archived thread (50083) is unarchived first
-// when Discord lets us; a refused picture leaves the text edited.
+// listed in attachments (as {"id": "0", "filename": its name}: the index
+// of the upload): API v9 adds an upload even when attachments is empty,
+// v10 keeps only what is listed; both accept this. An archived thread
+// (50083) is unarchived first when Discord lets us; a refused picture
+// leaves the text edited.
 func (k sink) Edit(ctx context.Context, channelID, messageID string, m service.Message) error {
 	err := k.edit(ctx, channelID, messageID, m)
 	if discordCode(err) == discordgo.ErrCodePerformedOperationOnArchivedThread && k.unarchive(ctx, channelID) == nil {
@@ -185,11 +187,29 @@ func (k sink) Edit(ctx context.Context, channelID, messageID string, m service.M
 	return classify(err)
 }
 
+// messageEdit is the body of an edit. discordgo's MessageEdit lists
+// attachments as MessageAttachment, whose every field is sent even when
+// empty ("filename": "", which Discord's API description refuses: at least
+// one character); attachmentRef sends only what an upload needs.
+type messageEdit struct {
+	Content         *string                           `json:"content"`
+	Components      []discordgo.MessageComponent      `json:"components"`
+	Attachments     []attachmentRef                   `json:"attachments"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+}
+
+// attachmentRef lists an upload in an edit: its files[n] index and name.
+type attachmentRef struct {
+	ID       string `json:"id"`
+	Filename string `json:"filename"`
+}
+
 func (k sink) edit(ctx context.Context, channelID, messageID string, m service.Message) error {
 	text := content(m)
-	atts := []*discordgo.MessageAttachment{}
-	for i := range m.Files {
-		atts = append(atts, &discordgo.MessageAttachment{ID: strconv.Itoa(i)})
+	// The attachments are the new uploads only: the old picture goes.
+	atts := []attachmentRef{}
+	for i, f := range m.Files {
+		atts = append(atts, attachmentRef{ID: strconv.Itoa(i), Filename: f.Name})
 	}
 	// The message's buttons become m's (none: a settled challenge's are
 	// taken away; the status message never has any).
@@ -197,10 +217,18 @@ func (k sink) edit(ctx context.Context, channelID, messageID string, m service.M
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
-	_, err := k.s.ChannelMessageEditComplex(&discordgo.MessageEdit{
-		ID: messageID, Channel: channelID, Content: &text, Files: discordFiles(m.Files), Attachments: &atts, Components: &comps,
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}},
-	}, discordgo.WithContext(ctx))
+	data := messageEdit{Content: &text, Components: comps, Attachments: atts,
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
+	endpoint, bucket := discordgo.EndpointChannelMessage(channelID, messageID), discordgo.EndpointChannelMessage(channelID, "")
+	if len(m.Files) == 0 {
+		_, err := k.s.RequestWithBucketID("PATCH", endpoint, data, bucket, discordgo.WithContext(ctx))
+		return err
+	}
+	ct, body, err := discordgo.MultipartBodyWithJSON(data, discordFiles(m.Files))
+	if err != nil {
+		return service.Permanent(err)
+	}
+	_, err = k.s.RequestRaw("PATCH", endpoint, ct, body, bucket, 0, discordgo.WithContext(ctx))
 	return err
 }
 
@@ -239,10 +267,17 @@ func (k sink) React(ctx context.Context, channelID, messageID, emoji string) err
 	return classify(err)
 }
 
-// Find looks for a message of ours with the marker among the last 100 of
-// the channel (or of the direct messages with userID). Without Read
+// findSlack is how much older than the time Find is given a post may
+// look: Discord stamps it with its own clock, the first attempt was
+// recorded with ours.
+const findSlack = 5 * time.Minute
+
+// Find looks for a message of ours with the marker in the channel (or in
+// the direct messages with userID), paging back from the newest message,
+// 100 at a time, to since (the first attempt to send it: an older message
+// cannot be it); with since zero, among the newest 100. Without Read
 // Message History Discord returns no messages: then it finds nothing.
-func (k sink) Find(ctx context.Context, channelID, userID, marker string) (string, error) {
+func (k sink) Find(ctx context.Context, channelID, userID, marker string, since time.Time) (string, error) {
 	if channelID == "" {
 		ch, err := k.s.UserChannelCreate(userID, discordgo.WithContext(ctx))
 		if err != nil {
@@ -250,17 +285,27 @@ func (k sink) Find(ctx context.Context, channelID, userID, marker string) (strin
 		}
 		channelID = ch.ID
 	}
-	msgs, err := k.s.ChannelMessages(channelID, 100, "", "", "", discordgo.WithContext(ctx))
-	if err != nil {
-		return "", classify(err)
-	}
 	me := k.s.State.User
-	for _, m := range msgs {
-		if (me == nil || m.Author == nil || m.Author.ID == me.ID) && strings.HasSuffix(m.Content, "\n-# "+marker) {
-			return m.ID, nil
+	before := ""
+	for {
+		msgs, err := k.s.ChannelMessages(channelID, 100, before, "", "", discordgo.WithContext(ctx))
+		if err != nil {
+			return "", classify(err)
 		}
+		for _, m := range msgs {
+			if (me == nil || m.Author == nil || m.Author.ID == me.ID) && strings.HasSuffix(m.Content, "\n-# "+marker) {
+				return m.ID, nil
+			}
+		}
+		if len(msgs) < 100 || since.IsZero() {
+			return "", nil // the channel's beginning, or as far as asked
+		}
+		oldest := msgs[len(msgs)-1]
+		if oldest.Timestamp.Before(since.Add(-findSlack)) {
+			return "", nil
+		}
+		before = oldest.ID
 	}
-	return "", nil
 }
 
 // classifyRefused reports whether Discord refused the token (401).

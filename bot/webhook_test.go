@@ -122,14 +122,16 @@ func TestHTTPWholeGame(t *testing.T) {
 		t.Fatal("no commands registered without a gateway")
 	}
 	w.newGame(t) // /new (answered inline, then @original read over REST), Accept
-	// /hand answers with a picture: on the callback endpoint (multipart),
-	// and the HTTP response is 202.
+	// /hand answers with a picture: deferred (privately) in the HTTP
+	// response, the picture edited in over REST (an upload may take longer
+	// than Discord's 3 s).
 	r := w.respond(t, w.srv.Slash("hand").By(w.ana).In(w.srv.GuildID, w.thread))
 	if !ephemeral(r) || len(files(r)) != 1 || files(r)[0].Format != "png" {
 		t.Fatalf("/hand: ephemeral %v, %d files", ephemeral(r), len(files(r)))
 	}
 	w.srv.WaitArrival(t, func(q fakediscord.Request) bool {
-		return q.Inline && q.Status == http.StatusAccepted && strings.HasPrefix(q.Path, "/interactions/"+r.ID+"/")
+		return q.Inline && q.Status == http.StatusOK && strings.HasPrefix(q.Path, "/interactions/"+r.ID+"/") &&
+			q.JSON()["type"] == float64(discordgo.InteractionResponseDeferredChannelMessageWithSource)
 	}, patience)
 	players := []*discordgo.User{w.ana, w.bo}
 	for turn := 0; turn < 64; turn++ {
@@ -155,9 +157,9 @@ func TestHTTPWholeGame(t *testing.T) {
 		t.Fatalf("turn notices: alice %d, bo %d; want 32 each", a, b)
 	}
 	inHTTP, byCallback := inline(w.srv)
-	// 64 autocompletes, 64 moves, /new and Accept answered in the HTTP
-	// response; only /hand (a picture) on the callback endpoint.
-	if inHTTP < 130 || byCallback != 1 {
+	// 64 autocompletes, 64 moves, /new, Accept and /hand (deferred)
+	// answered in the HTTP response; none on the callback endpoint.
+	if inHTTP < 131 || byCallback != 0 {
 		t.Fatalf("%d first answers in HTTP responses, %d on the callback endpoint", inHTTP, byCallback)
 	}
 	if n := len(w.srv.Identifies()); n != 0 {

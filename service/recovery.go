@@ -65,10 +65,12 @@ func failureOf(err error) Failure {
 var ErrTokenRefused = errors.New("the token was refused")
 
 // Finder is what a transport may also do: look for a message of ours that
-// carries a marker among a channel's recent messages (or, with channelID
-// "", the direct messages with userID), returning its id or "".
+// carries a marker in a channel (or, with channelID "", the direct
+// messages with userID), returning its id or "". It looks back to since,
+// when the message was first sent if it was (however busy the channel
+// since); with since zero, among the recent messages.
 type Finder interface {
-	Find(ctx context.Context, channelID, userID, marker string) (string, error)
+	Find(ctx context.Context, channelID, userID, marker string, since time.Time) (string, error)
 }
 
 // NonceWindow is how long after a first attempt the courier trusts the
@@ -111,7 +113,7 @@ func (s *Service) find(ctx context.Context, sink Sink, channelID, userID, mark s
 	if !ok {
 		return ""
 	}
-	id, err := f.Find(ctx, channelID, userID, mark)
+	id, err := f.Find(ctx, channelID, userID, mark, time.Time{})
 	if err != nil {
 		s.log.Warn("looking for an earlier post failed", "channel", channelID, "err", err)
 		return ""
@@ -127,7 +129,7 @@ func (s *Service) alreadySent(ctx context.Context, sink Sink, a tessera.Announce
 	if !ok || a.Attempted.IsZero() || s.now().Sub(a.Attempted) < NonceWindow {
 		return false
 	}
-	id, err := f.Find(ctx, channelID, userID, marker(a))
+	id, err := f.Find(ctx, channelID, userID, marker(a), a.Attempted)
 	if err != nil {
 		s.log.Warn("looking for an earlier delivery failed; sending again", "game", a.GameID, "err", err)
 		return false

@@ -15,12 +15,20 @@ import (
 
 // Bounds of the moves one /replay animates (replay.max_moves): each frame
 // costs a board drawing (about 10 ms of a core) and some kilobytes (a
-// 64-move game weighs about 600 KB), and Discord refuses files over 8 MiB.
-// Longer games are replayed in parts with from: and to:.
+// 64-move game weighs about 600 KB), and a GIF larger than the upload
+// limit (MaxUpload) is refused with a shorter part to ask for. Longer
+// games are replayed in parts with from: and to:.
 const (
 	DefaultReplayMoves = 160
 	MaxReplayMoves     = 500
 )
+
+// MaxUpload is the largest file Discord takes everywhere: "The file upload
+// size limit applies to each file in a request. The default limit is 10
+// MiB for all users" (discord-api-docs, developers/reference.mdx,
+// Uploading Files); Nitro and boosted servers allow more. The transport
+// may say otherwise (Config.UploadLimit).
+const MaxUpload = 10 << 20
 
 // ReplayGIF answers with an animated GIF of moves from through to (1-based,
 // inclusive; zero means the first and the last move): the position before
@@ -71,15 +79,55 @@ func (s *Service) ReplayGIF(req Request, ref string, from, to int) (Reply, error
 	if err != nil {
 		return Reply{}, err
 	}
-	span := fmt.Sprintf("moves %d to %d", from, to)
-	if from == to {
-		span = fmt.Sprintf("move %d", from)
+	if most := s.uploadLimit(); len(data) > most {
+		// Frames weigh about the same: a part of the moves in proportion,
+		// less a tenth, fits.
+		fit := max(1, int(int64(to-from+1)*int64(most)*9/(int64(len(data))*10)))
+		return Reply{}, errorf(tessera.EINVALID, "The replay of %s is %s, more than the %s a file may have. Ask for fewer moves with from: and to: (e.g. from:%d to:%d).",
+			span(from, to), fileSize(len(data), true), fileSize(most, false), from, from+fit-1)
 	}
 	return Reply{
-		Text:      fmt.Sprintf("Replay of **%s**, game #%d: %s of %d.", gameName(g.Setup.Game), g.ID, span, n),
+		Text:      fmt.Sprintf("Replay of **%s**, game #%d: %s of %d.", gameName(g.Setup.Game), g.ID, span(from, to), n),
 		Ephemeral: elsewhere(g, req),
 		Files:     []File{{Name: fmt.Sprintf("game-%d-replay-%d-%d.gif", g.ID, from, to), Data: data}},
 	}, nil
+}
+
+// span is "moves 2 to 5", or "move 3".
+func span(from, to int) string {
+	if from == to {
+		return fmt.Sprintf("move %d", from)
+	}
+	return fmt.Sprintf("moves %d to %d", from, to)
+}
+
+// uploadLimit is the largest file the transport takes.
+func (s *Service) uploadLimit() int {
+	if s.cfg.UploadLimit > 0 {
+		return s.cfg.UploadLimit
+	}
+	return MaxUpload
+}
+
+// fileSize writes a size in bytes as "10 MiB", "12.3 MiB" or "35 KiB",
+// rounded up (a file's size) or down (a limit), so that a file over a
+// limit never reads as the same size.
+func fileSize(n int, up bool) string {
+	v, unit, name, tenths := int64(n), int64(1<<10), " KiB", false
+	if v >= 1<<20 {
+		v, unit, name, tenths = v*10, 1<<20, " MiB", true // in tenths
+	}
+	q := v / unit
+	if up && v%unit != 0 {
+		q++
+	}
+	if !tenths || q%10 == 0 {
+		if tenths {
+			q /= 10
+		}
+		return fmt.Sprintf("%d%s", q, name)
+	}
+	return fmt.Sprintf("%d.%d%s", q/10, q%10, name)
 }
 
 // replayFrames are the positions after moves from-1 through to, each with

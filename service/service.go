@@ -141,6 +141,9 @@ type Config struct {
 	// ReplayMoves is how many moves one /replay may animate (default
 	// DefaultReplayMoves; replay.go).
 	ReplayMoves int
+	// UploadLimit is the largest file the transport takes, in bytes
+	// (default MaxUpload, Discord's 10 MiB per file; replay.go).
+	UploadLimit int
 	// Provisional is how many rated games a rating needs to lose its
 	// provisional mark (0: Provisional).
 	Provisional int

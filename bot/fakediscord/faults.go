@@ -26,6 +26,12 @@ type Fault struct {
 	// by Status: Discord did it, but the answer was lost on the way back
 	// (a retried interaction answer then gets 40060).
 	Applied bool
+	// Upload is how long a matching request that uploads files takes to
+	// arrive (a slow link, a large file): the fake takes it as arriving
+	// that much later, so an interaction's 3 s and a token's 15 minutes
+	// are measured then. Nothing waits; a request without files is not
+	// slowed.
+	Upload time.Duration
 }
 
 type fault struct {
@@ -97,6 +103,8 @@ func (f *fault) describe() string {
 		return fmt.Sprintf("rate limit, retry after %v", f.RetryAfter)
 	case f.Delay > 0:
 		return fmt.Sprintf("HTTP %d after %v", f.Status, f.Delay)
+	case f.Upload > 0:
+		return fmt.Sprintf("upload taking %v", f.Upload)
 	default:
 		return fmt.Sprintf("HTTP %d", f.Status)
 	}

@@ -205,7 +205,7 @@ func (c *call) interactionCallback() (int, any) {
 	if rec.acked {
 		return c.fail(400, 40060, "", "", "Interaction has already been acknowledged.")
 	}
-	if late := time.Since(rec.dispatched); late > s.cfg.interactionDeadline {
+	if late := time.Since(rec.dispatched) + c.upload; late > s.cfg.interactionDeadline {
 		c.errs = append(c.errs, Violation{Code: 10062, Rule: "INTERACTION_DEADLINE",
 			Detail: fmt.Sprintf("Unknown interaction (answered %v after dispatch; the limit is %v)", late.Round(time.Millisecond), s.cfg.interactionDeadline)})
 		return 404, map[string]any{"code": 10062, "message": "Unknown interaction"}
@@ -230,11 +230,17 @@ func (c *call) interactionCallback() (int, any) {
 	switch typ {
 	case 4, 7:
 		validateMessage(&e, "data.", data, c.req.Files)
+		var existing []any
+		if old, ok := s.st.messages[rec.componentMsgID]; ok && typ == 7 {
+			existing = list(old.obj["attachments"])
+		}
+		validateAttachments(&e, "data.", data, c.req.Files, existing)
 		if e.empty() && typ == 4 && messageEmpty(data, c.req.Files) {
 			return c.fail(400, 50006, "", "", "Cannot send an empty message")
 		}
 	case 5:
 		validateMessage(&e, "data.", data, c.req.Files)
+		validateAttachments(&e, "data.", data, c.req.Files, nil)
 	case 8:
 		validateChoices(&e, list(data["choices"]))
 	case 9:
@@ -300,7 +306,7 @@ func (c *call) webhookRec() (*interactionRec, int, any) {
 		st, b := c.fail(404, 10015, "", "", "Unknown Webhook")
 		return nil, st, b
 	}
-	if time.Since(rec.dispatched) > c.s.cfg.tokenLifetime {
+	if time.Since(rec.dispatched)+c.upload > c.s.cfg.tokenLifetime {
 		st, b := c.fail(401, 50027, "", "", "Invalid Webhook Token (interaction tokens live "+c.s.cfg.tokenLifetime.String()+")")
 		return nil, st, b
 	}
@@ -340,6 +346,7 @@ func (c *call) followup() (int, any) {
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
+	validateAttachments(&e, "", c.body, c.req.Files, nil)
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}
@@ -416,6 +423,7 @@ func (c *call) editWebhookMessage() (int, any) {
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
+	validateAttachments(&e, "", c.body, c.req.Files, list(old.obj["attachments"]))
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}
@@ -489,6 +497,7 @@ func (c *call) createMessage() (int, any) {
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
+	validateAttachments(&e, "", c.body, c.req.Files, nil)
 	if flags := num(c.body["flags"]); flags&64 != 0 {
 		e.add("flags", "MESSAGE_FLAGS_INVALID", "Ephemeral messages can only be sent as interaction responses")
 	}
@@ -549,21 +558,43 @@ func (c *call) createMessage() (int, any) {
 }
 
 // listMessages answers GET /channels/{id}/messages: newest first, at most
-// limit (default 50, max 100); before/after/around are not supported.
+// limit (default 50, 1 to 100), the newest before a message id (before),
+// the oldest after one (after) or those around one (around, itself
+// included); the three are mutually exclusive (resources/message.mdx, Get
+// Channel Messages; ids are snowflakes, reference.mdx, Snowflake IDs in
+// Pagination: any number works, e.g. one made from a time).
 func (c *call) listMessages() (int, any) {
 	ch, st, b := c.channel()
 	if ch == nil {
 		return st, b
 	}
+	var e formErrors
 	limit := 50
 	if l := c.req.Query.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > 100 {
-			var e formErrors
 			e.add("limit", "NUMBER_TYPE_MAX", "int value should be between 1 and 100.")
-			return c.invalidForm(&e)
 		}
 		limit = n
+	}
+	var anchor uint64
+	mode := ""
+	for _, k := range []string{"before", "after", "around"} {
+		v := c.req.Query.Get(k)
+		if v == "" {
+			continue
+		}
+		if mode != "" {
+			e.add(k, "PAGINATION_PARAMS_EXCLUSIVE", "before, after and around are mutually exclusive ("+mode+" is given too).")
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			e.add(k, "NUMBER_TYPE_COERCE", fmt.Sprintf("Value %q is not snowflake.", v))
+		}
+		mode, anchor = k, n
+	}
+	if !e.empty() {
+		return c.invalidForm(&e)
 	}
 	if ok, st, b := c.need(ch, 0); !ok {
 		return st, b
@@ -574,11 +605,40 @@ func (c *call) listMessages() (int, any) {
 		// permission in the channel, then no messages will be returned."
 		return 200, out
 	}
-	ids := c.s.st.chanMsgs[ch.ID]
-	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
-		if m, ok := c.s.st.messages[ids[i]]; ok && num(m.obj["flags"])&64 == 0 {
-			out = append(out, m.obj)
+	// The channel's visible messages, oldest first (ids grow with time).
+	var msgs []*storedMessage
+	var ids []uint64
+	for _, id := range c.s.st.chanMsgs[ch.ID] {
+		if m, ok := c.s.st.messages[id]; ok && num(m.obj["flags"])&64 == 0 {
+			n, _ := strconv.ParseUint(id, 10, 64)
+			msgs, ids = append(msgs, m), append(ids, n)
 		}
+	}
+	// [lo, hi) is the page, oldest first.
+	lo, hi := 0, len(msgs)
+	split := func(x uint64, orEqual bool) int { // first index with id > x (>= x when orEqual)
+		i := 0
+		for i < len(ids) && (ids[i] < x || (!orEqual && ids[i] == x)) {
+			i++
+		}
+		return i
+	}
+	switch mode {
+	case "", "before":
+		if mode == "before" {
+			hi = split(anchor, true)
+		}
+		lo = max(0, hi-limit)
+	case "after":
+		lo = split(anchor, false)
+		hi = min(len(msgs), lo+limit)
+	case "around":
+		mid := split(anchor, false) // messages up to and including the anchor end here
+		lo = max(0, mid-(limit-limit/2))
+		hi = min(len(msgs), mid+limit/2)
+	}
+	for i := hi - 1; i >= lo; i-- {
+		out = append(out, msgs[i].obj)
 	}
 	return 200, out
 }
@@ -609,6 +669,7 @@ func (c *call) editMessage() (int, any) {
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
+	validateAttachments(&e, "", c.body, c.req.Files, list(m.obj["attachments"]))
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}

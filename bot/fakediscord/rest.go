@@ -23,6 +23,7 @@ type call struct {
 	body   map[string]any // decoded JSON object body, or nil
 	errs   []Violation    // violations to record for this answer
 	header http.Header    // extra response headers
+	upload time.Duration  // how long its files took to arrive (Fault.Upload)
 }
 
 type handler func(c *call) (int, any)
@@ -153,6 +154,12 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		req.Route = rt.tmpl
 	}
 	c := &call{s: s, r: r, req: req, params: params, header: http.Header{}}
+	if f != nil && len(req.Files) > 0 {
+		c.upload = f.Upload
+		if f.Upload > 0 && f.Status == 0 {
+			req.Fault = f.describe()
+		}
+	}
 	var status int
 	var body any
 	limited := false
@@ -172,6 +179,8 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		status, body = c.fail(401, 0, "", "", "401: Unauthorized")
 	case parseErr != nil:
 		status, body = c.fail(400, 50109, "", "", "The request body contains invalid JSON. ("+parseErr.Error()+")")
+	case tooLarge(req.Files) != "":
+		status, body = c.fail(413, 40005, tooLarge(req.Files), "", "Request entity too large")
 	default:
 		if len(req.Body) > 0 && req.Body[0] == '{' {
 			_ = json.Unmarshal(req.Body, &c.body)

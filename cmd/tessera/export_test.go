@@ -80,9 +80,13 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 	}
 
 	r := answer(srv.Slash("export", fakediscord.Str("game", "1")).By(bo))
+	// An answer with files is deferred and its files edited in (or, after
+	// a private deferral, sent as a follow-up).
 	files := r.Files
 	if len(r.Followups) > 0 {
 		files = r.Followups[len(r.Followups)-1].Files
+	} else if r.Type == 5 && r.Original != nil {
+		files = r.Original.Files
 	}
 	if len(files) != 2 || files[0].Name != "game-1.json" || files[0].ContentType != "application/json" || files[1].Name != "game-1.txt" {
 		t.Fatalf("/export files: %+v", files)
