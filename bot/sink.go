@@ -278,12 +278,12 @@ const findSlack = 5 * time.Minute
 // cannot be it); with since zero, among the newest 100. Without Read
 // Message History Discord returns no messages: then it finds nothing.
 func (k sink) Find(ctx context.Context, channelID, userID, marker string, since time.Time) (string, error) {
-	if channelID == "" {
-		ch, err := k.s.UserChannelCreate(userID, discordgo.WithContext(ctx))
+	if channelID == "" { // a DM: the user's kept channel, opened only once
+		id, _, err := k.dms.channel(ctx, k.s, userID)
 		if err != nil {
 			return "", classify(err)
 		}
-		channelID = ch.ID
+		channelID = id
 	}
 	me := k.s.State.User
 	before := ""
