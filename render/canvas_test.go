@@ -232,17 +232,7 @@ func ggDrawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
 			dc.SetLineWidth(2)
 			dc.Stroke()
 		}
-		name := s.Name
-		if s.Label != "" {
-			name += " (" + s.Label + ")"
-		}
-		if s.Winner {
-			name += "  - wins"
-		}
-		if s.Resigned {
-			name += "  - resigned"
-		}
-		text(dc, fc.get(22, s.ToMove || s.Winner), truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
+		text(dc, fc.get(22, s.ToMove || s.Winner), truncate(SeatTitle(s), 34), pad+52, cy-9, 0, engine.Ink)
 		var info []string
 		if s.InHand >= 0 {
 			info = append(info, fmt.Sprintf("in hand: %d", s.InHand))

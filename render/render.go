@@ -296,17 +296,7 @@ func drawPanel(dc *canvas, fc faces, p Panel, top float64) {
 			dc.SetLineWidth(2)
 			dc.Stroke()
 		}
-		name := s.Name
-		if s.Label != "" {
-			name += " (" + s.Label + ")"
-		}
-		if s.Winner {
-			name += "  - wins"
-		}
-		if s.Resigned {
-			name += "  - resigned"
-		}
-		drawText(dc.im, fc.get(22, s.ToMove || s.Winner), truncate(name, 34), pad+52, cy-9, 0, engine.Ink)
+		drawText(dc.im, fc.get(22, s.ToMove || s.Winner), truncate(SeatTitle(s), 34), pad+52, cy-9, 0, engine.Ink)
 		var info []string
 		if s.InHand >= 0 {
 			info = append(info, fmt.Sprintf("in hand: %d", s.InHand))
@@ -477,6 +467,22 @@ func NewPanel(title string, v engine.View, names []string) Panel {
 		p.Status = Status(p.Seats)
 	}
 	return p
+}
+
+// SeatTitle is a seat's line in a panel: "ana (Red) – wins", with one
+// space around the dash.
+func SeatTitle(s Seat) string {
+	name := s.Name
+	if s.Label != "" {
+		name += " (" + s.Label + ")"
+	}
+	if s.Winner {
+		name += " – wins"
+	}
+	if s.Resigned {
+		name += " – resigned"
+	}
+	return name
 }
 
 // Status says whose turn it is, or who won.

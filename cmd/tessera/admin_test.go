@@ -96,7 +96,7 @@ func TestCheckNeedsAWholeAnswer(t *testing.T) {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "z9 QQQQ"})
 		return nil
 	})
-	if code, out, _ := runCmd(t, "", "check", "--db", db); code != 1 || !strings.Contains(out, "game 1: move 1") || !strings.Contains(out, "1 problems") {
+	if code, out, _ := runCmd(t, "", "check", "--db", db); code != 1 || !strings.Contains(out, "game 1: move 1") || !strings.Contains(out, ": 1 problem\n") {
 		t.Fatalf("exit %d %q", code, out)
 	}
 }
