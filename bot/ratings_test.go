@@ -135,7 +135,7 @@ func TestLeaderboardAndProfileAfterGames(t *testing.T) {
 	if !bytes.Equal(picture(t, tk), wantTK) {
 		t.Fatalf("the TilingKing leaderboard is not the expected picture; text %q", text(tk))
 	}
-	if want := fmt.Sprintf("3 rated players. You are 2nd with %d (provisional) after 1 rated games.", show(tkB.Mu, tkB.Sigma)); !strings.Contains(text(tk), want) {
+	if want := fmt.Sprintf("3 rated players. You are 2nd with %d (provisional) after 1 rated game.", show(tkB.Mu, tkB.Sigma)); !strings.Contains(text(tk), want) {
 		t.Fatalf("text %q, want %q", text(tk), want)
 	}
 
@@ -179,7 +179,7 @@ func TestLeaderboardAndProfileAfterGames(t *testing.T) {
 	if !bytes.Equal(picture(t, pr), wantPr) {
 		t.Fatalf("alice's profile is not the expected picture; text %q", text(pr))
 	}
-	if !strings.Contains(text(pr), "Profile of **alice** in this server: 3 rated games, 1 games in play.") {
+	if !strings.Contains(text(pr), "Profile of **alice** in this server: 3 rated games, 1 game in play.") {
 		t.Fatalf("profile text %q", text(pr))
 	}
 }

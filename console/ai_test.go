@@ -24,7 +24,7 @@ func TestConsoleAgainstTheAI(t *testing.T) {
 	// The AI thinks briefly: the test checks what it posts, not how well.
 	c := New(service.New(st, service.Config{Seed: func() uint64 { return 3 }, AIThink: 30 * time.Millisecond}), out, t.TempDir())
 	c.Line("ana: /new closure tessera level=hard first=1")
-	for _, want := range []string{"**ana** plays **Closure** against **Tessera (hard)** (game #1)", "Tessera accepts", "[new thread \"#1 Closure: ana vs Tessera (hard)\"]", "@ana, your turn"} {
+	for _, want := range []string{"ana plays Closure against Tessera (hard) (game #1)", "Tessera accepts", "[new thread \"#1 Closure: ana vs Tessera (hard)\"]", "@ana, your turn"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out)
 		}
@@ -44,8 +44,8 @@ func TestConsoleAgainstTheAI(t *testing.T) {
 		out.Reset()
 		c.Line("ana: /move " + st.Legal()[0].String())
 		text := out.String()
-		played := strings.Index(text, "**Tessera (hard)** played `")
-		if !strings.Contains(text, "**Tessera (hard)** is thinking.") || !strings.Contains(text, "(Tessera is thinking…)") || played < 0 ||
+		played := strings.Index(text, "Tessera (hard) played ")
+		if !strings.Contains(text, "Tessera (hard) is thinking.") || !strings.Contains(text, "(Tessera is thinking…)") || played < 0 ||
 			!strings.Contains(text[played:], "@ana, your turn") || !strings.Contains(text[played:], "picture: ") {
 			t.Fatalf("turn %d: the AI's answer is not in the output:\n%s", turn, text)
 		}
@@ -56,7 +56,7 @@ func TestConsoleAgainstTheAI(t *testing.T) {
 	out.Reset()
 	c.Line("tessera: /move discard 1")
 	c.Line("ana: /games")
-	for _, want := range []string{"You are not playing in any game", "#1 Closure vs Tessera (hard): **your turn**"} {
+	for _, want := range []string{"You are not playing in any game", "#1 Closure vs Tessera (hard): your turn"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out)
 		}

@@ -59,7 +59,13 @@ const MaxLine = 64 << 10
 
 // Wording is the console's syntax for the service's hints (a game is
 // named "#2" after the command, and /moves lists the legal moves).
-var Wording = service.Wording{PickGame: "#id after the command (ana: /move #2 ...)", MoveList: "/moves"}
+var Wording = service.Wording{PickGame: "#id after the command (ana: /move #2 ...)", MoveList: "/moves", Channel: "the console", Server: "the console"}
+
+// Plain is a reply's text as a terminal shows it: Discord's markdown for
+// bold (**) and code (`) removed.
+func Plain(text string) string {
+	return strings.NewReplacer("**", "", "`", "").Replace(text)
+}
 
 // input is one line read, or the end of the input.
 type input struct {
@@ -180,7 +186,7 @@ func (s sink) Thread(_ context.Context, channelID, _, name string) (string, erro
 
 func (s sink) Post(_ context.Context, channelID string, m service.Message, _ string) (string, error) {
 	s.c.n++
-	fmt.Fprintf(s.c.out, "  [%s] %s\n", short(channelID), strings.ReplaceAll(m.Text, "\n", "\n    "))
+	fmt.Fprintf(s.c.out, "  [%s] %s\n", short(channelID), strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
 	s.c.files(m.Files)
 	for _, b := range m.Buttons {
 		fmt.Fprintf(s.c.out, "    [%s: /click %s]\n", b.Label, b.ID)
@@ -194,7 +200,7 @@ func (s sink) Edit(_ context.Context, channelID, _ string, m service.Message) er
 }
 
 func (s sink) DM(_ context.Context, userID string, m service.Message, _ string) error {
-	fmt.Fprintf(s.c.out, "  [direct message to %s] %s\n", userID, strings.ReplaceAll(m.Text, "\n", " "))
+	fmt.Fprintf(s.c.out, "  [direct message to %s] %s\n", userID, strings.ReplaceAll(Plain(m.Text), "\n", " "))
 	return nil
 }
 
@@ -221,6 +227,9 @@ func (c *Console) Do(line string) (service.Reply, error) {
 	if !ok || who == "" || strings.ContainsAny(who, " /") {
 		return service.Reply{Text: "Write who speaks first: \"ana: /new elemental bo\". Type \"help\" for the commands.", Ephemeral: true}, nil
 	}
+	if _, ok := opponentName(who); !ok {
+		return service.Reply{Text: fmt.Sprintf("%q is not a player's name: a name is letters, digits, '_', '.' and '-', at most %d of them.", clip(who), maxName), Ephemeral: true}, nil
+	}
 	c.n++
 	req := service.Request{User: user(who), ChannelID: c.channel, GuildID: "console", InteractionID: ""}
 	f := strings.Fields(cmdline)
@@ -236,34 +245,9 @@ func (c *Console) Do(line string) (service.Reply, error) {
 	switch cmd {
 	case "new":
 		if len(args) < 1 {
-			return service.Reply{Text: "Write /new <game> <opponent> [more opponents] [option=value ...], or /new <game> [seats=N] for an open challenge.", Ephemeral: true}, nil
+			return service.Reply{Text: NewForm + " Or /new <game> [seats=N] for an open challenge.", Ephemeral: true}, nil
 		}
-		var opps []service.User
-		var opts []string
-		for _, a := range args[1:] {
-			if strings.Contains(a, "=") {
-				opts = append(opts, a)
-			} else {
-				opps = append(opps, user(a))
-			}
-		}
-		clock, level := "", ""
-		var rest []string
-		for _, o := range opts {
-			if v, ok := strings.CutPrefix(o, "clock="); ok {
-				clock = v
-			} else if v, ok := strings.CutPrefix(o, "level="); ok {
-				level = v
-			} else if v, ok := strings.CutPrefix(o, "rated="); ok {
-				req.Unrated = v == "false" || v == "no"
-			} else {
-				rest = append(rest, o)
-			}
-		}
-		if len(opps) == 0 {
-			return c.newOpen(req, args[0], rest, clock)
-		}
-		return c.svc.NewGameLevel(req, args[0], opps, strings.Join(rest, " "), clock, level)
+		return c.newGame(req, args)
 	case "leaderboard":
 		if len(args) != 1 {
 			return service.Reply{Text: "Write /leaderboard <game>.", Ephemeral: true}, nil
@@ -272,7 +256,11 @@ func (c *Console) Do(line string) (service.Reply, error) {
 	case "profile":
 		u := req.User
 		if len(args) == 1 {
-			u = user(args[0])
+			name, ok := opponentName(args[0])
+			if !ok {
+				return service.Reply{Text: fmt.Sprintf("%q is not a player's name; write /profile [name].", clip(args[0])), Ephemeral: true}, nil
+			}
+			u = user(name)
 		}
 		r, err := c.svc.Profile(req, u)
 		// Filed under the name of the player it shows: one profile.png
@@ -356,7 +344,7 @@ func (c *Console) Do(line string) (service.Reply, error) {
 	case "help":
 		return service.Reply{Text: Help, Ephemeral: true}, nil
 	}
-	return service.Reply{Text: fmt.Sprintf("There is no command /%s. Type help for the commands.", cmd), Ephemeral: true}, nil
+	return service.Reply{Text: fmt.Sprintf("There is no command /%s. Type help for the commands.", clip(cmd)), Ephemeral: true}, nil
 }
 
 func gameList() string {
@@ -400,17 +388,25 @@ func (c *Console) print(r service.Reply, who string) {
 	if r.Ephemeral {
 		prefix = "(only you) "
 	}
-	fmt.Fprintln(c.out, prefix+r.Text)
-	for _, b := range r.Buttons {
-		fmt.Fprintf(c.out, "  [%s: /click %s]\n", b.Label, b.ID)
-	}
 	files := r.Files
+	text := Plain(r.Text)
 	if r.Ephemeral && who != "" {
 		files = make([]service.File, len(r.Files))
 		for i, f := range r.Files {
 			f.Name = fileSafe(user(who).ID) + "-" + f.Name
 			files[i] = f
 		}
+	}
+	if c.dir != "" {
+		// The reply names its files ("game-1.json plays back with ..."):
+		// name the ones written, as they are named there.
+		for i, f := range files {
+			text = strings.ReplaceAll(text, r.Files[i].Name, filepath.Join(c.dir, f.Name))
+		}
+	}
+	fmt.Fprintln(c.out, prefix+text)
+	for _, b := range r.Buttons {
+		fmt.Fprintf(c.out, "  [%s: /click %s]\n", b.Label, b.ID)
 	}
 	c.files(files)
 }

@@ -40,7 +40,7 @@ func TestConsoleCommands(t *testing.T) {
 	} {
 		c.Line(line)
 	}
-	for _, want := range []string{"challenges @bo to **Closure**", "begins", "(only you)", "Your hand in game #1", "Glorieta", "aborted", "Write who speaks first", "no command /frobnicate"} {
+	for _, want := range []string{"challenges @bo to Closure", "begins", "(only you)", "Your hand in game #1", "Glorieta", "aborted", "Write who speaks first", "no command /frobnicate"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out)
 		}

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -46,8 +47,10 @@ func (c *Console) players(req service.Request, cmd, ref string, args []string) (
 		for _, a := range args {
 			if _, isGame := gameID(a); isGame {
 				game = a
+			} else if name, ok := opponentName(a); ok {
+				u = user(name)
 			} else {
-				u = user(a)
+				return service.Reply{Text: fmt.Sprintf("%q is neither a game nor a player; write /history [player] [game].", clip(a)), Ephemeral: true}, nil
 			}
 		}
 		return c.svc.History(req, u, game)

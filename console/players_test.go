@@ -25,7 +25,7 @@ func TestConsoleOpenChallengeAndRecords(t *testing.T) {
 		c.Line(line)
 	}
 	for _, want := range []string{"is looking for 2 opponents", "[Join #1: /click join:1]", "bo joined game #1; waiting for 1 more player",
-		"cy joined: **TilingKing**, game #1, begins", "still in play", "[Rematch: /click rematch:1]", "Your finished games, newest first",
+		"cy joined: TilingKing, game #1, begins", "still in play", "[Rematch: /click rematch:1]", "Your finished games, newest first",
 		"ana's finished games of TilingKing", "The record of game #1"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out)

@@ -25,7 +25,7 @@ func TestConsoleReplay(t *testing.T) {
 	for _, l := range []string{"cy: /replay #1", "cy: /replay #1 2 2", "cy: /replay #1 two", "cy: /replay #1 3"} {
 		c.Line(l)
 	}
-	for _, want := range []string{"Replay of **Elemental Connection**, game #1: moves 1 to 2 of 2", "game #1: move 2 of 2",
+	for _, want := range []string{"Replay of Elemental Connection, game #1: moves 1 to 2 of 2", "game #1: move 2 of 2",
 		"Write /replay #id [from] [to], with move numbers", "1 ≤ from ≤ to ≤ 2"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out)

@@ -74,7 +74,7 @@ func layoutPanel(fc faces, p Panel, top float64) panelLayout {
 		scoreW := float64(font.MeasureString(fc.get(scoreSize, true), score)) / 64
 		textW := Width - pad - scoreW - 16 - (pad + 52)
 		y += 22
-		l.lines = append(l.lines, line{fitWidth(fc.get(nameSize, s.ToMove || s.Winner), seatName(s), textW), nameSize, s.ToMove || s.Winner, pad + 52, y, 0, engine.Ink})
+		l.lines = append(l.lines, line{fitWidth(fc.get(nameSize, s.ToMove || s.Winner), SeatTitle(s), textW), nameSize, s.ToMove || s.Winner, pad + 52, y, 0, engine.Ink})
 		y += 33
 		var info []string
 		if s.InHand >= 0 {
@@ -103,21 +103,6 @@ func layoutPanel(fc faces, p Panel, top float64) panelLayout {
 	}
 	l.h = y + 12 - top
 	return l
-}
-
-// seatName is the row's name with its label and result.
-func seatName(s Seat) string {
-	name := s.Name
-	if s.Label != "" {
-		name += " (" + s.Label + ")"
-	}
-	if s.Winner {
-		name += " - wins"
-	}
-	if s.Resigned {
-		name += " - resigned"
-	}
-	return name
 }
 
 func drawPanel(dc *canvas, pn pen, p Panel, top float64) {

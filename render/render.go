@@ -443,6 +443,22 @@ func NewPanel(title string, v engine.View, names []string) Panel {
 	return p
 }
 
+// SeatTitle is a seat's line in a panel: "ana (Red) – wins", with one
+// space around the dash.
+func SeatTitle(s Seat) string {
+	name := s.Name
+	if s.Label != "" {
+		name += " (" + s.Label + ")"
+	}
+	if s.Winner {
+		name += " – wins"
+	}
+	if s.Resigned {
+		name += " – resigned"
+	}
+	return name
+}
+
 // Status says whose turn it is, or who won.
 func Status(seats []Seat) string {
 	var win []string

@@ -42,7 +42,7 @@ func aiLevel(level string) (ai.Level, error) {
 	}
 	l, err := ai.ParseLevel(level)
 	if err != nil {
-		return 0, errorf(tessera.EINVALID, "There is no level %q; choose easy, normal or hard.", strings.TrimSpace(level))
+		return 0, errorf(tessera.EINVALID, "There is no level %s; choose easy, normal or hard.", typed(level))
 	}
 	return l, nil
 }

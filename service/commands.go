@@ -39,11 +39,7 @@ func (s *Service) NewGame(req Request, gameID string, opponents []User, options,
 func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, options, clock, level string) (Reply, error) {
 	g, ok := engine.Lookup(gameID)
 	if !ok {
-		var ids []string
-		for _, g := range engine.Games() {
-			ids = append(ids, g.ID)
-		}
-		return Reply{}, errorf(tessera.EINVALID, "There is no game %q; choose one of %s.", gameID, strings.Join(ids, ", "))
+		return Reply{}, noGame(gameID)
 	}
 	players := []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}}
 	bot := s.Bot()
@@ -93,7 +89,9 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 			}
 		}
 	}
-	setup := engine.Setup{Game: g.ID, Players: len(players), Options: opts, Seed: s.seed()}
+	// The seed is drawn when the game begins (begin): a refused or
+	// declined challenge draws none.
+	setup := engine.Setup{Game: g.ID, Players: len(players), Options: opts}
 	if _, err := engine.New(setup); err != nil { // check players and options now
 		return Reply{}, err
 	}
@@ -134,14 +132,14 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 		if rec.NoThread {
 			where = "here"
 		}
-		text := fmt.Sprintf("**%s** plays **%s** against %s (game #%d)%s, %s. %s accepts: the game begins %s.",
-			req.User.Name, g.Name, joinAnd(names), rec.ID, optionText(opts), ClockText(clk), bot.Name, where)
+		text := fmt.Sprintf("**%s** plays **%s** against %s (game #%d)%s, %s, %s. %s accepts: the game begins %s.",
+			req.User.Name, g.Name, joinAnd(names), rec.ID, optionText(opts), ClockText(clk), ratedText(rec), bot.Name, where)
 		// No poke: the courier makes the thread once the transport has
 		// recorded this reply's message (ChallengeMessage), to start it there.
 		return Reply{Text: text, Challenge: rec.ID}, nil
 	}
-	text := fmt.Sprintf("**%s** challenges %s to **%s** (game #%d)%s, %s. Accept or decline below; the game starts when everyone has accepted.",
-		req.User.Name, joinAnd(names), g.Name, rec.ID, optionText(opts), ClockText(clk))
+	text := fmt.Sprintf("**%s** challenges %s to **%s** (game #%d)%s, %s, %s. Accept or decline below; the game starts when everyone has accepted.",
+		req.User.Name, joinAnd(names), g.Name, rec.ID, optionText(opts), ClockText(clk), ratedText(rec))
 	return Reply{Text: text, Mentions: mentions, Challenge: rec.ID, Buttons: []Button{
 		{ID: buttonID(actAccept, rec.ID), Label: "Accept", Style: Success},
 		{ID: buttonID(actDecline, rec.ID), Label: "Decline", Style: Danger},
@@ -189,7 +187,7 @@ func (s *Service) Click(req Request, id string) (Reply, error) {
 	action, num, _ := strings.Cut(id, ":")
 	gid, err := strconv.ParseUint(num, 10, 64)
 	if err != nil {
-		return Reply{}, errorf(tessera.EINVALID, "That button is not one of ours.")
+		return Reply{}, unknownButton()
 	}
 	switch action {
 	case actAccept:
@@ -203,7 +201,7 @@ func (s *Service) Click(req Request, id string) (Reply, error) {
 	case actCancel:
 		return Reply{Text: "Kept playing: nothing was changed.", Ephemeral: true}, nil
 	}
-	return Reply{}, errorf(tessera.EINVALID, "That button is not one of ours.")
+	return Reply{}, unknownButton()
 }
 
 // challenge loads a challenge for one of its players.
@@ -271,6 +269,9 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 func (s *Service) begin(tx storage.Tx, g *tessera.Game, now time.Time) error {
 	g.Status = tessera.StatusPlaying
 	g.Updated = now
+	// Only a game that begins draws a seed, so that a console's --seed
+	// deals the same games whatever was refused or declined before.
+	g.Setup.Seed = s.seed()
 	st, err := Replay(g)
 	if err != nil {
 		return err
@@ -704,6 +705,9 @@ func (s *Service) Board(req Request, ref string) (Reply, error) {
 	return Reply{Text: strings.Join(lines, "\n"), Files: []File{pic}, Ephemeral: elsewhere(g, req)}, nil
 }
 
+// Plural is "1 move", "3 moves", for the commands' texts.
+func Plural(n int, noun string) string { return plural(n, noun) }
+
 // plural is "1 move", "3 moves".
 func plural(n int, noun string) string {
 	if n == 1 {
@@ -801,7 +805,7 @@ func (s *Service) endedText(g *tessera.Game) string {
 func (s *Service) Rules(gameID string) (Reply, error) {
 	g, ok := engine.Lookup(gameID)
 	if !ok {
-		return Reply{}, errorf(tessera.EINVALID, "There is no game %q.", gameID)
+		return Reply{}, noGame(gameID)
 	}
 	text := g.Summary
 	if len(g.Options) > 0 {

@@ -30,7 +30,7 @@ func (s *Service) History(req Request, user User, gameID string) (Reply, error) 
 	if gameID = strings.TrimSpace(gameID); gameID != "" {
 		g, ok := engine.Lookup(gameID)
 		if !ok {
-			return Reply{}, errorf(tessera.EINVALID, "There is no game %q.", gameID)
+			return Reply{}, noGame(gameID)
 		}
 		gameID = g.ID
 	}
@@ -41,11 +41,11 @@ func (s *Service) History(req Request, user User, gameID string) (Reply, error) 
 func (s *Service) historyPage(req Request, rest string) (Reply, error) {
 	parts := strings.SplitN(rest, ":", 3)
 	if len(parts) != 3 {
-		return Reply{}, errorf(tessera.EINVALID, "That button is not one of ours.")
+		return Reply{}, unknownButton()
 	}
 	page, err := strconv.Atoi(parts[0])
 	if _, ok := engine.Lookup(parts[1]); err != nil || page < 0 || page > 1e6 || parts[1] != "" && !ok || parts[2] == "" {
-		return Reply{}, errorf(tessera.EINVALID, "That button is not one of ours.")
+		return Reply{}, unknownButton()
 	}
 	return s.history(req, User{ID: parts[2]}, parts[1], page, true)
 }

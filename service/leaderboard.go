@@ -65,7 +65,7 @@ func LeaderNote(n int) string {
 func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 	g, ok := engine.Lookup(strings.TrimSpace(gameID))
 	if !ok {
-		return Reply{}, errorf(tessera.EINVALID, "There is no game %q.", gameID)
+		return Reply{}, noGame(gameID)
 	}
 	if req.GuildID == "" {
 		return Reply{}, errorf(tessera.EINVALID, "Ratings are kept per server: ask for the leaderboard in a server's channel.")
@@ -86,7 +86,7 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 			t.Own = &row
 		}
 		if me {
-			mine = fmt.Sprintf(" You are %s with %d%s after %d rated games.", ordinal(i+1), DisplayRating(r), s.provisionalMark(r), r.Games)
+			mine = fmt.Sprintf(" You are %s with %d%s after %s.", ordinal(i+1), DisplayRating(r), s.provisionalMark(r), plural(r.Games, "rated game"))
 		}
 	}
 	if mine == "" {
@@ -96,7 +96,7 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("**%s** leaderboard of this server: %d rated players.%s", g.Name, len(rs), mine)
+	text := fmt.Sprintf("**%s** leaderboard of %s: %s.%s", g.Name, s.cfg.Wording.Server, plural(len(rs), "rated player"), mine)
 	return Reply{Text: text, Files: []File{{Name: "leaderboard.png", Data: png}}}, nil
 }
 

@@ -45,11 +45,7 @@ func (s *Service) expireAfter() time.Duration {
 func (s *Service) gameSetup(gameID, options, clock string) (engine.Game, map[string]string, tessera.Clock, error) {
 	g, ok := engine.Lookup(gameID)
 	if !ok {
-		var ids []string
-		for _, g := range engine.Games() {
-			ids = append(ids, g.ID)
-		}
-		return g, nil, tessera.Clock{}, errorf(tessera.EINVALID, "There is no game %q; choose one of %s.", gameID, strings.Join(ids, ", "))
+		return g, nil, tessera.Clock{}, noGame(gameID)
 	}
 	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
 	if err != nil {
@@ -100,7 +96,7 @@ func (s *Service) NewOpen(req Request, gameID string, seats int, options, clock 
 		}
 		return Reply{}, errorf(tessera.EINVALID, "%s is for %d to %d players; give seats: in that range.", g.Name, g.MinPlayers, g.MaxPlayers)
 	}
-	setup := engine.Setup{Game: g.ID, Players: seats, Options: opts, Seed: s.seed()}
+	setup := engine.Setup{Game: g.ID, Players: seats, Options: opts} // the seed is drawn when it begins
 	if _, err := engine.New(setup); err != nil {
 		return Reply{}, err
 	}
@@ -135,8 +131,8 @@ func (s *Service) NewOpen(req Request, gameID string, seats int, options, clock 
 	if seats == 1 {
 		return s.startSolo(req, rec)
 	}
-	text := fmt.Sprintf("**%s** is looking for %s for **%s** (game #%d)%s, %s. Click Join to play; the game starts when %s joined. This open challenge expires %s.",
-		req.User.Name, plural(seats-1, "opponent"), g.Name, rec.ID, optionText(opts), ClockText(clk), joinedText(seats-1), s.cfg.Stamp(now.Add(s.expireAfter()), time.UTC))
+	text := fmt.Sprintf("**%s** is looking for %s for **%s** (game #%d)%s, %s, %s. Click Join to play; the game starts when %s joined. This open challenge expires %s.",
+		req.User.Name, plural(seats-1, "opponent"), g.Name, rec.ID, optionText(opts), ClockText(clk), ratedText(rec), joinedText(seats-1), s.cfg.Stamp(now.Add(s.expireAfter()), time.UTC))
 	return Reply{Text: text, Challenge: rec.ID, Buttons: []Button{
 		{ID: buttonID(actJoin, rec.ID), Label: "Join", Style: Success},
 		{ID: buttonID(actWithdraw, rec.ID), Label: "Withdraw", Style: Secondary},

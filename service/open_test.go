@@ -241,7 +241,7 @@ func TestHistoryPages(t *testing.T) {
 	if r := h.ok(h.svc.History(other, ana, "")); !strings.Contains(r.Text, "none yet") {
 		t.Fatalf("another server's games shown to a stranger: %q", r.Text)
 	}
-	h.refused(tessera.EINVALID, "not one of ours")(h.svc.Click(h.req(cy), "history:x::1"))
+	h.refused(tessera.EINVALID, service.UnknownButton)(h.svc.Click(h.req(cy), "history:x::1"))
 }
 
 // TestExport: a finished game's record plays back to its final position

@@ -28,7 +28,7 @@ func (s *Service) clickMore(req Request, id string) (r Reply, ok bool, err error
 	case actJoin, actRematch:
 		gid, perr := strconv.ParseUint(rest, 10, 64)
 		if perr != nil {
-			return Reply{}, true, errorf(tessera.EINVALID, "That button is not one of ours.")
+			return Reply{}, true, unknownButton()
 		}
 		if action == actJoin {
 			r, err = s.Join(req, gid)
@@ -67,7 +67,7 @@ func (s *Service) Rematch(req Request, id uint64) (Reply, error) {
 		p := old.Players[(i+1)%n] // the seats rotate: seat 2 moves first
 		players[i] = tessera.Player{ID: p.ID, Name: p.Name, Accepted: p.ID == req.User.ID}
 	}
-	setup := engine.Setup{Game: old.Setup.Game, Players: n, Options: old.Setup.Options, Seed: s.seed()}
+	setup := engine.Setup{Game: old.Setup.Game, Players: n, Options: old.Setup.Options} // the seed is drawn when it begins
 	if _, err := engine.New(setup); err != nil {
 		return Reply{}, err
 	}
@@ -91,8 +91,8 @@ func (s *Service) Rematch(req Request, id uint64) (Reply, error) {
 			mentions = append(mentions, p.ID)
 		}
 	}
-	text := fmt.Sprintf("**%s** asks %s for a rematch of game #%d: **%s** (game #%d)%s, %s. Seats rotated: %s. Accept or decline below; the game starts when everyone has accepted.",
-		req.User.Name, joinAnd(names), old.ID, gameName(setup.Game), rec.ID, optionText(setup.Options), ClockText(rec.Clock), strings.Join(seats, ", "))
+	text := fmt.Sprintf("**%s** asks %s for a rematch of game #%d: **%s** (game #%d)%s, %s, %s. Seats rotated: %s. Accept or decline below; the game starts when everyone has accepted.",
+		req.User.Name, joinAnd(names), old.ID, gameName(setup.Game), rec.ID, optionText(setup.Options), ClockText(rec.Clock), ratedText(rec), strings.Join(seats, ", "))
 	r := Reply{Text: text, Mentions: mentions, Buttons: []Button{
 		{ID: buttonID(actAccept, rec.ID), Label: "Accept", Style: Success},
 		{ID: buttonID(actDecline, rec.ID), Label: "Decline", Style: Danger},

@@ -190,7 +190,7 @@ func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) 
 	}
 	if timezone != "" {
 		if _, err := time.LoadLocation(timezone); err != nil || strings.EqualFold(timezone, "local") {
-			return Reply{}, errorf(tessera.EINVALID, "%q is not a time zone; use a name like Europe/Paris or America/New_York.", timezone)
+			return Reply{}, errorf(tessera.EINVALID, "%s is not a time zone; use a name like Europe/Paris or America/New_York.", typed(timezone))
 		}
 	}
 	u, err := s.store.UpdateUser(req.User.ID, func(u *tessera.UserSettings, _ storageTx) error {

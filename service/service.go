@@ -160,6 +160,21 @@ type Wording struct {
 	// MoveList is what lists the legal moves, in "pick one from the … list"
 	// and "(… lists your legal moves)" (Discord: "autocomplete").
 	MoveList string
+	// Channel is where a command was typed, in "no game in play in …"
+	// (Discord: "this channel"; the console: "the console").
+	Channel string
+	// Server is the community ratings and challenges belong to, in
+	// "leaderboard of …" (Discord: "this server"; the console: "the
+	// console").
+	Server string
+}
+
+// capital is text with its first letter in upper case.
+func capital(text string) string {
+	if text == "" {
+		return ""
+	}
+	return strings.ToUpper(text[:1]) + text[1:]
 }
 
 // Service runs the commands on a store.
@@ -217,6 +232,12 @@ func New(store storage.Store, cfg Config) *Service {
 	}
 	if s.cfg.Wording.MoveList == "" {
 		s.cfg.Wording.MoveList = "autocomplete"
+	}
+	if s.cfg.Wording.Channel == "" {
+		s.cfg.Wording.Channel = "this channel"
+	}
+	if s.cfg.Wording.Server == "" {
+		s.cfg.Wording.Server = "this server"
 	}
 	if s.cfg.Link == nil {
 		s.cfg.Link = func(guildID, channelID string) string { return "#" + channelID }
@@ -480,7 +501,7 @@ func (s *Service) Fail(err error) Reply {
 	if tessera.ErrorCode(err) == tessera.EINTERNAL {
 		s.log.Error("internal error", "err", err)
 	}
-	return Reply{Text: tessera.ErrorMessage(err), Ephemeral: true}
+	return Reply{Text: clipQuoted(tessera.ErrorMessage(err)), Ephemeral: true}
 }
 
 func parseGameRef(ref string) (uint64, bool) {
@@ -535,7 +556,7 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 	if strings.TrimSpace(ref) != "" {
 		id, ok := parseGameRef(ref)
 		if !ok {
-			return nil, errorf(tessera.EINVALID, "%q is not a game number; pick one of your games from the list.", ref)
+			return nil, errorf(tessera.EINVALID, "%s is not a game number; pick one of your games from the list.", typed(ref))
 		}
 		return s.gameByID(req, id)
 	}
@@ -578,9 +599,9 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 	case len(here) == 0 && ended != nil:
 		return ended, nil // the command says the game is over, or shows it
 	case len(mine) == 0 && len(here) == 0:
-		return nil, errorf(tessera.ENOTFOUND, "There is no game in play in this channel. Start one with /new.")
+		return nil, errorf(tessera.ENOTFOUND, "There is no game in play in %s. Start one with /new.", s.cfg.Wording.Channel)
 	case len(mine) == 0 && forMove:
-		return nil, errorf(tessera.EFORBIDDEN, "You are not playing in any game in this channel.")
+		return nil, errorf(tessera.EFORBIDDEN, "You are not playing in any game in %s.", s.cfg.Wording.Channel)
 	}
 	var ids []string
 	list := mine
@@ -590,7 +611,7 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 	for _, g := range list {
 		ids = append(ids, fmt.Sprintf("#%d", g.ID))
 	}
-	return nil, errorf(tessera.EINVALID, "This channel has several games (%s): say which with %s.", strings.Join(ids, ", "), s.cfg.Wording.PickGame)
+	return nil, errorf(tessera.EINVALID, "%s has several games (%s): say which with %s.", capital(s.cfg.Wording.Channel), strings.Join(ids, ", "), s.cfg.Wording.PickGame)
 }
 
 // storageTx keeps the store's transaction type short in signatures.

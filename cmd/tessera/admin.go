@@ -391,7 +391,7 @@ func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		fmt.Fprintln(stdout, p)
 	}
 	if len(problems) > 0 {
-		fmt.Fprintf(stdout, "%s: %d problems\n", name, len(problems))
+		fmt.Fprintf(stdout, "%s: %s\n", name, service.Plural(len(problems), "problem"))
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: OK\n", name)

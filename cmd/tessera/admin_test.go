@@ -96,7 +96,7 @@ func TestCheckNeedsAWholeAnswer(t *testing.T) {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "z9 QQQQ"})
 		return nil
 	})
-	if code, out, _ := runCmd(t, "", "check", "--db", db); code != 1 || !strings.Contains(out, "game 1: move 1") || !strings.Contains(out, "1 problems") {
+	if code, out, _ := runCmd(t, "", "check", "--db", db); code != 1 || !strings.Contains(out, "game 1: move 1") || !strings.Contains(out, ": 1 problem\n") {
 		t.Fatalf("exit %d %q", code, out)
 	}
 }
@@ -203,16 +203,17 @@ func TestAdminToolsCreateNothing(t *testing.T) {
 		t.Fatal("check or backup changed the database")
 	}
 
-	// run creates a new database and logs it; the second time it does not.
+	// The console creates a new database and says so (on its output, not
+	// in a log); the second time it does not.
 	fresh := filepath.Join(dir, "fresh.db")
 	env := consoleEnv(t, fresh)
-	code, _, errs = runWithEnv(t, env, "quit\n")
-	if code != 0 || !strings.Contains(errs, "created a new, empty database") || !strings.Contains(errs, fresh) {
-		t.Fatalf("run: exit %d %q", code, errs)
+	code, out, errs = runWithEnv(t, env, "quit\n")
+	if code != 0 || !strings.Contains(out, fresh+", a new, empty database") || errs != "" {
+		t.Fatalf("console: exit %d %q %q", code, out, errs)
 	}
-	code, _, errs = runWithEnv(t, env, "quit\n")
-	if code != 0 || strings.Contains(errs, "created") {
-		t.Fatalf("run again: exit %d %q", code, errs)
+	code, out, errs = runWithEnv(t, env, "quit\n")
+	if code != 0 || strings.Contains(out, "new, empty") || errs != "" {
+		t.Fatalf("console again: exit %d %q %q", code, out, errs)
 	}
 }
 
@@ -295,10 +296,11 @@ func consoleEnv(t *testing.T, db string) map[string]string {
 	return map[string]string{"TESSERA_DATABASE": db, "TESSERA_PICTURES": filepath.Join(t.TempDir(), "pics")}
 }
 
-// runWithEnv runs `tessera run` with only env as its environment.
+// runWithEnv runs `tessera console` with only env as its environment
+// and stdin as its script.
 func runWithEnv(t *testing.T, env map[string]string, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb strings.Builder
-	code := runBot(args, strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
+	code := runConsole(args, strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
 	return code, out.String(), errb.String()
 }

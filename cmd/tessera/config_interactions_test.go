@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,8 +53,10 @@ func TestConfigInteractions(t *testing.T) {
 	dir := t.TempDir()
 	path, db := filepath.Join(dir, "c.yaml"), filepath.Join(dir, "t.db")
 	os.WriteFile(path, []byte("interactions:\n  listen: \":8080\"\n  public_key: "+testPublicKey+"\n"), 0o600)
-	code, _, errs := runWithEnv(t, map[string]string{"TESSERA_CONFIG": path, "TESSERA_DATABASE": db}, "quit\n")
-	if code != 2 || !strings.Contains(errs, "DISCORD_TOKEN") {
+	var errb strings.Builder
+	env = map[string]string{"TESSERA_CONFIG": path, "TESSERA_DATABASE": db}
+	code := runBot(nil, strings.NewReader("quit\n"), io.Discard, &errb, func(k string) string { return env[k] })
+	if errs := errb.String(); code != 2 || !strings.Contains(errs, "interactions.listen") {
 		t.Fatalf("run: exit %d %q", code, errs)
 	}
 	if _, err := os.Stat(db); err == nil {

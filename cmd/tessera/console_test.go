@@ -42,7 +42,7 @@ func TestConsoleEndsOnSIGTERM(t *testing.T) {
 	defer w.Close()
 	var out, errb syncBuffer
 	done := make(chan int)
-	go func() { done <- runBot(nil, r, &out, &errb, func(k string) string { return env[k] }) }()
+	go func() { done <- runConsole(nil, r, &out, &errb, func(k string) string { return env[k] }) }()
 	w.Write([]byte("ana: /rules closure\n"))
 	// The signal is sent once the console reads (the handler is installed
 	// before it starts); the waits are bounds on a hang, not measurements.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,7 +101,7 @@ func TestReadmeReplayExample(t *testing.T) {
 func TestReadmeConsoleExample(t *testing.T) {
 	t.Chdir("../..")
 	text := readme(t)
-	i := strings.Index(text, "\n    go run ./cmd/tessera --seed ")
+	i := strings.Index(text, "\n    go run ./cmd/tessera console --seed ")
 	if i < 0 {
 		t.Fatal("the README has no seeded console example")
 	}
@@ -117,24 +118,49 @@ func TestReadmeConsoleExample(t *testing.T) {
 	if len(script) < 3 {
 		t.Fatalf("the example's lines: %q", script)
 	}
-	f := strings.Fields(command)
-	dir := t.TempDir()
-	env := consoleEnv(t, filepath.Join(dir, "tessera.db"))
-	code, out, errs := runWithEnv(t, env, strings.Join(script, "\n")+"\nquit\n", f[3:]...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	// What the README says ana's /hand shows once the game began.
+	_, after, ok := strings.Cut(text, "ana's `/hand` shows ")
+	hand, _, _ := strings.Cut(after, ";")
+	if !ok || hand == "" {
+		t.Fatal("the README does not say what ana's /hand shows")
 	}
-	moved := false
-	for _, l := range script {
-		if _, notation, ok := strings.Cut(l, ": /move "); ok {
-			moved = true
-			if !strings.Contains(out, "You played `"+notation+"`") {
-				t.Fatalf("%q was not played:\n%s", l, out)
+	accepted := slices.IndexFunc(script, func(l string) bool { return strings.Contains(l, "/accept") })
+	if accepted < 0 {
+		t.Fatalf("the example's lines accept no challenge: %q", script)
+	}
+	withHand := slices.Insert(slices.Clone(script), accepted+1, "ana: /hand")
+	f := strings.Fields(command)
+	// Item 16 of issue 24: the example holds after refused and declined
+	// challenges too (they drew from the seed, so the hands differed).
+	for _, before := range [][]string{nil, {
+		"ana: /new elemental bo clock=forever", // refused by the service
+		"ana: /new elementa bo",                // no such game
+		"ana: /new elemental bo nonsense=1",    // no such option
+		"ana: /new elemental bo", "bo: /decline",
+		"ana: /new closure bo", "ana: /abort",
+	}} {
+		dir := t.TempDir()
+		env := consoleEnv(t, filepath.Join(dir, "tessera.db"))
+		lines := append(slices.Clone(before), withHand...)
+		code, out, errs := runWithEnv(t, env, strings.Join(lines, "\n")+"\nquit\n", f[4:]...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if !strings.Contains(out, ": "+hand+"\n") {
+			t.Errorf("after %q, ana's hand is not the README's %s:\n%s", before, hand, out)
+		}
+		moved := false
+		for _, l := range script {
+			if _, notation, ok := strings.Cut(l, ": /move "); ok {
+				moved = true
+				if !strings.Contains(out, "You played "+notation+":") {
+					t.Errorf("after %q, %q was not played:\n%s", before, l, out)
+				}
 			}
 		}
-	}
-	if !moved {
-		t.Fatal("the example plays no move")
+		if !moved {
+			t.Fatal("the example plays no move")
+		}
 	}
 }
 

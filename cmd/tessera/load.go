@@ -65,7 +65,7 @@ type loadResult struct {
 func runLoad(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("database", "", "a bbolt file or a postgres:// URL (default: a new file in a temporary directory, removed after)")
+	db := fs.String("db", "", "a bbolt file or a postgres:// URL (default: a new file in a temporary directory, removed after)")
 	games := fs.Int("games", 200, "games played at once")
 	seconds := fs.Float64("seconds", 10, "how long moves are made")
 	drain := fs.Float64("drain", 60, "at most this long for the courier to deliver the new games' messages before the moves, and what is left after them")
@@ -75,7 +75,7 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the deals and the moves")
 	nosync := fs.Bool("nosync", false, "bbolt without fsync (not what the bot does)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tessera load [--database PATH|URL] [--games N] [--seconds S] [--drain S] [--workers N] [--rate R] [--game ID]\n")
+		fmt.Fprintf(stderr, "usage: tessera load [--db PATH|URL] [--games N] [--seconds S] [--drain S] [--workers N] [--rate R] [--game ID]\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {
@@ -99,6 +99,10 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 		}
 		defer os.RemoveAll(dir)
 		dsn = filepath.Join(dir, "load.db")
+	}
+	if _, err := makeDatabaseFolder(dsn); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
 	}
 	store, err := database.Open(context.Background(), dsn, storage.Options{NoSync: *nosync})
 	if err != nil {

@@ -28,8 +28,11 @@ type command struct {
 // A new subcommand (ai, playouts, lab, ...) is one more line here: the
 // dispatch and the help both come from this table.
 var commands = []command{
-	{"run", "run the bot (the default): Discord when DISCORD_TOKEN is set, otherwise a local console", func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	{"run", "run the bot (the default): on Discord when DISCORD_TOKEN is set, otherwise the local console if standard input is a terminal", func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runBot(args, stdin, stdout, stderr, os.Getenv)
+	}},
+	{"console", "the local console: play every side of games at this terminal, or from a script on standard input", func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		return runConsole(args, stdin, stdout, stderr, os.Getenv)
 	}},
 	{"replay", "replay a moves file and print the position as JSON (--png draws it)", runReplay},
 	{"backup", "write a verified copy of the database to PATH (safe while the bot runs)", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {

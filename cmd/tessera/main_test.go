@@ -83,7 +83,7 @@ func TestConsole(t *testing.T) {
 	t.Setenv("TESSERA_PICTURES", filepath.Join(dir, "pics"))
 	t.Setenv("TESSERA_CONFIG", "")
 	script := "ana: /new elemental bo borders=RBGY\nbo: /accept\nana: /hand\nbo: /move a1 RRRR\nana: /games\nquit\n"
-	code, out, errs := runCmd(t, script)
+	code, out, errs := runCmd(t, script, "console")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

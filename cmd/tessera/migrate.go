@@ -56,6 +56,10 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer src.Close()
+	if _, err := makeDatabaseFolder(*to); err != nil {
+		fmt.Fprintln(stderr, "tessera: migrate:", err)
+		return 1
+	}
 	dst, err := database.Open(ctx, *to, storage.Options{})
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera: migrate:", err)

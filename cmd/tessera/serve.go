@@ -18,18 +18,34 @@ import (
 	"tessera/storage/database"
 )
 
-// runBot is `tessera run`: Discord when DISCORD_TOKEN is set, else the
-// local console on standard input.
+// runBot is `tessera run`: Discord when DISCORD_TOKEN is set; without
+// it the local console, but only for someone at a terminal. A deployment
+// that lost its token (standard input not a terminal, as in a container)
+// exits with status 2 saying so, rather than reading the end of its input
+// and exiting 0 as if all were well.
 func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	return serve("run", args, stdin, stdout, stderr, getenv)
+}
+
+// runConsole is `tessera console`: the local console on standard input,
+// whatever the environment holds and whatever standard input is (a
+// script piped in is played as typed).
+func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	return serve("console", args, stdin, stdout, stderr, getenv)
+}
+
+// serve runs the bot (name "run") or the local console ("console").
+func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
+	dbFlag := fs.String("db", "", "database file or postgres:// URL (default: the configured database)")
 	seed := fs.Uint64("seed", 0, "local console only: deal its new games from seeds N, N+1, ... so that a session can be followed move by move (0: random)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tessera: run takes no arguments (got %q); see tessera -h\n", fs.Args())
+		fmt.Fprintf(stderr, "tessera: %s takes no arguments (got %q); see tessera -h\n", name, fs.Args())
 		return 2
 	}
 	path, required := *cfgPath, true
@@ -44,23 +60,48 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 2
 	}
-	if cfg.Token == "" && cfg.Interactions.Listen != "" {
-		// Not the console: this is a deployment without its token.
-		fmt.Fprintln(stderr, "tessera: interactions.listen is set but DISCORD_TOKEN is not: the bot answers and posts through Discord's API, which needs the token")
-		return 2
+	if *dbFlag != "" {
+		cfg.Database = *dbFlag
+	}
+	local := name == "console"
+	if !local && cfg.Token == "" {
+		if cfg.Interactions.Listen != "" {
+			// Not the console: this is a deployment without its token.
+			fmt.Fprintln(stderr, "tessera: interactions.listen is set but DISCORD_TOKEN is not: the bot answers and posts through Discord's API, which needs the token")
+			return 2
+		}
+		if !isTerminal(stdin) {
+			fmt.Fprintln(stderr, "tessera: DISCORD_TOKEN is not set, so the bot cannot connect to Discord: set it in the environment; to play on the local console with a script as input, run `tessera console`")
+			return 2
+		}
+		local = true
 	}
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	if local {
+		// The console's output is the game: its logs go to standard
+		// error, and only warnings and errors.
+		level = max(level, slog.LevelWarn)
+	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
+	folder, err := makeDatabaseFolder(cfg.Database)
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 1
+	}
 	store, err := database.Open(context.Background(), cfg.Database, storage.Options{})
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1
 	}
 	defer store.Close()
+	created := ""
+	if folder != "" {
+		created = fmt.Sprintf(" (in the new folder %s)", folder)
+	}
 	if store.Created() {
-		log.Info("created a new, empty database", "path", database.Redact(cfg.Database))
+		log.Info("created a new, empty database"+created, "path", database.Redact(cfg.Database))
 	}
 	if database.IsPostgres(cfg.Database) {
 		// Nothing to serve: backup and check reach the server themselves.
@@ -73,12 +114,12 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	if *seed != 0 && cfg.Token != "" {
+	if *seed != 0 && !local {
 		fmt.Fprintln(stderr, "tessera: --seed is for the local console only; on Discord every game is dealt at random")
 		return 2
 	}
 
-	if cfg.Token == "" {
+	if local {
 		sc := cfg.serviceConfig()
 		if *seed != 0 {
 			next := *seed
@@ -86,7 +127,11 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		}
 		sc.Logger, sc.Link, sc.Wording = log, console.Link, console.Wording
 		svc := service.New(store, sc)
-		fmt.Fprintf(stdout, "Tessera local console (no DISCORD_TOKEN set). Games are kept in %s; pictures go to %s/.\n", database.Redact(cfg.Database), cfg.Pictures)
+		kept := database.Redact(cfg.Database)
+		if store.Created() {
+			kept += ", a new, empty database" + created
+		}
+		fmt.Fprintf(stdout, "Tessera local console. Games are kept in %s; pictures go to %s/.\n", kept, cfg.Pictures)
 		if err := console.New(svc, stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
 			return 1

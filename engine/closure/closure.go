@@ -619,7 +619,7 @@ func (st *State) View(viewer engine.Seat) engine.View {
 	default:
 		v.Status = st.label(st.Turn) + " to move"
 	}
-	v.Legend = []string{fmt.Sprintf("Turn %d · %d tiles laid · deck %d · discard pile %d", st.Turns, st.Laid, len(st.Deck), len(st.Discards))}
+	v.Legend = []string{fmt.Sprintf("Turn %d · %s laid · deck %d · discard pile %d", st.Turns, plural(st.Laid, "tile", "tiles"), len(st.Deck), len(st.Discards))}
 	if n := len(st.Discards); n > 0 {
 		var w []string
 		for _, t := range st.Discards[max(0, n-6):] {
