@@ -67,6 +67,11 @@ type Config struct {
 	Courier struct {
 		Workers int `yaml:"workers"`
 	} `yaml:"courier"`
+	// Discord: this process's share of the bot's global REST limit
+	// (config_ratelimit.go); nil: worked out from the shards.
+	Discord struct {
+		RequestsPerSecond *int `yaml:"requests_per_second"`
+	} `yaml:"discord"`
 
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
@@ -126,6 +131,9 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 		return nil, err
 	}
 	if err := c.checkCourier(); err != nil {
+		return nil, err
+	}
+	if err := c.checkRateLimit(); err != nil {
 		return nil, err
 	}
 	if c.Games.Thread == nil {

@@ -141,7 +141,8 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	sc := cfg.serviceConfig()
 	sc.Logger, sc.Mention, sc.Link, sc.Stamp = log, bot.Mention, bot.Link, bot.Stamp
 	svc := service.New(store, sc)
-	opt := bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText, Shards: cfg.shards}
+	opt := bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText, Shards: cfg.shards,
+		RateLimit: cfg.rateLimit()}
 	if cfg.Interactions.Listen != "" {
 		// Interactions come over HTTP; the gateway stays only for
 		// plain-text moves (config_interactions.go).
