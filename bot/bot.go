@@ -314,8 +314,16 @@ var ErrTokenRefused = errors.New("the token was refused: set DISCORD_TOKEN to th
 func (b *Bot) tokenRefused(err error) {
 	b.refused.Do(func() {
 		b.log.Error(ErrTokenRefused.Error(), "err", err)
-		b.fatal <- ErrTokenRefused
+		b.endRun(ErrTokenRefused)
 	})
+}
+
+// endRun makes Run return err, unless an earlier error already ends it.
+func (b *Bot) endRun(err error) {
+	select {
+	case b.fatal <- err:
+	default:
+	}
 }
 
 // Run connects and serves until ctx is done, or until Discord refuses the

@@ -111,6 +111,13 @@ func (b *Bot) reconnect(sh *shard, s *discordgo.Session) {
 		case errors.As(err, &ce) && ce.Code == 4004:
 			b.tokenRefused(err)
 			return
+		case errors.As(err, &ce) && (ce.Code == 4010 || ce.Code == 4011 || ce.Code == 4012):
+			// Discord: do not reconnect (invalid shard, sharding
+			// required, invalid API version); the same IDENTIFY would be
+			// refused again, each try spending a session start. Say what
+			// to change and end Run, so the host sees it.
+			b.endRun(b.shardFailed(sh.id, s.ShardCount, err))
+			return
 		case intentClosed(err) != 0 && b.dropPlainText(s, intentClosed(err), sh.id):
 			ns, nerr := b.newShardSession(sh, s)
 			if nerr != nil {
@@ -170,7 +177,14 @@ func (b *Bot) onDisconnect(s *discordgo.Session, _ *discordgo.Disconnect) {
 	}
 	for _, sh := range b.shards {
 		if sh.get() == s {
-			b.reconnect(sh, s)
+			select {
+			case <-sh.ready:
+				b.reconnect(sh, s)
+			default:
+				// Never connected: Open is still trying this session, and
+				// reports (or retries) what closed it. Reconnecting here
+				// too would IDENTIFY twice for one refusal.
+			}
 			return
 		}
 	}
