@@ -118,7 +118,6 @@ var apiPrefix = regexp.MustCompile(`^/api(/v\d+)?`)
 
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	p := apiPrefix.ReplaceAllString(r.URL.Path, "")
-	s.awaitInline(p)
 	req := &Request{
 		Method: r.Method,
 		Path:   p,
@@ -139,6 +138,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.notify()
 	f := s.takeFault(r.Method, p)
 	s.mu.Unlock()
+	// Arrived (and seen by WaitArrival), but held until its interaction's
+	// HTTP response is applied.
+	s.awaitInline(p)
 	if f != nil && f.Delay > 0 {
 		select {
 		case <-time.After(f.Delay):
