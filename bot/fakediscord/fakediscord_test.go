@@ -174,7 +174,7 @@ func TestMultipartPNGAndBadPNG(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp := sent.Response(t)
-	if len(resp.Files) != 1 || resp.Files[0].Format != "png" || resp.Files[0].Image.Bounds().Dx() != 4 || resp.Files[0].Field != "files[0]" {
+	if len(resp.Files) != 1 || resp.Files[0].Format != "png" || resp.Files[0].Image().Bounds().Dx() != 4 || resp.Files[0].Field != "files[0]" {
 		t.Fatalf("files = %+v", resp.Files)
 	}
 	att := resp.Original.Attachments

@@ -953,9 +953,9 @@ func (s *Server) attachmentsLocked(channelID string, files []File) []any {
 			"proxy_url":    fmt.Sprintf("%s/attachments/%s/%s/%s", s.base, channelID, id, f.Name),
 			"content_type": f.ContentType,
 		}
-		if f.Image != nil {
-			a["width"] = f.Image.Bounds().Dx()
-			a["height"] = f.Image.Bounds().Dy()
+		if f.Format != "" {
+			a["width"] = f.Width
+			a["height"] = f.Height
 		}
 		s.st.attachments[id] = f
 		out = append(out, a)
