@@ -20,12 +20,12 @@ func (w *world) waitGame(t *testing.T, what string, ok func(status string, moves
 	t.Helper()
 	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
-		if g, err := w.store.Game(1); err == nil && ok(string(g.Status), len(g.Moves)) {
+		if g, err := w.store.Game(t.Context(), 1); err == nil && ok(string(g.Status), len(g.Moves)) {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	t.Fatalf("game never got %s (status %s, %d moves)", what, g.Status, len(g.Moves))
 }
 
@@ -33,7 +33,7 @@ func TestMoveClockRunsOut(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{})
 	w.newGame(t, fakediscord.Str("clock", "3d"))
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.Clock.Kind != "move" || g.Deadline.Sub(g.TurnStart) != 3*day {
 		t.Fatalf("clock %+v, deadline %v after the turn start", g.Clock, g.Deadline.Sub(g.TurnStart))
 	}
@@ -42,7 +42,7 @@ func TestMoveClockRunsOut(t *testing.T) {
 	w.play(t, w.ana, w.suggest(t, w.ana, "")[0].Value.(string))
 	w.clock.Add(2*day + 23*time.Hour) // 2d 23h: not yet
 	time.Sleep(60 * time.Millisecond) // a few clock ticks
-	if g, _ := w.store.Game(1); g.Status != "playing" {
+	if g, _ := w.store.Game(t.Context(), 1); g.Status != "playing" {
 		t.Fatalf("timed out early: %s", g.Status)
 	}
 	w.clock.Add(2 * time.Hour)
@@ -65,7 +65,7 @@ func TestBankClock(t *testing.T) {
 	w.play(t, w.bo, w.suggest(t, w.bo, "")[0].Value.(string))
 	w.clock.Add(36 * time.Hour)
 	w.play(t, w.ana, w.suggest(t, w.ana, "")[0].Value.(string))
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.Banks[0] != 36*time.Hour || g.Banks[1] != 60*time.Hour {
 		t.Fatalf("banks %v, want [36h 60h]", g.Banks)
 	}
@@ -136,7 +136,7 @@ func TestVacationPausesTheClock(t *testing.T) {
 	// Her 3 days now end 4 days later: 7 days after her turn began.
 	w.clock.Add(2 * day) // day 5, hour 23: still in time
 	time.Sleep(60 * time.Millisecond)
-	if g, _ := w.store.Game(1); g.Status != "playing" {
+	if g, _ := w.store.Game(t.Context(), 1); g.Status != "playing" {
 		t.Fatal("the clock ran during the vacation")
 	}
 	// More than the allowance is refused.
@@ -227,7 +227,7 @@ func TestPlainTextMoves(t *testing.T) {
 	w.srv.WaitFor(t, func(r fakediscord.Request) bool {
 		return r.Method == "PUT" && strings.Contains(r.Path, "/messages/"+typed.ID+"/reactions/")
 	}, 0)
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if len(g.Moves) != 1 {
 		t.Fatalf("%d moves, want 1 (chatter and the wrong player ignored)", len(g.Moves))
 	}
@@ -245,7 +245,7 @@ func TestAbortBeforeTheSecondMove(t *testing.T) {
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
 		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Aborted")
 	}, 0)
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.Status != "aborted" {
 		t.Fatalf("status %s", g.Status)
 	}
