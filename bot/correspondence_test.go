@@ -24,7 +24,7 @@ var clockTests = bot.Options{TickEvery: time.Hour}
 // changed want games and wrote want reminders between them.
 func (w *world) tick(t *testing.T, want int) {
 	t.Helper()
-	n, err := w.svc.Tick()
+	n, err := w.svc.Tick(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func (w *world) tick(t *testing.T, want int) {
 // gameStatus is game 1's status now.
 func (w *world) gameStatus(t *testing.T) string {
 	t.Helper()
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestMoveClockRunsOut(t *testing.T) {
 	t.Parallel()
 	w := start(t, clockTests)
 	w.newGame(t, fakediscord.Str("clock", "3d"))
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.Clock.Kind != "move" || g.Deadline.Sub(g.TurnStart) != 3*day {
 		t.Fatalf("clock %+v, deadline %v after the turn start", g.Clock, g.Deadline.Sub(g.TurnStart))
 	}
@@ -82,7 +82,7 @@ func TestBankClock(t *testing.T) {
 	w.play(t, w.bo, w.suggest(t, w.bo, "")[0].Value.(string))
 	w.clock.Add(36 * time.Hour)
 	w.play(t, w.ana, w.suggest(t, w.ana, "")[0].Value.(string))
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.Banks[0] != 36*time.Hour || g.Banks[1] != 60*time.Hour {
 		t.Fatalf("banks %v, want [36h 60h]", g.Banks)
 	}
@@ -254,7 +254,7 @@ func TestPlainTextMoves(t *testing.T) {
 	w.srv.WaitFor(t, func(r fakediscord.Request) bool {
 		return r.Method == "PUT" && strings.Contains(r.Path, "/messages/"+typed.ID+"/reactions/")
 	}, 0)
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if len(g.Moves) != 1 {
 		t.Fatalf("%d moves, want 1 (chatter and the wrong player ignored)", len(g.Moves))
 	}
@@ -272,7 +272,7 @@ func TestAbortBeforeTheSecondMove(t *testing.T) {
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool {
 		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Aborted")
 	}, 0)
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.Status != "aborted" {
 		t.Fatalf("status %s", g.Status)
 	}

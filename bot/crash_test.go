@@ -80,7 +80,7 @@ func TestCrashChild(t *testing.T) {
 			continue
 		}
 		for {
-			if n, err := st.Outbox(); err == nil && n == 0 {
+			if n, err := st.Outbox(context.Background()); err == nil && n == 0 {
 				break
 			}
 			time.Sleep(5 * time.Millisecond)
@@ -216,8 +216,8 @@ func crashRestart(t *testing.T, later time.Duration) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := st.Game(1)
-	left, _ := st.Outbox()
+	g, _ := st.Game(t.Context(), 1)
+	left, _ := st.Outbox(t.Context())
 	st.Close()
 	if len(g.Moves) != 1 || left == 0 {
 		t.Fatalf("after the crash: %d moves, %d undelivered announcements; want 1 and some", len(g.Moves), left)
@@ -270,7 +270,7 @@ func crashRestart(t *testing.T, later time.Duration) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if left, _ := st.Outbox(); left != 0 {
+	if left, _ := st.Outbox(t.Context()); left != 0 {
 		t.Fatalf("%d announcements still undelivered", left)
 	}
 }

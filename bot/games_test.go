@@ -92,7 +92,7 @@ func boardPNG(t *testing.T, what string, m *fakediscord.Message) {
 // position is the current position of game 1, replayed from the store.
 func (w *world) position(t *testing.T) engine.State {
 	t.Helper()
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func (w *world) resign(t *testing.T, u, winner *discordgo.User) *fakediscord.Mes
 // that the status message was edited to say so.
 func (w *world) finished(t *testing.T, moves int) *tessera.Game {
 	t.Helper()
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -295,7 +295,7 @@ func (tb *table) create(t testing.TB, kind, guild string, a, b *discordgo.User, 
 			break
 		}
 		// Lost: the challenge may have been stored before the process died.
-		games, err := tb.st.ByPlayer(a.ID)
+		games, err := tb.st.ByPlayer(t.Context(), a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,7 +311,7 @@ func (tb *table) create(t testing.TB, kind, guild string, a, b *discordgo.User, 
 		if ok && !strings.Contains(text, "begins") && !strings.Contains(text, "already accepted") {
 			t.Fatalf("accept game #%d: %q", id, text)
 		}
-		g, err := tb.st.Game(id)
+		g, err := tb.st.Game(t.Context(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,7 +330,7 @@ func (tb *table) play(t testing.TB, g *multiGame, users map[string]*discordgo.Us
 	t.Helper()
 	channel := tb.channels[g.guild]
 	for len(g.played) < budget {
-		rec, err := tb.st.Game(g.id)
+		rec, err := tb.st.Game(t.Context(), g.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +365,7 @@ func (tb *table) play(t testing.TB, g *multiGame, users map[string]*discordgo.Us
 		// applied twice. (When the engine passed for the other player and
 		// it is this seat's turn again, the same move could be legal
 		// again: then it is not sent again, and the record decides.)
-		rec, err = tb.st.Game(g.id)
+		rec, err = tb.st.Game(t.Context(), g.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,7 +390,7 @@ func (tb *table) play(t testing.TB, g *multiGame, users map[string]*discordgo.Us
 			}
 			tb.acked.Add(1)
 		} else {
-			rec, err = tb.st.Game(g.id)
+			rec, err = tb.st.Game(t.Context(), g.id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -552,7 +552,7 @@ func TestMultiProcess(t *testing.T) {
 
 	// Every announcement is delivered: the outbox empties.
 	for n := -1; n != 0; {
-		if n, err = st.Outbox(); err != nil {
+		if n, err = st.Outbox(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if time.Since(began) > 8*time.Minute {
@@ -565,7 +565,7 @@ func TestMultiProcess(t *testing.T) {
 	// Every move applied once: the records are what the players played.
 	moves := 0
 	for _, g := range played {
-		rec, err := st.Game(g.id)
+		rec, err := st.Game(ctx, g.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -596,7 +596,7 @@ func TestMultiProcess(t *testing.T) {
 	}
 	posts := 0
 	for _, g := range played {
-		rec, _ := st.Game(g.id)
+		rec, _ := st.Game(ctx, g.id)
 		if rec.ThreadID == "" {
 			t.Errorf("game #%d has no thread", g.id)
 			continue

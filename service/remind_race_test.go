@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
@@ -20,8 +21,8 @@ type tickBetween struct {
 	other func()
 }
 
-func (s tickBetween) All(fn func(*tessera.Game) error) error {
-	err := s.Store.All(fn)
+func (s tickBetween) All(ctx context.Context, fn func(*tessera.Game) error) error {
+	err := s.Store.All(ctx, fn)
 	s.once.Do(s.other)
 	return err
 }
@@ -40,7 +41,7 @@ func TestReminderOnceWhenTwoProcessesTick(t *testing.T) {
 		second := service.New(sts[1], cfg)
 		var once sync.Once
 		first := service.New(tickBetween{sts[0], &once, func() {
-			if _, err := second.Tick(); err != nil {
+			if _, err := second.Tick(t.Context()); err != nil {
 				t.Errorf("the second process's tick: %v", err)
 			}
 		}}, cfg)
@@ -52,10 +53,10 @@ func TestReminderOnceWhenTwoProcessesTick(t *testing.T) {
 			t.Fatal(err)
 		}
 		now = now.Add(25 * time.Hour) // past RemindAfter (a day), within the clock
-		if _, err := first.Tick(); err != nil {
+		if _, err := first.Tick(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		pending, err := sts[0].Pending(now.Add(time.Hour), 100)
+		pending, err := sts[0].Pending(t.Context(), now.Add(time.Hour), 100)
 		if err != nil {
 			t.Fatal(err)
 		}
