@@ -131,6 +131,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		req.Host = r.Host
 	}
 	parseErr := readBody(r, req, !s.cfg.noPixels)
+	s.rec.recordRequest(req)
 
 	// Injected faults first (they are decided before the route runs, like
 	// a proxy or Discord's rate limiter in front of the API).
