@@ -153,7 +153,7 @@ var (
 	unixTime = regexp.MustCompile(`(<|\\u003c)t:\d+`)
 	// The marker's counter ("-# game 3 · 1f"): the order in which one
 	// game's announcements were queued, which concurrent commands vary.
-	markerSeq = regexp.MustCompile(`(-# game \d+ · )[0-9a-f]+(\\n|"|$)`)
+	markerSeq = regexp.MustCompile(`(-# game \d+ · )[0-9a-z]+(\\n|"|$)`)
 )
 
 // maskText replaces what differs from run to run: ids, times, tokens,

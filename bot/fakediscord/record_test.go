@@ -12,6 +12,9 @@ func TestMaskText(t *testing.T) {
 		// Snowflakes anywhere: ids in paths, bodies and custom ids.
 		{`{"channel_id":"1187654321098765432"}`, `{"channel_id":"<id>"}`},
 		{`move:1187654321098765432:3`, `move:<id>:3`},
+		// The marker's counter (base 36), not its kind.
+		{`"game 1 · 1z\\n-# game 1 · h"`, `"game 1 · 1z\\n-# game 1 · <n>"`},
+		{`-# game 2 · place s0"`, `-# game 2 · place s0"`},
 		// Short numbers are content (move numbers, scores), not ids.
 		{`{"content":"move 12 of 345"}`, `{"content":"move 12 of 345"}`},
 		// Times written by discordgo and by the bot.
