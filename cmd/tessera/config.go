@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"sort"
@@ -109,7 +111,7 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 	if len(b) > 0 {
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
-		if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
+		if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // an empty file is the defaults
 			return nil, fmt.Errorf("config %s: %w", path, err)
 		}
 	}
