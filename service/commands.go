@@ -26,17 +26,23 @@ const (
 
 func buttonID(action string, id uint64) string { return action + ":" + strconv.FormatUint(id, 10) }
 
-// NewGame posts a challenge: the game starts when every invited player
-// has accepted. options are "name=value" words.
-func (s *Service) NewGame(req Request, gameID string, opponents []User, options, clock string) (Reply, error) {
-	return s.NewGameLevel(req, gameID, opponents, options, clock, "")
+// NewGameRequest is what /new asks for.
+type NewGameRequest struct {
+	Game      string // a game's id or full name
+	Opponents []User // none: an open challenge (NewOpen)
+	Options   string // "name=value" words
+	Clock     string // a time control (ParseClock); "" is the default
+	Level     string // the computer's level when it is an opponent
+	Seats     int    // an open challenge's players (0: the game's fewest)
 }
 
-// NewGameLevel is NewGame where the bot itself may be an opponent: each
-// time it is named it takes a seat played by the AI at level (easy,
+// NewGame posts a challenge: the game starts when every invited player
+// has accepted. The bot itself may be an opponent: each
+// time it is named it takes a seat played by the AI at r.Level (easy,
 // normal or hard; "" is normal), which accepts at once. A game against
 // the AI alone starts at once.
-func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, options, clock, level string) (Reply, error) {
+func (s *Service) NewGame(req Request, r NewGameRequest) (Reply, error) {
+	gameID, opponents, options, clock, level := r.Game, r.Opponents, r.Options, r.Clock, r.Level
 	g, ok := engine.Lookup(gameID)
 	if !ok {
 		return Reply{}, noGame(gameID)
@@ -69,7 +75,7 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 		players = append(players, tessera.Player{ID: o.ID, Name: o.Name})
 	}
 	if len(players) < 2 { // nobody named: an open challenge (open.go)
-		return s.NewOpen(req, gameID, 0, options, clock)
+		return s.NewOpen(req, NewGameRequest{Game: gameID, Options: options, Clock: clock})
 	}
 	if n := nameAIs(players, bot.Name); n == 0 && strings.TrimSpace(level) != "" {
 		return Reply{}, errorf(tessera.EINVALID, "level: is for games against me; name %s as an opponent, or leave level out.", s.mention(bot))

@@ -91,7 +91,7 @@ func games(t *testing.T, svc *service.Service, n, moves int) {
 		ch := fmt.Sprint("c", i)
 		a := service.User{ID: fmt.Sprint(100 + i), Name: fmt.Sprint("A", i)}
 		b := service.User{ID: fmt.Sprint(200 + i), Name: fmt.Sprint("B", i)}
-		if _, err := svc.NewGame(req(a, ch), "elemental", []service.User{b}, "borders=RBGY", ""); err != nil {
+		if _, err := svc.NewGame(req(a, ch), service.NewGameRequest{Game: "elemental", Opponents: []service.User{b}, Options: "borders=RBGY", Clock: ""}); err != nil {
 			t.Fatal(err)
 		}
 		ref := strconv.Itoa(i)

@@ -174,7 +174,7 @@ func TestGameShownOnlyInItsServer(t *testing.T) {
 // Item 4: a resigned player cannot resign again.
 func TestResignOnlyOnce(t *testing.T) {
 	h := newHarness(t)
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo, cy}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo, cy}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "accept:1"))
 	h.ok(h.svc.Click(h.req(cy), "accept:1"))
 	h.deliver()
@@ -273,7 +273,7 @@ func TestAbortedGameReadsAsAborted(t *testing.T) {
 // Withdraw button; the invited players cannot.
 func TestChallengerWithdraws(t *testing.T) {
 	h := newHarness(t)
-	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "", ""))
+	r := h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	var ids []string
 	for _, b := range r.Buttons {
 		ids = append(ids, b.ID+" "+b.Label)
@@ -295,13 +295,13 @@ func TestChallengerWithdraws(t *testing.T) {
 	h.refused(tessera.EINVALID, "withdrawn")(h.svc.Click(h.req(bo), "accept:1"))
 
 	// The button does the same.
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	r = h.ok(h.svc.Click(h.req(ana), "withdraw:2"))
 	if !strings.Contains(r.Text, "withdrew") {
 		t.Fatalf("withdraw button: %q", r.Text)
 	}
 	// An invited player's /abort of a challenge declines it.
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	r = h.ok(h.svc.Abort(h.req(bo), "3"))
 	if g, _ := h.svc.Store().Game(3); g.Status != tessera.StatusDeclined || !strings.Contains(r.Text, "declined") {
 		t.Fatalf("an invited player's /abort: %s %q", g.Status, r.Text)

@@ -73,10 +73,11 @@ func (s *Service) gameSetup(gameID, options, clock string) (engine.Game, map[str
 	return g, opts, clk, nil
 }
 
-// NewOpen posts an open challenge for seats players (0: the fewest the
-// game allows with these options). A game whose options make it a game
+// NewOpen posts an open challenge for r.Seats players (0: the fewest the
+// game allows with these options); r.Opponents and r.Level are not used. A game whose options make it a game
 // for one (a Knotwork puzzle) starts at once instead.
-func (s *Service) NewOpen(req Request, gameID string, seats int, options, clock string) (Reply, error) {
+func (s *Service) NewOpen(req Request, r NewGameRequest) (Reply, error) {
+	gameID, seats, options, clock := r.Game, r.Seats, r.Options, r.Clock
 	g, opts, clk, err := s.gameSetup(gameID, options, clock)
 	if err != nil {
 		return Reply{}, err

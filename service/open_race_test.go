@@ -61,7 +61,7 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 			go func() {
 				defer done.Done()
 				req := service.Request{User: ana, GuildID: "g", ChannelID: "c", InteractionID: fmt.Sprint("open", i)}
-				_, errs[i] = svcs[i%2].NewOpen(req, "closure", 0, "", "")
+				_, errs[i] = svcs[i%2].NewOpen(req, service.NewGameRequest{Game: "closure", Seats: 0, Options: "", Clock: ""})
 			}()
 		}
 		done.Wait()
@@ -98,7 +98,7 @@ func TestJoinAfterExpiry(t *testing.T) {
 			return service.Request{User: u, GuildID: "g", ChannelID: "c", InteractionID: id}
 		}
 		for i := range 2 {
-			if _, err := svc.NewOpen(req(ana, fmt.Sprint("new", i)), "elemental", 0, "borders=RBGY", ""); err != nil {
+			if _, err := svc.NewOpen(req(ana, fmt.Sprint("new", i)), service.NewGameRequest{Game: "elemental", Seats: 0, Options: "borders=RBGY", Clock: ""}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -84,7 +84,7 @@ func TestRatingsOrderOfChanges(t *testing.T) {
 		// and one finished game already, against Bo (game 3, which Ana
 		// won), so that the order of the two ends changes her numbers.
 		for i, opp := range []service.User{bo, cy, bo} {
-			if _, err := svc2.NewGame(req(ana), "elemental", []service.User{opp}, "borders=RBGY", ""); err != nil {
+			if _, err := svc2.NewGame(req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{opp}, Options: "borders=RBGY", Clock: ""}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := svc2.Click(req(opp), fmt.Sprint("accept:", i+1)); err != nil {

@@ -14,7 +14,7 @@ import (
 // more moves than replay.max_moves, and the parts it then suggests.
 func TestReplayRefusals(t *testing.T) {
 	h := newHarness(t)
-	h.ok(h.svc.NewOpen(h.req(ana), "elemental", 0, "", ""))
+	h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 0, Options: "", Clock: ""}))
 	h.refused(tessera.EINVALID, "Game #1 has not started")(h.svc.ReplayGIF(h.req(cy), "1", 0, 0))
 	h.ok(h.svc.Click(h.req(bo), "join:1"))
 	h.refused(tessera.EINVALID, "Game #1 has no moves yet")(h.svc.ReplayGIF(h.req(cy), "1", 0, 0))

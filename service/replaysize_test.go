@@ -18,7 +18,7 @@ func TestReplayTooLargeToUpload(t *testing.T) {
 		t.Fatalf("MaxUpload = %d, want 10 MiB", service.MaxUpload)
 	}
 	h := newHarness(t)
-	h.ok(h.svc.NewOpen(h.req(ana), "elemental", 0, "", ""))
+	h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 0, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "join:1"))
 	for i, u := range []service.User{ana, bo, ana} {
 		cs := h.svc.MoveChoices(h.req(u), "1", "")

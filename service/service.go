@@ -59,13 +59,31 @@ type Button struct {
 	Style ButtonStyle
 }
 
-// File is an attachment.
+// File is an attachment: a picture (a board, a hand, a replay) or a
+// record to keep (an export).
 type File struct {
 	Name string
 	Data []byte
 }
 
-// Reply is what a command answers.
+// MediaType is the file's type by its name: board pictures are PNG,
+// replays GIF, and the records /export answers with JSON and text.
+func (f File) MediaType() string {
+	switch {
+	case strings.HasSuffix(f.Name, ".json"):
+		return "application/json"
+	case strings.HasSuffix(f.Name, ".txt"):
+		return "text/plain; charset=utf-8"
+	case strings.HasSuffix(f.Name, ".gif"):
+		return "image/gif"
+	}
+	return "image/png"
+}
+
+// Reply is what a command answers, in no transport's shape: text (with
+// the bold and code marks of Markdown), files, buttons, and who sees it.
+// The bot makes it a Discord message, the console prints it, a web page
+// could render it.
 type Reply struct {
 	Text      string
 	Ephemeral bool // only the caller sees it

@@ -161,7 +161,7 @@ func (l *loader) newGame(i int) (uint64, engine.State, error) {
 	ch := fmt.Sprint("c", i)
 	a := service.User{ID: fmt.Sprint(i, "a"), Name: fmt.Sprint("A", i)}
 	b := service.User{ID: fmt.Sprint(i, "b"), Name: fmt.Sprint("B", i)}
-	r, err := l.svc.NewGame(l.req(a, ch), l.game, []service.User{b}, "", "")
+	r, err := l.svc.NewGame(l.req(a, ch), service.NewGameRequest{Game: l.game, Opponents: []service.User{b}, Options: "", Clock: ""})
 	if err != nil {
 		return 0, nil, err
 	}

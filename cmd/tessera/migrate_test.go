@@ -41,7 +41,7 @@ func playedDB(t *testing.T) string {
 		}
 	}
 	for _, game := range []string{"elemental", "closure", "glorieta"} {
-		r, err := svc.NewGame(req(ana), game, []service.User{bo}, "", "3d")
+		r, err := svc.NewGame(req(ana), service.NewGameRequest{Game: game, Opponents: []service.User{bo}, Options: "", Clock: "3d"})
 		must(r, err)
 		gs, _ := st.ByChannel("c2")
 		id := gs[len(gs)-1].ID
@@ -59,7 +59,7 @@ func playedDB(t *testing.T) string {
 			must(svc.Move(req(who), fmt.Sprint(id), pos.Legal()[0].String()))
 		}
 	}
-	must(svc.NewOpen(req(ana), "closure", 3, "", ""))
+	must(svc.NewOpen(req(ana), service.NewGameRequest{Game: "closure", Seats: 3, Options: "", Clock: ""}))
 	must(svc.Settings(req(bo), "off", "Europe/Paris"))
 	st.Close()
 	return db
@@ -203,7 +203,7 @@ func TestMigrateGameAgainstTheComputer(t *testing.T) {
 	svc.SetBot(bot)
 	ana := service.User{ID: "ana", Name: "ana"}
 	req := service.Request{User: ana, ChannelID: "console", InteractionID: "n1"}
-	if _, err := svc.NewGameLevel(req, "closure", []service.User{bot}, "", "", "easy"); err != nil {
+	if _, err := svc.NewGame(req, service.NewGameRequest{Game: "closure", Opponents: []service.User{bot}, Options: "", Clock: "", Level: "easy"}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(time.Minute)

@@ -36,10 +36,10 @@ func ratingsDB(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	must(svc.NewGame(req(ana), "elemental", []service.User{bo}, "borders=RBGY", ""))
+	must(svc.NewGame(req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "borders=RBGY", Clock: ""}))
 	must(svc.Click(req(bo), "accept:1"))
 	must(svc.Click(req(bo), "resign:1"))
-	must(svc.NewGame(req(cy), "tilingking", []service.User{ana, bo}, "", ""))
+	must(svc.NewGame(req(cy), service.NewGameRequest{Game: "tilingking", Opponents: []service.User{ana, bo}, Options: "", Clock: ""}))
 	must(svc.Click(req(ana), "accept:2"))
 	must(svc.Click(req(bo), "accept:2"))
 	must(svc.Click(req(ana), "resign:2"))
