@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -157,12 +156,7 @@ func optionText(opts map[string]string) string {
 	if len(opts) == 0 {
 		return ""
 	}
-	var kv []string
-	for k, v := range opts {
-		kv = append(kv, k+"="+v)
-	}
-	sort.Strings(kv)
-	return " with " + strings.Join(kv, ", ")
+	return " with " + strings.Join(engine.OptionWords(opts), ", ")
 }
 
 func joinAnd(xs []string) string {

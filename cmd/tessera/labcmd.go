@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -168,7 +167,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 // option sets and their difference, as report.md has them.
 func printComparison(w io.Writer, an lab.Analysis) {
 	fmt.Fprintf(w, "B − A, B = %s against A = %s, over the games both played, paired by seed and seating (95%% intervals; one that excludes 0 is a real effect):\n",
-		optionLabel(an.Compare), optionLabel(an.Options))
+		lab.OptionText(an.Compare), lab.OptionText(an.Options))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "measure\tA\tB\tB − A\t")
 	fmt.Fprintf(tw, "balance\t%.1f%%\t%.1f%%\t\t\n", 100*an.Balance, 100**an.BalanceB)
@@ -181,7 +180,7 @@ func printComparison(w io.Writer, an lab.Analysis) {
 func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 	cfg := rep.Config
 	fmt.Fprintf(w, "%s, %d players, %d games, seed %d", cfg.Game, cfg.Players, len(rep.Records), cfg.Seed)
-	fmt.Fprintf(w, ", %s", optionLabel(cfg.Options))
+	fmt.Fprintf(w, ", %s", lab.OptionText(cfg.Options))
 	if cfg.Think > 0 {
 		fmt.Fprintf(w, ", think %s (%d moves cut short)", cfg.Think, rep.Capped)
 	}
@@ -260,9 +259,9 @@ type namedChart struct {
 // the length and margin histograms and the branching factor by turn, each
 // with both variants when the analysis compares two.
 func labCharts(an lab.Analysis) []namedChart {
-	names := []string{optionLabel(an.Options)}
+	names := []string{lab.OptionText(an.Options)}
 	if an.Compare != nil {
-		names = append(names, optionLabel(an.Compare))
+		names = append(names, lab.OptionText(an.Compare))
 	}
 	title := fmt.Sprintf("%s, %d players", an.Game, an.Players)
 	seats := render.Chart{Title: title + ": win rate by seat", XLabel: "seat (95% intervals; dashed: a fair share)", YLabel: "win rate",
@@ -322,16 +321,4 @@ func labCharts(an lab.Analysis) []namedChart {
 		{"branching.png", branch},
 		{"margin.png", hist("score margin", "top score minus the next", an.Margins, an.MarginsB)},
 	}
-}
-
-func optionLabel(o map[string]string) string {
-	if len(o) == 0 {
-		return "defaults"
-	}
-	var kv []string
-	for k, v := range o {
-		kv = append(kv, k+"="+v)
-	}
-	sort.Strings(kv)
-	return strings.Join(kv, " ")
 }
