@@ -79,8 +79,8 @@ func TestCompareRecords(t *testing.T) {
 // TestRecordsAgree compares two captures of the bot suite, given as
 // TESSERA_RECORD_BEFORE and TESSERA_RECORD_AFTER (directories written with
 // TESSERA_RECORD_DIR), and fails on any difference; TESSERA_RECORD_RERUN
-// (a second capture of the before code, optional) tells which lines vary
-// from run to run. Skipped without them.
+// (more captures of the before code, separated by ':', optional) tells
+// which lines vary from run to run. Skipped without them.
 func TestRecordsAgree(t *testing.T) {
 	before, after := os.Getenv("TESSERA_RECORD_BEFORE"), os.Getenv("TESSERA_RECORD_AFTER")
 	if before == "" || after == "" {
@@ -88,7 +88,7 @@ func TestRecordsAgree(t *testing.T) {
 	}
 	var reruns []string
 	if r := os.Getenv("TESSERA_RECORD_RERUN"); r != "" {
-		reruns = append(reruns, r)
+		reruns = filepath.SplitList(r)
 	}
 	diffs, tolerated, err := CompareRecords(before, after, reruns...)
 	if err != nil {
