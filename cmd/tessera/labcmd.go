@@ -30,18 +30,15 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	game := fs.String("game", "", "game id ("+gameIDs()+")")
-	players := fs.Int("players", 2, "number of players")
+	gf := addGameFlags(fs).withSeed(fs, "the run's seed: the same seed gives the same games")
 	games := fs.Int("n", 100, "number of games (a multiple of the players, so each plays each seat equally often)")
 	seats := fs.String("seats", "", "one player per seat, comma-separated: easy, normal, hard, mctsN (N iterations), random, greedy")
-	seed := fs.Uint64("seed", 1, "the run's seed: the same seed gives the same games")
 	first := fs.Int("first", 0, "play games `K` onwards of the seed (from 0): --first 100 continues a 100-game run, to be joined to it with tessera lab merge")
 	asJSON := fs.Bool("json", false, "print the report, with every game's record, as JSON (with --compare, a second line for the second option set)")
 	workers := fs.Int("workers", 0, "games played at once (default: one per CPU)")
 	think := fs.Duration("think", 0, "cap each AI move's search at this long (default none: the full budget, deterministic)")
 	out := fs.String("out", "", "write report.md, report.json and PNG pictures into this directory")
-	var opts, compare multiFlag
-	fs.Var(&opts, "option", "game option name=value (repeatable)")
+	var compare multiFlag
 	fs.Var(&compare, "compare", "also play the same seeds with this option changed, name=value (repeatable), and report both and their difference")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--first K] [--compare k=v]... [--json] [--out DIR] [--workers W] [--think D]\n       tessera lab merge [--out DIR] FILE...   (join --json outputs of runs of different games)\n")
@@ -50,11 +47,11 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code // 0 for -h, 2 for a mistake
 	}
-	if fs.NArg() != 0 || *game == "" || *seats == "" {
+	if fs.NArg() != 0 || *gf.game == "" || *seats == "" {
 		fs.Usage()
 		return 2
 	}
-	options, err := engine.ParseOptions(opts)
+	setup, err := gf.setup()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -64,7 +61,8 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	cfg := lab.Config{Game: *game, Players: *players, Options: options, Games: *games, Seed: *seed, First: *first, Workers: *workers, Think: *think}
+	options, players := setup.Options, setup.Players
+	cfg := lab.Config{Game: setup.Game, Players: players, Options: options, Games: *games, Seed: setup.Seed, First: *first, Workers: *workers, Think: *think}
 	for _, s := range strings.Split(*seats, ",") {
 		cfg.Seats = append(cfg.Seats, strings.TrimSpace(s))
 	}
@@ -97,8 +95,8 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	if *games%*players != 0 {
-		fmt.Fprintf(stderr, "note: %d games is not a multiple of %d players: the seats are not played equally often\n", *games, *players)
+	if *games%players != 0 {
+		fmt.Fprintf(stderr, "note: %d games is not a multiple of %d players: the seats are not played equally often\n", *games, players)
 	}
 	start := time.Now()
 	prog := newProgress(stderr, runs*cfg.Games, start)
