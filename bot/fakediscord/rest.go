@@ -297,6 +297,23 @@ func (c *call) fail(status, code int, field, rule, msg string) (int, any) {
 	return status, map[string]any{"code": code, "message": msg}
 }
 
+// answer is what the fake answers a request with: a status and a JSON
+// body. A lookup that cannot go on (an unknown channel, a missing
+// permission) returns the refusal to send, nil when the request may go
+// on, and its handler passes it up with reply.
+type answer struct {
+	status int
+	body   any
+}
+
+func (a *answer) reply() (int, any) { return a.status, a.body }
+
+// failed is fail as a refusal a lookup returns.
+func (c *call) failed(status, code int, field, rule, msg string) *answer {
+	st, b := c.fail(status, code, field, rule, msg)
+	return &answer{st, b}
+}
+
 // formErrors collects field errors for a 50035 Invalid Form Body answer.
 type formErrors struct {
 	tree map[string]any
