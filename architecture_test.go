@@ -117,3 +117,35 @@ func TestCommandTableReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRendererBehindAnInterface: the service draws through its Renderer
+// interface, wired in cmd/tessera, and never imports render/ (its tests
+// may, to wire it); what a picture shows is described in picture/, which
+// depends on the engine alone. A second renderer (SVG for the web) is
+// then one more adapter beside render/.
+func TestRendererBehindAnInterface(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		dir, _ := filepath.Split(slash)
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if dir == "service/" && !strings.HasSuffix(slash, "_test.go") && (p == "tessera/render" || strings.HasPrefix(p, "tessera/render/")) {
+				t.Errorf("%s imports %s: the service draws through its Renderer interface", path, p)
+			}
+			if dir == "picture/" && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine")) {
+				t.Errorf("%s (picture) imports %s: only the engine and the standard library", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

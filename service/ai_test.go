@@ -12,6 +12,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -25,7 +26,7 @@ var botUser = service.User{ID: "99", Name: "Tessera"}
 // these tests stay fast (they check what is posted, never how well or how
 // fast the AI plays).
 func (h *harness) aiConfig(clock string) service.Config {
-	return service.Config{
+	return service.Config{Renderer: render.Renderer{},
 		Seed:    func() uint64 { return 7 },
 		Now:     func() time.Time { return h.now },
 		Mention: func(u service.User) string { return "<@" + u.ID + ">" },

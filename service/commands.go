@@ -10,7 +10,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
-	"tessera/render"
+	"tessera/picture"
 	"tessera/storage"
 )
 
@@ -661,7 +661,7 @@ func (s *Service) Hand(req Request, ref string) (Reply, error) {
 		return Reply{}, err
 	}
 	v := p.state.View(engine.Seat(seat))
-	png, err := render.Scene(p.state.HandScene(engine.Seat(seat)))
+	png, err := s.renderer.Scene(p.state.HandScene(engine.Seat(seat)))
 	if err != nil {
 		return Reply{}, err
 	}
@@ -699,7 +699,7 @@ func (s *Service) Board(req Request, ref string) (Reply, error) {
 	} else if g.Status == tessera.StatusPlaying && aiToMove(g, p.state) {
 		lines = append(lines, g.Players[p.state.ToMove()].Name+" is thinking")
 	} else {
-		lines = append(lines, render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats))
+		lines = append(lines, picture.Status(picture.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats))
 	}
 	// /board does not ping anyone: it is asked for, not a turn notice.
 	return Reply{Text: strings.Join(lines, "\n"), Files: []File{pic}, Ephemeral: elsewhere(g, req)}, nil
@@ -797,7 +797,7 @@ func (s *Service) endedText(g *tessera.Game) string {
 		return strings.ToLower(scoreLine(g, p.state)) // "easy puzzle solved! …"
 	}
 	// "Game over: Ana wins" reads "game over: Ana wins" after the colon.
-	st := render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
+	st := picture.Status(picture.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
 	return strings.ToLower(st[:1]) + st[1:]
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"tessera"
 	_ "tessera/engine/games"
+	"tessera/render"
 	"tessera/storage"
 	"tessera/storage/boltdb"
 )
@@ -62,7 +63,7 @@ func (w *fuzzWorld) build() error {
 		return err
 	}
 	w.st = st
-	w.svc = New(st, Config{Seed: func() uint64 { return 7 }, Now: func() time.Time { return w.now }, Logger: discard()})
+	w.svc = New(st, Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: func() time.Time { return w.now }, Logger: discard()})
 	ana, bo, cy := fuzzUsers[0], fuzzUsers[1], fuzzUsers[2]
 	in := func(u User, guild, channel string) Request {
 		w.n++

@@ -13,6 +13,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 )
 
@@ -113,11 +114,11 @@ func TestDurationsAreBounded(t *testing.T) {
 		t.Fatal("a refused vacation was stored")
 	}
 
-	good := service.Config{Clock: "3d", RemindAfter: 24 * time.Hour, VacationDays: 20}
+	good := service.Config{Renderer: render.Renderer{}, Clock: "3d", RemindAfter: 24 * time.Hour, VacationDays: 20}
 	if err := good.Validate(); err != nil {
 		t.Fatalf("valid config refused: %v", err)
 	}
-	if err := (service.Config{}).Validate(); err != nil {
+	if err := (service.Config{Renderer: render.Renderer{}}).Validate(); err != nil {
 		t.Fatalf("the defaults refused: %v", err)
 	}
 	for _, bad := range []service.Config{

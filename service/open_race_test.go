@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 )
@@ -51,7 +52,7 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 		now := time.Unix(1700000000, 0).UTC()
 		var svcs []*service.Service
 		for _, st := range a.open(t, 2) {
-			svcs = append(svcs, service.New(createBarrier{st, &wg}, service.Config{
+			svcs = append(svcs, service.New(createBarrier{st, &wg}, service.Config{Renderer: render.Renderer{},
 				Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }}))
 		}
 		errs := make([]error, n)
@@ -93,7 +94,7 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 func TestJoinAfterExpiry(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
 		now := time.Unix(1700000000, 0).UTC()
-		svc := service.New(a.open(t, 1)[0], service.Config{Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
+		svc := service.New(a.open(t, 1)[0], service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
 		req := func(u service.User, id string) service.Request {
 			return service.Request{User: u, GuildID: "g", ChannelID: "c", InteractionID: id}
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 )
 
@@ -292,7 +293,7 @@ func TestExport(t *testing.T) {
 func TestNothingRevealsTheSeedInPlay(t *testing.T) {
 	h := newHarness(t)
 	const seed = 9876543210123
-	h.svc = service.New(h.svc.Store(), service.Config{Seed: func() uint64 { return seed }, Now: func() time.Time { return h.now }})
+	h.svc = service.New(h.svc.Store(), service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return seed }, Now: func() time.Time { return h.now }})
 	h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 0, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "join:1"))
 	cs := h.svc.MoveChoices(h.req(ana), "", "")

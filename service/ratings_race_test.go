@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 )
@@ -73,8 +74,8 @@ func TestRatingsOrderOfChanges(t *testing.T) {
 			return now
 		}
 		held := heldUpdate{Store: stores[0], game: 1, arrived: make(chan struct{}), release: make(chan struct{})}
-		svc1 := service.New(held, service.Config{Seed: func() uint64 { return 7 }, Now: clock})
-		svc2 := service.New(stores[1], service.Config{Seed: func() uint64 { return 7 }, Now: clock})
+		svc1 := service.New(held, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: clock})
+		svc2 := service.New(stores[1], service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: clock})
 		n := 0
 		req := func(u service.User) service.Request {
 			n++

@@ -20,7 +20,7 @@ import (
 	"tessera"
 	"tessera/ai"
 	"tessera/engine"
-	"tessera/render"
+	"tessera/picture"
 	"tessera/storage"
 )
 
@@ -110,6 +110,9 @@ type Choice struct {
 
 // Config tunes a Service.
 type Config struct {
+	// Renderer draws the pictures (required; cmd/tessera wires
+	// render.Renderer).
+	Renderer Renderer
 	// Mention renders a mention of a user ("<@id>" on Discord). Default:
 	// "@name".
 	Mention func(u User) string
@@ -197,14 +200,15 @@ func capital(text string) string {
 
 // Service runs the commands on a store.
 type Service struct {
-	store   storage.Store
-	mention func(u User) string
-	now     func() time.Time
-	log     *slog.Logger
-	seed    func() uint64
-	defs    map[string]string
-	cfg     Config
-	clock   tessera.Clock
+	renderer Renderer
+	store    storage.Store
+	mention  func(u User) string
+	now      func() time.Time
+	log      *slog.Logger
+	seed     func() uint64
+	defs     map[string]string
+	cfg      Config
+	clock    tessera.Clock
 
 	deliverMu sync.Mutex    // one courier at a time
 	wake      chan struct{} // the outbox has something new
@@ -220,7 +224,10 @@ type Service struct {
 
 // New returns a Service on an open store.
 func New(store storage.Store, cfg Config) *Service {
-	s := &Service{store: store, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
+	if cfg.Renderer == nil {
+		panic("service.New: Config.Renderer is nil; wire render.Renderer{}")
+	}
+	s := &Service{store: store, renderer: cfg.Renderer, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
 		cache: map[uint64]*position{}, pics: map[picKey]File{}, replays: newReplayGate(0), wake: make(chan struct{}, 1), aiWake: make(chan struct{}, 1)}
 	if c, err := ParseClock(cfg.Clock); err == nil {
 		s.clock = c
@@ -422,9 +429,9 @@ func (s *Service) pictureOf(g *tessera.Game, st engine.State, n int) (File, erro
 	var png []byte
 	var err error
 	if base, ok := baseScene(g); ok {
-		png, err = render.BoardOn(base, st.Board(), panelOf(g, st, n))
+		png, err = s.renderer.BoardOn(base, st.Board(), panelOf(g, st, n))
 	} else {
-		png, err = render.Board(st.Board(), panelOf(g, st, n))
+		png, err = s.renderer.Board(st.Board(), panelOf(g, st, n))
 	}
 	if err != nil {
 		return File{}, err
@@ -442,9 +449,9 @@ func (s *Service) pictureOf(g *tessera.Game, st engine.State, n int) (File, erro
 // panelOf is the panel under the board after the first n record entries:
 // the title, the status line (whose turn, who won, or that the game was
 // aborted), the seats and the clock.
-func panelOf(g *tessera.Game, st engine.State, n int) render.Panel {
+func panelOf(g *tessera.Game, st engine.State, n int) picture.Panel {
 	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
-	panel := render.NewPanel(title, st.View(engine.NoSeat), g.Names())
+	panel := picture.NewPanel(title, st.View(engine.NoSeat), g.Names())
 	if g.Status == tessera.StatusAborted && n == len(g.Moves) {
 		// The position still has a player to move; the game has none.
 		panel.Status = "Aborted: no result"

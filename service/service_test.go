@@ -13,6 +13,7 @@ import (
 	"tessera/engine"
 	"tessera/engine/elemental"
 	_ "tessera/engine/games"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -48,7 +49,7 @@ func newHarnessWith(t *testing.T, tune func(*service.Config)) *harness {
 	}
 	t.Cleanup(func() { st.Close() })
 	h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
-	cfg := service.Config{
+	cfg := service.Config{Renderer: render.Renderer{},
 		Seed:    func() uint64 { return 7 },
 		Now:     func() time.Time { return h.now },
 		Mention: func(u service.User) string { return "<@" + u.ID + ">" },

@@ -14,6 +14,7 @@ import (
 
 	"tessera/bot"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 )
 
@@ -231,6 +232,7 @@ func (c *Config) serviceConfig() service.Config {
 	think, _ := time.ParseDuration(c.AI.Think)
 	expire, _ := service.ParseSpan(c.Challenges.Expire)
 	sc := service.Config{
+		Renderer:     render.Renderer{},
 		AIWorkers:    c.AI.Workers,
 		AIThink:      think,
 		Defaults:     c.Defaults.Options,

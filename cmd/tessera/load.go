@@ -18,6 +18,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/database"
@@ -113,7 +114,7 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	l := &loader{game: *game, n: *games, seed: *seed, sink: newLoadSink()}
 	var seeds atomic.Uint64
 	seeds.Store(*seed * 1_000_003)
-	l.svc = service.New(store, service.Config{
+	l.svc = service.New(store, service.Config{Renderer: render.Renderer{},
 		Seed:    func() uint64 { return seeds.Add(1) },
 		Courier: service.CourierConfig{Workers: *workers},
 	})

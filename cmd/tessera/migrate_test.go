@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -26,7 +27,7 @@ func playedDB(t *testing.T) string {
 		t.Fatal(err)
 	}
 	now := time.Unix(1800000000, 0).UTC()
-	svc := service.New(st, service.Config{Seed: func() uint64 { return 11 }, Now: func() time.Time { return now }})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 11 }, Now: func() time.Time { return now }})
 	ana, bo := service.User{ID: "1", Name: "Ana"}, service.User{ID: "2", Name: "Bo"}
 	n := 0
 	req := func(u service.User) service.Request {
@@ -198,7 +199,7 @@ func TestMigrateGameAgainstTheComputer(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Unix(1800000000, 0).UTC()
-	svc := service.New(st, service.Config{Seed: func() uint64 { return 3 }, Now: func() time.Time { return now }})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, Now: func() time.Time { return now }})
 	bot := service.User{ID: "tessera", Name: "Tessera"}
 	svc.SetBot(bot)
 	ana := service.User{ID: "ana", Name: "ana"}
