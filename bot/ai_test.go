@@ -115,7 +115,7 @@ func (w *world) waitMoves(t *testing.T, n int) *tessera.Game {
 	t.Helper()
 	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
-		if g, err := w.store.Game(1); err == nil && (len(g.Moves) >= n || g.Status != tessera.StatusPlaying) {
+		if g, err := w.store.Game(t.Context(), 1); err == nil && (len(g.Moves) >= n || g.Status != tessera.StatusPlaying) {
 			return g
 		}
 		time.Sleep(2 * time.Millisecond)
@@ -155,7 +155,7 @@ func (w *world) playToEnd(t *testing.T, seed uint64) *tessera.Game {
 		w.waitMoves(t, len(g.Moves)+1)
 	}
 	w.settle(t)
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestAIRestartWhileThinking(t *testing.T) {
 		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Tessera (easy) is thinking")
 	}, patience)
 	stop()
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if len(g.Moves) != 1 || !g.AITurn {
 		t.Fatalf("after the stop: %d moves, AI turn %v", len(g.Moves), g.AITurn)
 	}
@@ -455,8 +455,8 @@ func TestAICrashWhileThinking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := st.Game(1)
-	pending, _ := st.AITurns()
+	g, _ := st.Game(t.Context(), 1)
+	pending, _ := st.AITurns(t.Context())
 	st.Close()
 	if len(g.Moves) != 1 || !g.AITurn || !slices.Equal(pending, []uint64{1}) {
 		t.Fatalf("after the crash: %d moves, AI turn %v, pending %v", len(g.Moves), g.AITurn, pending)
@@ -480,7 +480,7 @@ func TestAICrashWhileThinking(t *testing.T) {
 	defer st.Close()
 	// (Announcements delivered just before the kill may still be in the
 	// outbox: the courier forgets them in batches, and a resend is a no-op.)
-	g, _ = st.Game(1)
+	g, _ = st.Game(t.Context(), 1)
 	if len(g.Moves) != 2 || g.Moves[1].Seat != 1 || g.AITurn || !strings.HasPrefix(post.Content, "**Tessera (easy)** played `"+g.Moves[1].Text+"`") {
 		t.Fatalf("after the restart: record %+v, AI turn %v, post %q", g.Moves, g.AITurn, post.Content)
 	}

@@ -264,12 +264,15 @@ func (b *Bot) courier() {
 // then it forgets the interactions handled long ago.
 func (b *Bot) clock() {
 	defer b.loops.Done()
+	// A tick under way when the bot closes is finished, not cut: Close
+	// waits for the loops.
+	ctx := context.Background()
 	t := time.NewTicker(b.opt.TickEvery)
 	defer t.Stop()
 	prune := time.NewTicker(b.opt.PruneEvery)
 	defer prune.Stop()
 	for {
-		if _, err := b.svc.Tick(); err != nil {
+		if _, err := b.svc.Tick(ctx); err != nil {
 			b.log.Error("clock tick failed", "err", err)
 		}
 		select {
@@ -278,7 +281,7 @@ func (b *Bot) clock() {
 		case <-t.C:
 		case <-prune.C:
 			// Handled records are stamped with the wall clock.
-			if n, err := b.svc.Store().PruneHandled(time.Now().Add(-b.opt.KeepHandled)); err != nil {
+			if n, err := b.svc.Store().PruneHandled(ctx, time.Now().Add(-b.opt.KeepHandled)); err != nil {
 				b.log.Warn("pruning handled interactions failed", "err", err)
 			} else if n > 0 {
 				b.log.Debug("pruned handled interactions", "count", n)
@@ -399,9 +402,10 @@ func (b *Bot) introduce(u *discordgo.User) {
 	b.once.Do(func() { close(b.ready) })
 }
 
-// request builds the service request of an interaction.
-func request(i *discordgo.Interaction) service.Request {
-	return service.Request{User: interactionUser(i), GuildID: i.GuildID, ChannelID: i.ChannelID, InteractionID: i.ID}
+// request builds the service request of an interaction, on its context.
+func request(ctx context.Context, i *discordgo.Interaction) service.Request {
+	r := service.Request{User: interactionUser(i), GuildID: i.GuildID, ChannelID: i.ChannelID, InteractionID: i.ID}
+	return r.WithContext(ctx)
 }
 
 func interactionUser(i *discordgo.Interaction) service.User {
@@ -423,6 +427,10 @@ func (b *Bot) onInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 // goes through initial; everything after it is REST on the interaction's
 // token either way.
 func (b *Bot) handle(i *discordgo.Interaction) {
+	// The interaction's context: Close waits for the interactions under
+	// way (wg) instead of cancelling them, so a move in flight is
+	// finished; the database's own timeout bounds each query.
+	ctx := context.Background()
 	b.wg.Add(1)
 	defer b.wg.Done()
 	defer func() {
@@ -434,23 +442,23 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 					Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}})
 				return
 			}
-			b.respond(i, b.svc.Fail(fmt.Errorf("panic: %v", p)), notDeferred)
+			b.respond(ctx, i, b.svc.Fail(fmt.Errorf("panic: %v", p)), notDeferred)
 		}
 	}()
 	switch i.Type {
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		b.autocomplete(i)
+		b.autocomplete(ctx, i)
 	case discordgo.InteractionApplicationCommand:
-		b.command(i)
+		b.command(ctx, i)
 	case discordgo.InteractionMessageComponent:
-		req := request(i)
+		req := request(ctx, i)
 		id := i.MessageComponentData().CustomID
 		// Accepting or declining a challenge is answered in public.
 		// So are joining an open challenge and asking for a rematch (which
 		// posts the new challenge).
 		public := strings.HasPrefix(id, "accept:") || strings.HasPrefix(id, "decline:") ||
 			strings.HasPrefix(id, "join:") || strings.HasPrefix(id, "rematch:")
-		b.answer(i, public, func() (service.Reply, error) { return b.svc.Click(req, id) })
+		b.answer(ctx, i, public, func() (service.Reply, error) { return b.svc.Click(req, id) })
 	}
 }
 
@@ -468,9 +476,9 @@ func resolvedName(data discordgo.ApplicationCommandInteractionData, id string) s
 	return name
 }
 
-func (b *Bot) autocomplete(i *discordgo.Interaction) {
+func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	data := i.ApplicationCommandData()
-	req := request(i)
+	req := request(ctx, i)
 	var choices []service.Choice
 	var focused *discordgo.ApplicationCommandInteractionDataOption
 	for _, o := range data.Options {
@@ -519,28 +527,28 @@ func (b *Bot) initialChoices(i *discordgo.Interaction, choices []service.Choice)
 }
 
 // command runs a slash command by the service's table of commands.
-func (b *Bot) command(i *discordgo.Interaction) {
+func (b *Bot) command(ctx context.Context, i *discordgo.Interaction) {
 	data := i.ApplicationCommandData()
-	req := request(i)
+	req := request(ctx, i)
 	c, ok := service.LookupCommand(data.Name)
 	if !ok {
-		b.answer(i, false, func() (service.Reply, error) {
+		b.answer(ctx, i, false, func() (service.Reply, error) {
 			return service.Reply{Text: "I do not know that command; try /rules.", Ephemeral: true}, nil
 		})
 		return
 	}
 	if c.MakesThread {
 		if why := b.missingPermissions(i); why != "" {
-			b.respond(i, service.Reply{Text: why, Ephemeral: true}, notDeferred)
+			b.respond(ctx, i, service.Reply{Text: why, Ephemeral: true}, notDeferred)
 			return
 		}
 	}
 	in, refusal := b.args(c, data)
 	if refusal != "" {
-		b.respond(i, service.Reply{Text: refusal, Ephemeral: true}, notDeferred)
+		b.respond(ctx, i, service.Reply{Text: refusal, Ephemeral: true}, notDeferred)
 		return
 	}
-	b.answer(i, c.Public, func() (service.Reply, error) { return c.Run(b.svc, req, in) })
+	b.answer(ctx, i, c.Public, func() (service.Reply, error) { return c.Run(b.svc, req, in) })
 }
 
 // Mention is how Discord mentions a user.

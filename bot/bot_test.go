@@ -261,7 +261,7 @@ func (w *world) threadOf(t *testing.T, id uint64) string {
 	t.Helper()
 	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
-		if g, err := w.store.Game(id); err == nil && g.ThreadID != "" {
+		if g, err := w.store.Game(t.Context(), id); err == nil && g.ThreadID != "" {
 			return g.ThreadID
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -294,12 +294,12 @@ func (w *world) settle(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
-		if n, err := w.store.Outbox(); err == nil && n == 0 {
+		if n, err := w.store.Outbox(t.Context()); err == nil && n == 0 {
 			return
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	n, _ := w.store.Outbox()
+	n, _ := w.store.Outbox(t.Context())
 	t.Fatalf("%d announcements still undelivered", n)
 }
 
@@ -418,7 +418,7 @@ func TestWholeGame(t *testing.T) {
 	if !ephemeral(r) || len(files(r)) != 1 || files(r)[0].Format != "png" {
 		t.Fatalf("/hand: ephemeral %v files %d", ephemeral(r), len(files(r)))
 	}
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if !strings.Contains(text(r), strings.Join(handOf(t, w, 0), ", ")) {
 		t.Fatalf("/hand shows %q, not alice's tiles", text(r))
 	}
@@ -445,7 +445,7 @@ func TestWholeGame(t *testing.T) {
 		if len(post.Files) != 1 || post.Files[0].Format != "png" {
 			t.Fatalf("turn %d: no board PNG", turn)
 		}
-		if img := post.Files[0].Image; img == nil || img.Bounds().Dx() < 700 {
+		if img := post.Files[0].Image(); img == nil || img.Bounds().Dx() < 700 {
 			t.Fatalf("turn %d: board picture does not decode", turn)
 		}
 		if !strings.Contains(post.Content, "Scores: alice ") {
@@ -480,7 +480,7 @@ func TestWholeGame(t *testing.T) {
 			t.Fatalf("the end is not announced: %q", post.Content)
 		}
 	}
-	g, _ = w.store.Game(1)
+	g, _ = w.store.Game(t.Context(), 1)
 	if g.Status != "finished" || len(g.Moves) != 64 {
 		t.Fatalf("status %s after %d moves", g.Status, len(g.Moves))
 	}
@@ -498,7 +498,7 @@ func TestWholeGame(t *testing.T) {
 
 // handOf reads a seat's hand from the store.
 func handOf(t *testing.T, w *world, seat int) []string {
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -628,7 +628,7 @@ func TestFaults(t *testing.T) {
 	if len(w.suggest(t, w.bo, "")) == 0 {
 		t.Fatal("no choices after a 500")
 	}
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if len(g.Moves) != 3 {
 		t.Fatalf("%d moves stored, want 3 (none lost, none twice)", len(g.Moves))
 	}
@@ -636,7 +636,7 @@ func TestFaults(t *testing.T) {
 	w.srv.DropGateway()
 	w.srv.WaitResume(t, 1, 10*time.Second)
 	move(w.bo, func() {})
-	g, _ = w.store.Game(1)
+	g, _ = w.store.Game(t.Context(), 1)
 	if len(g.Moves) != 4 {
 		t.Fatalf("%d moves stored, want 4", len(g.Moves))
 	}

@@ -36,7 +36,7 @@ func (d *dmChannels) channel(ctx context.Context, s *discordgo.Session, userID s
 	if id != "" {
 		return id, true, nil
 	}
-	if u, err := d.store.User(userID); err == nil && u.DMChannel != "" {
+	if u, err := d.store.User(ctx, userID); err == nil && u.DMChannel != "" {
 		d.remember(userID, u.DMChannel)
 		return u.DMChannel, true, nil
 	}
@@ -45,7 +45,7 @@ func (d *dmChannels) channel(ctx context.Context, s *discordgo.Session, userID s
 		return "", false, err
 	}
 	d.remember(userID, ch.ID)
-	d.store.UpdateUser(userID, func(u *tessera.UserSettings, _ storage.Tx) error {
+	d.store.UpdateUser(ctx, userID, func(u *tessera.UserSettings, _ storage.Tx) error {
 		u.DMChannel = ch.ID
 		return nil
 	})
@@ -59,13 +59,13 @@ func (d *dmChannels) remember(userID, channelID string) {
 }
 
 // forget drops userID's kept channel when it is still channelID.
-func (d *dmChannels) forget(userID, channelID string) {
+func (d *dmChannels) forget(ctx context.Context, userID, channelID string) {
 	d.mu.Lock()
 	if d.known[userID] == channelID {
 		delete(d.known, userID)
 	}
 	d.mu.Unlock()
-	d.store.UpdateUser(userID, func(u *tessera.UserSettings, _ storage.Tx) error {
+	d.store.UpdateUser(ctx, userID, func(u *tessera.UserSettings, _ storage.Tx) error {
 		if u.DMChannel == channelID {
 			u.DMChannel = ""
 		}

@@ -84,7 +84,7 @@ func boardPNG(t *testing.T, what string, m *fakediscord.Message) {
 	if len(m.Files) != 1 || m.Files[0].Format != "png" {
 		t.Fatalf("%s: want one PNG, got %d files", what, len(m.Files))
 	}
-	if img := m.Files[0].Image; img == nil || img.Bounds().Dx() < 700 {
+	if img := m.Files[0].Image(); img == nil || img.Bounds().Dx() < 700 {
 		t.Fatalf("%s: the board picture does not decode or is too small", what)
 	}
 }
@@ -92,7 +92,7 @@ func boardPNG(t *testing.T, what string, m *fakediscord.Message) {
 // position is the current position of game 1, replayed from the store.
 func (w *world) position(t *testing.T) engine.State {
 	t.Helper()
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func (w *world) checkHand(t *testing.T, u *discordgo.User) string {
 	t.Helper()
 	r := w.respond(t, w.srv.Slash("hand").By(u).In(w.srv.GuildID, w.thread))
 	fs := files(r)
-	if !ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image == nil {
+	if !ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image() == nil {
 		t.Fatalf("/hand: ephemeral %v, %d files: %q", ephemeral(r), len(fs), text(r))
 	}
 	return text(r)
@@ -220,7 +220,7 @@ func (w *world) checkBoard(t *testing.T, u *discordgo.User, name string, moves i
 	t.Helper()
 	r := w.respond(t, w.srv.Slash("board").By(u).In(w.srv.GuildID, w.thread))
 	fs := files(r)
-	if ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image == nil || fs[0].Image.Bounds().Dx() < 700 {
+	if ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image() == nil || fs[0].Image().Bounds().Dx() < 700 {
 		t.Fatalf("/board: ephemeral %v, %d files", ephemeral(r), len(fs))
 	}
 	if want := fmt.Sprintf("**%s**, game #1, after %d moves.", name, moves); !strings.Contains(text(r), want) {
@@ -261,7 +261,7 @@ func (w *world) resign(t *testing.T, u, winner *discordgo.User) *fakediscord.Mes
 // that the status message was edited to say so.
 func (w *world) finished(t *testing.T, moves int) *tessera.Game {
 	t.Helper()
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func TestPlainTextRefusalHidesTheHand(t *testing.T) {
 	if !ephemeral(r) || !strings.Contains(text(r), "you hold") {
 		t.Fatalf("/move's private reason: %q (ephemeral %v)", text(r), ephemeral(r))
 	}
-	if g, _ := w.store.Game(1); len(g.Moves) != 0 {
+	if g, _ := w.store.Game(t.Context(), 1); len(g.Moves) != 0 {
 		t.Fatal("a refused move was stored")
 	}
 }
@@ -137,13 +137,13 @@ func TestChallengerWithdraws(t *testing.T) {
 		t.Fatalf("/abort of a challenge: %q (ephemeral %v)", text(r), ephemeral(r))
 	}
 	for _, id := range []uint64{1, 2} {
-		if g, _ := w.store.Game(id); g.Status != "withdrawn" {
+		if g, _ := w.store.Game(t.Context(), id); g.Status != "withdrawn" {
 			t.Fatalf("game #%d: %s", id, g.Status)
 		}
 		// Its message says so, and its buttons are gone.
 		want := fmt.Sprintf("**Elemental Connection**, game #%d: alice withdrew the challenge.", id)
 		w.srv.WaitMessage(t, w.srv.ChannelID, func(m *fakediscord.Message) bool {
-			g, _ := w.store.Game(id) // its message is recorded a moment after it is posted
+			g, _ := w.store.Game(t.Context(), id) // its message is recorded a moment after it is posted
 			return m.ID == g.MessageID && strings.HasPrefix(m.Content, want) && len(messageButtons(m)) == 0
 		}, patience)
 	}

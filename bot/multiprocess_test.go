@@ -296,7 +296,7 @@ func (tb *table) create(t testing.TB, kind, guild string, a, b *discordgo.User, 
 			break
 		}
 		// Lost: the challenge may have been stored before the process died.
-		games, err := tb.st.ByPlayer(a.ID)
+		games, err := tb.st.ByPlayer(t.Context(), a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,7 +312,7 @@ func (tb *table) create(t testing.TB, kind, guild string, a, b *discordgo.User, 
 		if ok && !strings.Contains(text, "begins") && !strings.Contains(text, "already accepted") {
 			t.Fatalf("accept game #%d: %q", id, text)
 		}
-		g, err := tb.st.Game(id)
+		g, err := tb.st.Game(t.Context(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +331,7 @@ func (tb *table) play(t testing.TB, g *multiGame, users map[string]*discordgo.Us
 	t.Helper()
 	channel := tb.channels[g.guild]
 	for len(g.played) < budget {
-		rec, err := tb.st.Game(g.id)
+		rec, err := tb.st.Game(t.Context(), g.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,7 +366,7 @@ func (tb *table) play(t testing.TB, g *multiGame, users map[string]*discordgo.Us
 		// applied twice. (When the engine passed for the other player and
 		// it is this seat's turn again, the same move could be legal
 		// again: then it is not sent again, and the record decides.)
-		rec, err = tb.st.Game(g.id)
+		rec, err = tb.st.Game(t.Context(), g.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -391,7 +391,7 @@ func (tb *table) play(t testing.TB, g *multiGame, users map[string]*discordgo.Us
 			}
 			tb.acked.Add(1)
 		} else {
-			rec, err = tb.st.Game(g.id)
+			rec, err = tb.st.Game(t.Context(), g.id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -423,6 +423,10 @@ func TestMultiProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three bot processes and PostgreSQL (a minute or more)")
 	}
+	// In parallel with the package's other tests: it spends most of its
+	// time waiting on its processes, and alone it kept the package's
+	// parallel tests waiting for 31 s of a 106 s run.
+	t.Parallel()
 	const (
 		shardCount = 8
 		budget     = 4  // moves per game, at most
@@ -549,7 +553,7 @@ func TestMultiProcess(t *testing.T) {
 
 	// Every announcement is delivered: the outbox empties.
 	for n := -1; n != 0; {
-		if n, err = st.Outbox(); err != nil {
+		if n, err = st.Outbox(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if time.Since(began) > 8*time.Minute {
@@ -562,7 +566,7 @@ func TestMultiProcess(t *testing.T) {
 	// Every move applied once: the records are what the players played.
 	moves := 0
 	for _, g := range played {
-		rec, err := st.Game(g.id)
+		rec, err := st.Game(ctx, g.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -593,7 +597,7 @@ func TestMultiProcess(t *testing.T) {
 	}
 	posts := 0
 	for _, g := range played {
-		rec, _ := st.Game(g.id)
+		rec, _ := st.Game(ctx, g.id)
 		if rec.ThreadID == "" {
 			t.Errorf("game #%d has no thread", g.id)
 			continue

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -61,5 +62,10 @@ func (b *Bot) missingPermissions(i *discordgo.Interaction) string {
 
 // onChannelUpdate and onRoleUpdate retry at once what waits for a permission: a
 // channel's overwrites or a role changed, which may have given it back.
-func (b *Bot) onChannelUpdate(_ *discordgo.Session, _ *discordgo.ChannelUpdate) { b.svc.RetryNow() }
-func (b *Bot) onRoleUpdate(_ *discordgo.Session, _ *discordgo.GuildRoleUpdate)  { b.svc.RetryNow() }
+// A gateway event has no context of its own: each starts one.
+func (b *Bot) onChannelUpdate(_ *discordgo.Session, _ *discordgo.ChannelUpdate) {
+	b.svc.RetryNow(context.Background())
+}
+func (b *Bot) onRoleUpdate(_ *discordgo.Session, _ *discordgo.GuildRoleUpdate) {
+	b.svc.RetryNow(context.Background())
+}

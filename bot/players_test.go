@@ -115,7 +115,7 @@ func TestOpenChallengeJoinedAndPlayed(t *testing.T) {
 	if ch := w.srv.Channel(second); ch == nil || ch.ParentID != w.srv.ChannelID || !strings.Contains(ch.Name, "#2 Elemental Connection: bo vs alice") {
 		t.Fatalf("the rematch's thread: %+v", ch)
 	}
-	g, _ := w.store.Game(2)
+	g, _ := w.store.Game(t.Context(), 2)
 	if g.Clock.Kind != "move" || g.Clock.PerMove != 3*24*time.Hour || g.Setup.Options["borders"] != "RBGY" {
 		t.Fatalf("the rematch's clock and options: %+v %v", g.Clock, g.Setup.Options)
 	}
@@ -152,7 +152,7 @@ func TestOpenChallengeFillsThreeSeats(t *testing.T) {
 	w.thread = w.threadOf(t, 1)
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "your turn") }, patience)
 	w.settle(t)
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.Status != tessera.StatusPlaying || strings.Join(g.Names(), ",") != "alice,cy,bo" {
 		t.Fatalf("game: %s %v", g.Status, g.Names())
 	}
@@ -212,7 +212,7 @@ func (w *world) finishedGame(t *testing.T, at time.Time) uint64 {
 		Players: []tessera.Player{{ID: w.ana.ID, Name: "alice", Accepted: true}, {ID: w.bo.ID, Name: "bo", Accepted: true}},
 		GuildID: w.srv.GuildID, ChannelID: w.srv.ChannelID, ThreadID: w.srv.ChannelID, Created: at, Updated: at, Clock: tessera.Clock{Kind: "none"},
 		Moves: []tessera.MoveEntry{{Seat: 1, Text: "resign", At: at}}}
-	if err := w.store.Create(g, ""); err != nil {
+	if err := w.store.Create(t.Context(), g, ""); err != nil {
 		t.Fatal(err)
 	}
 	return g.ID

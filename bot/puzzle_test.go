@@ -47,7 +47,7 @@ func TestPuzzleThroughDiscord(t *testing.T) {
 		t.Fatalf("autocomplete for \"und\": %+v", cs)
 	}
 	w.play(t, w.ana, "undo")
-	if g, _ := w.store.Game(1); len(g.Moves) != 4 {
+	if g, _ := w.store.Game(t.Context(), 1); len(g.Moves) != 4 {
 		t.Fatalf("%d record entries after 3 moves and undo", len(g.Moves))
 	}
 	var last *fakediscord.Message
@@ -59,7 +59,7 @@ func TestPuzzleThroughDiscord(t *testing.T) {
 		t.Fatalf("the last post: %+v", last)
 	}
 	boardPNG(t, "solved post", last)
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil || g.Status != tessera.StatusFinished {
 		t.Fatalf("game: %v %v", g.Status, err)
 	}

@@ -46,9 +46,9 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 			Players: []tessera.Player{{ID: srv.User.ID, Name: "alice"}, {ID: "200", Name: "bo"}},
 			GuildID: srv.GuildID, ChannelID: ch, ThreadID: ch, NoThread: true, StatusID: "1",
 			Clock: tessera.Clock{Kind: "none"}, TurnStart: time.Now(), Created: time.Now(), Updated: time.Now()}
-		err := st.CreateWith(g, "", func(g *tessera.Game, tx storage.Tx) error {
+		err := st.CreateWith(t.Context(), g, "", func(g *tessera.Game, tx storage.Tx) error {
 			for k := range posts {
-				if err := tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: k, Text: fmt.Sprintf("move %d", k+1)}); err != nil {
+				if err := tx.Enqueue(t.Context(), tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: k, Text: fmt.Sprintf("move %d", k+1)}); err != nil {
 					return err
 				}
 			}

@@ -202,7 +202,7 @@ func TestLeaderboardShowsTheCallersOwnPlace(t *testing.T) {
 		rs = append(rs, tessera.Rating{GuildID: w.srv.GuildID, Game: "closure", UserID: id, Name: name, Mu: mu, Sigma: 2, Games: games, Won: 1, Shared: 1, Lost: games - 2})
 		rows = append(rows, render.LeaderRow{Place: i + 1, Name: name, Rating: show(mu, 2), Games: games, Wins: 2, Provisional: games < service.Provisional, Me: i == 21})
 	}
-	if err := w.store.ReplaceRatings(rs); err != nil {
+	if err := w.store.ReplaceRatings(t.Context(), rs); err != nil {
 		t.Fatal(err)
 	}
 	r := w.respond(t, w.srv.Slash("leaderboard", fakediscord.Str("game", "closure")).By(me))

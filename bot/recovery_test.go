@@ -22,7 +22,7 @@ import (
 // toMove is the player whose turn it is in game 1.
 func (w *world) toMove(t *testing.T) *discordgo.User {
 	t.Helper()
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func (w *world) resignFrom(t *testing.T, where string) {
 	w.respond(t, ib)
 	w.respond(t, w.srv.Button("resign:1").By(w.bo))
 	w.settle(t)
-	if g, _ := w.store.Game(1); g.Status != "finished" {
+	if g, _ := w.store.Game(t.Context(), 1); g.Status != "finished" {
 		t.Fatalf("the game is %s after bo resigned", g.Status)
 	}
 }
@@ -116,7 +116,7 @@ func (w *world) dmChannel(t *testing.T, u *discordgo.User) string {
 // exactly once in the channels together.
 func (w *world) onceEach(t *testing.T, channels ...string) {
 	t.Helper()
-	g, err := w.store.Game(1)
+	g, err := w.store.Game(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestTokenReset(t *testing.T) {
 	case <-time.After(patience):
 		t.Fatal("the bot did not stop on a refused token")
 	}
-	if n, _ := w.store.Outbox(); n == 0 {
+	if n, _ := w.store.Outbox(t.Context()); n == 0 {
 		t.Fatal("the announcements were dropped")
 	}
 	if n := w.logs.count("the token was refused: set DISCORD_TOKEN to the new token and restart"); n != 1 {
@@ -194,7 +194,7 @@ func TestAnswerTakenTwice(t *testing.T) {
 	r := w.respond(t, w.srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID)).By(w.ana))
 	deadline := time.Now().Add(patience)
 	for {
-		if g, err := w.store.Game(1); err == nil && g.MessageID == r.Original.ID {
+		if g, err := w.store.Game(t.Context(), 1); err == nil && g.MessageID == r.Original.ID {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -274,7 +274,7 @@ func TestThreadDeleted(t *testing.T) {
 	if n := w.count("old thread of game #1 was lost", w.thread); n != 1 {
 		t.Fatalf("the players were told %d times", n)
 	}
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	for _, m := range g.Moves[1:] {
 		if m.Text != "resign" && w.count("** played `"+m.Text+"`", w.thread) != 1 {
 			t.Fatalf("move %s not posted once in the new thread", m.Text)
@@ -323,7 +323,7 @@ func TestStatusMessageDeleted(t *testing.T) {
 	old := w.status(t).ID
 	w.srv.DeleteMessage(old)
 	w.moveFrom(t, w.thread, 1)
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.StatusID == old || w.srv.Message(g.StatusID) == nil || !strings.Contains(w.srv.Message(g.StatusID).Content, "Moves so far: 1") {
 		t.Fatalf("status message %s (old %s)", g.StatusID, old)
 	}
@@ -416,7 +416,7 @@ func missingPermission(t *testing.T, deny int64) {
 	for _, u := range []*discordgo.User{w.ana, w.bo} {
 		w.srv.WaitMessage(t, w.dmChannelWait(t, u), func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "a permission is missing") }, patience)
 	}
-	if n, _ := w.store.Outbox(); n == 0 {
+	if n, _ := w.store.Outbox(t.Context()); n == 0 {
 		t.Fatal("nothing waits")
 	}
 	w.srv.SetBotPermissions(w.srv.ChannelID, fakediscord.AllPermissions)
@@ -481,7 +481,7 @@ func TestNewNeedsPermissions(t *testing.T) {
 	if !ephemeral(r) || !strings.Contains(text(r), want) {
 		t.Fatalf("/new without permissions: %q", text(r))
 	}
-	if _, err := w.store.Game(1); err == nil {
+	if _, err := w.store.Game(t.Context(), 1); err == nil {
 		t.Fatal("a game was created")
 	}
 	w.srv.SetBotPermissions(w.srv.ChannelID, fakediscord.AllPermissions)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -41,7 +42,7 @@ const answeredPrivately = "Answered privately."
 // own visibility) and edited in: Discord must have the first answer
 // within 3 s of the interaction, and an upload (a replay GIF, an export)
 // can take longer than what is left of them.
-func (b *Bot) answer(i *discordgo.Interaction, public bool, do func() (service.Reply, error)) {
+func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, public bool, do func() (service.Reply, error)) {
 	done := make(chan service.Reply, 1)
 	go func() {
 		defer func() {
@@ -61,7 +62,7 @@ func (b *Bot) answer(i *discordgo.Interaction, public bool, do func() (service.R
 	select {
 	case r := <-done:
 		if len(r.Files) == 0 || (r.Update && i.Type == discordgo.InteractionMessageComponent) {
-			b.respond(i, r, notDeferred)
+			b.respond(ctx, i, r, notDeferred)
 			return
 		}
 		d := deferredPublic
@@ -72,7 +73,7 @@ func (b *Bot) answer(i *discordgo.Interaction, public bool, do func() (service.R
 			b.lateAnswer(i, r, err)
 			return
 		}
-		b.respond(i, r, d)
+		b.respond(ctx, i, r, d)
 	case <-t.C:
 		d := deferredPublic
 		if !public {
@@ -84,7 +85,7 @@ func (b *Bot) answer(i *discordgo.Interaction, public bool, do func() (service.R
 			b.lateAnswer(i, r, err)
 			return
 		}
-		b.respond(i, r, d)
+		b.respond(ctx, i, r, d)
 	}
 }
 
@@ -189,7 +190,7 @@ func discordCode(err error) int {
 }
 
 // respond sends a reply to an interaction answered as d says.
-func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, d deferral) {
+func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, r service.Reply, d deferral) {
 	content, comps := limit(r.Text), components(r)
 	var msgID string // the answer's message, when Discord told us
 	var err error
@@ -272,7 +273,7 @@ func (b *Bot) respond(i *discordgo.Interaction, r service.Reply, d deferral) {
 			}
 			msgID = m.ID
 		}
-		if err := b.svc.ChallengeMessage(r.Challenge, i.ChannelID, msgID); err != nil {
+		if err := b.svc.ChallengeMessage(ctx, r.Challenge, i.ChannelID, msgID); err != nil {
 			b.log.Warn("recording the challenge message failed", "err", err)
 		}
 	}

@@ -250,7 +250,7 @@ func (k sink) DM(ctx context.Context, userID string, m service.Message, nonce st
 	}
 	_, err = k.send(ctx, id, m, nonce)
 	if cached && failureOf(err) == service.Gone {
-		k.dms.forget(userID, id)
+		k.dms.forget(ctx, userID, id)
 		if id, _, err = k.dms.channel(ctx, k.s, userID); err != nil {
 			return classify(err)
 		}

@@ -62,7 +62,7 @@ func TestPruneHandled(t *testing.T) {
 	sent.Response(t)
 	deadline := time.Now().Add(patience)
 	for {
-		ok, err := w.store.Handled(sent.ID)
+		ok, err := w.store.Handled(t.Context(), sent.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

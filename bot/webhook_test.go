@@ -146,7 +146,7 @@ func TestHTTPWholeGame(t *testing.T) {
 			t.Fatalf("turn %d: the move's post has no board", turn)
 		}
 	}
-	g, _ := w.store.Game(1)
+	g, _ := w.store.Game(t.Context(), 1)
 	if g.Status != tessera.StatusFinished || len(g.Moves) != 64 {
 		t.Fatalf("status %s after %d moves", g.Status, len(g.Moves))
 	}
@@ -323,7 +323,7 @@ func TestHTTPReplicas(t *testing.T) {
 	}
 	w.settle(t)
 	for id := uint64(1); id <= 2; id++ {
-		g, err := st.Game(id)
+		g, err := st.Game(t.Context(), id)
 		if err != nil || len(g.Moves) != turns {
 			t.Fatalf("game %d: %d moves, want %d (%v)", id, len(g.Moves), turns, err)
 		}
@@ -394,7 +394,7 @@ func TestHTTPRedeliveredMoveAppliesOnce(t *testing.T) {
 	}
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "** played `"+move+"`") }, 0)
 	w.settle(t)
-	if g, _ := st.Game(1); len(g.Moves) != 1 {
+	if g, _ := st.Game(t.Context(), 1); len(g.Moves) != 1 {
 		t.Fatalf("%d moves applied", len(g.Moves))
 	}
 }
@@ -484,7 +484,7 @@ func TestHTTPWithPlainText(t *testing.T) {
 		return r.Method == "PUT" && strings.Contains(r.Path, "/messages/"+typed.ID+"/reactions/")
 	}, 0)
 	w.play(t, w.bo, w.suggest(t, w.bo, "")[0].Value.(string))
-	if g, _ := w.store.Game(1); len(g.Moves) != 2 {
+	if g, _ := w.store.Game(t.Context(), 1); len(g.Moves) != 2 {
 		t.Fatalf("%d moves, want 2", len(g.Moves))
 	}
 	for _, q := range w.srv.RequestsTo("POST /interactions/*/*/callback") {

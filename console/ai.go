@@ -14,9 +14,9 @@ const BotName = "tessera"
 // playAI makes the AI's moves after a command, each followed by its posts,
 // as on Discord. The console waits for them rather than print them into
 // the next command's output.
-func (c *Console) playAI() {
+func (c *Console) playAI(ctx context.Context) {
 	for {
-		ids, err := c.svc.Store().AITurns()
+		ids, err := c.svc.Store().AITurns(ctx)
 		if err != nil || len(ids) == 0 {
 			return
 		}

@@ -130,7 +130,7 @@ func (c *Console) Run(ctx context.Context, in io.Reader) error {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		c.Line(line)
+		c.Line(ctx, line)
 	}
 }
 
@@ -177,18 +177,18 @@ func readLines(r io.Reader, out chan<- input, done <-chan struct{}) {
 
 // Line runs one command line, prints its reply, then delivers what the
 // command announced (posts, status edits, direct messages).
-func (c *Console) Line(line string) {
+func (c *Console) Line(ctx context.Context, line string) {
 	r, err := c.Do(line)
 	if err != nil {
 		r = c.svc.Fail(err)
 	}
 	who, _, _ := strings.Cut(line, ":")
 	c.print(r, strings.TrimSpace(who))
-	if _, err := c.svc.Deliver(context.Background(), sink{c}); err != nil {
+	if _, err := c.svc.Deliver(ctx, sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
 
-	c.playAI()
+	c.playAI(ctx)
 }
 
 // sink prints what the bot would post on Discord.
@@ -297,13 +297,14 @@ func gameList() string {
 
 // pending finds the challenge a console /accept or /decline means.
 func (c *Console) pending(req service.Request, ref string, args []string) (string, error) {
+	ctx := req.Context()
 	if ref != "" {
 		return strings.TrimPrefix(ref, "#"), nil
 	}
 	if len(args) > 0 {
 		return strings.TrimPrefix(args[0], "#"), nil
 	}
-	games, err := c.svc.Store().ByPlayer(req.User.ID)
+	games, err := c.svc.Store().ByPlayer(ctx, req.User.ID)
 	if err != nil {
 		return "", err
 	}

@@ -39,7 +39,7 @@ func TestConsoleCommands(t *testing.T) {
 		"no colon here",
 		"ana: /frobnicate",
 	} {
-		c.Line(line)
+		c.Line(t.Context(), line)
 	}
 	for _, want := range []string{"challenges @bo to Closure", "begins", "(only you)", "Your hand in game #1", "Glorieta", "aborted", "Write who speaks first", "no command /frobnicate"} {
 		if !strings.Contains(out.String(), want) {
@@ -55,10 +55,10 @@ func FuzzLine(f *testing.F) {
 	}
 	c, _ := newConsole(f)
 	c.out = io.Discard
-	c.Line("ana: /new elemental bo")
-	c.Line("bo: /accept")
+	c.Line(context.Background(), "ana: /new elemental bo")
+	c.Line(context.Background(), "bo: /accept")
 	f.Fuzz(func(t *testing.T, line string) {
-		c.Line(line)
+		c.Line(t.Context(), line)
 	})
 }
 
@@ -115,12 +115,12 @@ func TestConsoleEndsWhenStopped(t *testing.T) {
 func TestConsoleHelpMovesHandsAndHints(t *testing.T) {
 	c, out := newConsole(t)
 	c.dir = t.TempDir()
-	c.Line("help")
+	c.Line(t.Context(), "help")
 	if !strings.Contains(out.String(), "Type commands as") || strings.Contains(out.String(), "Write who speaks first") {
 		t.Fatalf("help: %s", out)
 	}
 	for _, l := range []string{"ana: /new elemental bo", "bo: /accept", "ana: /hand", "bo: /hand"} {
-		c.Line(l)
+		c.Line(t.Context(), l)
 	}
 	for _, who := range []string{"ana", "bo"} {
 		if _, err := os.Stat(filepath.Join(c.dir, who+"-hand-1.png")); err != nil {
@@ -128,19 +128,19 @@ func TestConsoleHelpMovesHandsAndHints(t *testing.T) {
 		}
 	}
 	out.Reset()
-	c.Line("ana: /moves")
+	c.Line(t.Context(), "ana: /moves")
 	if !strings.Contains(out.String(), "the list stops at 25 moves") {
 		t.Fatalf("/moves on a first move (more than 25 choices): %s", out)
 	}
 	out.Reset()
-	c.Line("ana: /moves zz")
+	c.Line(t.Context(), "ana: /moves zz")
 	if strings.Contains(out.String(), "stops at") {
 		t.Fatalf("a short list said it was cut: %s", out)
 	}
-	c.Line("ana: /new closure bo")
-	c.Line("bo: /accept")
+	c.Line(t.Context(), "ana: /new closure bo")
+	c.Line(t.Context(), "bo: /accept")
 	out.Reset()
-	c.Line("bo: /board")
+	c.Line(t.Context(), "bo: /board")
 	if !strings.Contains(out.String(), "#id after the command") || strings.Contains(out.String(), "game: option") {
 		t.Fatalf("hint: %s", out)
 	}
@@ -152,8 +152,8 @@ func TestConsoleHelpMovesHandsAndHints(t *testing.T) {
 func TestConsoleProfilesAreFiledByPlayer(t *testing.T) {
 	c, out := newConsole(t)
 	c.dir = t.TempDir()
-	c.Line("ana: /profile")
-	c.Line("ana: /profile bo")
+	c.Line(t.Context(), "ana: /profile")
+	c.Line(t.Context(), "ana: /profile bo")
 	ana, err := os.ReadFile(filepath.Join(c.dir, "ana-profile.png"))
 	if err != nil {
 		t.Fatalf("ana's profile: %v\n%s", err, out)

@@ -16,10 +16,10 @@ func TestConsoleExportNamesTheFilesWritten(t *testing.T) {
 	c, out := newConsole(t)
 	c.dir = t.TempDir()
 	for _, l := range []string{"ana: /new elemental bo", "bo: /accept", "ana: /resign", "ana: /click resign:1"} {
-		c.Line(l)
+		c.Line(t.Context(), l)
 	}
 	out.Reset()
-	c.Line("ana: /export #1")
+	c.Line(t.Context(), "ana: /export #1")
 	reply, _, _ := strings.Cut(out.String(), "\n")
 	record := filepath.Join(c.dir, "ana-game-1.json")
 	if !strings.Contains(reply, "tessera replay --record "+record) {

@@ -37,8 +37,8 @@ func TestConsoleNewReadsEveryWord(t *testing.T) {
 		{line: "ana: /new elemental bo rated=maybe", refusal: "rated=maybe: write rated=true (the default) or rated=false"},
 	} {
 		con, out := newConsole(t)
-		con.Line(c.line)
-		games, err := con.svc.Store().ByPlayer("ana")
+		con.Line(t.Context(), c.line)
+		games, err := con.svc.Store().ByPlayer(t.Context(), "ana")
 		if err != nil {
 			t.Fatal(err)
 		}

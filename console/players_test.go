@@ -22,7 +22,7 @@ func TestConsoleOpenChallengeAndRecords(t *testing.T) {
 		"cy: /history ana tilingking",
 		"ana: /export #1",
 	} {
-		c.Line(line)
+		c.Line(t.Context(), line)
 	}
 	for _, want := range []string{"is looking for 2 opponents", "[Join #1: /click join:1]", "bo joined game #1; waiting for 1 more player",
 		"cy joined: TilingKing, game #1, begins", "still in play", "[Rematch: /click rematch:1]", "Your finished games, newest first",

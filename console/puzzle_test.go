@@ -27,7 +27,7 @@ func solveByHints(t *testing.T, c *Console, out *strings.Builder) []string {
 		}
 		moves = append(moves, m[1])
 		before := out.Len()
-		c.Line("ana: /move " + m[1])
+		c.Line(t.Context(), "ana: /move "+m[1])
 		if strings.Contains(out.String()[before:], "Solved, well done ana!") {
 			return moves
 		}
@@ -40,7 +40,7 @@ func TestPuzzlesSolvedByFollowingHints(t *testing.T) {
 	for _, start := range []string{"ana: /new knotwork puzzle=easy", "ana: /puzzle hard"} {
 		t.Run(start, func(t *testing.T) {
 			c, out := newConsole(t)
-			c.Line(start)
+			c.Line(t.Context(), start)
 			if !strings.Contains(out.String(), "for ana alone") || strings.Contains(out.String(), "open challenge") {
 				t.Fatalf("the puzzle did not start at once:\n%s", out)
 			}
@@ -58,11 +58,11 @@ func TestPuzzlesSolvedByFollowingHints(t *testing.T) {
 					t.Fatalf("output has %q:\n%s", never, out)
 				}
 			}
-			c.Line("ana: /click rematch:1")
+			c.Line(t.Context(), "ana: /click rematch:1")
 			if !strings.Contains(out.String(), "was played alone: start another with /puzzle") {
 				t.Fatalf("rematch of a puzzle:\n%s", out)
 			}
-			c.Line("ana: /games")
+			c.Line(t.Context(), "ana: /games")
 			if !strings.Contains(out.String(), "Knotwork (alone)") {
 				t.Fatalf("/games:\n%s", out)
 			}
@@ -75,12 +75,12 @@ func TestPuzzlesSolvedByFollowingHints(t *testing.T) {
 // takes the last tile back.
 func TestHardPuzzleWithSeveralKnotsIsNotSolved(t *testing.T) {
 	c, out := newConsole(t)
-	c.Line("ana: /puzzle easy")
+	c.Line(t.Context(), "ana: /puzzle easy")
 	moves := solveByHints(t, c, out)
 	c, out = newConsole(t)
-	c.Line("bo: /puzzle hard")
+	c.Line(t.Context(), "bo: /puzzle hard")
 	for _, m := range moves {
-		c.Line("bo: /move " + m)
+		c.Line(t.Context(), "bo: /move "+m)
 	}
 	log := out.String()
 	if strings.Contains(log, "Solved") || !strings.Contains(log, "Not solved: the 25 tiles form") {
@@ -94,11 +94,11 @@ func TestHardPuzzleWithSeveralKnotsIsNotSolved(t *testing.T) {
 		t.Fatalf("hint: %q %v", r.Text, err)
 	}
 	before := out.Len()
-	c.Line("bo: /move undo")
+	c.Line(t.Context(), "bo: /move undo")
 	if !strings.Contains(out.String()[before:], "bo played undo") {
 		t.Fatalf("undo:\n%s", out.String()[before:])
 	}
-	c.Line("bo: /games")
+	c.Line(t.Context(), "bo: /games")
 	if !strings.Contains(out.String(), "Knotwork (alone): your turn") {
 		t.Fatalf("/games:\n%s", out.String()[before:])
 	}

@@ -12,8 +12,8 @@ import (
 func TestConsoleRefusalsQuoteAShortPrefix(t *testing.T) {
 	long := strings.Repeat("x", 6000)
 	c, out := newConsole(t)
-	c.Line("ana: /new elemental bo")
-	c.Line("bo: /accept")
+	c.Line(t.Context(), "ana: /new elemental bo")
+	c.Line(t.Context(), "bo: /accept")
 	for _, line := range []string{
 		"ana: /move #" + long,
 		"ana: /new " + long + " bo",
@@ -29,7 +29,7 @@ func TestConsoleRefusalsQuoteAShortPrefix(t *testing.T) {
 		long + ": /games",
 	} {
 		out.Reset()
-		c.Line(line)
+		c.Line(t.Context(), line)
 		reply := out.String()
 		if reply == "" || strings.Contains(reply, strings.Repeat("x", 40)) || utf8.RuneCountInString(reply) > 400 {
 			t.Errorf("%.40s…: %d characters, %.300q", line, utf8.RuneCountInString(reply), reply)

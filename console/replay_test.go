@@ -16,14 +16,14 @@ func TestConsoleReplay(t *testing.T) {
 	c, out := newConsole(t)
 	c.dir = t.TempDir()
 	for _, l := range []string{"ana: /new elemental bo", "bo: /accept", "ana: /move h8 BGGY"} {
-		c.Line(l)
+		c.Line(t.Context(), l)
 	}
 	out.Reset()
-	c.Line("bo: /moves")
+	c.Line(t.Context(), "bo: /moves")
 	bo := strings.Fields(strings.SplitN(out.String(), "(only you)", 2)[1])
-	c.Line("bo: /move " + bo[0] + " " + bo[1])
+	c.Line(t.Context(), "bo: /move "+bo[0]+" "+bo[1])
 	for _, l := range []string{"cy: /replay #1", "cy: /replay #1 2 2", "cy: /replay #1 two", "cy: /replay #1 3"} {
-		c.Line(l)
+		c.Line(t.Context(), l)
 	}
 	for _, want := range []string{"Replay of Elemental Connection, game #1: moves 1 to 2 of 2", "game #1: move 2 of 2",
 		"Write /replay #id [from] [to], with move numbers", "1 ≤ from ≤ to ≤ 2"} {

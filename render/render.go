@@ -411,7 +411,6 @@ func toPaletted(img image.Image) *image.Paletted {
 	return out
 }
 
-
 // drawText is text on a picture without a gg context (the replay's
 // caption band).
 func drawText(img *image.RGBA, face font.Face, s string, x, y, ax float64, c engine.Color) {

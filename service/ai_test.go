@@ -51,7 +51,7 @@ func newAIHarness(t *testing.T, clock string) *harness {
 // game loads game id.
 func (h *harness) game(id uint64) *tessera.Game {
 	h.t.Helper()
-	g, err := h.svc.Store().Game(id)
+	g, err := h.svc.Store().Game(context.Background(), id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestAIWholeGame(t *testing.T) {
 			}
 			g := h.game(1)
 			if st := h.position(1); !st.Over() {
-				ids, _ := h.svc.Store().AITurns()
+				ids, _ := h.svc.Store().AITurns(t.Context())
 				if !g.AITurn || len(ids) != 1 || ids[0] != 1 || !g.Deadline.IsZero() {
 					t.Fatalf("after ana's move: AI turn %v, index %v, deadline %v", g.AITurn, ids, g.Deadline)
 				}
@@ -152,7 +152,7 @@ func TestAIWholeGame(t *testing.T) {
 				}
 				// Time passes: the AI never runs out of it, and is never reminded.
 				h.now = h.now.Add(30 * 24 * time.Hour)
-				if n, err := h.svc.Tick(); err != nil || n != 0 {
+				if n, err := h.svc.Tick(t.Context()); err != nil || n != 0 {
 					t.Fatalf("tick while the AI is to move: %d changes, %v", n, err)
 				}
 			}
@@ -184,7 +184,7 @@ func TestAIWholeGame(t *testing.T) {
 	if g.Status != tessera.StatusFinished || g.AITurn || aiPosts != 32 {
 		t.Fatalf("end: %s, AI turn %v, %d AI moves", g.Status, g.AITurn, aiPosts)
 	}
-	if ids, _ := h.svc.Store().AITurns(); len(ids) != 0 {
+	if ids, _ := h.svc.Store().AITurns(t.Context()); len(ids) != 0 {
 		t.Fatalf("index after the end: %v", ids)
 	}
 	games := h.ok(h.svc.Games(h.req(ana)))
@@ -358,7 +358,7 @@ func TestAIRoundRobin(t *testing.T) {
 		// Every earlier search has ended (its move is stored) before this
 		// one starts.
 		for _, a := range searches {
-			if g, err := h.svc.Store().Game(a.id); err == nil && len(g.Moves) <= a.moves && g.Status == tessera.StatusPlaying {
+			if g, err := h.svc.Store().Game(t.Context(), a.id); err == nil && len(g.Moves) <= a.moves && g.Status == tessera.StatusPlaying {
 				overlap = fmt.Sprintf("game %d searched while game %d's search after %d moves was under way", id, a.id, a.moves)
 			}
 		}
@@ -429,7 +429,7 @@ func TestAITurnThoughtOnce(t *testing.T) {
 	st := h.position(1)
 	h.ok(h.svc.Move(h.req(ana), "", st.Legal()[0].String()))
 	store := h.svc.Store()
-	if ok, err := store.ClaimAITurn(1, "another process", time.Now(), time.Hour); !ok || err != nil {
+	if ok, err := store.ClaimAITurn(t.Context(), 1, "another process", time.Now(), time.Hour); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
 	if n, err := h.svc.PlayAI(context.Background()); n != 0 || err != nil {
@@ -438,7 +438,7 @@ func TestAITurnThoughtOnce(t *testing.T) {
 	if moves := len(h.game(1).Moves); moves != 1 {
 		t.Fatalf("%d moves", moves)
 	}
-	if err := store.ReleaseAITurn(1, "another process"); err != nil {
+	if err := store.ReleaseAITurn(t.Context(), 1, "another process"); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := h.svc.PlayAI(context.Background()); n != 1 || err != nil {
@@ -447,11 +447,11 @@ func TestAITurnThoughtOnce(t *testing.T) {
 	// The turn's lease went with the move: another process may claim the
 	// next AI turn of the game at once.
 	h.ok(h.svc.Move(h.req(ana), "", h.position(1).Legal()[0].String()))
-	if ok, _ := store.ClaimAITurn(1, "another process", time.Now(), time.Minute); !ok {
+	if ok, _ := store.ClaimAITurn(t.Context(), 1, "another process", time.Now(), time.Minute); !ok {
 		t.Fatal("the moving process kept the turn's lease")
 	}
 	// That process is killed: once its lease expires, this one moves.
-	if ok, _ := store.ClaimAITurn(1, "another process", time.Now().Add(-service.MaxAIThink-2*time.Minute), time.Minute); !ok {
+	if ok, _ := store.ClaimAITurn(t.Context(), 1, "another process", time.Now().Add(-service.MaxAIThink-2*time.Minute), time.Minute); !ok {
 		t.Fatal("cannot back-date the lease")
 	}
 	if n, err := h.svc.PlayAI(context.Background()); n != 1 || err != nil {

@@ -60,7 +60,7 @@ func (s *Service) RunAI(ctx context.Context) {
 	defer tick.Stop()
 	var last uint64 // the game last started: the next search starts after it
 	for {
-		ids, err := s.store.AITurns()
+		ids, err := s.store.AITurns(ctx)
 		if err != nil {
 			s.log.Error("ai: cannot read the games it is to move in", "err", err)
 		}
@@ -109,7 +109,7 @@ func (s *Service) RunAI(ctx context.Context) {
 func (s *Service) PlayAI(ctx context.Context) (int, error) {
 	n := 0
 	for {
-		ids, err := s.store.AITurns()
+		ids, err := s.store.AITurns(ctx)
 		if err != nil {
 			return n, err
 		}
@@ -142,7 +142,7 @@ func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error)
 			moved, err = false, fmt.Errorf("game %d: panic in the AI's move: %v", id, p)
 		}
 	}()
-	g, err := s.store.Game(id)
+	g, err := s.store.Game(ctx, id)
 	if err != nil {
 		return false, err
 	}
@@ -165,7 +165,7 @@ func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error)
 	// One process thinks about an AI turn: the others would only waste
 	// the machine (the version check makes the move once anyway).
 	owner := s.cfg.Courier.Owner
-	held, err := s.store.ClaimAITurn(g.ID, owner, time.Now(), s.cfg.AIThink+aiLeaseMargin)
+	held, err := s.store.ClaimAITurn(ctx, g.ID, owner, time.Now(), s.cfg.AIThink+aiLeaseMargin)
 	if err != nil {
 		return false, err
 	}
@@ -173,7 +173,7 @@ func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error)
 		return false, errAIHeld
 	}
 	defer func() {
-		if rerr := s.store.ReleaseAITurn(g.ID, owner); rerr != nil {
+		if rerr := s.store.ReleaseAITurn(ctx, g.ID, owner); rerr != nil {
 			s.log.Warn("ai: cannot release the turn's lease (it expires by itself)", "game", g.ID, "err", rerr)
 		}
 	}()

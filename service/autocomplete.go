@@ -144,7 +144,8 @@ func clip(s string) string {
 
 // GameChoices suggests the caller's games in play for a game: option.
 func (s *Service) GameChoices(req Request, typed string) []Choice {
-	games, err := s.store.ByPlayer(req.User.ID)
+	ctx := req.Context()
+	games, err := s.store.ByPlayer(ctx, req.User.ID)
 	if err != nil {
 		return nil
 	}

@@ -28,7 +28,7 @@ func lateGame(b *testing.B, st storage.Store, seed uint64) uint64 {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: int(pos.ToMove()), Text: m.String()})
 		pos.Apply(m)
 	}
-	if err := st.Create(g, ""); err != nil {
+	if err := st.Create(b.Context(), g, ""); err != nil {
 		b.Fatal(err)
 	}
 	return g.ID
@@ -51,7 +51,7 @@ func BenchmarkMovePipeline(b *testing.B) {
 		b.StopTimer()
 		seed++
 		id := lateGame(b, st, seed)
-		g, _ := st.Game(id)
+		g, _ := st.Game(b.Context(), id)
 		u := service.User{ID: g.Players[len(g.Moves)%2].ID}
 		ref := fmt.Sprint(id)
 		move := svc.MoveChoices(service.Request{User: u}, ref, "")[0].Value // warms the position cache, as a player's autocomplete does

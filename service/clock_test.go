@@ -24,10 +24,10 @@ func TestTimeoutThreePlayersWithoutPass(t *testing.T) {
 	h := newHarness(t)
 	startThree(t, h, "elemental", "")
 	h.now = h.now.Add(25 * time.Hour)
-	if n, err := h.svc.Tick(); err != nil || n == 0 {
+	if n, err := h.svc.Tick(t.Context()); err != nil || n == 0 {
 		t.Fatalf("tick: %d %v", n, err)
 	}
-	g, _ := h.svc.Store().Game(1)
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	if g.Status != tessera.StatusPlaying || g.Moves[0].Text != "timeout" || g.Moves[0].Seat != 0 {
 		t.Fatalf("status %s, record %+v", g.Status, g.Moves)
 	}
@@ -41,7 +41,7 @@ func TestTimeoutThreePlayersWithoutPass(t *testing.T) {
 	}
 	// Bo's deadline is a day from now; the tick before it does nothing.
 	h.now = h.now.Add(23 * time.Hour)
-	if n, _ := h.svc.Tick(); n != 0 {
+	if n, _ := h.svc.Tick(t.Context()); n != 0 {
 		t.Fatalf("tick changed %d games before the deadline", n)
 	}
 }
@@ -51,8 +51,8 @@ func TestTimeoutThreePlayersWithPass(t *testing.T) {
 	h := newHarness(t)
 	startThree(t, h, "tilingking", "")
 	h.now = h.now.Add(25 * time.Hour)
-	h.svc.Tick()
-	g, _ := h.svc.Store().Game(1)
+	h.svc.Tick(t.Context())
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	st, _ := service.Replay(g)
 	if len(g.Moves) != 1 || st.ToMove() != 1 || st.View(0).Seats[0].Resigned {
 		t.Fatalf("moves %+v, to move %d", g.Moves, st.ToMove())
@@ -63,13 +63,13 @@ func TestTimeoutTwoPlayersLoses(t *testing.T) {
 	h := newHarnessClock(t, "2d")
 	h.start()
 	h.now = h.now.Add(47 * time.Hour)
-	h.svc.Tick()
-	if g, _ := h.svc.Store().Game(1); g.Status != tessera.StatusPlaying {
+	h.svc.Tick(t.Context())
+	if g, _ := h.svc.Store().Game(t.Context(), 1); g.Status != tessera.StatusPlaying {
 		t.Fatal("timed out before the deadline")
 	}
 	h.now = h.now.Add(2 * time.Hour)
-	h.svc.Tick()
-	g, _ := h.svc.Store().Game(1)
+	h.svc.Tick(t.Context())
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	st, _ := service.Replay(g)
 	if g.Status != tessera.StatusFinished || len(st.Winners()) != 1 || st.Winners()[0] != 1 {
 		t.Fatalf("status %s winners %v", g.Status, st.Winners())

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -42,6 +43,7 @@ type NewGameRequest struct {
 // the AI alone starts at once.
 func (s *Service) NewGame(req Request, r NewGameRequest) (Reply, error) {
 	gameID, opponents, options, clock, level := r.Game, r.Opponents, r.Options, r.Clock, r.Level
+	ctx := req.Context()
 	g, ok := engine.Lookup(gameID)
 	if !ok {
 		return Reply{}, noGame(gameID)
@@ -116,9 +118,9 @@ func (s *Service) NewGame(req Request, r NewGameRequest) (Reply, error) {
 	everyone := !slices.ContainsFunc(players, func(p tessera.Player) bool { return !p.Accepted })
 	var begin func(g *tessera.Game, tx storage.Tx) error
 	if everyone {
-		begin = func(g *tessera.Game, tx storage.Tx) error { return s.begin(tx, g, now) }
+		begin = func(g *tessera.Game, tx storage.Tx) error { return s.begin(ctx, tx, g, now) }
 	}
-	if err := s.store.CreateWith(rec, req.InteractionID, begin); err != nil {
+	if err := s.store.CreateWith(ctx, rec, req.InteractionID, begin); err != nil {
 		return Reply{}, dup(err)
 	}
 	var names, mentions []string
@@ -222,6 +224,7 @@ func (s *Service) challenge(req Request, id uint64) (*tessera.Game, int, error) 
 
 // Accept accepts a challenge; the last acceptance starts the game.
 func (s *Service) Accept(req Request, id uint64) (Reply, error) {
+	ctx := req.Context()
 	g, seat, err := s.challenge(req, id)
 	if err != nil {
 		return Reply{}, err
@@ -230,7 +233,7 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 		return Reply{}, errorf(tessera.EINVALID, "You have already accepted game #%d; waiting for the others.", id)
 	}
 	now := s.now().UTC()
-	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
+	g, err = s.store.Update(ctx, id, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
 		g.Players[seat].Accepted = true
 		g.Updated = now
 		for _, p := range g.Players {
@@ -238,10 +241,10 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 				return nil
 			}
 		}
-		if err := s.begin(tx, g, now); err != nil { // everyone accepted
+		if err := s.begin(ctx, tx, g, now); err != nil { // everyone accepted
 			return err
 		}
-		return s.settle(tx, g, s.begunText(g))
+		return s.settle(ctx, tx, g, s.begunText(g))
 	})
 	if err != nil {
 		return Reply{}, dup(err)
@@ -266,7 +269,7 @@ func (s *Service) Accept(req Request, id uint64) (Reply, error) {
 // begin starts a game whose players have all accepted, inside the store
 // transaction: the clocks, the first turn, the game's place and the
 // start post.
-func (s *Service) begin(tx storage.Tx, g *tessera.Game, now time.Time) error {
+func (s *Service) begin(ctx context.Context, tx storage.Tx, g *tessera.Game, now time.Time) error {
 	g.Status = tessera.StatusPlaying
 	g.Updated = now
 	// Only a game that begins draws a seed, so that a console's --seed
@@ -282,7 +285,7 @@ func (s *Service) begin(tx storage.Tx, g *tessera.Game, now time.Time) error {
 			g.Banks[i] = g.Clock.Bank
 		}
 	}
-	return s.turnPassed(tx, g, st, -1, now, []tessera.Announcement{
+	return s.turnPassed(ctx, tx, g, st, -1, now, []tessera.Announcement{
 		{Kind: tessera.AnnounceThread},
 		s.startPost(g, st),
 	})
@@ -312,7 +315,7 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 // it charges the clock of the seat that moved (moved < 0: none), gives
 // the next player the turn with their deadline, and enqueues the
 // announcements: those given, the status edit, and the turn notice.
-func (s *Service) turnPassed(tx storage.Tx, g *tessera.Game, st engine.State, moved int, now time.Time, posts []tessera.Announcement) error {
+func (s *Service) turnPassed(ctx context.Context, tx storage.Tx, g *tessera.Game, st engine.State, moved int, now time.Time, posts []tessera.Announcement) error {
 	if moved >= 0 && !g.Players[moved].IsAI() {
 		endTurn(g, moved, now)
 	}
@@ -322,7 +325,7 @@ func (s *Service) turnPassed(tx storage.Tx, g *tessera.Game, st engine.State, mo
 	case st.Over():
 		g.Status = tessera.StatusFinished
 		g.Deadline = time.Time{}
-		line, err := s.rateGame(tx, g, st) // ratings.go
+		line, err := s.rateGame(ctx, tx, g, st) // ratings.go
 		if err != nil {
 			return err
 		}
@@ -336,7 +339,7 @@ func (s *Service) turnPassed(tx storage.Tx, g *tessera.Game, st engine.State, mo
 		g.TurnStart, g.Paused, g.Reminded, g.Deadline = now, 0, time.Time{}, time.Time{}
 	default:
 		next := int(st.ToMove())
-		u, err := tx.User(g.Players[next].ID)
+		u, err := tx.User(ctx, g.Players[next].ID)
 		if err != nil {
 			return err
 		}
@@ -357,7 +360,7 @@ func (s *Service) turnPassed(tx storage.Tx, g *tessera.Game, st engine.State, mo
 		// The post that ends a game offers its players a rematch.
 		// (Alone, /puzzle starts another.)
 		a.Rematch = a.Rematch || st.Over() && a.Kind == tessera.AnnouncePost && !solo(g)
-		if err := tx.Enqueue(a); err != nil {
+		if err := tx.Enqueue(ctx, a); err != nil {
 			return err
 		}
 	}
@@ -446,10 +449,11 @@ func (s *Service) Withdraw(req Request, id uint64) (Reply, error) {
 }
 
 func (s *Service) endChallenge(req Request, g *tessera.Game, status tessera.Status, verb string) (Reply, error) {
-	if _, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
+	ctx := req.Context()
+	if _, err := s.store.Update(ctx, g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
 		g.Status = status
 		g.Updated = s.now().UTC()
-		return s.settle(tx, g, endedChallengeText(g, fmt.Sprintf("%s %s the challenge", req.User.Name, verb)))
+		return s.settle(ctx, tx, g, endedChallengeText(g, fmt.Sprintf("%s %s the challenge", req.User.Name, verb)))
 	}); err != nil {
 		return Reply{}, dup(err)
 	}
@@ -551,15 +555,16 @@ func (s *Service) play(req Request, g *tessera.Game, p *position, seat int, text
 // move, the clocks, the public post, the status edit and the next turn's
 // notice (plus extra announcements).
 func (s *Service) commit(req Request, g *tessera.Game, st engine.State, seat int, entry string, o engine.Outcome, extra []tessera.Announcement) (*tessera.Game, error) {
+	ctx := req.Context()
 	now := s.now().UTC()
-	g, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
+	g, err := s.store.Update(ctx, g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: seat, Text: entry, At: now})
 		g.Updated = now
 		moved := seat
 		if entry == "resign" {
 			moved = -1 // a resignation charges no clock
 		}
-		return s.turnPassed(tx, g, st, moved, now, append(extra, s.movePost(g, st, o)))
+		return s.turnPassed(ctx, tx, g, st, moved, now, append(extra, s.movePost(g, st, o)))
 	})
 	if err != nil {
 		return nil, dup(err)
@@ -726,7 +731,8 @@ const (
 // that ended in the last week (aborted, finished, declined, withdrawn), so
 // a game that just ended reads as ended.
 func (s *Service) Games(req Request) (Reply, error) {
-	games, err := s.store.ByPlayer(req.User.ID)
+	ctx := req.Context()
+	games, err := s.store.ByPlayer(ctx, req.User.ID)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -826,8 +832,8 @@ func (s *Service) Rules(gameID string) (Reply, error) {
 // rematch was asked for in). A game against the AI alone has begun
 // already and waits for it to make its thread there: the courier is woken
 // now.
-func (s *Service) ChallengeMessage(gameID uint64, channelID, messageID string) error {
-	_, err := s.store.Modify(gameID, func(g *tessera.Game, tx storage.Tx) error {
+func (s *Service) ChallengeMessage(ctx context.Context, gameID uint64, channelID, messageID string) error {
+	_, err := s.store.Modify(ctx, gameID, func(g *tessera.Game, tx storage.Tx) error {
 		if g.MessageID != "" {
 			return nil
 		}
@@ -838,7 +844,7 @@ func (s *Service) ChallengeMessage(gameID uint64, channelID, messageID string) e
 		if text := s.settledText(g); text != "" && hadButtons(g) {
 			// Settled already (a click came before the id): the rewrite
 			// found no message, so it is made now.
-			return s.settle(tx, g, text)
+			return s.settle(ctx, tx, g, text)
 		}
 		return nil
 	})

@@ -91,7 +91,7 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 // answers the next try, so the announcement waits for it with back-off.
 // Only a refusal of the transport that no retry can change drops one.
 func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement) error {
-	g, err := s.store.Game(a.GameID)
+	g, err := s.store.Game(ctx, a.GameID)
 	if err != nil {
 		return fmt.Errorf("reading game %d: %w", a.GameID, err)
 	}
@@ -182,7 +182,7 @@ func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) err
 				place = id
 			}
 		}
-		ng, err := s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
+		ng, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
 			g.ThreadID = place
 			return nil
 		})
@@ -222,7 +222,7 @@ func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, no
 			return err
 		}
 	}
-	_, err = s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err = s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.StatusID = id
 		return nil
 	})
@@ -300,7 +300,7 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	if to < 0 || g.Players[to].ID != a.UserID {
 		return nil
 	}
-	u, err := s.store.User(a.UserID)
+	u, err := s.store.User(ctx, a.UserID)
 	if err != nil {
 		return err
 	}
@@ -336,7 +336,7 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 		// DMs closed: the thread mention is enough. Log it once per user.
 		if !u.DMFailed {
 			s.log.Info("cannot send direct messages to a player; thread mentions only", "user", a.UserID, "err", err)
-			s.store.UpdateUser(a.UserID, func(u *tessera.UserSettings, _ storageTx) error {
+			s.store.UpdateUser(ctx, a.UserID, func(u *tessera.UserSettings, _ storageTx) error {
 				u.DMFailed = true
 				return nil
 			})

@@ -57,18 +57,18 @@ func (f *faultyStore) fault(method string, every int) error {
 	return nil
 }
 
-func (f *faultyStore) Game(id uint64) (*tessera.Game, error) {
+func (f *faultyStore) Game(ctx context.Context, id uint64) (*tessera.Game, error) {
 	if err := f.fault("Game", 2); err != nil {
 		return nil, err
 	}
-	return f.Store.Game(id)
+	return f.Store.Game(ctx, id)
 }
 
-func (f *faultyStore) Delivered(seqs ...uint64) error {
+func (f *faultyStore) Delivered(ctx context.Context, seqs ...uint64) error {
 	if err := f.fault("Delivered", 3); err != nil {
 		return err
 	}
-	return f.Store.Delivered(seqs...)
+	return f.Store.Delivered(ctx, seqs...)
 }
 
 // syncLog is a log written by the courier's workers.
@@ -92,7 +92,7 @@ func (l *syncLog) String() string {
 // postsOwed are the markers of the posts waiting in the outbox.
 func postsOwed(t *testing.T, st storage.Store) map[string]bool {
 	t.Helper()
-	p, err := st.Pending(time.Unix(1<<40, 0), 100000)
+	p, err := st.Pending(t.Context(), time.Unix(1<<40, 0), 100000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +119,12 @@ func deliverAll(svc *service.Service, sink service.Sink) (errs []error, left int
 		if _, err := svc.Deliver(context.Background(), sink); err != nil {
 			errs = append(errs, err)
 		}
-		n, err := svc.Store().Outbox()
+		n, err := svc.Store().Outbox(context.Background())
 		if err == nil && n == 0 {
 			return errs, 0
 		}
 	}
-	n, _ := svc.Store().Outbox()
+	n, _ := svc.Store().Outbox(context.Background())
 	return errs, n
 }
 

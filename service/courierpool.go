@@ -88,7 +88,7 @@ func (r *round) fail(err error) {
 }
 
 // forget removes the delivered announcements from the outbox.
-func (r *round) forget() error {
+func (r *round) forget(ctx context.Context) error {
 	r.mu.Lock()
 	done := r.done
 	r.done = nil
@@ -97,7 +97,7 @@ func (r *round) forget() error {
 	if len(done) == 0 {
 		return nil
 	}
-	return r.s.store.Delivered(done...)
+	return r.s.store.Delivered(ctx, done...)
 }
 
 // game delivers one game's announcements in order. A failure holds back the
@@ -123,7 +123,7 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 		case err == nil:
 			r.delivered.Add(1)
 			if a.Tries > 0 {
-				s.unblocked(a.GameID)
+				s.unblocked(ctx, a.GameID)
 			}
 		case f == Refused:
 			// Nothing goes through until a restart with a good token:
@@ -142,7 +142,7 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 			} else {
 				s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
 			}
-			if err := s.store.Retry(a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
+			if err := s.store.Retry(ctx, a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
 				r.fail(err)
 			}
 			return // the game's later announcements wait behind this one
@@ -152,7 +152,7 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 		r.mu.Unlock()
 		if a.Kind == tessera.AnnounceThread {
 			// Later announcements of the game need its place: record now.
-			if err := r.forget(); err != nil {
+			if err := r.forget(ctx); err != nil {
 				r.fail(err)
 				return
 			}
@@ -186,7 +186,7 @@ func (s *Service) deliverRound(ctx context.Context, sink Sink, max int) (more bo
 	c := s.cfg.Courier
 	lease := c.lease()
 	start := time.Now() // leases and retries run on the wall clock, not the game clock
-	list, err := s.store.Claim(start, c.Owner, lease, max)
+	list, err := s.store.Claim(ctx, start, c.Owner, lease, max)
 	if err != nil || len(list) == 0 {
 		return false, 0, false, err
 	}
@@ -198,7 +198,7 @@ func (s *Service) deliverRound(ctx context.Context, sink Sink, max int) (more bo
 	defer func() {
 		// Another process may take the games at once; an expired lease
 		// would free them anyway.
-		if rerr := s.store.Release(c.Owner, ids...); err == nil {
+		if rerr := s.store.Release(ctx, c.Owner, ids...); err == nil {
 			err = rerr
 		}
 	}()
@@ -210,7 +210,7 @@ func (s *Service) deliverRound(ctx context.Context, sink Sink, max int) (more bo
 			first = append(first, a.Seq)
 		}
 	}
-	if err := s.store.Attempting(s.now(), first...); err != nil {
+	if err := s.store.Attempting(ctx, s.now(), first...); err != nil {
 		return false, 0, false, err
 	}
 	rctx, stop := context.WithCancel(ctx)
@@ -245,7 +245,7 @@ func (s *Service) deliverRound(ctx context.Context, sink Sink, max int) (more bo
 	// sends them again, which changes nothing: posts and direct messages
 	// carry their nonce, edits and reactions are idempotent, and a thread
 	// is made from its challenge message only once.
-	ferr := r.forget()
+	ferr := r.forget(ctx)
 	n := int(r.delivered.Load())
 	progress = r.removed > 0
 	more = len(games) == max || r.cut.Load()

@@ -171,7 +171,7 @@ func TestCourierParallel(t *testing.T) {
 	if g.top != 4 {
 		t.Fatalf("%d deliveries in flight at once, want at most courier.workers (4)", g.top)
 	}
-	if n, _ := st.Outbox(); n != 0 {
+	if n, _ := st.Outbox(t.Context()); n != 0 {
 		t.Fatalf("%d announcements left", n)
 	}
 	inOrder(t, g.take())
@@ -244,7 +244,7 @@ func TestCourierTwoOwners(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for left := 1; left > 0; left, _ = st.Outbox() {
+			for left := 1; left > 0; left, _ = st.Outbox(t.Context()) {
 				n, err := svc.Deliver(context.Background(), sink)
 				if err != nil {
 					t.Error(err)
@@ -255,7 +255,7 @@ func TestCourierTwoOwners(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n, _ := st.Outbox(); n != 0 {
+	if n, _ := st.Outbox(t.Context()); n != 0 {
 		t.Fatalf("%d announcements left", n)
 	}
 	for k, n := range sink.calls {
@@ -285,7 +285,7 @@ func TestCourierShortLease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if left, _ := st.Outbox(); left != 0 || n == 0 {
+	if left, _ := st.Outbox(t.Context()); left != 0 || n == 0 {
 		t.Fatalf("delivered %d, %d left", n, left)
 	}
 	inOrder(t, sink.take())

@@ -5,6 +5,7 @@ package service
 // property that can fail, not only that nothing panics.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -100,7 +101,7 @@ func (w *fuzzWorld) build() error {
 	// The games' threads, as the courier would make them (without
 	// drawing the pictures it would post: the worlds are rebuilt often).
 	for id, thread := range map[uint64]string{2: "th2", 3: "th3"} {
-		if _, err := st.Modify(id, func(g *tessera.Game, _ storage.Tx) error { g.ThreadID = thread; return nil }); err != nil {
+		if _, err := st.Modify(context.Background(), id, func(g *tessera.Game, _ storage.Tx) error { g.ThreadID = thread; return nil }); err != nil {
 			return err
 		}
 	}
@@ -119,7 +120,7 @@ func (w *fuzzWorld) req(who, where uint8) Request {
 // snapshot is every game by id.
 func (w *fuzzWorld) snapshot(t *testing.T) map[uint64]*tessera.Game {
 	out := map[uint64]*tessera.Game{}
-	if err := w.st.All(func(g *tessera.Game) error { out[g.ID] = g; return nil }); err != nil {
+	if err := w.st.All(t.Context(), func(g *tessera.Game) error { out[g.ID] = g; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -305,12 +306,12 @@ func FuzzSettings(f *testing.F) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		req := w.req(3, 0) // Dee
-		before, err := w.st.User(req.User.ID)
+		before, err := w.st.User(t.Context(), req.User.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = w.svc.Settings(req, notify, zone)
-		after, _ := w.st.User(req.User.ID)
+		after, _ := w.st.User(t.Context(), req.User.ID)
 		if err != nil {
 			userSafe(t, fmt.Sprintf("settings %q %q", notify, zone), err)
 			if after.TimeZone != before.TimeZone || after.NotifyOff != before.NotifyOff {
@@ -351,7 +352,7 @@ func FuzzVacation(f *testing.F) {
 		// A new player each time, with the whole allowance.
 		req := Request{User: User{ID: fmt.Sprint("v", w.n), Name: "Vi"}, GuildID: "g", ChannelID: "c", InteractionID: fmt.Sprint("vac", w.n)}
 		_, err := w.svc.Vacation(req, days)
-		u, _ := w.st.User(req.User.ID)
+		u, _ := w.st.User(t.Context(), req.User.ID)
 		if days < 1 || days > 20 {
 			if err == nil {
 				t.Fatalf("%d vacation days accepted", days)
@@ -390,10 +391,10 @@ func FuzzPlainMove(f *testing.F) {
 		defer w.mu.Unlock()
 		req := w.req(who, where)
 		before := w.snapshot(t)
-		queued, _ := w.st.Outbox()
+		queued, _ := w.st.Outbox(t.Context())
 		taken := w.svc.PlainMove(req, "msg"+req.InteractionID, text)
 		after := w.snapshot(t)
-		queuedAfter, _ := w.st.Outbox()
+		queuedAfter, _ := w.st.Outbox(t.Context())
 		if taken && !looksLikeMove(strings.TrimSpace(text)) {
 			t.Fatalf("chatter %q was taken as a move", text)
 		}
@@ -421,7 +422,7 @@ func FuzzPlainMove(f *testing.F) {
 			t.Fatalf("%q was not taken but %d announcements were queued", text, queuedAfter-queued)
 		case taken && moved == 0:
 			// Refused: one public answer, the fixed one.
-			pending, err := w.st.Pending(w.now.Add(time.Hour), 1000)
+			pending, err := w.st.Pending(t.Context(), w.now.Add(time.Hour), 1000)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,7 +39,7 @@ func BenchmarkAutocompleteLarge(b *testing.B) {
 				g.Moves = append(g.Moves, tessera.MoveEntry{Seat: int(pos.ToMove()), Text: m.String()})
 				pos.Apply(m)
 			}
-			st.Create(g, "")
+			st.Create(b.Context(), g, "")
 			ref := fmt.Sprint(g.ID)
 			req := service.Request{User: service.User{ID: fmt.Sprint(int(pos.ToMove()) + 1)}}
 			b.ReportAllocs()

@@ -20,7 +20,7 @@ import (
 // threadOf is game id's place after the courier made it.
 func threadOf(t *testing.T, h *harness, id uint64) string {
 	t.Helper()
-	g, err := h.svc.Store().Game(id)
+	g, err := h.svc.Store().Game(t.Context(), id)
 	if err != nil || g.ThreadID == "" {
 		t.Fatalf("game %d has no place yet (%v)", id, err)
 	}
@@ -73,7 +73,7 @@ func TestPlainMoveRefusalHidesTheHand(t *testing.T) {
 	if strings.Contains(public, "hold") || !strings.Contains(public, "/move") {
 		t.Fatalf("public answer %q: want no hand, and a pointer to /move", public)
 	}
-	if g, _ := h.svc.Store().Game(1); len(g.Moves) != 0 {
+	if g, _ := h.svc.Store().Game(t.Context(), 1); len(g.Moves) != 0 {
 		t.Fatal("a refused plain-text move was stored")
 	}
 }
@@ -110,7 +110,7 @@ func TestDurationsAreBounded(t *testing.T) {
 	for _, days := range []int{0, -1, -9223372036854775808, 21, 367, 1 << 40} {
 		h.refused(tessera.EINVALID, "from 1 to 20")(h.svc.Vacation(h.req(ana), days))
 	}
-	if u, _ := h.svc.Store().User(ana.ID); !u.VacationUntil.IsZero() {
+	if u, _ := h.svc.Store().User(t.Context(), ana.ID); !u.VacationUntil.IsZero() {
 		t.Fatal("a refused vacation was stored")
 	}
 
@@ -182,7 +182,7 @@ func TestResignOnlyOnce(t *testing.T) {
 	h.ok(h.svc.Click(h.req(bo), "resign:1"))
 	h.refused(tessera.EINVALID, "already left")(h.svc.Resign(h.req(bo), "1"))
 	h.refused(tessera.EINVALID, "already left")(h.svc.Click(h.req(bo), "resign:1"))
-	g, _ := h.svc.Store().Game(1)
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	if len(g.Moves) != 1 || g.Status != tessera.StatusPlaying {
 		t.Fatalf("record %+v, status %s: want one resignation, game on", g.Moves, g.Status)
 	}
@@ -289,7 +289,7 @@ func TestChallengerWithdraws(t *testing.T) {
 	if !strings.Contains(r.Text, "withdrew") || r.Ephemeral {
 		t.Fatalf("/abort of a challenge: %+v", r)
 	}
-	g, _ := h.svc.Store().Game(1)
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	if g.Status != tessera.StatusWithdrawn {
 		t.Fatalf("status %s", g.Status)
 	}
@@ -304,7 +304,7 @@ func TestChallengerWithdraws(t *testing.T) {
 	// An invited player's /abort of a challenge declines it.
 	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	r = h.ok(h.svc.Abort(h.req(bo), "3"))
-	if g, _ := h.svc.Store().Game(3); g.Status != tessera.StatusDeclined || !strings.Contains(r.Text, "declined") {
+	if g, _ := h.svc.Store().Game(t.Context(), 3); g.Status != tessera.StatusDeclined || !strings.Contains(r.Text, "declined") {
 		t.Fatalf("an invited player's /abort: %s %q", g.Status, r.Text)
 	}
 }

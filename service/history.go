@@ -51,10 +51,11 @@ func (s *Service) historyPage(req Request, rest string) (Reply, error) {
 }
 
 func (s *Service) history(req Request, user User, gameID string, page int, turn bool) (Reply, error) {
+	ctx := req.Context()
 	keep := func(g *tessera.Game) bool {
 		return visible(g, req) && (gameID == "" || g.Setup.Game == gameID)
 	}
-	games, more, err := s.store.Finished(user.ID, keep, page*HistoryPage, HistoryPage)
+	games, more, err := s.store.Finished(ctx, user.ID, keep, page*HistoryPage, HistoryPage)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -120,9 +121,10 @@ func (s *Service) historyLine(g *tessera.Game) string {
 // FinishedChoices suggests the caller's finished games for /export's
 // game: option, newest first.
 func (s *Service) FinishedChoices(req Request, typed string) []Choice {
+	ctx := req.Context()
 	typed = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(typed)), "#")
 	var out []Choice
-	games, _, err := s.store.Finished(req.User.ID, func(g *tessera.Game) bool {
+	games, _, err := s.store.Finished(ctx, req.User.ID, func(g *tessera.Game) bool {
 		name := fmt.Sprintf("#%d %s", g.ID, vsText(g, req.User.ID))
 		return typed == "" || strings.Contains(strings.ToLower(name), typed)
 	}, 0, MaxChoices)

@@ -63,6 +63,7 @@ func LeaderNote(n int) string {
 // Leaderboard answers with the picture of the server's top players of a
 // game, and the caller's own place when they are not among them.
 func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
+	ctx := req.Context()
 	g, ok := engine.Lookup(strings.TrimSpace(gameID))
 	if !ok {
 		return Reply{}, noGame(gameID)
@@ -70,7 +71,7 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 	if req.GuildID == "" {
 		return Reply{}, errorf(tessera.EINVALID, "Ratings are kept per server: ask for the leaderboard in a server's channel.")
 	}
-	rs, err := s.store.Ratings(req.GuildID, g.ID)
+	rs, err := s.store.Ratings(ctx, req.GuildID, g.ID)
 	if err != nil {
 		return Reply{}, err
 	}

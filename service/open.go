@@ -5,6 +5,7 @@ package service
 // Config.ChallengeExpire with a note in its channel.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -78,6 +79,7 @@ func (s *Service) gameSetup(gameID, options, clock string) (engine.Game, map[str
 // for one (a Knotwork puzzle) starts at once instead.
 func (s *Service) NewOpen(req Request, r NewGameRequest) (Reply, error) {
 	gameID, seats, options, clock := r.Game, r.Seats, r.Options, r.Clock
+	ctx := req.Context()
 	g, opts, clk, err := s.gameSetup(gameID, options, clock)
 	if err != nil {
 		return Reply{}, err
@@ -110,7 +112,7 @@ func (s *Service) NewOpen(req Request, r NewGameRequest) (Reply, error) {
 		// Counted in the creating transaction: requests at once (in any
 		// process) count one after the other, each seeing the others'.
 		limit = func(g *tessera.Game, tx storage.Tx) error {
-			open, err := tx.OpenChallenges(g.GuildID)
+			open, err := tx.OpenChallenges(ctx, g.GuildID)
 			if err != nil {
 				return err
 			}
@@ -126,7 +128,7 @@ func (s *Service) NewOpen(req Request, r NewGameRequest) (Reply, error) {
 			return nil
 		}
 	}
-	if err := s.store.CreateWith(rec, req.InteractionID, limit); err != nil {
+	if err := s.store.CreateWith(ctx, rec, req.InteractionID, limit); err != nil {
 		return Reply{}, dup(err)
 	}
 	if seats == 1 {
@@ -150,10 +152,11 @@ func joinedText(n int) string {
 // startSolo begins a game for one player at once: there is nobody to wait
 // for. (The Knotwork puzzles are such games.)
 func (s *Service) startSolo(req Request, rec *tessera.Game) (Reply, error) {
+	ctx := req.Context()
 	now := s.now().UTC()
-	g, err := s.store.Update(rec.ID, rec.Version, "", func(g *tessera.Game, tx storage.Tx) error {
+	g, err := s.store.Update(ctx, rec.ID, rec.Version, "", func(g *tessera.Game, tx storage.Tx) error {
 		g.Clock = tessera.Clock{Kind: "none"} // nobody waits for a player alone
-		return s.begin(tx, g, now)
+		return s.begin(ctx, tx, g, now)
 	})
 	if err != nil {
 		return Reply{}, err
@@ -173,6 +176,7 @@ func (s *Service) where(g *tessera.Game) string {
 
 // Join takes a seat in an open challenge; the last seat starts the game.
 func (s *Service) Join(req Request, id uint64) (Reply, error) {
+	ctx := req.Context()
 	g, err := s.gameByID(req, id)
 	if err != nil {
 		return Reply{}, err
@@ -196,7 +200,7 @@ func (s *Service) Join(req Request, id uint64) (Reply, error) {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d is full.", id)
 	}
 	now := s.now().UTC()
-	g, err = s.store.Update(id, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
+	g, err = s.store.Update(ctx, id, g.Version, req.InteractionID, func(g *tessera.Game, tx storage.Tx) error {
 		// Its lifetime is over even if the clock's tick that expires it
 		// has not come yet.
 		if now.Sub(g.Created) >= s.expireAfter() {
@@ -207,10 +211,10 @@ func (s *Service) Join(req Request, id uint64) (Reply, error) {
 		if len(g.Players) < g.Setup.Players {
 			return nil
 		}
-		if err := s.begin(tx, g, now); err != nil {
+		if err := s.begin(ctx, tx, g, now); err != nil {
 			return err
 		}
-		return s.settle(tx, g, s.begunText(g))
+		return s.settle(ctx, tx, g, s.begunText(g))
 	})
 	if err != nil {
 		return Reply{}, dup(err)
@@ -225,7 +229,8 @@ func (s *Service) Join(req Request, id uint64) (Reply, error) {
 // leaveOpen takes a player who joined an open challenge out of it again
 // (their Decline or /abort); the challenge stays open for others.
 func (s *Service) leaveOpen(req Request, g *tessera.Game, seat int) (Reply, error) {
-	_, err := s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, _ storage.Tx) error {
+	ctx := req.Context()
+	_, err := s.store.Update(ctx, g.ID, g.Version, req.InteractionID, func(g *tessera.Game, _ storage.Tx) error {
 		g.Players = append(g.Players[:seat:seat], g.Players[seat+1:]...)
 		g.Updated = s.now().UTC()
 		return nil
@@ -239,7 +244,8 @@ func (s *Service) leaveOpen(req Request, g *tessera.Game, seat int) (Reply, erro
 // Challenges lists the open challenges of the caller's server, each with
 // a Join button (at most 25: Discord's 5 rows of 5 buttons).
 func (s *Service) Challenges(req Request) (Reply, error) {
-	open, err := s.store.OpenChallenges(req.GuildID)
+	ctx := req.Context()
+	open, err := s.store.OpenChallenges(ctx, req.GuildID)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -281,8 +287,8 @@ const (
 
 // expireOpen ends the open challenges older than the configured lifetime,
 // with a note in their channel that pings the challenger.
-func (s *Service) expireOpen(now time.Time) (int, error) {
-	open, err := s.store.AllOpenChallenges()
+func (s *Service) expireOpen(ctx context.Context, now time.Time) (int, error) {
+	open, err := s.store.AllOpenChallenges(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -291,15 +297,15 @@ func (s *Service) expireOpen(now time.Time) (int, error) {
 		if now.Sub(g.Created) < s.expireAfter() {
 			continue
 		}
-		_, err := s.store.Update(g.ID, g.Version, "", func(g *tessera.Game, tx storage.Tx) error {
+		_, err := s.store.Update(ctx, g.ID, g.Version, "", func(g *tessera.Game, tx storage.Tx) error {
 			g.Status, g.Updated = tessera.StatusExpired, now
 			ch := g.Players[g.ChallengerSeat()]
 			text := fmt.Sprintf("%s, your open challenge for **%s** (game #%d) expired after %s: %s.",
 				s.mention(User{ch.ID, ch.Name}), gameName(g.Setup.Game), g.ID, Span(s.expireAfter()), joinedNote(g))
-			if err := tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: 0, Text: text, Ping: []string{ch.ID}}); err != nil {
+			if err := tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: 0, Text: text, Ping: []string{ch.ID}}); err != nil {
 				return err
 			}
-			return s.settle(tx, g, endedChallengeText(g, fmt.Sprintf("the open challenge expired after %s; %s", Span(s.expireAfter()), strings.TrimSuffix(joinedNote(g), ". Post it again with /new"))))
+			return s.settle(ctx, tx, g, endedChallengeText(g, fmt.Sprintf("the open challenge expired after %s; %s", Span(s.expireAfter()), strings.TrimSuffix(joinedNote(g), ". Post it again with /new"))))
 		})
 		if tessera.ErrorCode(err) == tessera.ECONFLICT {
 			continue // someone joined meanwhile: looked at again next tick

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -27,14 +28,14 @@ func (b createBarrier) arrive() {
 	b.wg.Wait()
 }
 
-func (b createBarrier) Create(g *tessera.Game, interactionID string) error {
+func (b createBarrier) Create(ctx context.Context, g *tessera.Game, interactionID string) error {
 	b.arrive()
-	return b.Store.Create(g, interactionID)
+	return b.Store.Create(ctx, g, interactionID)
 }
 
-func (b createBarrier) CreateWith(g *tessera.Game, interactionID string, change func(*tessera.Game, storage.Tx) error) error {
+func (b createBarrier) CreateWith(ctx context.Context, g *tessera.Game, interactionID string, change func(*tessera.Game, storage.Tx) error) error {
 	b.arrive()
-	return b.Store.CreateWith(g, interactionID, change)
+	return b.Store.CreateWith(ctx, g, interactionID, change)
 }
 
 // TestOpenChallengeLimitRace (issue #24 item 10): twelve open challenges
@@ -77,7 +78,7 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 				t.Errorf("unexpected error: %v", err)
 			}
 		}
-		open, err := svcs[0].Store().OpenChallenges("g")
+		open, err := svcs[0].Store().OpenChallenges(t.Context(), "g")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +114,7 @@ func TestJoinAfterExpiry(t *testing.T) {
 			t.Fatalf("a join after the lifetime: %v, want a refusal saying it expired", err)
 		}
 		for id, want := range map[uint64]tessera.Status{1: tessera.StatusPlaying, 2: tessera.StatusChallenge} {
-			g, err := svc.Store().Game(id)
+			g, err := svc.Store().Game(t.Context(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +122,7 @@ func TestJoinAfterExpiry(t *testing.T) {
 				t.Errorf("game %d is %s, want %s", id, g.Status, want)
 			}
 		}
-		if g, _ := svc.Store().Game(2); len(g.Players) != 1 {
+		if g, _ := svc.Store().Game(t.Context(), 2); len(g.Players) != 1 {
 			t.Errorf("game 2 has %d players after a refused join, want 1", len(g.Players))
 		}
 	})

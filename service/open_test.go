@@ -104,14 +104,14 @@ func TestOpenChallengeExpires(t *testing.T) {
 	h.ok(h.svc.NewOpen(h.req(bo), service.NewGameRequest{Game: "glorieta", Seats: 0, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "withdraw:2"))
 	h.now = h.now.Add(7*24*time.Hour - time.Minute)
-	if _, err := h.svc.Tick(); err != nil {
+	if _, err := h.svc.Tick(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if g := h.game(1); g.Status != tessera.StatusChallenge {
 		t.Fatalf("expired early: %s", g.Status)
 	}
 	h.now = h.now.Add(time.Minute)
-	if _, err := h.svc.Tick(); err != nil {
+	if _, err := h.svc.Tick(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if g := h.game(1); g.Status != tessera.StatusExpired {
@@ -180,7 +180,7 @@ func TestRematch(t *testing.T) {
 		t.Fatalf("rematch: %q %s %v challenge %d", r.Text, buttonIDs(r), r.Mentions, r.Challenge)
 	}
 	// The transport records where it posted the rematch: in the thread.
-	h.ok(service.Reply{}, h.svc.ChallengeMessage(2, in.ChannelID, "rematch-msg"))
+	h.ok(service.Reply{}, h.svc.ChallengeMessage(t.Context(), 2, in.ChannelID, "rematch-msg"))
 	h.refused(tessera.EINVALID, "already asked for: game #2")(h.svc.Click(h.req(ana), "rematch:1"))
 	g := h.game(2)
 	if g.Status != tessera.StatusChallenge || g.Clock != h.game(1).Clock || g.Setup.Options["borders"] != "RBGY" || g.Challenger != cy.ID {

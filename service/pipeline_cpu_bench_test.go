@@ -41,7 +41,7 @@ func BenchmarkMovePipelineCPU(b *testing.B) {
 		b.StopTimer()
 		seed++
 		id := lateGame(b, st, seed)
-		g, _ := st.Game(id)
+		g, _ := st.Game(b.Context(), id)
 		u := service.User{ID: g.Players[len(g.Moves)%2].ID}
 		ref := fmt.Sprint(id)
 		move := svc.MoveChoices(service.Request{User: u}, ref, "")[0].Value

@@ -6,6 +6,7 @@ package service
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -22,6 +23,7 @@ const profileAIGames = 500
 // Profile answers with the picture of user's profile (the caller's when
 // user is empty) in the caller's server.
 func (s *Service) Profile(req Request, user User) (Reply, error) {
+	ctx := req.Context()
 	if user.ID == "" {
 		user = req.User
 	}
@@ -31,7 +33,7 @@ func (s *Service) Profile(req Request, user User) (Reply, error) {
 	if bot := s.Bot(); bot.ID != "" && user.ID == bot.ID {
 		return Reply{}, errorf(tessera.EINVALID, "%s is the computer: it has no rating; see /profile of a person.", bot.Name)
 	}
-	card, err := s.ProfileCard(req.GuildID, user)
+	card, err := s.ProfileCard(ctx, req.GuildID, user)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -52,9 +54,9 @@ func ratedGames(c picture.ProfileCard) int {
 }
 
 // ProfileCard is what /profile draws for user in guild.
-func (s *Service) ProfileCard(guild string, user User) (picture.ProfileCard, error) {
+func (s *Service) ProfileCard(ctx context.Context, guild string, user User) (picture.ProfileCard, error) {
 	card := picture.ProfileCard{Title: user.Name, Note: ProfileNote(cmp.Or(s.cfg.Provisional, Provisional))}
-	mine, err := s.store.PlayerRatings(guild, user.ID)
+	mine, err := s.store.PlayerRatings(ctx, guild, user.ID)
 	if err != nil {
 		return card, err
 	}
@@ -65,7 +67,7 @@ func (s *Service) ProfileCard(guild string, user User) (picture.ProfileCard, err
 		if card.Title == "" || card.Title == user.ID {
 			card.Title = r.Name
 		}
-		all, err := s.store.Ratings(guild, r.Game)
+		all, err := s.store.Ratings(ctx, guild, r.Game)
 		if err != nil {
 			return card, err
 		}
@@ -85,7 +87,7 @@ func (s *Service) ProfileCard(guild string, user User) (picture.ProfileCard, err
 		card.Title = user.ID
 	}
 
-	games, err := s.store.ByPlayer(user.ID)
+	games, err := s.store.ByPlayer(ctx, user.ID)
 	if err != nil {
 		return card, err
 	}
@@ -98,7 +100,7 @@ func (s *Service) ProfileCard(guild string, user User) (picture.ProfileCard, err
 	vsAI := func(g *tessera.Game) bool {
 		return g.GuildID == guild && g.Seat(user.ID) >= 0 && slices.ContainsFunc(g.Players, tessera.Player.IsAI)
 	}
-	finished, _, err := s.store.Finished(user.ID, vsAI, 0, profileAIGames)
+	finished, _, err := s.store.Finished(ctx, user.ID, vsAI, 0, profileAIGames)
 	if err != nil {
 		return card, err
 	}

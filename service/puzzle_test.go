@@ -32,7 +32,7 @@ func TestPuzzleAlone(t *testing.T) {
 		t.Fatalf("start pings or notices the player alone:\n%s", texts(log))
 	}
 	h.now = h.now.Add(60 * 24 * time.Hour)
-	if n, err := h.svc.Tick(); err != nil || n != 0 {
+	if n, err := h.svc.Tick(t.Context()); err != nil || n != 0 {
 		t.Fatalf("tick: %d %v", n, err)
 	}
 	if log := h.deliver(); len(log) != 0 {

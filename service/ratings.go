@@ -8,6 +8,7 @@ package service
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,13 +79,13 @@ func Places(g *tessera.Game, st engine.State) []int {
 // rateGame updates the ratings of the players of g, which st has just
 // finished, inside the game's transaction, and returns the line the end
 // post shows ("" for an unrated game).
-func (s *Service) rateGame(tx storage.Tx, g *tessera.Game, st engine.State) (string, error) {
+func (s *Service) rateGame(ctx context.Context, tx storage.Tx, g *tessera.Game, st engine.State) (string, error) {
 	if !Rated(g) {
 		return "", nil
 	}
 	before := make([]tessera.Rating, len(g.Players))
 	for i, p := range g.Players {
-		r, _, err := tx.Rating(g.GuildID, g.Setup.Game, p.ID)
+		r, _, err := tx.Rating(ctx, g.GuildID, g.Setup.Game, p.ID)
 		if err != nil {
 			return "", err
 		}
@@ -94,14 +95,14 @@ func (s *Service) rateGame(tx storage.Tx, g *tessera.Game, st engine.State) (str
 	// database, locked): the order of the changes, which RebuildRatings
 	// replays. The moves' times need not be in that order: they are read
 	// before the game's transaction.
-	seq, err := tx.NextRatingSeq()
+	seq, err := tx.NextRatingSeq(ctx)
 	if err != nil {
 		return "", err
 	}
 	g.RatingSeq = seq
 	after := nextRatings(g, Places(g, st), before)
 	for _, r := range after {
-		if err := tx.PutRating(r); err != nil {
+		if err := tx.PutRating(ctx, r); err != nil {
 			return "", err
 		}
 	}
@@ -182,9 +183,9 @@ func nextRatings(g *tessera.Game, places []int, before []tessera.Rating) []tesse
 // in the order in which their ends changed the ratings (RatingSeq), as
 // the games' ends did; games that ended before RatingSeq existed come
 // first, in the order they ended (ties by game number).
-func RebuildRatings(st storage.Store) ([]tessera.Rating, error) {
+func RebuildRatings(ctx context.Context, st storage.Store) ([]tessera.Rating, error) {
 	var games []*tessera.Game
-	err := st.All(func(g *tessera.Game) error {
+	err := st.All(ctx, func(g *tessera.Game) error {
 		if Rated(g) {
 			games = append(games, g)
 		}

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -22,12 +23,12 @@ type heldUpdate struct {
 	release chan struct{}
 }
 
-func (h heldUpdate) Update(id, version uint64, interactionID string, change func(*tessera.Game, storage.Tx) error) (*tessera.Game, error) {
+func (h heldUpdate) Update(ctx context.Context, id, version uint64, interactionID string, change func(*tessera.Game, storage.Tx) error) (*tessera.Game, error) {
 	if id == h.game {
 		close(h.arrived)
 		<-h.release
 	}
-	return h.Store.Update(id, version, interactionID, change)
+	return h.Store.Update(ctx, id, version, interactionID, change)
 }
 
 // sameRatings fails unless stored and computed hold the same ratings,
@@ -115,17 +116,17 @@ func TestRatingsOrderOfChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := stores[1]
-		g1, _ := st.Game(1)
-		g2, _ := st.Game(2)
+		g1, _ := st.Game(t.Context(), 1)
+		g2, _ := st.Game(t.Context(), 2)
 		if g1.Status != tessera.StatusFinished || g2.Status != tessera.StatusFinished || storage.Ended(g1) >= storage.Ended(g2) {
 			t.Fatalf("games 1 and 2: %s and %s, ended %v and %v; want both finished, game 1 first by its time",
 				g1.Status, g2.Status, time.Unix(0, storage.Ended(g1)), time.Unix(0, storage.Ended(g2)))
 		}
-		stored, err := st.AllRatings()
+		stored, err := st.AllRatings(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
-		computed, err := service.RebuildRatings(st)
+		computed, err := service.RebuildRatings(t.Context(), st)
 		if err != nil {
 			t.Fatal(err)
 		}

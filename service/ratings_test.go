@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand"
@@ -38,7 +39,7 @@ func (h *harness) resign(u service.User, id uint64) {
 // playOut plays random legal moves until game id ends.
 func (h *harness) playOut(id uint64, rng *rand.Rand, users map[string]service.User) {
 	h.t.Helper()
-	g, err := h.svc.Store().Game(id)
+	g, err := h.svc.Store().Game(context.Background(), id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -57,14 +58,14 @@ func (h *harness) playOut(id uint64, rng *rand.Rand, users map[string]service.Us
 		}
 	}
 	// Not delivered: drawing every move's board would take most of the test.
-	if g, err = h.svc.Store().Game(id); err != nil || g.Status != tessera.StatusFinished {
+	if g, err = h.svc.Store().Game(context.Background(), id); err != nil || g.Status != tessera.StatusFinished {
 		h.t.Fatalf("game %d did not end: %v", id, err)
 	}
 }
 
 func (h *harness) rating(user, game string) tessera.Rating {
 	h.t.Helper()
-	rs, err := h.svc.Store().Ratings("g", game)
+	rs, err := h.svc.Store().Ratings(context.Background(), "g", game)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -88,11 +89,11 @@ func near(t *testing.T, what string, r tessera.Rating, mu, sigma float64) {
 // exactly the stored ones.
 func (h *harness) checkRebuild() []tessera.Rating {
 	h.t.Helper()
-	computed, err := service.RebuildRatings(h.svc.Store())
+	computed, err := service.RebuildRatings(context.Background(), h.svc.Store())
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	stored, err := h.svc.Store().AllRatings()
+	stored, err := h.svc.Store().AllRatings(context.Background())
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestUnratedGames(t *testing.T) {
 	if rs := h.checkRebuild(); len(rs) != 0 {
 		t.Fatalf("unrated games made ratings %+v", rs)
 	}
-	g, err := h.svc.Store().Game(1)
+	g, err := h.svc.Store().Game(t.Context(), 1)
 	if err != nil || g.Status != tessera.StatusFinished || !g.Unrated || service.Rated(g) {
 		t.Fatalf("game 1: %+v %v", g, err)
 	}
@@ -198,7 +199,7 @@ func TestTimeoutIsALoss(t *testing.T) {
 	h := newHarnessClock(t, "2d")
 	h.start()
 	h.now = h.now.Add(49 * time.Hour)
-	h.svc.Tick()
+	h.svc.Tick(t.Context())
 	near(t, "Bo", h.rating(bo.ID, "elemental"), 27.63523138347365, 8.065506316323548)
 	near(t, "Ana", h.rating(ana.ID, "elemental"), 22.36476861652635, 8.065506316323548)
 	if r := h.rating(ana.ID, "elemental"); r.Lost != 1 {
@@ -220,7 +221,7 @@ func TestEndPostShowsRatingChanges(t *testing.T) {
 		return posts[len(posts)-1].Msg.Text
 	}
 	shown := func(u service.User) int {
-		rs, err := h.svc.Store().PlayerRatings("g", u.ID)
+		rs, err := h.svc.Store().PlayerRatings(t.Context(), "g", u.ID)
 		if err != nil || len(rs) != 1 {
 			t.Fatal(rs, err)
 		}

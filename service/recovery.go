@@ -158,7 +158,7 @@ func (s *Service) deliverRecovering(ctx context.Context, sink Sink, a tessera.An
 
 // relocate gives a game a new place after its place failed with f.
 func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure, cause error) error {
-	g, err := s.store.Game(id)
+	g, err := s.store.Game(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure,
 			place = tid
 			notice = fmt.Sprintf("The old thread of game #%d was lost (deleted), so the game goes on in this new one.", g.ID)
 		case Gone:
-			return s.moveToDMs(g)
+			return s.moveToDMs(ctx, g)
 		case Blocked:
 			place = g.ChannelID
 			notice = fmt.Sprintf("The thread of game #%d was deleted and I may not make a new one, so its moves are posted here from now on.", g.ID)
@@ -191,10 +191,10 @@ func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure,
 			return err
 		}
 	default:
-		return s.moveToDMs(g)
+		return s.moveToDMs(ctx, g)
 	}
 	s.log.Warn("the game's place was lost; it moves", "game", g.ID, "from", g.Place(), "to", place, "err", cause)
-	_, err = s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err = s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.ThreadID, g.StatusID, g.Notice = place, "", notice
 		g.Relocations++
 		return nil
@@ -202,9 +202,9 @@ func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure,
 	return err
 }
 
-func (s *Service) moveToDMs(g *tessera.Game) error {
+func (s *Service) moveToDMs(ctx context.Context, g *tessera.Game) error {
 	s.log.Warn("the game's channel is gone; it goes on in direct messages", "game", g.ID, "channel", g.ChannelID)
-	_, err := s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.InDMs, g.StatusID = true, ""
 		// %s in the notice is each player's opponents, filled in when
 		// it is sent; a player alone has none.
@@ -253,7 +253,7 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 				}
 			}
 		}
-		return s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
+		return s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
 			g.Notice = ""
 			return nil
 		})
@@ -265,7 +265,7 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 		if err := s.editStatus(ctx, sink, g, placeNonce(g, "s"), placeMarker(g, "s")); err != nil {
 			return g, err
 		}
-		ng, err := s.store.Game(g.ID)
+		ng, err := s.store.Game(ctx, g.ID)
 		if err != nil {
 			return g, err
 		}
@@ -284,7 +284,7 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 				return g, err
 			}
 		}
-		return s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
+		return s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
 			g.Notice = ""
 			return nil
 		})
@@ -311,13 +311,13 @@ func (s *Service) postToPlayers(ctx context.Context, sink Sink, g *tessera.Game,
 // tellBlocked tells the players once, by direct message, that a game's
 // announcements wait for a permission, and where to play meanwhile.
 func (s *Service) tellBlocked(ctx context.Context, sink Sink, a tessera.Announcement, cause error) {
-	g, err := s.store.Game(a.GameID)
+	g, err := s.store.Game(ctx, a.GameID)
 	if err != nil || !g.Blocked.IsZero() {
 		return
 	}
 	s.log.Error("a permission is missing where a game is played; its announcements wait", "game", g.ID, "place", g.Place(), "err", cause)
 	now := s.now()
-	if _, err := s.store.Modify(g.ID, func(g *tessera.Game, _ storageTx) error {
+	if _, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.Blocked = now
 		return nil
 	}); err != nil {
@@ -336,13 +336,13 @@ func (s *Service) tellBlocked(ctx context.Context, sink Sink, a tessera.Announce
 
 // unblocked clears a game's waiting state once its announcements go
 // through again.
-func (s *Service) unblocked(id uint64) {
-	g, err := s.store.Game(id)
+func (s *Service) unblocked(ctx context.Context, id uint64) {
+	g, err := s.store.Game(ctx, id)
 	if err != nil || g.Blocked.IsZero() {
 		return
 	}
 	s.log.Info("a game's announcements go through again", "game", id, "waited", s.now().Sub(g.Blocked).String())
-	s.store.Modify(id, func(g *tessera.Game, _ storageTx) error {
+	s.store.Modify(ctx, id, func(g *tessera.Game, _ storageTx) error {
 		g.Blocked = time.Time{}
 		return nil
 	})
@@ -350,8 +350,8 @@ func (s *Service) unblocked(id uint64) {
 
 // RetryNow retries every waiting announcement at once: the transport saw
 // something change that may unblock them (a channel's permissions).
-func (s *Service) RetryNow() {
-	if n, err := s.store.RetryNow(); err != nil {
+func (s *Service) RetryNow(ctx context.Context) {
+	if n, err := s.store.RetryNow(ctx); err != nil {
 		s.log.Warn("retrying waiting announcements failed", "err", err)
 	} else if n > 0 {
 		s.poke()

@@ -45,6 +45,7 @@ func (s *Service) clickMore(req Request, id string) (r Reply, ok bool, err error
 
 // Rematch challenges the players of a finished game again.
 func (s *Service) Rematch(req Request, id uint64) (Reply, error) {
+	ctx := req.Context()
 	old, err := s.gameByID(req, id)
 	if err != nil {
 		return Reply{}, err
@@ -74,7 +75,7 @@ func (s *Service) Rematch(req Request, id uint64) (Reply, error) {
 	now := s.now().UTC()
 	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: old.GuildID, ChannelID: old.ChannelID,
 		Challenger: req.User.ID, Created: now, Updated: now, Clock: old.Clock, NoThread: old.NoThread, Unrated: old.Unrated}
-	err = s.store.CreateLinked(rec, req.InteractionID, old.ID, func(from *tessera.Game) error {
+	err = s.store.CreateLinked(ctx, rec, req.InteractionID, old.ID, func(from *tessera.Game) error {
 		if from.Rematch != 0 {
 			return s.rematchTaken(from)
 		}

@@ -32,7 +32,7 @@ func fullGame(tb testing.TB, st storage.Store, seed uint64) *tessera.Game {
 			tb.Fatal(err)
 		}
 	}
-	if err := st.Create(g, ""); err != nil {
+	if err := st.Create(tb.Context(), g, ""); err != nil {
 		tb.Fatal(err)
 	}
 	return g

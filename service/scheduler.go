@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -13,15 +14,15 @@ import (
 // (earliest deadline first, from the store's deadline index, so it
 // survives restarts) and writes the reminders. Call it about once a
 // minute; it returns how many games it changed.
-func (s *Service) Tick() (int, error) {
+func (s *Service) Tick(ctx context.Context) (int, error) {
 	now := s.now().UTC()
-	due, err := s.store.Due(now)
+	due, err := s.store.Due(ctx, now)
 	if err != nil {
 		return 0, err
 	}
 	changed := 0
 	for _, id := range due {
-		ok, err := s.timeOut(id, now)
+		ok, err := s.timeOut(ctx, id, now)
 		if err != nil {
 			s.log.Error("clock: cannot time out a game", "game", id, "err", err)
 			continue
@@ -30,8 +31,8 @@ func (s *Service) Tick() (int, error) {
 			changed++
 		}
 	}
-	n, err := s.remind(now)
-	if x, xerr := s.expireOpen(now); xerr != nil { // open.go
+	n, err := s.remind(ctx, now)
+	if x, xerr := s.expireOpen(ctx, now); xerr != nil { // open.go
 		s.log.Error("cannot expire open challenges", "err", xerr)
 	} else {
 		n += x
@@ -43,8 +44,8 @@ func (s *Service) Tick() (int, error) {
 }
 
 // timeOut applies the time-out rule to a game whose deadline passed.
-func (s *Service) timeOut(id uint64, now time.Time) (bool, error) {
-	g, err := s.store.Game(id)
+func (s *Service) timeOut(ctx context.Context, id uint64, now time.Time) (bool, error) {
+	g, err := s.store.Game(ctx, id)
 	if err != nil {
 		return false, err
 	}
@@ -67,17 +68,12 @@ func (s *Service) timeOut(id uint64, now time.Time) (bool, error) {
 
 // remind writes a reminder for every player who has not moved for
 // RemindAfter, at most one a day per game.
-func (s *Service) remind(now time.Time) (int, error) {
+func (s *Service) remind(ctx context.Context, now time.Time) (int, error) {
 	var due []uint64
-	err := s.store.All(func(g *tessera.Game) error {
-		// Nobody waits for a player alone: no reminders.
-		if g.Status != tessera.StatusPlaying || g.AITurn || solo(g) || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
-			return nil
+	err := s.store.All(ctx, func(g *tessera.Game) error {
+		if s.reminderDue(g, now) {
+			due = append(due, g.ID)
 		}
-		if !g.Reminded.IsZero() && now.Sub(g.Reminded) < 24*time.Hour {
-			return nil
-		}
-		due = append(due, g.ID)
 		return nil
 	})
 	if err != nil {
@@ -85,8 +81,10 @@ func (s *Service) remind(now time.Time) (int, error) {
 	}
 	n := 0
 	for _, id := range due {
-		_, err := s.store.Modify(id, func(g *tessera.Game, tx storageTx) error {
-			if g.Status != tessera.StatusPlaying {
+		_, err := s.store.Modify(ctx, id, func(g *tessera.Game, tx storageTx) error {
+			// Decided again inside the transaction that stamps it: another
+			// process's tick may have reminded since the scan.
+			if !s.reminderDue(g, now) {
 				return nil
 			}
 			p, err := s.state(g)
@@ -97,13 +95,13 @@ func (s *Service) remind(now time.Time) (int, error) {
 			if to < 0 || aiToMove(g, p.state) { // the AI is never reminded
 				return nil
 			}
-			u, err := tx.User(g.Players[to].ID)
+			u, err := tx.User(ctx, g.Players[to].ID)
 			if err != nil || now.Sub(u.VacationUntil) < s.cfg.RemindAfter {
 				return err // no reminders while away, nor soon after
 			}
 			g.Reminded = now
 			n++
-			return tx.Enqueue(tessera.Announcement{Kind: tessera.AnnounceReminder, GameID: g.ID, Moves: len(g.Moves), UserID: g.Players[to].ID})
+			return tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnounceReminder, GameID: g.ID, Moves: len(g.Moves), UserID: g.Players[to].ID})
 		})
 		if err != nil {
 			return n, err
@@ -112,9 +110,20 @@ func (s *Service) remind(now time.Time) (int, error) {
 	return n, nil
 }
 
+// reminderDue reports whether the player to move in g is owed a reminder
+// at now: RemindAfter without a move, and none in the last day. Nobody
+// waits for a player alone: no reminders there.
+func (s *Service) reminderDue(g *tessera.Game, now time.Time) bool {
+	if g.Status != tessera.StatusPlaying || g.AITurn || solo(g) || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
+		return false
+	}
+	return g.Reminded.IsZero() || now.Sub(g.Reminded) >= 24*time.Hour
+}
+
 // Vacation pauses the caller's clocks in all their games for days days,
 // within the yearly allowance. The games' places say when they are back.
 func (s *Service) Vacation(req Request, days int) (Reply, error) {
+	ctx := req.Context()
 	// Bounded before any arithmetic: the allowance is at most 366 days.
 	if days < 1 || days > s.cfg.VacationDays {
 		return Reply{}, errorf(tessera.EINVALID, "Give a number of days from 1 to %d (your yearly allowance).", s.cfg.VacationDays)
@@ -122,7 +131,7 @@ func (s *Service) Vacation(req Request, days int) (Reply, error) {
 	now := s.now().UTC()
 	var until time.Time
 	var left int
-	_, err := s.store.UpdateUser(req.User.ID, func(u *tessera.UserSettings, tx storageTx) error {
+	_, err := s.store.UpdateUser(ctx, req.User.ID, func(u *tessera.UserSettings, tx storageTx) error {
 		if u.VacationUsed == nil {
 			u.VacationUsed = map[int]int{}
 		}
@@ -138,7 +147,7 @@ func (s *Service) Vacation(req Request, days int) (Reply, error) {
 		}
 		u.VacationUntil = start.Add(time.Duration(days) * day)
 		until = u.VacationUntil
-		games, err := tx.Games(req.User.ID)
+		games, err := tx.Games(ctx, req.User.ID)
 		if err != nil {
 			return err
 		}
@@ -151,7 +160,7 @@ func (s *Service) Vacation(req Request, days int) (Reply, error) {
 			if err != nil {
 				return err
 			}
-			err = tx.ModifyGame(g.ID, func(g *tessera.Game) error {
+			err = tx.ModifyGame(ctx, g.ID, func(g *tessera.Game) error {
 				if int(p.state.ToMove()) == seat && !g.Deadline.IsZero() {
 					// On their turn: the clock stops for the vacation.
 					g.Deadline = g.Deadline.Add(time.Duration(days) * day)
@@ -162,11 +171,11 @@ func (s *Service) Vacation(req Request, days int) (Reply, error) {
 			if err != nil {
 				return err
 			}
-			if err := tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: len(g.Moves),
+			if err := tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: len(g.Moves),
 				Text: fmt.Sprintf("%s is away until %s; their clock is paused.", req.User.Name, s.cfg.Stamp(until, time.UTC))}); err != nil {
 				return err
 			}
-			if err := tx.Enqueue(tessera.Announcement{Kind: tessera.AnnounceStatus, GameID: g.ID, Moves: len(g.Moves)}); err != nil {
+			if err := tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnounceStatus, GameID: g.ID, Moves: len(g.Moves)}); err != nil {
 				return err
 			}
 		}
@@ -183,6 +192,7 @@ func (s *Service) Vacation(req Request, days int) (Reply, error) {
 // notices by direct message), timezone an IANA name ("Europe/Paris").
 // Empty values leave a setting as it is.
 func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) {
+	ctx := req.Context()
 	notify = strings.ToLower(strings.TrimSpace(notify))
 	timezone = strings.TrimSpace(timezone)
 	if notify != "" && notify != "on" && notify != "off" {
@@ -193,7 +203,7 @@ func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) 
 			return Reply{}, errorf(tessera.EINVALID, "%s is not a time zone; use a name like Europe/Paris or America/New_York.", typed(timezone))
 		}
 	}
-	u, err := s.store.UpdateUser(req.User.ID, func(u *tessera.UserSettings, _ storageTx) error {
+	u, err := s.store.UpdateUser(ctx, req.User.ID, func(u *tessera.UserSettings, _ storageTx) error {
 		switch notify {
 		case "on":
 			u.NotifyOff, u.DMFailed = false, false
@@ -223,6 +233,7 @@ func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) 
 // challenge, the challenger's /abort withdraws it and an invited player's
 // declines it.
 func (s *Service) Abort(req Request, ref string) (Reply, error) {
+	ctx := req.Context()
 	g, err := s.findGame(req, ref, orChallenging)
 	if err != nil {
 		return Reply{}, err
@@ -243,12 +254,12 @@ func (s *Service) Abort(req Request, ref string) (Reply, error) {
 	if len(g.Moves) >= 2 {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d has had %d moves; only a game before its second move can be aborted. Use /resign.", g.ID, len(g.Moves))
 	}
-	_, err = s.store.Update(g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storageTx) error {
+	_, err = s.store.Update(ctx, g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storageTx) error {
 		g.Status, g.Deadline, g.Updated = tessera.StatusAborted, time.Time{}, s.now().UTC()
 		text := fmt.Sprintf("%s aborted game #%d: no result.", req.User.Name, g.ID)
 		for _, a := range []tessera.Announcement{{Kind: tessera.AnnouncePost, Text: text}, {Kind: tessera.AnnounceStatus}} {
 			a.GameID, a.Moves = g.ID, len(g.Moves)
-			if err := tx.Enqueue(a); err != nil {
+			if err := tx.Enqueue(ctx, a); err != nil {
 				return err
 			}
 		}
@@ -268,11 +279,12 @@ func (s *Service) Abort(req Request, ref string) (Reply, error) {
 // reacts with a check mark and posts the board) or answered with the
 // error. Other chatter is ignored: it returns false.
 func (s *Service) PlainMove(req Request, messageID, text string) bool {
+	ctx := req.Context()
 	text = strings.TrimSpace(text)
 	if text == "" || len(text) > 60 || strings.Count(text, " ") > 5 || strings.HasPrefix(text, "/") {
 		return false
 	}
-	games, err := s.store.ByChannel(req.ChannelID)
+	games, err := s.store.ByChannel(ctx, req.ChannelID)
 	if err != nil {
 		return false
 	}
@@ -300,8 +312,8 @@ func (s *Service) PlainMove(req Request, messageID, text string) bool {
 			// hidden pieces ("you hold BBBB and RYRY, not RRRR"), so the
 			// answer says only what is public; /move gives the reason to
 			// the mover alone.
-			_, err := s.store.Modify(g.ID, func(g *tessera.Game, tx storageTx) error {
-				return tx.Enqueue(tessera.Announcement{Kind: tessera.AnnounceReply, GameID: g.ID, Moves: len(g.Moves), Target: messageID,
+			_, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, tx storageTx) error {
+				return tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnounceReply, GameID: g.ID, Moves: len(g.Moves), Target: messageID,
 					Text: PlainMoveRefused})
 			})
 			if err == nil {

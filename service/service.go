@@ -38,6 +38,7 @@ type Request struct {
 	InteractionID string // repeated ids are applied once; "" for none
 	// Unrated is /new's rated:false: the game it makes changes no rating.
 	Unrated bool
+	ctx     context.Context // see Context
 }
 
 // ButtonStyle is the look of a button.
@@ -566,7 +567,8 @@ const (
 // gets the same answer as one that does not exist, so a stranger learns
 // nothing, not even that it exists.
 func (s *Service) gameByID(req Request, id uint64) (*tessera.Game, error) {
-	g, err := s.store.Game(id)
+	ctx := req.Context()
+	g, err := s.store.Game(ctx, id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && !visible(g, req) {
 		return nil, errorf(tessera.ENOTFOUND, "There is no game #%d.", id)
 	}
@@ -577,6 +579,7 @@ func (s *Service) gameByID(req Request, id uint64) (*tessera.Game, error) {
 // given (and visible to the caller), else the caller's only game in this
 // channel (for a move, the only one where it is their turn).
 func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game, error) {
+	ctx := req.Context()
 	forMove := which == toMove
 	if strings.TrimSpace(ref) != "" {
 		id, ok := parseGameRef(ref)
@@ -585,7 +588,7 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 		}
 		return s.gameByID(req, id)
 	}
-	games, err := s.store.ByChannel(req.ChannelID)
+	games, err := s.store.ByChannel(ctx, req.ChannelID)
 	if err != nil {
 		return nil, err
 	}

@@ -206,7 +206,7 @@ func TestRefusals(t *testing.T) {
 	h.refused(tessera.ENOTFOUND, "no game #99")(h.svc.Move(h.req(ana), "99", "d5 RRRR"))
 	h.refused(tessera.EINVALID, "Type a move")(h.svc.Move(h.req(ana), "", ""))
 	// Nothing was stored by the refusals.
-	g, _ := h.svc.Store().Game(1)
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	if len(g.Moves) != 0 {
 		t.Fatalf("%d moves stored after refusals", len(g.Moves))
 	}
@@ -255,7 +255,7 @@ func TestResignAndFinishedGame(t *testing.T) {
 		t.Fatalf("resign must ask to confirm: %+v", r)
 	}
 	h.ok(h.svc.Click(h.req(bo), "cancel:1"))
-	g, _ := h.svc.Store().Game(1)
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	if g.Status != tessera.StatusPlaying {
 		t.Fatal("cancel resigned")
 	}
@@ -267,7 +267,7 @@ func TestResignAndFinishedGame(t *testing.T) {
 	if len(of(log, "dm")) != 0 {
 		t.Fatal("a turn notice after the game ended")
 	}
-	g, _ = h.svc.Store().Game(1)
+	g, _ = h.svc.Store().Game(t.Context(), 1)
 	if g.Status != tessera.StatusFinished || g.Moves[len(g.Moves)-1].Text != "resign" {
 		t.Fatalf("status %s", g.Status)
 	}
@@ -304,7 +304,7 @@ func TestWholeGame(t *testing.T) {
 	if !strings.Contains(last.Msg.Text, "Game over") {
 		t.Fatalf("after 64 moves: %q", last.Msg.Text)
 	}
-	g, _ := h.svc.Store().Game(1)
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	if g.Status != tessera.StatusFinished || len(g.Moves) != 64 {
 		t.Fatalf("status %s moves %d", g.Status, len(g.Moves))
 	}
@@ -339,7 +339,7 @@ func TestRepeatedInteraction(t *testing.T) {
 	if err == nil {
 		t.Fatal("a repeated interaction was applied")
 	}
-	g, _ := h.svc.Store().Game(1)
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	if len(g.Moves) != 1 {
 		t.Fatalf("%d moves", len(g.Moves))
 	}
@@ -370,7 +370,7 @@ func TestRacingMoves(t *testing.T) {
 			t.Fatalf("loser got %v", err)
 		}
 	}
-	g, _ := h.svc.Store().Game(1)
+	g, _ := h.svc.Store().Game(t.Context(), 1)
 	if ok != 1 || len(g.Moves) != 1 {
 		t.Fatalf("%d successes, %d moves stored; want 1 and 1", ok, len(g.Moves))
 	}

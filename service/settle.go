@@ -17,9 +17,9 @@ import (
 
 // settle enqueues the rewrite of g's challenge message, inside the store
 // transaction that settled it.
-func (s *Service) settle(tx storage.Tx, g *tessera.Game, text string) error {
+func (s *Service) settle(ctx context.Context, tx storage.Tx, g *tessera.Game, text string) error {
 	g.Settled = text
-	return tx.Enqueue(tessera.Announcement{Kind: tessera.AnnounceSettle, GameID: g.ID, Text: text})
+	return tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnounceSettle, GameID: g.ID, Text: text})
 }
 
 // begunText is a begun game's challenge message: who plays, and where.

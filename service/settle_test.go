@@ -22,23 +22,23 @@ func TestSettledChallengeLosesItsButtons(t *testing.T) {
 	}{
 		{"accepted", func(h *harness) {
 			h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: ""}))
-			h.svc.ChallengeMessage(1, "c", "challenge-msg")
+			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(bo), "accept:1"))
 		}, "**Closure**, game #1, between Ana and Bo: accepted; the game is played in its own thread."},
 		{"declined", func(h *harness) {
 			h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo, cy}, Options: "", Clock: ""}))
-			h.svc.ChallengeMessage(1, "c", "challenge-msg")
+			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(bo), "accept:1"))
 			h.ok(h.svc.Click(h.req(cy), "decline:1"))
 		}, "**Closure**, game #1: Cy declined the challenge."},
 		{"withdrawn", func(h *harness) {
 			h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "knotwork", Opponents: []service.User{bo}, Options: "", Clock: ""}))
-			h.svc.ChallengeMessage(1, "c", "challenge-msg")
+			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(ana), "withdraw:1"))
 		}, "**Knotwork**, game #1: Ana withdrew the challenge."},
 		{"open, filled", func(h *harness) {
 			h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 3, Options: "borders=RBGY", Clock: ""}))
-			h.svc.ChallengeMessage(1, "c", "challenge-msg")
+			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(bo), "join:1"))
 			if edits(h.deliver(), "challenge-msg") != nil {
 				h.t.Fatal("rewritten while a seat is still free")
@@ -47,10 +47,10 @@ func TestSettledChallengeLosesItsButtons(t *testing.T) {
 		}, "**Elemental Connection**, game #1 with borders=RBGY, between Ana, Bo and Cy: accepted; the game is played in its own thread."},
 		{"open, expired", func(h *harness) {
 			h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "tilingking", Seats: 3, Options: "", Clock: ""}))
-			h.svc.ChallengeMessage(1, "c", "challenge-msg")
+			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(bo), "join:1"))
 			h.now = h.now.Add(7 * 24 * time.Hour)
-			if _, err := h.svc.Tick(); err != nil {
+			if _, err := h.svc.Tick(t.Context()); err != nil {
 				h.t.Fatal(err)
 			}
 		}, "**TilingKing**, game #1: the open challenge expired after 7d; only 2 of 3 seats were taken."},
@@ -82,7 +82,7 @@ func TestSettleWithoutItsMessage(t *testing.T) {
 	log := h.deliver()
 	// Recorded late (the click came before the transport had the id): the
 	// rewrite waited for it.
-	h.svc.ChallengeMessage(1, "c", "late-msg")
+	h.svc.ChallengeMessage(t.Context(), 1, "c", "late-msg")
 	log = append(log, h.deliver()...)
 	if e := edits(log, "late-msg"); len(e) != 1 || !strings.Contains(e[0].Msg.Text, "accepted") {
 		t.Fatalf("a message recorded after the click: %+v", e)
@@ -94,7 +94,7 @@ func TestSettleWithoutItsMessage(t *testing.T) {
 	if g := h.game(2); !g.Players[1].IsAI() || g.Status != tessera.StatusPlaying {
 		t.Fatalf("not a game against the AI: %+v", g)
 	}
-	h.svc.ChallengeMessage(2, "c", "ai-msg")
+	h.svc.ChallengeMessage(t.Context(), 2, "c", "ai-msg")
 	if e := edits(h.deliver(), "ai-msg"); len(e) != 0 {
 		t.Fatalf("a game against the AI had its message rewritten: %+v", e)
 	}
@@ -102,7 +102,7 @@ func TestSettleWithoutItsMessage(t *testing.T) {
 	for _, failure := range []service.Failure{service.MessageGone, service.Blocked} {
 		h := newHarnessWith(t, quick)
 		h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: ""}))
-		h.svc.ChallengeMessage(1, "c", "challenge-msg")
+		h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 		h.sink.editFail = map[string]error{"challenge-msg": service.DeliveryFailure(failure, errors.New("refused"))}
 		h.ok(h.svc.Click(h.req(bo), "accept:1"))
 		log := h.deliver()

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,7 +25,7 @@ type Dumper interface {
 	// read (a snapshot: the bot may go on meanwhile). The order is
 	// Counters first, then the games by id, the outbox by Seq, users,
 	// ratings and handled interactions; an error from put stops it.
-	Dump(put func(Record) error) error
+	Dump(ctx context.Context, put func(Record) error) error
 	// Load writes every record src gives (through put) into an empty
 	// database, in one transaction: when src or a write fails, nothing is
 	// kept. It refuses a database that holds anything (ErrNotEmpty).
@@ -32,7 +33,7 @@ type Dumper interface {
 	// message nonce), and the counters end at least at the highest id,
 	// Seq and RatingSeq loaded, so that the next game, announcement and
 	// rated game's end never reuse one.
-	Load(src func(put func(Record) error) error) error
+	Load(ctx context.Context, src func(put func(Record) error) error) error
 }
 
 // ErrNotEmpty is Load's answer when the target already holds data.

@@ -15,6 +15,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"io"
 	"time"
@@ -23,177 +24,185 @@ import (
 )
 
 // Store is an open database.
+//
+// Every method that reaches the database takes the caller's context
+// first (Created and Close do not: one reads a flag, the other is
+// io.Closer's). PostgreSQL runs each query on it, so a cancelled or
+// expired ctx ends a call under way with an error wrapping ctx's;
+// bbolt cannot cancel a transaction once started and checks ctx only
+// before starting one (a call on a done ctx returns ctx.Err()).
 type Store interface {
 	// Create stores a new game, giving it the next id (and Version 1), and
 	// marks the interaction that created it as handled (ErrDuplicate if it
 	// already was; "" marks nothing).
-	Create(g *tessera.Game, interactionID string) error
+	Create(ctx context.Context, g *tessera.Game, interactionID string) error
 	// CreateWith is Create with a change made in the same transaction once
 	// the game has its id (a game against the AI starts at once: its first
 	// announcements need the id). An error from change aborts everything.
-	CreateWith(g *tessera.Game, interactionID string, change func(g *tessera.Game, tx Tx) error) error
+	CreateWith(ctx context.Context, g *tessera.Game, interactionID string, change func(g *tessera.Game, tx Tx) error) error
 	// CreateLinked stores a new game made from another one (a rematch) and
 	// records its id in that one's Rematch, in one transaction; link sees
 	// the other game first and may refuse (an error aborts both), so two
 	// clicks never make two rematches.
-	CreateLinked(g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error
+	CreateLinked(ctx context.Context, g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error
 
 	// Game loads a game (ErrNotFound when there is none).
-	Game(id uint64) (*tessera.Game, error)
+	Game(ctx context.Context, id uint64) (*tessera.Game, error)
 	// Update changes a game in one transaction: it loads the game, checks
 	// that its version is still version (else ErrConflict, nothing
 	// written), marks the interaction handled (else ErrDuplicate), calls
 	// change, bumps the version and writes. An error from change aborts
 	// everything, including what it enqueued.
-	Update(id, version uint64, interactionID string, change func(g *tessera.Game, tx Tx) error) (*tessera.Game, error)
+	Update(ctx context.Context, id, version uint64, interactionID string, change func(g *tessera.Game, tx Tx) error) (*tessera.Game, error)
 	// Modify changes what a game's record does not derive from (its place,
 	// status message, reminders) without a version check or bump: the
 	// position is unchanged, so no move in flight needs to retry.
-	Modify(id uint64, change func(g *tessera.Game, tx Tx) error) (*tessera.Game, error)
+	Modify(ctx context.Context, id uint64, change func(g *tessera.Game, tx Tx) error) (*tessera.Game, error)
 	// All calls fn for every game in id order.
-	All(fn func(g *tessera.Game) error) error
+	All(ctx context.Context, fn func(g *tessera.Game) error) error
 
 	// ByPlayer lists a player's games, oldest first (by id).
-	ByPlayer(userID string) ([]*tessera.Game, error)
+	ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, error)
 	// ByChannel lists the games of a channel or thread, oldest first.
-	ByChannel(channelID string) ([]*tessera.Game, error)
+	ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error)
 	// OpenChallenges lists the open challenges of a server, oldest first.
-	OpenChallenges(guildID string) ([]*tessera.Game, error)
+	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
 	// AllOpenChallenges lists every server's open challenges (for their
 	// expiry).
-	AllOpenChallenges() ([]*tessera.Game, error)
+	AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error)
 	// Finished lists a player's finished games, newest first (by Ended,
 	// then by id), keeping those keep accepts (nil: all): skip of them are
 	// passed over and at most limit returned; more reports whether others
 	// follow.
-	Finished(playerID string, keep func(*tessera.Game) bool, skip, limit int) (page []*tessera.Game, more bool, err error)
+	Finished(ctx context.Context, playerID string, keep func(*tessera.Game) bool, skip, limit int) (page []*tessera.Game, more bool, err error)
 	// AITurns lists the games in play where an AI seat is to move (AITurn
 	// set), by id: the AI's pending moves, which survive a restart.
-	AITurns() ([]uint64, error)
+	AITurns(ctx context.Context) ([]uint64, error)
 	// ClaimAITurn leases game id's AI turn to owner until now+lease unless
 	// another owner holds a live lease on it, and reports whether owner
 	// holds it now. Processes sharing a database so think about an AI
 	// turn once (the version check already makes the move once); a
 	// killed process's lease expires and another takes the turn over.
-	ClaimAITurn(id uint64, owner string, now time.Time, lease time.Duration) (bool, error)
+	ClaimAITurn(ctx context.Context, id uint64, owner string, now time.Time, lease time.Duration) (bool, error)
 	// ReleaseAITurn ends owner's lease on game id's AI turn; another
 	// owner's lease is left alone.
-	ReleaseAITurn(id uint64, owner string) error
+	ReleaseAITurn(ctx context.Context, id uint64, owner string) error
 	// Due lists the games in play whose deadline is at or before now,
 	// earliest first.
-	Due(now time.Time) ([]uint64, error)
+	Due(ctx context.Context, now time.Time) ([]uint64, error)
 	// NextDeadline is the earliest deadline of a game in play (zero if
 	// none).
-	NextDeadline() (time.Time, error)
+	NextDeadline(ctx context.Context) (time.Time, error)
 
 	// Pending lists the announcements due at now, oldest first (at most
 	// max). An announcement waiting for a retry holds back the later ones
 	// of its game, so a game's messages are never delivered out of order.
 	// It ignores claims: tools and single-process tests use it.
-	Pending(now time.Time, max int) ([]tessera.Announcement, error)
+	Pending(ctx context.Context, now time.Time, max int) ([]tessera.Announcement, error)
 	// Claim leases to owner up to max games that have due announcements
 	// (Next <= now) and no live lease held by another owner (a lease lives
 	// until now+lease), and returns those games' pending announcements in
 	// order (as Pending would list them). A game's lease is renewed by
 	// claiming it again. A killed process's leases expire and another
 	// owner takes the games over.
-	Claim(now time.Time, owner string, lease time.Duration, max int) ([]tessera.Announcement, error)
+	Claim(ctx context.Context, now time.Time, owner string, lease time.Duration, max int) ([]tessera.Announcement, error)
 	// Release ends owner's leases on the given games (after delivering
 	// them); another owner's lease is left alone.
-	Release(owner string, games ...uint64) error
+	Release(ctx context.Context, owner string, games ...uint64) error
 	// Outbox counts the announcements not yet delivered.
-	Outbox() (int, error)
+	Outbox(ctx context.Context) (int, error)
 	// Delivered removes delivered (or abandoned) announcements, in one
 	// transaction.
-	Delivered(seqs ...uint64) error
+	Delivered(ctx context.Context, seqs ...uint64) error
 	// Retry records a failed delivery attempt (Tries+1); it is tried again
 	// after next.
-	Retry(seq uint64, next time.Time) error
+	Retry(ctx context.Context, seq uint64, next time.Time) error
 	// Attempting records that delivery of these announcements starts at
 	// (for each, only its first attempt counts), in one transaction: a
 	// post whose first attempt is older than Discord's nonce window may
 	// have arrived, and is looked for before it is sent again.
-	Attempting(at time.Time, seqs ...uint64) error
+	Attempting(ctx context.Context, at time.Time, seqs ...uint64) error
 	// RetryNow makes every announcement waiting for a retry due now (a
 	// permission came back) and returns how many there were.
-	RetryNow() (int, error)
+	RetryNow(ctx context.Context) (int, error)
 
 	// User reads a user's settings (defaults when none are stored).
-	User(id string) (tessera.UserSettings, error)
+	User(ctx context.Context, id string) (tessera.UserSettings, error)
 	// UpdateUser changes a user's settings in one transaction; the change
 	// may also change that user's games through tx (vacation).
-	UpdateUser(id string, change func(u *tessera.UserSettings, tx Tx) error) (tessera.UserSettings, error)
+	UpdateUser(ctx context.Context, id string, change func(u *tessera.UserSettings, tx Tx) error) (tessera.UserSettings, error)
 
 	// Handled reports whether an interaction id was already handled.
-	Handled(interactionID string) (bool, error)
+	Handled(ctx context.Context, interactionID string) (bool, error)
 	// MarkHandled records an interaction id that changed nothing in a game
 	// (ErrDuplicate if it was already recorded).
-	MarkHandled(interactionID string) error
+	MarkHandled(ctx context.Context, interactionID string) error
 	// PruneHandled forgets interaction ids handled before the cutoff
 	// (Discord never resends an interaction after 15 minutes).
-	PruneHandled(before time.Time) (int, error)
+	PruneHandled(ctx context.Context, before time.Time) (int, error)
 
 	// Ratings are the ratings of everyone who played a rated game of game
 	// in guild, in no particular order.
-	Ratings(guild, game string) ([]tessera.Rating, error)
+	Ratings(ctx context.Context, guild, game string) ([]tessera.Rating, error)
 	// PlayerRatings are user's ratings in guild, one per game played
 	// rated.
-	PlayerRatings(guild, user string) ([]tessera.Rating, error)
+	PlayerRatings(ctx context.Context, guild, user string) ([]tessera.Rating, error)
 	// AllRatings are every stored rating.
-	AllRatings() ([]tessera.Rating, error)
+	AllRatings(ctx context.Context) ([]tessera.Rating, error)
 	// ReplaceRatings replaces every stored rating by rs in one
 	// transaction.
-	ReplaceRatings(rs []tessera.Rating) error
+	ReplaceRatings(ctx context.Context, rs []tessera.Rating) error
 
 	// Created reports whether opening made a new, empty database.
 	Created() bool
 	// Check verifies the database's own structure (not the games: see
 	// tessera check) and returns every problem found; a *DamagedError
 	// among them means the data cannot be read.
-	Check() []error
+	Check(ctx context.Context) []error
 	// Close closes the database.
 	Close() error
 }
 
 // Tx is what a change may do besides changing the game, in the same
-// transaction.
+// transaction. Its methods take the context of the Store call that
+// opened the transaction (or one derived from it).
 type Tx interface {
 	// Enqueue adds an announcement to the outbox, giving it the next Seq;
 	// it is delivered after the transaction commits, and survives a crash.
-	Enqueue(a tessera.Announcement) error
+	Enqueue(ctx context.Context, a tessera.Announcement) error
 	// User reads a user's settings.
-	User(id string) (tessera.UserSettings, error)
+	User(ctx context.Context, id string) (tessera.UserSettings, error)
 	// ModifyGame changes a game inside a user update (see
 	// Store.UpdateUser); like Store.Modify it neither checks nor bumps the
 	// version.
-	ModifyGame(id uint64, change func(g *tessera.Game) error) error
+	ModifyGame(ctx context.Context, id uint64, change func(g *tessera.Game) error) error
 	// Games lists a user's games.
-	Games(userID string) ([]*tessera.Game, error)
+	Games(ctx context.Context, userID string) ([]*tessera.Game, error)
 	// Rating is the stored rating of user for game in guild; ok false when
 	// the player has none yet.
-	Rating(guild, game, user string) (r tessera.Rating, ok bool, err error)
+	Rating(ctx context.Context, guild, game, user string) (r tessera.Rating, ok bool, err error)
 	// PutRating stores r, replacing the rating of the same guild, game
 	// and user.
-	PutRating(r tessera.Rating) error
+	PutRating(ctx context.Context, r tessera.Rating) error
 	// OpenChallenges lists the open challenges of a server as the
 	// transaction sees them, oldest first. Transactions that ask it for
 	// one server run one after the other (in any number of processes),
 	// so a limit counted here and then created holds.
-	OpenChallenges(guildID string) ([]*tessera.Game, error)
+	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
 	// NextRatingSeq gives the next number of the order in which games
 	// change ratings (1, 2, ...; the game's RatingSeq). A game's end
 	// takes it after reading its players' ratings (Rating), so two games
 	// of one player ending at once are numbered in the order in which
 	// their changes were made, whatever their moves' times: the order
 	// tessera ratings replays them in.
-	NextRatingSeq() (uint64, error)
+	NextRatingSeq(ctx context.Context) (uint64, error)
 }
 
 // Backuper is a Store that can write a consistent copy of itself while
 // the bot goes on (bbolt: the file). A PostgreSQL database is backed up
 // with pg_dump instead.
 type Backuper interface {
-	Backup(w io.Writer) (int64, error)
+	Backup(ctx context.Context, w io.Writer) (int64, error)
 }
 
 // Options tune opening a database.

@@ -31,7 +31,7 @@ func socketPath(db string) string { return db + ".sock" }
 
 // serveAdmin answers "backup" (the database, streamed) and "check" (a
 // report) on the socket until the listener closes.
-func serveAdmin(st storage.Store, db string, log *slog.Logger) (io.Closer, error) {
+func serveAdmin(ctx context.Context, st storage.Store, db string, log *slog.Logger) (io.Closer, error) {
 	path := socketPath(db)
 	os.Remove(path) // a stale socket from a crash
 	ln, err := net.Listen("unix", path)
@@ -56,7 +56,7 @@ func serveAdmin(st storage.Store, db string, log *slog.Logger) (io.Closer, error
 						log.Error("backup asked of a database that cannot copy itself")
 						return
 					}
-					if _, err := b.Backup(c); err != nil {
+					if _, err := b.Backup(ctx, c); err != nil {
 						log.Error("backup failed", "err", err)
 					}
 				case "check":
@@ -64,7 +64,7 @@ func serveAdmin(st storage.Store, db string, log *slog.Logger) (io.Closer, error
 					// "PROBLEMS n" after n problem lines. A client that
 					// reads neither (the bot died mid-check) reports
 					// failure, never success.
-					problems := check(st)
+					problems := check(ctx, st)
 					for _, p := range problems {
 						fmt.Fprintln(c, strings.ReplaceAll(p, "\n", " "))
 					}
@@ -89,8 +89,8 @@ const (
 // check verifies the file's structure and that every stored game replays.
 // When the structure is damaged the games are not read: reading them
 // would meet the same damage.
-func check(st storage.Store) (problems []string) {
-	for _, err := range st.Check() {
+func check(ctx context.Context, st storage.Store) (problems []string) {
+	for _, err := range st.Check(ctx) {
 		var damaged *storage.DamagedError
 		if errors.As(err, &damaged) {
 			problems = append(problems, "structure: damaged, "+damaged.Reason+" (stop the bot and restore the latest backup)")
@@ -109,7 +109,7 @@ func check(st storage.Store) (problems []string) {
 		}
 	}()
 	n := 0
-	err := st.All(func(g *tessera.Game) error {
+	err := st.All(ctx, func(g *tessera.Game) error {
 		n++
 		if g.Status == tessera.StatusChallenge || g.Status == tessera.StatusDeclined {
 			return nil
@@ -186,8 +186,8 @@ func ask(db, command string) (net.Conn, error) {
 
 // openQuick opens the database read-only unless another process holds
 // it: the admin tools never create or change a file.
-func openQuick(db string) (storage.Store, error) {
-	return database.Open(context.Background(), db, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
+func openQuick(ctx context.Context, db string) (storage.Store, error) {
+	return database.Open(ctx, db, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 }
 
 // openOrAsk opens the database read-only; when a running bot holds it,
@@ -195,8 +195,8 @@ func openQuick(db string) (storage.Store, error) {
 // file is an error at once. A file that looks damaged is asked about too
 // when a bot answers: the bot has it open and its header may have been
 // read mid-write; with no bot, the damage is the answer.
-func openOrAsk(db, command string) (storage.Store, net.Conn, error) {
-	st, err := openQuick(db)
+func openOrAsk(ctx context.Context, db, command string) (storage.Store, net.Conn, error) {
+	st, err := openQuick(ctx, db)
 	if err == nil {
 		return st, nil, nil
 	}
@@ -224,6 +224,7 @@ func openOrAsk(db, command string) (storage.Store, net.Conn, error) {
 // over PATH (and the directory synced): PATH is either the old file or a
 // whole, verified copy, never a cut-off one.
 func runBackup(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx := context.Background() // the subcommand's: it runs to its end
 	fs, db, code, ok := dbFlags("backup", args, stderr, getenv)
 	if !ok {
 		return code
@@ -236,7 +237,7 @@ func runBackup(args []string, stdout, stderr io.Writer, getenv func(string) stri
 	if database.IsPostgres(db) {
 		return pgBackup(db, dst, stdout, stderr)
 	}
-	n, err := backup(db, dst)
+	n, err := backup(ctx, db, dst)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera: backup:", err)
 		var nf *storage.NotFoundError
@@ -257,7 +258,7 @@ func (e *sameFileError) Error() string {
 	return fmt.Sprintf("%s is the database %s itself (the same file); back up to another file", e.dst, e.db)
 }
 
-func backup(db, dst string) (int64, error) {
+func backup(ctx context.Context, db, dst string) (int64, error) {
 	// The same file by device and inode, whatever its name (a symbolic
 	// or hard link, "./live.db"): replacing it would leave the running
 	// bot writing to a deleted file.
@@ -271,7 +272,7 @@ func backup(db, dst string) (int64, error) {
 			}
 		}
 	}
-	st, conn, err := openOrAsk(db, "backup")
+	st, conn, err := openOrAsk(ctx, db, "backup")
 	if err != nil {
 		return 0, err
 	}
@@ -291,7 +292,7 @@ func backup(db, dst string) (int64, error) {
 	var n int64
 	if st != nil {
 		if b, ok := st.(storage.Backuper); ok {
-			n, err = b.Backup(tmp)
+			n, err = b.Backup(ctx, tmp)
 		} else {
 			err = fmt.Errorf("database %s cannot copy itself", db)
 		}
@@ -312,7 +313,7 @@ func backup(db, dst string) (int64, error) {
 	if err := tmp.Close(); err != nil {
 		return 0, err
 	}
-	if err := verifyCopy(tmp.Name()); err != nil {
+	if err := verifyCopy(ctx, tmp.Name()); err != nil {
 		return 0, fmt.Errorf("the copy is not whole, %s was left unchanged: %w", dst, err)
 	}
 	if err := os.Rename(tmp.Name(), dst); err != nil {
@@ -331,16 +332,16 @@ func backup(db, dst string) (int64, error) {
 
 // verifyCopy opens a written copy read-only, checks its structure and
 // that every game record decodes.
-func verifyCopy(path string) error {
+func verifyCopy(ctx context.Context, path string) error {
 	st, err := boltdb.Open(path, storage.Options{ReadOnly: true, LockTimeout: 200 * time.Millisecond})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if errs := st.Check(); len(errs) > 0 {
+	if errs := st.Check(ctx); len(errs) > 0 {
 		return fmt.Errorf("%v (and %d more problems)", errs[0], len(errs)-1)
 	}
-	return st.All(func(*tessera.Game) error { return nil })
+	return st.All(ctx, func(*tessera.Game) error { return nil })
 }
 
 // runCheck is `tessera check`: the database's structure, and that every
@@ -348,13 +349,14 @@ func verifyCopy(path string) error {
 // 1 when something is wrong or the answer was cut off; 2 when there is no
 // database to check.
 func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx := context.Background() // the subcommand's: it runs to its end
 	_, db, code, ok := dbFlags("check", args, stderr, getenv)
 	if !ok {
 		return code
 	}
 	name := database.Redact(db) // a URL's password is never printed
 	var problems []string
-	st, conn, err := openOrAsk(db, "check")
+	st, conn, err := openOrAsk(ctx, db, "check")
 	var nf *storage.NotFoundError
 	switch {
 	case errors.As(err, &nf):
@@ -373,7 +375,7 @@ func runCheck(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		}
 		return 1
 	case st != nil:
-		problems = check(st)
+		problems = check(ctx, st)
 		st.Close()
 	default:
 		var whole bool

@@ -31,7 +31,7 @@ func liveDB(t *testing.T, dir string, games int) (string, *boltdb.Store) {
 	for i := 0; i < games; i++ {
 		g := &tessera.Game{Status: tessera.StatusPlaying, Setup: engine.Setup{Game: "elemental", Players: 2, Seed: uint64(i)},
 			Players: []tessera.Player{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}}, ChannelID: fmt.Sprint("c", i), Created: time.Unix(0, 0)}
-		if err := st.Create(g, ""); err != nil {
+		if err := st.Create(t.Context(), g, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,7 +83,7 @@ func TestCheckNeedsAWholeAnswer(t *testing.T) {
 	// The real bot's answer is whole, both ways.
 	dir := t.TempDir()
 	db, st := liveDB(t, dir, 2)
-	admin, err := serveAdmin(st, db, discardLog())
+	admin, err := serveAdmin(t.Context(), st, db, discardLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +91,8 @@ func TestCheckNeedsAWholeAnswer(t *testing.T) {
 	if code, out, errs := runCmd(t, "", "check", "--db", db); code != 0 || !strings.Contains(out, db+": OK") {
 		t.Fatalf("exit %d %q %q", code, out, errs)
 	}
-	g, _ := st.Game(1)
-	st.Update(1, g.Version, "", func(g *tessera.Game, _ storage.Tx) error {
+	g, _ := st.Game(t.Context(), 1)
+	st.Update(t.Context(), 1, g.Version, "", func(g *tessera.Game, _ storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "z9 QQQQ"})
 		return nil
 	})
@@ -107,7 +107,7 @@ func TestBackupRefusesACutOffCopy(t *testing.T) {
 	dir := t.TempDir()
 	db, st := liveDB(t, dir, 50)
 	var whole strings.Builder
-	if _, err := st.Backup(&whole); err != nil {
+	if _, err := st.Backup(t.Context(), &whole); err != nil {
 		t.Fatal(err)
 	}
 	fakeBot(t, db, []byte(whole.String()[:whole.Len()/2]))
@@ -130,7 +130,7 @@ func TestBackupRefusesACutOffCopy(t *testing.T) {
 func TestBackupRefusesTheDatabaseItself(t *testing.T) {
 	dir := t.TempDir()
 	db, st := liveDB(t, dir, 3)
-	admin, err := serveAdmin(st, db, discardLog())
+	admin, err := serveAdmin(t.Context(), st, db, discardLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestBackupRefusesTheDatabaseItself(t *testing.T) {
 	if after, _ := os.ReadFile(db); string(after) != string(before) {
 		t.Fatal("the database changed")
 	}
-	if _, err := st.Game(3); err != nil {
+	if _, err := st.Game(t.Context(), 3); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -224,7 +224,7 @@ func TestDamagedDatabaseIsAClearError(t *testing.T) {
 	dir := t.TempDir()
 	db, st := liveDB(t, dir, 400)
 	for i := uint64(1); i <= 400; i += 2 { // rewrites leave a free list
-		st.Modify(i, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = strings.Repeat("s", 300); return nil })
+		st.Modify(t.Context(), i, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = strings.Repeat("s", 300); return nil })
 	}
 	st.Close()
 	data, _ := os.ReadFile(db)

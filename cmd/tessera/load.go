@@ -158,7 +158,7 @@ func (l *loader) req(u service.User, channel string) service.Request {
 
 // newGame starts a two-player game in slot i's channel and returns its
 // id and position.
-func (l *loader) newGame(i int) (uint64, engine.State, error) {
+func (l *loader) newGame(ctx context.Context, i int) (uint64, engine.State, error) {
 	ch := fmt.Sprint("c", i)
 	a := service.User{ID: fmt.Sprint(i, "a"), Name: fmt.Sprint("A", i)}
 	b := service.User{ID: fmt.Sprint(i, "b"), Name: fmt.Sprint("B", i)}
@@ -178,7 +178,7 @@ func (l *loader) newGame(i int) (uint64, engine.State, error) {
 	if _, err := l.svc.Click(l.req(b, ch), fmt.Sprint("accept:", id)); err != nil {
 		return 0, nil, err
 	}
-	g, err := l.svc.Store().Game(id)
+	g, err := l.svc.Store().Game(ctx, id)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -194,7 +194,7 @@ type slot struct {
 
 // play makes random legal moves in slot i's game until stop, starting a
 // new game when one ends; tokens, when not nil, paces the moves.
-func (l *loader) play(i int, g slot, stop <-chan struct{}, tokens <-chan struct{}) error {
+func (l *loader) play(ctx context.Context, i int, g slot, stop <-chan struct{}, tokens <-chan struct{}) error {
 	r := engine.NewRand(l.seed*7919 + uint64(i))
 	ch := fmt.Sprint("c", i)
 	users := []service.User{{ID: fmt.Sprint(i, "a"), Name: fmt.Sprint("A", i)}, {ID: fmt.Sprint(i, "b"), Name: fmt.Sprint("B", i)}}
@@ -216,7 +216,7 @@ func (l *loader) play(i int, g slot, stop <-chan struct{}, tokens <-chan struct{
 		}
 		legal := st.Legal()
 		if len(legal) == 0 || st.ToMove() < 0 {
-			if id, st, err = l.newGame(i); err != nil {
+			if id, st, err = l.newGame(ctx, i); err != nil {
 				return err
 			}
 			n = 0
@@ -293,7 +293,7 @@ func (l *loader) run(window, drain time.Duration, rate float64) (loadResult, err
 		go func() {
 			defer wg.Done()
 			for i := range made {
-				id, st, err := l.newGame(i)
+				id, st, err := l.newGame(ctx, i)
 				mu.Lock()
 				if err != nil && setupErr == nil {
 					setupErr = fmt.Errorf("game slot %d: %w", i, err)
@@ -312,7 +312,7 @@ func (l *loader) run(window, drain time.Duration, rate float64) (loadResult, err
 		return loadResult{}, setupErr
 	}
 	for until := time.Now().Add(drain); time.Now().Before(until); {
-		if n, err := l.svc.Store().Outbox(); err != nil {
+		if n, err := l.svc.Store().Outbox(ctx); err != nil {
 			return loadResult{}, err
 		} else if n == 0 {
 			break
@@ -326,7 +326,7 @@ func (l *loader) run(window, drain time.Duration, rate float64) (loadResult, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := l.play(i, slots[i], stop, tokens); err != nil {
+			if err := l.play(ctx, i, slots[i], stop, tokens); err != nil {
 				errs <- fmt.Errorf("game slot %d: %w", i, err)
 			}
 		}()

@@ -133,11 +133,11 @@ func TestBackupAndCheckWhileTheBotRuns(t *testing.T) {
 	g := &tessera.Game{Status: tessera.StatusPlaying, Setup: engine.Setup{Game: "elemental", Players: 2, Seed: 1, Deck: []string{"RRRR", "GGGG"}},
 		Players: []tessera.Player{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}}, ChannelID: "c", Created: time.Now(),
 		Moves: []tessera.MoveEntry{{Seat: 0, Text: "d4 RRRR"}}}
-	if err := st.Create(g, ""); err != nil {
+	if err := st.Create(t.Context(), g, ""); err != nil {
 		t.Fatal(err)
 	}
 	// The "bot" holds the database and serves the socket.
-	admin, err := serveAdmin(st, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	admin, err := serveAdmin(t.Context(), st, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,12 +157,12 @@ func TestBackupAndCheckWhileTheBotRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := cp.Game(1)
+	got, err := cp.Game(t.Context(), 1)
 	if err != nil || len(got.Moves) != 1 {
 		t.Fatalf("the copy: %+v %v", got, err)
 	}
 	// A record that no longer replays is reported, with exit status 1.
-	cp.Update(1, got.Version, "", func(g *tessera.Game, _ storage.Tx) error {
+	cp.Update(t.Context(), 1, got.Version, "", func(g *tessera.Game, _ storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 1, Text: "z9 QQQQ"})
 		return nil
 	})

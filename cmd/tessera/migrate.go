@@ -83,8 +83,8 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 	}
 
 	m := newMigration()
-	err = dstD.Load(func(put func(storage.Record) error) error {
-		return srcD.Dump(func(r storage.Record) error {
+	err = dstD.Load(ctx, func(put func(storage.Record) error) error {
+		return srcD.Dump(ctx, func(r storage.Record) error {
 			m.add(r)
 			return put(r)
 		})
@@ -99,7 +99,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tessera: migrate: copying failed, nothing was kept in %s: %v\n", database.Redact(*to), err)
 		return 1
 	}
-	problems := m.verify(src, dst)
+	problems := m.verify(ctx, src, dst)
 	closeDst(false)
 
 	c := m.counts
@@ -206,9 +206,9 @@ func replayedPosition(g *tessera.Game) (s string) {
 
 // verify reads the copy back: every record, every game's position, and
 // what each index answers, the same as in the original.
-func (m *migration) verify(src, dst storage.Store) (problems []string) {
+func (m *migration) verify(ctx context.Context, src, dst storage.Store) (problems []string) {
 	seen := map[string]bool{}
-	err := dst.(storage.Dumper).Dump(func(r storage.Record) error {
+	err := dst.(storage.Dumper).Dump(ctx, func(r storage.Record) error {
 		k := r.Key()
 		seen[k] = true
 		if r.Counters != nil {
@@ -244,12 +244,12 @@ func (m *migration) verify(src, dst storage.Store) (problems []string) {
 	for _, k := range missing {
 		problems = append(problems, k+": missing from the copy")
 	}
-	return append(problems, m.compareIndexes(src, dst)...)
+	return append(problems, m.compareIndexes(ctx, src, dst)...)
 }
 
 // compareIndexes asks both databases every question the bot asks of its
 // indexes and compares the answers.
-func (m *migration) compareIndexes(src, dst storage.Store) (problems []string) {
+func (m *migration) compareIndexes(ctx context.Context, src, dst storage.Store) (problems []string) {
 	same := func(what string, ask func(s storage.Store) (any, error)) {
 		a, errA := ask(src)
 		b, errB := ask(dst)
@@ -259,32 +259,32 @@ func (m *migration) compareIndexes(src, dst storage.Store) (problems []string) {
 		}
 	}
 	for _, p := range sortedKeys(m.players) {
-		same("games of player "+p, func(s storage.Store) (any, error) { return idsOf(s.ByPlayer(p)) })
+		same("games of player "+p, func(s storage.Store) (any, error) { return idsOf(s.ByPlayer(ctx, p)) })
 		same("finished games of player "+p, func(s storage.Store) (any, error) {
-			gs, _, err := s.Finished(p, nil, 0, len(m.positions)+1)
+			gs, _, err := s.Finished(ctx, p, nil, 0, len(m.positions)+1)
 			return idsOf(gs, err)
 		})
 	}
 	for _, c := range sortedKeys(m.channels) {
-		same("games in channel "+c, func(s storage.Store) (any, error) { return idsOf(s.ByChannel(c)) })
+		same("games in channel "+c, func(s storage.Store) (any, error) { return idsOf(s.ByChannel(ctx, c)) })
 	}
 	for _, g := range sortedKeys(m.guilds) {
-		same("open challenges in server "+g, func(s storage.Store) (any, error) { return idsOf(s.OpenChallenges(g)) })
+		same("open challenges in server "+g, func(s storage.Store) (any, error) { return idsOf(s.OpenChallenges(ctx, g)) })
 	}
 	same("all open challenges", func(s storage.Store) (any, error) {
-		ids, err := idsOf(s.AllOpenChallenges())
+		ids, err := idsOf(s.AllOpenChallenges(ctx))
 		slices.Sort(ids)
 		return ids, err
 	})
-	same("AI turns", func(s storage.Store) (any, error) { return s.AITurns() })
+	same("AI turns", func(s storage.Store) (any, error) { return s.AITurns(ctx) })
 	never := time.Unix(1<<40, 0)
-	same("deadlines", func(s storage.Store) (any, error) { return s.Due(never) })
+	same("deadlines", func(s storage.Store) (any, error) { return s.Due(ctx, never) })
 	same("next deadline", func(s storage.Store) (any, error) {
-		t, err := s.NextDeadline()
+		t, err := s.NextDeadline(ctx)
 		return t.UnixNano(), err
 	})
 	same("outbox", func(s storage.Store) (any, error) {
-		p, err := s.Pending(never, m.counts["announcement"]+1)
+		p, err := s.Pending(ctx, never, m.counts["announcement"]+1)
 		var seqs []uint64
 		for _, a := range p {
 			seqs = append(seqs, a.Seq)

@@ -44,11 +44,11 @@ func playedDB(t *testing.T) string {
 	for _, game := range []string{"elemental", "closure", "glorieta"} {
 		r, err := svc.NewGame(req(ana), service.NewGameRequest{Game: game, Opponents: []service.User{bo}, Options: "", Clock: "3d"})
 		must(r, err)
-		gs, _ := st.ByChannel("c2")
+		gs, _ := st.ByChannel(t.Context(), "c2")
 		id := gs[len(gs)-1].ID
 		must(svc.Click(req(bo), fmt.Sprint("accept:", id)))
 		for range 4 {
-			g, _ := st.Game(id)
+			g, _ := st.Game(t.Context(), id)
 			pos, err := service.Replay(g)
 			if err != nil || pos.Over() {
 				t.Fatalf("game %d: %v", id, err)
@@ -89,7 +89,7 @@ func TestMigrateCopiesAndChecks(t *testing.T) {
 			t.Fatalf("record %d differs:\n%s\n%s", i, rb[i].Canonical(), ra[i].Canonical())
 		}
 	}
-	if p, _ := b.Pending(time.Unix(1<<40, 0), 100); len(p) == 0 {
+	if p, _ := b.Pending(t.Context(), time.Unix(1<<40, 0), 100); len(p) == 0 {
 		t.Fatal("no announcement waiting in the copy: the test shows nothing about the outbox")
 	}
 	a.Close()
@@ -152,8 +152,8 @@ func TestMigrateFindsADifference(t *testing.T) {
 	}
 	defer dst.Close()
 	m := newMigration()
-	err = dst.Load(func(put func(storage.Record) error) error {
-		return src.Dump(func(r storage.Record) error {
+	err = dst.Load(t.Context(), func(put func(storage.Record) error) error {
+		return src.Dump(t.Context(), func(r storage.Record) error {
 			m.add(r)
 			switch {
 			case r.Game != nil && len(r.Game.Moves) > 0 && r.Game.Status == tessera.StatusPlaying:
@@ -169,7 +169,7 @@ func TestMigrateFindsADifference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	problems := strings.Join(m.verify(src, dst), "\n")
+	problems := strings.Join(m.verify(t.Context(), src, dst), "\n")
 	for _, want := range []string{"game 3: differs", "game 3 replays to", "user 2: missing from the copy"} {
 		if !strings.Contains(problems, want) {
 			t.Errorf("no %q among the problems:\n%s", want, problems)
@@ -212,10 +212,10 @@ func TestMigrateGameAgainstTheComputer(t *testing.T) {
 	if _, err := svc.ResignConfirm(req, 1); err != nil {
 		t.Fatal(err)
 	}
-	if g, _ := st.Game(1); g.Status != tessera.StatusFinished || !g.Players[1].IsAI() {
+	if g, _ := st.Game(t.Context(), 1); g.Status != tessera.StatusFinished || !g.Players[1].IsAI() {
 		t.Fatalf("game 1: %s, players %+v; want a finished game against the AI", g.Status, g.Players)
 	}
-	if gs, err := st.ByPlayer(bot.ID); err != nil || len(gs) != 1 {
+	if gs, err := st.ByPlayer(t.Context(), bot.ID); err != nil || len(gs) != 1 {
 		t.Fatalf("games of the computer after the resignation: %d %v, want game 1", len(gs), err)
 	}
 	st.Close()

@@ -21,6 +21,7 @@ import (
 // ones (exit 1 when they differ). --rebuild then stores the computed
 // ratings; it writes, so the bot must be stopped.
 func runRatings(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx := context.Background() // the subcommand's: it runs to its end
 	var rebuild bool
 	_, db, code, ok := dbFlagsWith("ratings", args, stderr, getenv, func(fs *flag.FlagSet) {
 		fs.BoolVar(&rebuild, "rebuild", false, "store the ratings computed from the finished games (stop the bot first)")
@@ -29,18 +30,18 @@ func runRatings(args []string, stdout, stderr io.Writer, getenv func(string) str
 		return code
 	}
 	opt := storage.Options{ReadOnly: !rebuild, LockTimeout: 200 * time.Millisecond}
-	st, err := database.Open(context.Background(), db, opt)
+	st, err := database.Open(ctx, db, opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera: ratings:", err, "(is the bot running? stop it first)")
 		return 2
 	}
 	defer st.Close()
-	computed, err := service.RebuildRatings(st)
+	computed, err := service.RebuildRatings(ctx, st)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera: ratings:", err)
 		return 1
 	}
-	stored, err := st.AllRatings()
+	stored, err := st.AllRatings(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera: ratings:", err)
 		return 1
@@ -51,7 +52,7 @@ func runRatings(args []string, stdout, stderr io.Writer, getenv func(string) str
 	}
 	fmt.Fprintf(stdout, "%d ratings computed from the finished games; %d differ from the stored ones\n", len(computed), len(diff))
 	if rebuild {
-		if err := st.ReplaceRatings(computed); err != nil {
+		if err := st.ReplaceRatings(ctx, computed); err != nil {
 			fmt.Fprintln(stderr, "tessera: ratings:", err)
 			return 1
 		}

@@ -45,7 +45,7 @@ func ratingsDB(t *testing.T) string {
 	must(svc.Click(req(bo), "accept:2"))
 	must(svc.Click(req(ana), "resign:2"))
 	must(svc.Click(req(cy), "resign:2"))
-	if rs, err := st.AllRatings(); err != nil || len(rs) != 5 {
+	if rs, err := st.AllRatings(t.Context()); err != nil || len(rs) != 5 {
 		t.Fatalf("%d ratings stored, want 5 (%v)", len(rs), err)
 	}
 	st.Close()
@@ -68,9 +68,9 @@ func TestRatingsRebuildGivesTheStoredNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, _ := st.AllRatings()
+	rs, _ := st.AllRatings(t.Context())
 	rs[0].Mu += 1e-12
-	if err := st.ReplaceRatings(rs); err != nil {
+	if err := st.ReplaceRatings(t.Context(), rs); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -36,6 +36,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv
 
 // serve runs the bot (name "run") or the local console ("console").
 func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx := context.Background() // the subcommand's; a signal ends it once it serves
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
@@ -90,7 +91,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1
 	}
-	store, err := database.Open(context.Background(), cfg.Database, storage.Options{})
+	store, err := database.Open(ctx, cfg.Database, storage.Options{})
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1
@@ -105,13 +106,13 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	if database.IsPostgres(cfg.Database) {
 		// Nothing to serve: backup and check reach the server themselves.
-	} else if admin, err := serveAdmin(store, cfg.Database, log); err != nil {
+	} else if admin, err := serveAdmin(ctx, store, cfg.Database, log); err != nil {
 		log.Warn("no backup socket: tessera backup works only while the bot is stopped", "err", err)
 	} else {
 		defer admin.Close()
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	if *seed != 0 && !local {

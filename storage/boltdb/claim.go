@@ -7,6 +7,7 @@ package boltdb
 // process, as an expired lease would.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -31,7 +32,7 @@ type lease struct {
 // Claim leases to owner up to max games that have due announcements and
 // no live lease held by another owner, and returns those games' pending
 // announcements in order (see storage.Store).
-func (s *Store) Claim(now time.Time, owner string, d time.Duration, max int) ([]tessera.Announcement, error) {
+func (s *Store) Claim(ctx context.Context, now time.Time, owner string, d time.Duration, max int) ([]tessera.Announcement, error) {
 	s.claims.mu.Lock()
 	defer s.claims.mu.Unlock()
 	if s.claims.games == nil {
@@ -43,7 +44,7 @@ func (s *Store) Claim(now time.Time, owner string, d time.Duration, max int) ([]
 		}
 	}
 	var out []tessera.Announcement
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		held := map[uint64]bool{}  // passed over: taken, or waiting for a retry
 		taken := map[uint64]bool{} // claimed by this call
 		c := tx.Bucket(bOutbox).Cursor()
@@ -80,7 +81,7 @@ func (s *Store) Claim(now time.Time, owner string, d time.Duration, max int) ([]
 }
 
 // Release ends owner's leases on games; another owner's are kept.
-func (s *Store) Release(owner string, games ...uint64) error {
+func (s *Store) Release(ctx context.Context, owner string, games ...uint64) error {
 	s.claims.mu.Lock()
 	defer s.claims.mu.Unlock()
 	for _, id := range games {
@@ -93,7 +94,7 @@ func (s *Store) Release(owner string, games ...uint64) error {
 
 // ClaimAITurn leases game id's AI turn to owner (see storage.Store); as
 // the outbox's claims, the leases live in this process's memory.
-func (s *Store) ClaimAITurn(id uint64, owner string, now time.Time, d time.Duration) (bool, error) {
+func (s *Store) ClaimAITurn(ctx context.Context, id uint64, owner string, now time.Time, d time.Duration) (bool, error) {
 	s.aiClaims.mu.Lock()
 	defer s.aiClaims.mu.Unlock()
 	if s.aiClaims.games == nil {
@@ -107,7 +108,7 @@ func (s *Store) ClaimAITurn(id uint64, owner string, now time.Time, d time.Durat
 }
 
 // ReleaseAITurn ends owner's lease on game id's AI turn.
-func (s *Store) ReleaseAITurn(id uint64, owner string) error {
+func (s *Store) ReleaseAITurn(ctx context.Context, id uint64, owner string) error {
 	s.aiClaims.mu.Lock()
 	defer s.aiClaims.mu.Unlock()
 	if l, ok := s.aiClaims.games[id]; ok && l.owner == owner {

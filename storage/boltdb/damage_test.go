@@ -29,11 +29,11 @@ func damagedCopies(t testing.TB, dir string) (map[string]string, string) {
 	for i := 0; i < 300; i++ {
 		g := &tessera.Game{Status: tessera.StatusPlaying, Setup: engine.Setup{Game: "elemental", Players: 2, Seed: uint64(i)},
 			Players: []tessera.Player{{ID: fmt.Sprint("p", i), Name: "a"}, {ID: fmt.Sprint("q", i), Name: "b"}}, ChannelID: fmt.Sprint("c", i%7), Created: time.Unix(int64(i), 0)}
-		if err := st.Create(g, fmt.Sprint("i", i)); err != nil {
+		if err := st.Create(t.Context(), g, fmt.Sprint("i", i)); err != nil {
 			t.Fatal(err)
 		}
 		if i%3 == 0 { // rewrites leave free pages, so the free list is not empty
-			st.Modify(g.ID, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = strings.Repeat("x", 200); return nil })
+			st.Modify(t.Context(), g.ID, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = strings.Repeat("x", 200); return nil })
 		}
 	}
 	st.Close()
@@ -124,9 +124,9 @@ func TestDamagedDatabases(t *testing.T) {
 			var problems []error
 			st, err := Open(path, storage.Options{ReadOnly: true, LockTimeout: 100 * time.Millisecond})
 			if err == nil {
-				problems = st.Check()
+				problems = st.Check(t.Context())
 				if len(problems) == 0 {
-					if err := st.All(func(*tessera.Game) error { return nil }); err != nil {
+					if err := st.All(t.Context(), func(*tessera.Game) error { return nil }); err != nil {
 						problems = append(problems, err) // a record that no longer decodes
 					}
 				}
@@ -203,7 +203,7 @@ func TestReadOnlyCreatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errs := st.Check(); len(errs) != 0 {
+	if errs := st.Check(t.Context()); len(errs) != 0 {
 		t.Fatal(errs)
 	}
 	st.Close()

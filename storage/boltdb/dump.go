@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -16,8 +17,8 @@ var _ storage.Dumper = (*Store)(nil)
 
 // Dump calls put for every record, in one read transaction (see
 // storage.Dumper).
-func (s *Store) Dump(put func(storage.Record) error) error {
-	return s.db.View(func(tx *bolt.Tx) error {
+func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error {
+	return s.view(ctx, func(tx *bolt.Tx) error {
 		c := storage.Counters{LastGameID: tx.Bucket(bGames).Sequence(), LastSeq: tx.Bucket(bOutbox).Sequence()}
 		if b := tx.Bucket(bRatings); b != nil {
 			c.LastRatingSeq = b.Sequence()
@@ -76,8 +77,8 @@ func (s *Store) Dump(put func(storage.Record) error) error {
 // Load writes the records src gives into this empty database, in one
 // transaction, and makes every index from the games (see
 // storage.Dumper).
-func (s *Store) Load(src func(put func(storage.Record) error) error) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) error) error) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{bGames, bOutbox, bUsers, bRatings, bHandled} {
 			if b := tx.Bucket(name); b != nil {
 				if k, _ := b.Cursor().First(); k != nil {
@@ -124,7 +125,7 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 				}
 				return tx.Bucket(bUsers).Put([]byte(r.User.ID), v)
 			case r.Rating != nil:
-				return (&Tx{tx}).PutRating(*r.Rating)
+				return (&Tx{tx}).PutRating(ctx, *r.Rating)
 			case r.Handled != nil:
 				if r.Handled.ID == "" {
 					return fmt.Errorf("a handled interaction without an id")

@@ -7,6 +7,7 @@ package boltdb
 // CreateLinked (two indexed queries and one transaction).
 
 import (
+	"context"
 	"encoding/binary"
 
 	bolt "go.etcd.io/bbolt"
@@ -125,7 +126,7 @@ func initHistory(tx *bolt.Tx) error {
 // OpenChallenges lists the open challenges of a server inside a change
 // (bbolt writes one transaction at a time, so a count made here holds
 // until the change commits).
-func (t *Tx) OpenChallenges(guildID string) ([]*tessera.Game, error) {
+func (t *Tx) OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error) {
 	if t.tx.Bucket(bOpen) == nil {
 		return nil, nil
 	}
@@ -133,9 +134,9 @@ func (t *Tx) OpenChallenges(guildID string) ([]*tessera.Game, error) {
 }
 
 // OpenChallenges lists the open challenges of a server, oldest first.
-func (s *Store) OpenChallenges(guildID string) ([]*tessera.Game, error) {
+func (s *Store) OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error) {
 	var out []*tessera.Game
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(ctx, func(tx *bolt.Tx) (err error) {
 		if tx.Bucket(bOpen) == nil { // an old file opened read-only
 			return nil
 		}
@@ -147,9 +148,9 @@ func (s *Store) OpenChallenges(guildID string) ([]*tessera.Game, error) {
 
 // AllOpenChallenges lists every server's open challenges, oldest first
 // (for their expiry).
-func (s *Store) AllOpenChallenges() ([]*tessera.Game, error) {
+func (s *Store) AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error) {
 	var out []*tessera.Game
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bOpen)
 		if b == nil {
 			return nil
@@ -171,8 +172,8 @@ func (s *Store) AllOpenChallenges() ([]*tessera.Game, error) {
 // Finished lists a player's finished games, newest first (by when they
 // ended), keeping those keep accepts (nil: all): skip of them are passed
 // over and at most limit returned; more reports whether others follow.
-func (s *Store) Finished(playerID string, keep func(*tessera.Game) bool, skip, limit int) (page []*tessera.Game, more bool, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+func (s *Store) Finished(ctx context.Context, playerID string, keep func(*tessera.Game) bool, skip, limit int) (page []*tessera.Game, more bool, err error) {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bFinished)
 		if b == nil {
 			return nil
@@ -215,8 +216,8 @@ func (s *Store) Finished(playerID string, keep func(*tessera.Game) bool, skip, l
 // records its id in that one's Rematch, in one transaction; link sees the
 // other game first and may refuse (an error aborts both), so two clicks
 // never make two rematches.
-func (s *Store) CreateLinked(g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+func (s *Store) CreateLinked(ctx context.Context, g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		if err := markHandled(tx, interactionID, g.Created); err != nil {
 			return err
 		}

@@ -32,14 +32,14 @@ func TestHistoryIndexesRebuilt(t *testing.T) {
 		if i < 2 {
 			g.Status, g.Open = tessera.StatusChallenge, true
 		}
-		if err := s.Create(g, ""); err != nil {
+		if err := s.Create(t.Context(), g, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s.Modify(2, func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusWithdrawn; return nil })
+	s.Modify(t.Context(), 2, func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusWithdrawn; return nil })
 	// Games 3, 4, 5 end in the order 4, 5, 3.
 	for id, minute := range map[uint64]int{4: 1, 5: 2, 3: 3} {
-		s.Modify(id, func(g *tessera.Game, _ storage.Tx) error {
+		s.Modify(t.Context(), id, func(g *tessera.Game, _ storage.Tx) error {
 			g.Status = tessera.StatusFinished
 			g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 1, Text: "resign", At: time.Unix(int64(minute*60), 0).UTC()})
 			return nil
@@ -55,19 +55,19 @@ func TestHistoryIndexesRebuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if page, _, err := ro.Finished("2", nil, 0, 5); err != nil || len(page) != 0 {
+	if page, _, err := ro.Finished(t.Context(), "2", nil, 0, 5); err != nil || len(page) != 0 {
 		t.Fatalf("read-only, no index: %s %v", ids(page), err)
 	}
-	if open, err := ro.AllOpenChallenges(); err != nil || len(open) != 0 {
+	if open, err := ro.AllOpenChallenges(t.Context()); err != nil || len(open) != 0 {
 		t.Fatalf("read-only, no index: %s %v", ids(open), err)
 	}
 	ro.Close()
 	s = open(t, path)
 	defer s.Close()
-	if page, _, _ := s.Finished("2", nil, 0, 5); ids(page) != "[3 5 4]" {
+	if page, _, _ := s.Finished(t.Context(), "2", nil, 0, 5); ids(page) != "[3 5 4]" {
 		t.Fatalf("rebuilt finished index: %s", ids(page))
 	}
-	if open, _ := s.OpenChallenges("g1"); ids(open) != "[1]" {
+	if open, _ := s.OpenChallenges(t.Context(), "g1"); ids(open) != "[1]" {
 		t.Fatalf("rebuilt open index: %s", ids(open))
 	}
 }
@@ -80,7 +80,7 @@ func TestAISeatsIndexedAgain(t *testing.T) {
 	s := open(t, path)
 	g := newGame()
 	g.Players[1] = tessera.Player{ID: "bot", Name: "Tessera (hard)", AI: "hard", Accepted: true}
-	if err := s.Create(g, ""); err != nil {
+	if err := s.Create(t.Context(), g, ""); err != nil {
 		t.Fatal(err)
 	}
 	// As the old code left it: no AI seat in the index, and no mark.
@@ -88,13 +88,13 @@ func TestAISeatsIndexedAgain(t *testing.T) {
 		tx.Bucket(bMeta).Delete(kAISeatsIndexed)
 		return tx.Bucket(bByPlayer).Delete(indexKey("bot", g.ID))
 	})
-	if gs, _ := s.ByPlayer("bot"); len(gs) != 0 {
+	if gs, _ := s.ByPlayer(t.Context(), "bot"); len(gs) != 0 {
 		t.Fatalf("the index still lists the AI seat: %s", ids(gs))
 	}
 	s.Close()
 	s = open(t, path)
 	defer s.Close()
-	if gs, err := s.ByPlayer("bot"); err != nil || ids(gs) != fmt.Sprint([]uint64{g.ID}) {
+	if gs, err := s.ByPlayer(t.Context(), "bot"); err != nil || ids(gs) != fmt.Sprint([]uint64{g.ID}) {
 		t.Fatalf("games of the AI seat after reopening: %s %v, want [%d]", ids(gs), err, g.ID)
 	}
 }

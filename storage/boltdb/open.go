@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -214,11 +215,11 @@ func walk(tx *bolt.Tx) error {
 // page that cannot even be read is one storage.DamagedError, and then bbolt's
 // own checker is not run (it would read the same page in a goroutine
 // where a fault cannot be recovered).
-func (s *Store) Check() []error {
+func (s *Store) Check(ctx context.Context) []error {
 	path := s.db.Path()
 	var errs []error
 	err := guard(path, func() error {
-		return s.db.View(func(tx *bolt.Tx) error {
+		return s.view(ctx, func(tx *bolt.Tx) error {
 			if err := walk(tx); err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package boltdb
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
@@ -13,11 +14,11 @@ import (
 // each, only its first attempt counts), in one transaction: a post whose
 // first attempt is older than Discord's nonce window may have arrived, and
 // is looked for before it is sent again.
-func (s *Store) Attempting(at time.Time, seqs ...uint64) error {
+func (s *Store) Attempting(ctx context.Context, at time.Time, seqs ...uint64) error {
 	if len(seqs) == 0 {
 		return nil
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bOutbox)
 		for _, seq := range seqs {
 			v := b.Get(itob(seq))
@@ -46,10 +47,10 @@ func (s *Store) Attempting(at time.Time, seqs ...uint64) error {
 
 // RetryNow makes every announcement waiting for a retry due now (a
 // permission came back: no need to wait out the back-off).
-func (s *Store) RetryNow() (int, error) {
+func (s *Store) RetryNow(ctx context.Context) (int, error) {
 	// Channel updates are frequent on a busy server: look before writing.
 	waiting := false
-	if err := s.db.View(func(tx *bolt.Tx) error {
+	if err := s.view(ctx, func(tx *bolt.Tx) error {
 		return tx.Bucket(bOutbox).ForEach(func(_, v []byte) error {
 			var a tessera.Announcement
 			if json.Unmarshal(v, &a) == nil && !a.Next.IsZero() {
@@ -61,7 +62,7 @@ func (s *Store) RetryNow() (int, error) {
 		return 0, err
 	}
 	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bOutbox)
 		c := b.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {

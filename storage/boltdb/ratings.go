@@ -9,6 +9,7 @@ package boltdb
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 
 	bolt "go.etcd.io/bbolt"
@@ -24,7 +25,7 @@ func ratingKey(guild, game, user string) []byte {
 
 // Rating is the stored rating of user for game in guild; ok false when the
 // player has none yet.
-func (t *Tx) Rating(guild, game, user string) (r tessera.Rating, ok bool, err error) {
+func (t *Tx) Rating(ctx context.Context, guild, game, user string) (r tessera.Rating, ok bool, err error) {
 	b := t.tx.Bucket(bRatings)
 	if b == nil {
 		return r, false, nil
@@ -39,7 +40,7 @@ func (t *Tx) Rating(guild, game, user string) (r tessera.Rating, ok bool, err er
 
 // PutRating stores r (the bucket is made by the first rated game, so an
 // older database needs no migration).
-func (t *Tx) PutRating(r tessera.Rating) error {
+func (t *Tx) PutRating(ctx context.Context, r tessera.Rating) error {
 	b, err := t.tx.CreateBucketIfNotExists(bRatings)
 	if err != nil {
 		return err
@@ -54,7 +55,7 @@ func (t *Tx) PutRating(r tessera.Rating) error {
 // NextRatingSeq gives the next number of the order in which games change
 // ratings: the ratings bucket's sequence (bbolt writes one transaction at
 // a time, so the order is the transactions').
-func (t *Tx) NextRatingSeq() (uint64, error) {
+func (t *Tx) NextRatingSeq(ctx context.Context) (uint64, error) {
 	b, err := t.tx.CreateBucketIfNotExists(bRatings)
 	if err != nil {
 		return 0, err
@@ -63,8 +64,8 @@ func (t *Tx) NextRatingSeq() (uint64, error) {
 }
 
 // scanRatings calls keep on each stored rating whose key starts with prefix.
-func (s *Store) scanRatings(prefix []byte, keep func(r tessera.Rating)) error {
-	return s.db.View(func(tx *bolt.Tx) error {
+func (s *Store) scanRatings(ctx context.Context, prefix []byte, keep func(r tessera.Rating)) error {
+	return s.view(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bRatings)
 		if b == nil {
 			return nil
@@ -83,16 +84,16 @@ func (s *Store) scanRatings(prefix []byte, keep func(r tessera.Rating)) error {
 
 // Ratings are the ratings of everyone who played a rated game of game in
 // guild, in no particular order.
-func (s *Store) Ratings(guild, game string) ([]tessera.Rating, error) {
+func (s *Store) Ratings(ctx context.Context, guild, game string) ([]tessera.Rating, error) {
 	var out []tessera.Rating
-	err := s.scanRatings([]byte(guild+"\x00"+game+"\x00"), func(r tessera.Rating) { out = append(out, r) })
+	err := s.scanRatings(ctx, []byte(guild+"\x00"+game+"\x00"), func(r tessera.Rating) { out = append(out, r) })
 	return out, err
 }
 
 // PlayerRatings are user's ratings in guild, one per game played rated.
-func (s *Store) PlayerRatings(guild, user string) ([]tessera.Rating, error) {
+func (s *Store) PlayerRatings(ctx context.Context, guild, user string) ([]tessera.Rating, error) {
 	var out []tessera.Rating
-	err := s.scanRatings([]byte(guild+"\x00"), func(r tessera.Rating) {
+	err := s.scanRatings(ctx, []byte(guild+"\x00"), func(r tessera.Rating) {
 		if r.UserID == user {
 			out = append(out, r)
 		}
@@ -101,15 +102,15 @@ func (s *Store) PlayerRatings(guild, user string) ([]tessera.Rating, error) {
 }
 
 // AllRatings are every stored rating.
-func (s *Store) AllRatings() ([]tessera.Rating, error) {
+func (s *Store) AllRatings(ctx context.Context) ([]tessera.Rating, error) {
 	var out []tessera.Rating
-	err := s.scanRatings(nil, func(r tessera.Rating) { out = append(out, r) })
+	err := s.scanRatings(ctx, nil, func(r tessera.Rating) { out = append(out, r) })
 	return out, err
 }
 
 // ReplaceRatings replaces every stored rating by rs in one transaction.
-func (s *Store) ReplaceRatings(rs []tessera.Rating) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+func (s *Store) ReplaceRatings(ctx context.Context, rs []tessera.Rating) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		if tx.Bucket(bRatings) != nil {
 			if err := tx.DeleteBucket(bRatings); err != nil {
 				return err
@@ -117,7 +118,7 @@ func (s *Store) ReplaceRatings(rs []tessera.Rating) error {
 		}
 		t := &Tx{tx: tx}
 		for _, r := range rs {
-			if err := t.PutRating(r); err != nil {
+			if err := t.PutRating(ctx, r); err != nil {
 				return err
 			}
 		}

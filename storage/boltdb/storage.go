@@ -9,6 +9,7 @@
 package boltdb
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -131,6 +132,26 @@ func (s *Store) Created() bool { return s.created }
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
+// view runs fn in a read-only bbolt transaction, unless ctx is already
+// done. bbolt cannot cancel a transaction in flight, so ctx is checked
+// only before it starts: a call cancelled meanwhile runs to its end
+// (which takes microseconds, the file being local).
+func (s *Store) view(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.View(fn)
+}
+
+// update runs fn in a read-write bbolt transaction, unless ctx is already
+// done; like view, it checks ctx only before the transaction starts.
+func (s *Store) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.Update(fn)
+}
+
 func itob(v uint64) []byte {
 	b := make([]byte, 8)
 	binary.BigEndian.PutUint64(b, v)
@@ -227,15 +248,15 @@ func markHandled(tx *bolt.Tx, interactionID string, now time.Time) error {
 
 // Create stores a new game, giving it the next id, and marks the
 // interaction that created it as handled.
-func (s *Store) Create(g *tessera.Game, interactionID string) error {
-	return s.CreateWith(g, interactionID, nil)
+func (s *Store) Create(ctx context.Context, g *tessera.Game, interactionID string) error {
+	return s.CreateWith(ctx, g, interactionID, nil)
 }
 
 // CreateWith is Create with a change made in the same transaction once the
 // game has its id (a game against the AI starts at once: its first
 // announcements need the id). An error from change aborts everything.
-func (s *Store) CreateWith(g *tessera.Game, interactionID string, change func(g *tessera.Game, tx storage.Tx) error) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+func (s *Store) CreateWith(ctx context.Context, g *tessera.Game, interactionID string, change func(g *tessera.Game, tx storage.Tx) error) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		if err := markHandled(tx, interactionID, g.Created); err != nil {
 			return err
 		}
@@ -255,9 +276,9 @@ func (s *Store) CreateWith(g *tessera.Game, interactionID string, change func(g 
 
 // AITurns lists the games in play where an AI seat is to move, by id:
 // the AI's pending moves, which survive a restart.
-func (s *Store) AITurns() ([]uint64, error) {
+func (s *Store) AITurns(ctx context.Context) ([]uint64, error) {
 	var out []uint64
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bAITurn)
 		if b == nil { // no game was written since AI seats exist
 			return nil
@@ -273,9 +294,9 @@ func (s *Store) AITurns() ([]uint64, error) {
 }
 
 // Game loads a game.
-func (s *Store) Game(id uint64) (*tessera.Game, error) {
+func (s *Store) Game(ctx context.Context, id uint64) (*tessera.Game, error) {
 	var g *tessera.Game
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(ctx, func(tx *bolt.Tx) (err error) {
 		g, err = getGame(tx, id)
 		return err
 	})
@@ -290,7 +311,7 @@ type Tx struct {
 
 // Enqueue adds an announcement to the outbox; it is delivered after the
 // transaction commits, and survives a crash.
-func (t *Tx) Enqueue(a tessera.Announcement) error {
+func (t *Tx) Enqueue(ctx context.Context, a tessera.Announcement) error {
 	b := t.tx.Bucket(bOutbox)
 	seq, err := b.NextSequence()
 	if err != nil {
@@ -305,16 +326,18 @@ func (t *Tx) Enqueue(a tessera.Announcement) error {
 }
 
 // User reads a user's settings.
-func (t *Tx) User(id string) (tessera.UserSettings, error) { return getUser(t.tx, id) }
+func (t *Tx) User(ctx context.Context, id string) (tessera.UserSettings, error) {
+	return getUser(t.tx, id)
+}
 
 // Update changes a game in one transaction: it loads the game, checks that
 // its version is still version (else storage.ErrConflict, nothing written), marks
 // the interaction handled (else storage.ErrDuplicate), calls change, bumps the
 // version and writes. An error from change aborts everything, including
 // what it enqueued.
-func (s *Store) Update(id, version uint64, interactionID string, change func(g *tessera.Game, tx storage.Tx) error) (*tessera.Game, error) {
+func (s *Store) Update(ctx context.Context, id, version uint64, interactionID string, change func(g *tessera.Game, tx storage.Tx) error) (*tessera.Game, error) {
 	var out *tessera.Game
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		g, err := getGame(tx, id)
 		if err != nil {
 			return err
@@ -342,9 +365,9 @@ func (s *Store) Update(id, version uint64, interactionID string, change func(g *
 // Modify changes what a game's record does not derive from (its place,
 // status message, reminders) without a version check or bump: the
 // position is unchanged, so no move in flight needs to retry.
-func (s *Store) Modify(id uint64, change func(g *tessera.Game, tx storage.Tx) error) (*tessera.Game, error) {
+func (s *Store) Modify(ctx context.Context, id uint64, change func(g *tessera.Game, tx storage.Tx) error) (*tessera.Game, error) {
 	var out *tessera.Game
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		g, err := getGame(tx, id)
 		if err != nil {
 			return err
@@ -365,9 +388,9 @@ func (s *Store) Modify(id uint64, change func(g *tessera.Game, tx storage.Tx) er
 // Pending lists the announcements due at now, oldest first (at most max).
 // An announcement waiting for a retry holds back the later ones of its
 // game, so a game's messages are never delivered out of order.
-func (s *Store) Pending(now time.Time, max int) ([]tessera.Announcement, error) {
+func (s *Store) Pending(ctx context.Context, now time.Time, max int) ([]tessera.Announcement, error) {
 	var out []tessera.Announcement
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		held := map[uint64]bool{}
 		c := tx.Bucket(bOutbox).Cursor()
 		for k, v := c.First(); k != nil && len(out) < max; k, v = c.Next() {
@@ -387,9 +410,9 @@ func (s *Store) Pending(now time.Time, max int) ([]tessera.Announcement, error) 
 }
 
 // Outbox counts the announcements not yet delivered.
-func (s *Store) Outbox() (int, error) {
+func (s *Store) Outbox(ctx context.Context) (int, error) {
 	n := 0
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		n = tx.Bucket(bOutbox).Stats().KeyN
 		return nil
 	})
@@ -398,11 +421,11 @@ func (s *Store) Outbox() (int, error) {
 
 // Delivered removes delivered (or abandoned) announcements, in one
 // transaction.
-func (s *Store) Delivered(seqs ...uint64) error {
+func (s *Store) Delivered(ctx context.Context, seqs ...uint64) error {
 	if len(seqs) == 0 {
 		return nil
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		for _, seq := range seqs {
 			if err := tx.Bucket(bOutbox).Delete(itob(seq)); err != nil {
 				return err
@@ -413,8 +436,8 @@ func (s *Store) Delivered(seqs ...uint64) error {
 }
 
 // Retry records a failed delivery attempt; it is tried again after next.
-func (s *Store) Retry(seq uint64, next time.Time) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+func (s *Store) Retry(ctx context.Context, seq uint64, next time.Time) error {
+	return s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bOutbox)
 		v := b.Get(itob(seq))
 		if v == nil {
@@ -435,9 +458,9 @@ func (s *Store) Retry(seq uint64, next time.Time) error {
 }
 
 // Due lists the games whose deadline is at or before now, earliest first.
-func (s *Store) Due(now time.Time) ([]uint64, error) {
+func (s *Store) Due(ctx context.Context, now time.Time) ([]uint64, error) {
 	var out []uint64
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bDeadline).Cursor()
 		for k, _ := c.First(); k != nil && len(k) == 16; k, _ = c.Next() {
 			if int64(binary.BigEndian.Uint64(k[:8])) > now.UnixNano() {
@@ -451,9 +474,9 @@ func (s *Store) Due(now time.Time) ([]uint64, error) {
 }
 
 // NextDeadline is the earliest deadline of a game in play (zero if none).
-func (s *Store) NextDeadline() (time.Time, error) {
+func (s *Store) NextDeadline(ctx context.Context) (time.Time, error) {
 	var t time.Time
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		if k, _ := tx.Bucket(bDeadline).Cursor().First(); len(k) == 16 {
 			t = time.Unix(0, int64(binary.BigEndian.Uint64(k[:8])))
 		}
@@ -473,9 +496,9 @@ func getUser(tx *bolt.Tx, id string) (tessera.UserSettings, error) {
 }
 
 // User reads a user's settings (defaults when none are stored).
-func (s *Store) User(id string) (tessera.UserSettings, error) {
+func (s *Store) User(ctx context.Context, id string) (tessera.UserSettings, error) {
 	var u tessera.UserSettings
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(ctx, func(tx *bolt.Tx) (err error) {
 		u, err = getUser(tx, id)
 		return err
 	})
@@ -484,9 +507,9 @@ func (s *Store) User(id string) (tessera.UserSettings, error) {
 
 // UpdateUser changes a user's settings in one transaction; the change may
 // also change that user's games through tx (vacation).
-func (s *Store) UpdateUser(id string, change func(u *tessera.UserSettings, tx storage.Tx) error) (tessera.UserSettings, error) {
+func (s *Store) UpdateUser(ctx context.Context, id string, change func(u *tessera.UserSettings, tx storage.Tx) error) (tessera.UserSettings, error) {
 	var out tessera.UserSettings
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		u, err := getUser(tx, id)
 		if err != nil {
 			return err
@@ -506,7 +529,7 @@ func (s *Store) UpdateUser(id string, change func(u *tessera.UserSettings, tx st
 
 // ModifyGame changes a game inside a user update (see UpdateUser); like
 // Store.Modify it neither checks nor bumps the version.
-func (t *Tx) ModifyGame(id uint64, change func(g *tessera.Game) error) error {
+func (t *Tx) ModifyGame(ctx context.Context, id uint64, change func(g *tessera.Game) error) error {
 	g, err := getGame(t.tx, id)
 	if err != nil {
 		return err
@@ -519,15 +542,15 @@ func (t *Tx) ModifyGame(id uint64, change func(g *tessera.Game) error) error {
 }
 
 // Games lists a user's games inside a transaction.
-func (t *Tx) Games(userID string) ([]*tessera.Game, error) {
+func (t *Tx) Games(ctx context.Context, userID string) ([]*tessera.Game, error) {
 	return gamesByIndex(t.tx, bByPlayer, userID)
 }
 
 // Backup writes a consistent copy of the whole database to w, while the
 // bot goes on (a read transaction).
-func (s *Store) Backup(w io.Writer) (int64, error) {
+func (s *Store) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	var n int64
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(ctx, func(tx *bolt.Tx) (err error) {
 		n, err = tx.WriteTo(w)
 		return err
 	})
@@ -535,9 +558,9 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 }
 
 // Handled reports whether an interaction id was already handled.
-func (s *Store) Handled(interactionID string) (bool, error) {
+func (s *Store) Handled(ctx context.Context, interactionID string) (bool, error) {
 	var ok bool
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
 		ok = tx.Bucket(bHandled).Get([]byte(interactionID)) != nil
 		return nil
 	})
@@ -546,15 +569,15 @@ func (s *Store) Handled(interactionID string) (bool, error) {
 
 // MarkHandled records an interaction id that changed nothing in a game
 // (storage.ErrDuplicate if it was already recorded).
-func (s *Store) MarkHandled(interactionID string) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return markHandled(tx, interactionID, time.Now()) })
+func (s *Store) MarkHandled(ctx context.Context, interactionID string) error {
+	return s.update(ctx, func(tx *bolt.Tx) error { return markHandled(tx, interactionID, time.Now()) })
 }
 
 // PruneHandled forgets interaction ids older than the cutoff (Discord
 // never resends an interaction after 15 minutes).
-func (s *Store) PruneHandled(before time.Time) (int, error) {
+func (s *Store) PruneHandled(ctx context.Context, before time.Time) (int, error) {
 	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bHandled).Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			if len(v) == 8 && int64(binary.BigEndian.Uint64(v)) < before.Unix() {
@@ -584,9 +607,9 @@ func gamesByIndex(tx *bolt.Tx, bucket []byte, key string) ([]*tessera.Game, erro
 	return out, nil
 }
 
-func (s *Store) byIndex(bucket []byte, key string) ([]*tessera.Game, error) {
+func (s *Store) byIndex(ctx context.Context, bucket []byte, key string) ([]*tessera.Game, error) {
 	var out []*tessera.Game
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(ctx, func(tx *bolt.Tx) (err error) {
 		out, err = gamesByIndex(tx, bucket, key)
 		return err
 	})
@@ -594,16 +617,18 @@ func (s *Store) byIndex(bucket []byte, key string) ([]*tessera.Game, error) {
 }
 
 // ByPlayer lists a player's games, oldest first.
-func (s *Store) ByPlayer(userID string) ([]*tessera.Game, error) { return s.byIndex(bByPlayer, userID) }
+func (s *Store) ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, error) {
+	return s.byIndex(ctx, bByPlayer, userID)
+}
 
 // ByChannel lists the games of a channel or thread, oldest first.
-func (s *Store) ByChannel(channelID string) ([]*tessera.Game, error) {
-	return s.byIndex(bByChan, channelID)
+func (s *Store) ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error) {
+	return s.byIndex(ctx, bByChan, channelID)
 }
 
 // All calls fn for every game in id order.
-func (s *Store) All(fn func(g *tessera.Game) error) error {
-	return s.db.View(func(tx *bolt.Tx) error {
+func (s *Store) All(ctx context.Context, fn func(g *tessera.Game) error) error {
+	return s.view(ctx, func(tx *bolt.Tx) error {
 		return tx.Bucket(bGames).ForEach(func(k, v []byte) error {
 			var g tessera.Game
 			if err := json.Unmarshal(v, &g); err != nil {

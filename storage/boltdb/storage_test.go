@@ -74,7 +74,7 @@ func TestReopenKeepsEverything(t *testing.T) {
 	}
 	// The next game gets the next id.
 	g := newGame()
-	if err := s.Create(g, ""); err != nil || g.ID != before[0].Counters.LastGameID+1 {
+	if err := s.Create(t.Context(), g, ""); err != nil || g.ID != before[0].Counters.LastGameID+1 {
 		t.Fatalf("next game id %d after %d, err %v", g.ID, before[0].Counters.LastGameID, err)
 	}
 }
@@ -105,7 +105,7 @@ func TestBackup(t *testing.T) {
 	defer s.Close()
 	storagetest.Fill(t, s)
 	var buf bytes.Buffer
-	n, err := s.Backup(&buf)
+	n, err := s.Backup(t.Context(), &buf)
 	if err != nil || n == 0 || int64(buf.Len()) != n {
 		t.Fatalf("backup %d bytes: %v", n, err)
 	}
@@ -118,7 +118,7 @@ func TestBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if errs := c.Check(); len(errs) != 0 {
+	if errs := c.Check(t.Context()); len(errs) != 0 {
 		t.Fatalf("check of the copy: %v", errs)
 	}
 	a, b := storagetest.Dump(t, s), storagetest.Dump(t, c)

@@ -9,6 +9,7 @@ package postgres
 // as in production, point TESSERA_TEST_POSTGRES at a server with fsync on.
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
@@ -25,10 +26,10 @@ import (
 // read, a record entry appended, a post, a status edit and a turn message
 // enqueued, the version bumped.
 func benchMove(s storage.Store, id, version uint64) (uint64, error) {
-	g, err := s.Update(id, version, "", func(g *tessera.Game, tx storage.Tx) error {
+	g, err := s.Update(context.Background(), id, version, "", func(g *tessera.Game, tx storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: len(g.Moves) % 2, Text: "d5 RGBY", At: time.Now()})
 		for _, kind := range []string{tessera.AnnouncePost, tessera.AnnounceStatus, tessera.AnnounceTurn} {
-			if err := tx.Enqueue(tessera.Announcement{Kind: kind, GameID: g.ID, Moves: len(g.Moves), Board: kind == tessera.AnnouncePost}); err != nil {
+			if err := tx.Enqueue(context.Background(), tessera.Announcement{Kind: kind, GameID: g.ID, Moves: len(g.Moves), Board: kind == tessera.AnnouncePost}); err != nil {
 				return err
 			}
 		}
@@ -53,7 +54,7 @@ func BenchmarkMove(b *testing.B) {
 			return s
 		}},
 		{"postgres", func(b *testing.B, opt storage.Options) storage.Store {
-			s, err := Open(bg, pgtest.Database(b), opt)
+			s, err := Open(b.Context(), pgtest.Database(b), opt)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func BenchmarkMove(b *testing.B) {
 				s := st.open(b, storage.Options{NoSync: !sync})
 				defer s.Close()
 				g := &tessera.Game{Status: tessera.StatusPlaying, ChannelID: "c", Players: []tessera.Player{{ID: "a"}, {ID: "b"}}}
-				if err := s.Create(g, ""); err != nil {
+				if err := s.Create(b.Context(), g, ""); err != nil {
 					b.Fatal(err)
 				}
 				v := g.Version
@@ -90,7 +91,7 @@ func BenchmarkMove(b *testing.B) {
 				b.ResetTimer()
 				b.RunParallel(func(pb *testing.PB) {
 					g := &tessera.Game{Status: tessera.StatusPlaying, ChannelID: fmt.Sprint("c", games.Add(1)), Players: []tessera.Player{{ID: "a"}, {ID: "b"}}}
-					if err := s.Create(g, ""); err != nil {
+					if err := s.Create(b.Context(), g, ""); err != nil {
 						b.Error(err)
 						return
 					}

@@ -8,6 +8,7 @@ package postgres
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,7 +28,7 @@ import (
 // goes on: pg_dump's custom format (restore it with pg_restore, see
 // docs/scaling). It needs pg_dump, PostgreSQL's client program, of the
 // server's major version or newer.
-func (s *Store) Backup(w io.Writer) (int64, error) {
+func (s *Store) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	bin, err := pgDump()
 	if err != nil {
 		return 0, err
@@ -84,25 +85,25 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // Check verifies that every record decodes and that the indexes agree with
 // the records, and returns every problem found (at most 100). A record
 // that does not decode is a *storage.DamagedError.
-func (s *Store) Check() []error {
+func (s *Store) Check(ctx context.Context) []error {
 	var errs []error
 	report := func(err error) bool {
 		errs = append(errs, err)
 		return len(errs) < 100
 	}
-	if err := s.checkSchema(bg); err != nil {
+	if err := s.checkSchema(ctx); err != nil {
 		return []error{err}
 	}
-	tx, err := s.pool.Begin(bg)
+	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return []error{s.fail(err)}
 	}
-	defer tx.Rollback(bg)
+	defer tx.Rollback(ctx)
 	// One snapshot for every read below.
-	if _, err := tx.Exec(bg, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"); err != nil {
+	if _, err := tx.Exec(ctx, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"); err != nil {
 		return []error{s.fail(err)}
 	}
-	rows, err := tx.Query(bg, "SELECT id, version, open_guild, ai_turn, deadline, record FROM games ORDER BY id")
+	rows, err := tx.Query(ctx, "SELECT id, version, open_guild, ai_turn, deadline, record FROM games ORDER BY id")
 	if err != nil {
 		return []error{s.fail(err)}
 	}
@@ -159,7 +160,7 @@ func (s *Store) Check() []error {
 		if g.ThreadID != "" {
 			places = append(places, g.ThreadID)
 		}
-		err := tx.QueryRow(bg, `SELECT
+		err := tx.QueryRow(ctx, `SELECT
 			(SELECT count(*) FROM unnest($2::text[]) p WHERE NOT EXISTS (SELECT 1 FROM game_players WHERE player_id = p AND game_id = $1)) +
 			(SELECT count(*) FROM unnest($3::text[]) c WHERE NOT EXISTS (SELECT 1 FROM game_channels WHERE channel_id = c AND game_id = $1)) +
 			(SELECT count(*) FROM unnest($2::text[]) p WHERE $4 AND NOT EXISTS (SELECT 1 FROM finished WHERE player_id = p AND game_id = $1))`,
@@ -176,7 +177,7 @@ func (s *Store) Check() []error {
 		{"users", "SELECT id, settings FROM users WHERE settings IS NOT NULL"},
 		{"ratings", "SELECT guild_id || '/' || game || '/' || user_id, rating FROM ratings"},
 	} {
-		rows, err := tx.Query(bg, table.sql)
+		rows, err := tx.Query(ctx, table.sql)
 		if err != nil {
 			return append(errs, s.fail(err))
 		}

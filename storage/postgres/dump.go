@@ -5,6 +5,7 @@ package postgres
 // games through putGame, as any write does.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,15 +26,15 @@ const lastSeqSQL = `SELECT greatest(
 	(SELECT coalesce(max(seq), 0) FROM outbox))`
 
 // Dump calls put for every record, from one snapshot (see storage.Dumper).
-func (s *Store) Dump(put func(storage.Record) error) error {
-	tx, err := s.pool.BeginTx(bg, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return s.fail(err)
 	}
-	defer tx.Rollback(bg)
+	defer tx.Rollback(ctx)
 	var c storage.Counters
 	var lastGame, lastSeq, lastRating int64
-	if err := tx.QueryRow(bg, `SELECT greatest((SELECT value FROM counters WHERE name = 'games'), (SELECT coalesce(max(id), 0) FROM games)), (`+lastSeqSQL+`),
+	if err := tx.QueryRow(ctx, `SELECT greatest((SELECT value FROM counters WHERE name = 'games'), (SELECT coalesce(max(id), 0) FROM games)), (`+lastSeqSQL+`),
 		(SELECT value FROM counters WHERE name = 'ratings')`).Scan(&lastGame, &lastSeq, &lastRating); err != nil {
 		return s.fail(err)
 	}
@@ -45,7 +46,7 @@ func (s *Store) Dump(put func(storage.Record) error) error {
 	// qualified column: an unqualified ORDER BY seq would sort by the
 	// output column seq::text, putting 10 before 2.
 	each := func(sql string, fn func(key string, b []byte) error) error {
-		rows, err := tx.Query(bg, sql)
+		rows, err := tx.Query(ctx, sql)
 		if err != nil {
 			return s.fail(err)
 		}
@@ -103,7 +104,7 @@ func (s *Store) Dump(put func(storage.Record) error) error {
 	if err != nil {
 		return err
 	}
-	rows, err := tx.Query(bg, "SELECT interaction_id, at FROM handled ORDER BY interaction_id")
+	rows, err := tx.Query(ctx, "SELECT interaction_id, at FROM handled ORDER BY interaction_id")
 	if err != nil {
 		return s.fail(err)
 	}
@@ -124,10 +125,10 @@ func (s *Store) Dump(put func(storage.Record) error) error {
 
 // Load writes the records src gives into this empty database in one
 // transaction (see storage.Dumper).
-func (s *Store) Load(src func(put func(storage.Record) error) error) error {
-	return s.inTx(func(t *Tx) error {
+func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) error) error) error {
+	return s.inTx(ctx, func(t *Tx) error {
 		var used bool
-		if err := t.tx.QueryRow(bg, `SELECT EXISTS (SELECT 1 FROM games) OR EXISTS (SELECT 1 FROM outbox)
+		if err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM games) OR EXISTS (SELECT 1 FROM outbox)
 			OR EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM ratings) OR EXISTS (SELECT 1 FROM handled)`).Scan(&used); err != nil {
 			return s.fail(err)
 		}
@@ -145,7 +146,7 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 					return fmt.Errorf("load: a game with id %d and RatingSeq %d", r.Game.ID, r.Game.RatingSeq)
 				}
 				lastRating = max(lastRating, r.Game.RatingSeq)
-				return s.fail(t.putGame(r.Game, nil))
+				return s.fail(t.putGame(ctx, r.Game, nil))
 			case r.Announcement != nil:
 				a := *r.Announcement
 				if a.Seq == 0 || a.Seq > 1<<62 {
@@ -157,7 +158,7 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 				if err != nil {
 					return err
 				}
-				_, err = t.tx.Exec(bg, `WITH lease AS (INSERT INTO outbox_leases (game_id) VALUES ($1) ON CONFLICT DO NOTHING)
+				_, err = t.tx.Exec(ctx, `WITH lease AS (INSERT INTO outbox_leases (game_id) VALUES ($1) ON CONFLICT DO NOTHING)
 					INSERT INTO outbox (seq, game_id, next_at, body) VALUES ($4, $1, $2, $3)`, int64(a.GameID), nanos(a.Next), body, int64(seq))
 				return s.fail(err)
 			case r.User != nil:
@@ -165,12 +166,12 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 				if err != nil {
 					return err
 				}
-				_, err = t.tx.Exec(bg, "INSERT INTO users (id, settings) VALUES ($1, $2)", r.User.ID, b)
+				_, err = t.tx.Exec(ctx, "INSERT INTO users (id, settings) VALUES ($1, $2)", r.User.ID, b)
 				return s.fail(err)
 			case r.Rating != nil:
-				return s.fail(t.PutRating(*r.Rating))
+				return s.fail(t.PutRating(ctx, *r.Rating))
 			case r.Handled != nil:
-				_, err := t.tx.Exec(bg, "INSERT INTO handled (interaction_id, at) VALUES ($1, $2)", r.Handled.ID, r.Handled.At.Unix())
+				_, err := t.tx.Exec(ctx, "INSERT INTO handled (interaction_id, at) VALUES ($1, $2)", r.Handled.ID, r.Handled.At.Unix())
 				return s.fail(err)
 			default:
 				return errors.New("load: an empty record")
@@ -184,20 +185,20 @@ func (s *Store) Load(src func(put func(storage.Record) error) error) error {
 			return fmt.Errorf("load: counters %+v out of range", counters)
 		}
 		// The next id and Seq are above everything given out before.
-		if _, err := t.tx.Exec(bg, `UPDATE counters SET value = greatest(value, $1, (SELECT coalesce(max(id), 0) FROM games)) WHERE name = 'games'`,
+		if _, err := t.tx.Exec(ctx, `UPDATE counters SET value = greatest(value, $1, (SELECT coalesce(max(id), 0) FROM games)) WHERE name = 'games'`,
 			int64(counters.LastGameID)); err != nil {
 			return s.fail(err)
 		}
-		if _, err := t.tx.Exec(bg, `UPDATE counters SET value = greatest(value, $1) WHERE name = 'ratings'`,
+		if _, err := t.tx.Exec(ctx, `UPDATE counters SET value = greatest(value, $1) WHERE name = 'ratings'`,
 			int64(max(counters.LastRatingSeq, lastRating))); err != nil {
 			return s.fail(err)
 		}
 		var last int64
-		if err := t.tx.QueryRow(bg, lastSeqSQL).Scan(&last); err != nil {
+		if err := t.tx.QueryRow(ctx, lastSeqSQL).Scan(&last); err != nil {
 			return s.fail(err)
 		}
 		if last = max(last, int64(counters.LastSeq)); last > 0 {
-			if _, err := t.tx.Exec(bg, "SELECT setval('outbox_seq_seq', $1)", last); err != nil {
+			if _, err := t.tx.Exec(ctx, "SELECT setval('outbox_seq_seq', $1)", last); err != nil {
 				return s.fail(err)
 			}
 		}

@@ -6,6 +6,7 @@ package postgres
 // bbolt adapter's putGame keeps its buckets.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"time"
@@ -19,9 +20,9 @@ import (
 // nextGameID takes the next game id inside the transaction: a counter row
 // (a rolled-back create gives its id back, as bbolt's sequence does),
 // never below an id already stored (games copied in by tessera migrate).
-func (t *Tx) nextGameID() (uint64, error) {
+func (t *Tx) nextGameID(ctx context.Context) (uint64, error) {
 	var id int64
-	err := t.tx.QueryRow(bg, `UPDATE counters
+	err := t.tx.QueryRow(ctx, `UPDATE counters
 		SET value = greatest(value, (SELECT coalesce(max(id), 0) FROM games)) + 1
 		WHERE name = 'games' RETURNING value`).Scan(&id)
 	return uint64(id), err
@@ -29,9 +30,9 @@ func (t *Tx) nextGameID() (uint64, error) {
 
 // lockGame reads a game and locks its row until the transaction ends, so
 // that a racing change in any process waits and then sees this one's.
-func (t *Tx) lockGame(id uint64) (*tessera.Game, error) {
+func (t *Tx) lockGame(ctx context.Context, id uint64) (*tessera.Game, error) {
 	var b []byte
-	err := t.tx.QueryRow(bg, "SELECT record FROM games WHERE id = $1 FOR UPDATE", int64(id)).Scan(&b)
+	err := t.tx.QueryRow(ctx, "SELECT record FROM games WHERE id = $1 FOR UPDATE", int64(id)).Scan(&b)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, storage.ErrNotFound
 	}
@@ -43,7 +44,7 @@ func (t *Tx) lockGame(id uint64) (*tessera.Game, error) {
 
 // putGame writes a game and keeps its indexes in step; old is the game as
 // it was (nil when new). The statements go in one round trip.
-func (t *Tx) putGame(g, old *tessera.Game) error {
+func (t *Tx) putGame(ctx context.Context, g, old *tessera.Game) error {
 	rec, err := json.Marshal(g)
 	if err != nil {
 		return err
@@ -87,17 +88,17 @@ func (t *Tx) putGame(g, old *tessera.Game) error {
 		b.Queue("INSERT INTO finished (player_id, ended, game_id) SELECT unnest($1::text[]), $2, $3 ON CONFLICT DO NOTHING",
 			players, storage.Ended(g), id)
 	}
-	return t.send(b)
+	return t.send(ctx, b)
 }
 
 // markHandled records an interaction id; storage.ErrDuplicate if it was
 // already (by any process: the id is the primary key, and a racing insert
 // of the same id waits for the other transaction's outcome).
-func (t *Tx) markHandled(interactionID string, now time.Time) error {
+func (t *Tx) markHandled(ctx context.Context, interactionID string, now time.Time) error {
 	if interactionID == "" {
 		return nil
 	}
-	tag, err := t.tx.Exec(bg, "INSERT INTO handled (interaction_id, at) VALUES ($1, $2) ON CONFLICT DO NOTHING", interactionID, now.Unix())
+	tag, err := t.tx.Exec(ctx, "INSERT INTO handled (interaction_id, at) VALUES ($1, $2) ON CONFLICT DO NOTHING", interactionID, now.Unix())
 	if err != nil {
 		return err
 	}
@@ -109,18 +110,18 @@ func (t *Tx) markHandled(interactionID string, now time.Time) error {
 
 // Create stores a new game, giving it the next id, and marks the
 // interaction that created it as handled.
-func (s *Store) Create(g *tessera.Game, interactionID string) error {
-	return s.CreateWith(g, interactionID, nil)
+func (s *Store) Create(ctx context.Context, g *tessera.Game, interactionID string) error {
+	return s.CreateWith(ctx, g, interactionID, nil)
 }
 
 // CreateWith is Create with a change made in the same transaction once the
 // game has its id. An error from change aborts everything.
-func (s *Store) CreateWith(g *tessera.Game, interactionID string, change func(g *tessera.Game, tx storage.Tx) error) error {
-	return s.inTx(func(t *Tx) error {
-		if err := t.markHandled(interactionID, g.Created); err != nil {
+func (s *Store) CreateWith(ctx context.Context, g *tessera.Game, interactionID string, change func(g *tessera.Game, tx storage.Tx) error) error {
+	return s.inTx(ctx, func(t *Tx) error {
+		if err := t.markHandled(ctx, interactionID, g.Created); err != nil {
 			return err
 		}
-		id, err := t.nextGameID()
+		id, err := t.nextGameID(ctx)
 		if err != nil {
 			return s.fail(err)
 		}
@@ -130,19 +131,19 @@ func (s *Store) CreateWith(g *tessera.Game, interactionID string, change func(g 
 				return err
 			}
 		}
-		return s.fail(t.putGame(g, nil))
+		return s.fail(t.putGame(ctx, g, nil))
 	})
 }
 
 // CreateLinked stores a new game made from another one (a rematch) and
 // records its id in that one's Rematch, in one transaction; the other
 // game's row is locked first, so two clicks in two processes make one.
-func (s *Store) CreateLinked(g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error {
-	return s.inTx(func(t *Tx) error {
-		if err := t.markHandled(interactionID, g.Created); err != nil {
+func (s *Store) CreateLinked(ctx context.Context, g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error {
+	return s.inTx(ctx, func(t *Tx) error {
+		if err := t.markHandled(ctx, interactionID, g.Created); err != nil {
 			return err
 		}
-		from, err := t.lockGame(fromID)
+		from, err := t.lockGame(ctx, fromID)
 		if err != nil {
 			return err
 		}
@@ -150,23 +151,23 @@ func (s *Store) CreateLinked(g *tessera.Game, interactionID string, fromID uint6
 		if err := link(from); err != nil {
 			return err
 		}
-		id, err := t.nextGameID()
+		id, err := t.nextGameID(ctx)
 		if err != nil {
 			return s.fail(err)
 		}
 		g.ID, g.Version = id, 1
 		from.Rematch = id
-		if err := t.putGame(from, &old); err != nil {
+		if err := t.putGame(ctx, from, &old); err != nil {
 			return s.fail(err)
 		}
-		return s.fail(t.putGame(g, nil))
+		return s.fail(t.putGame(ctx, g, nil))
 	})
 }
 
 // Game loads a game.
-func (s *Store) Game(id uint64) (*tessera.Game, error) {
+func (s *Store) Game(ctx context.Context, id uint64) (*tessera.Game, error) {
 	var b []byte
-	err := s.pool.QueryRow(bg, "SELECT record FROM games WHERE id = $1", int64(id)).Scan(&b)
+	err := s.pool.QueryRow(ctx, "SELECT record FROM games WHERE id = $1", int64(id)).Scan(&b)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, storage.ErrNotFound
 	}
@@ -181,17 +182,17 @@ func (s *Store) Game(id uint64) (*tessera.Game, error) {
 // marks the interaction handled (else storage.ErrDuplicate), calls change,
 // bumps the version and writes. An error from change aborts everything,
 // including what it enqueued.
-func (s *Store) Update(id, version uint64, interactionID string, change func(g *tessera.Game, tx storage.Tx) error) (*tessera.Game, error) {
+func (s *Store) Update(ctx context.Context, id, version uint64, interactionID string, change func(g *tessera.Game, tx storage.Tx) error) (*tessera.Game, error) {
 	var out *tessera.Game
-	err := s.inTx(func(t *Tx) error {
-		g, err := t.lockGame(id)
+	err := s.inTx(ctx, func(t *Tx) error {
+		g, err := t.lockGame(ctx, id)
 		if err != nil {
 			return s.failGame(err)
 		}
 		if g.Version != version {
 			return storage.ErrConflict
 		}
-		if err := t.markHandled(interactionID, time.Now()); err != nil {
+		if err := t.markHandled(ctx, interactionID, time.Now()); err != nil {
 			return s.failGame(err)
 		}
 		old := *g
@@ -199,7 +200,7 @@ func (s *Store) Update(id, version uint64, interactionID string, change func(g *
 			return err
 		}
 		g.Version++
-		if err := t.putGame(g, &old); err != nil {
+		if err := t.putGame(ctx, g, &old); err != nil {
 			return s.fail(err)
 		}
 		out = g
@@ -224,10 +225,10 @@ func (s *Store) failGame(err error) error {
 
 // Modify changes what a game's record does not derive from (its place,
 // status message, reminders) without a version check or bump.
-func (s *Store) Modify(id uint64, change func(g *tessera.Game, tx storage.Tx) error) (*tessera.Game, error) {
+func (s *Store) Modify(ctx context.Context, id uint64, change func(g *tessera.Game, tx storage.Tx) error) (*tessera.Game, error) {
 	var out *tessera.Game
-	err := s.inTx(func(t *Tx) error {
-		g, err := t.lockGame(id)
+	err := s.inTx(ctx, func(t *Tx) error {
+		g, err := t.lockGame(ctx, id)
 		if err != nil {
 			return s.failGame(err)
 		}
@@ -235,7 +236,7 @@ func (s *Store) Modify(id uint64, change func(g *tessera.Game, tx storage.Tx) er
 		if err := change(g, t); err != nil {
 			return err
 		}
-		if err := t.putGame(g, &old); err != nil {
+		if err := t.putGame(ctx, g, &old); err != nil {
 			return s.fail(err)
 		}
 		out = g
@@ -246,8 +247,8 @@ func (s *Store) Modify(id uint64, change func(g *tessera.Game, tx storage.Tx) er
 
 // ModifyGame changes a game inside a user update; like Store.Modify it
 // neither checks nor bumps the version.
-func (t *Tx) ModifyGame(id uint64, change func(g *tessera.Game) error) error {
-	g, err := t.lockGame(id)
+func (t *Tx) ModifyGame(ctx context.Context, id uint64, change func(g *tessera.Game) error) error {
+	g, err := t.lockGame(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -255,24 +256,24 @@ func (t *Tx) ModifyGame(id uint64, change func(g *tessera.Game) error) error {
 	if err := change(g); err != nil {
 		return err
 	}
-	return t.putGame(g, &old)
+	return t.putGame(ctx, g, &old)
 }
 
 // Games lists a user's games inside the transaction.
-func (t *Tx) Games(userID string) ([]*tessera.Game, error) {
-	return t.s.queryGames(t.tx, byPlayerSQL, userID)
+func (t *Tx) Games(ctx context.Context, userID string) ([]*tessera.Game, error) {
+	return t.s.queryGames(ctx, t.tx, byPlayerSQL, userID)
 }
 
 const byPlayerSQL = "SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.player_id = $1 ORDER BY g.id"
 
 // ByPlayer lists a player's games, oldest first.
-func (s *Store) ByPlayer(userID string) ([]*tessera.Game, error) {
-	return s.queryGames(s.pool, byPlayerSQL, userID)
+func (s *Store) ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, error) {
+	return s.queryGames(ctx, s.pool, byPlayerSQL, userID)
 }
 
 // ByChannel lists the games of a channel or thread, oldest first.
-func (s *Store) ByChannel(channelID string) ([]*tessera.Game, error) {
-	return s.queryGames(s.pool, "SELECT g.id, g.record FROM game_channels c JOIN games g ON g.id = c.game_id WHERE c.channel_id = $1 ORDER BY g.id", channelID)
+func (s *Store) ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error) {
+	return s.queryGames(ctx, s.pool, "SELECT g.id, g.record FROM game_channels c JOIN games g ON g.id = c.game_id WHERE c.channel_id = $1 ORDER BY g.id", channelID)
 }
 
 // OpenChallenges lists the open challenges of a server inside a
@@ -280,11 +281,11 @@ func (s *Store) ByChannel(channelID string) ([]*tessera.Game, error) {
 // the transaction ends, so that two processes counting one server's
 // challenges before creating one do it one after the other; the query,
 // run after the lock, sees the other's committed challenge.
-func (t *Tx) OpenChallenges(guildID string) ([]*tessera.Game, error) {
-	if _, err := t.tx.Exec(bg, "SELECT pg_advisory_xact_lock($1, hashtext($2))", openLockClass, guildID); err != nil {
+func (t *Tx) OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error) {
+	if _, err := t.tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", openLockClass, guildID); err != nil {
 		return nil, err
 	}
-	return t.s.queryGames(t.tx, "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id", guildID)
+	return t.s.queryGames(ctx, t.tx, "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id", guildID)
 }
 
 // openLockClass is the first key of the open challenges' advisory locks
@@ -292,22 +293,22 @@ func (t *Tx) OpenChallenges(guildID string) ([]*tessera.Game, error) {
 const openLockClass int32 = 2
 
 // OpenChallenges lists the open challenges of a server, oldest first.
-func (s *Store) OpenChallenges(guildID string) ([]*tessera.Game, error) {
-	return s.queryGames(s.pool, "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id", guildID)
+func (s *Store) OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error) {
+	return s.queryGames(ctx, s.pool, "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id", guildID)
 }
 
 // AllOpenChallenges lists every server's open challenges, by server and
 // then oldest first (bbolt's order).
-func (s *Store) AllOpenChallenges() ([]*tessera.Game, error) {
-	return s.queryGames(s.pool, "SELECT id, record FROM games WHERE open_guild IS NOT NULL ORDER BY open_guild, id")
+func (s *Store) AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error) {
+	return s.queryGames(ctx, s.pool, "SELECT id, record FROM games WHERE open_guild IS NOT NULL ORDER BY open_guild, id")
 }
 
 // Finished lists a player's finished games, newest first (by when they
 // ended, then by id), keeping those keep accepts (nil: all): skip of them
 // are passed over and at most limit returned; more reports whether others
 // follow. The rows are read as needed, so a first page is cheap.
-func (s *Store) Finished(playerID string, keep func(*tessera.Game) bool, skip, limit int) (page []*tessera.Game, more bool, err error) {
-	rows, err := s.pool.Query(bg, `SELECT g.id, g.record FROM finished f JOIN games g ON g.id = f.game_id
+func (s *Store) Finished(ctx context.Context, playerID string, keep func(*tessera.Game) bool, skip, limit int) (page []*tessera.Game, more bool, err error) {
+	rows, err := s.pool.Query(ctx, `SELECT g.id, g.record FROM finished f JOIN games g ON g.id = f.game_id
 		WHERE f.player_id = $1 ORDER BY f.ended DESC, f.game_id DESC`, playerID)
 	if err != nil {
 		return nil, false, s.fail(err)
@@ -339,8 +340,8 @@ func (s *Store) Finished(playerID string, keep func(*tessera.Game) bool, skip, l
 }
 
 // All calls fn for every game in id order, from one snapshot.
-func (s *Store) All(fn func(g *tessera.Game) error) error {
-	rows, err := s.pool.Query(bg, "SELECT id, record FROM games ORDER BY id")
+func (s *Store) All(ctx context.Context, fn func(g *tessera.Game) error) error {
+	rows, err := s.pool.Query(ctx, "SELECT id, record FROM games ORDER BY id")
 	if err != nil {
 		return s.fail(err)
 	}
@@ -363,19 +364,19 @@ func (s *Store) All(fn func(g *tessera.Game) error) error {
 }
 
 // AITurns lists the games in play where an AI seat is to move, by id.
-func (s *Store) AITurns() ([]uint64, error) {
-	return s.ids("SELECT id FROM games WHERE ai_turn ORDER BY id")
+func (s *Store) AITurns(ctx context.Context) ([]uint64, error) {
+	return s.ids(ctx, "SELECT id FROM games WHERE ai_turn ORDER BY id")
 }
 
 // Due lists the games whose deadline is at or before now, earliest first.
-func (s *Store) Due(now time.Time) ([]uint64, error) {
-	return s.ids("SELECT id FROM games WHERE deadline <= $1 ORDER BY deadline, id", now.UnixNano())
+func (s *Store) Due(ctx context.Context, now time.Time) ([]uint64, error) {
+	return s.ids(ctx, "SELECT id FROM games WHERE deadline <= $1 ORDER BY deadline, id", now.UnixNano())
 }
 
 // NextDeadline is the earliest deadline of a game in play (zero if none).
-func (s *Store) NextDeadline() (time.Time, error) {
+func (s *Store) NextDeadline(ctx context.Context) (time.Time, error) {
 	var n *int64
-	if err := s.pool.QueryRow(bg, "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL").Scan(&n); err != nil {
+	if err := s.pool.QueryRow(ctx, "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL").Scan(&n); err != nil {
 		return time.Time{}, s.fail(err)
 	}
 	if n == nil {
@@ -384,8 +385,8 @@ func (s *Store) NextDeadline() (time.Time, error) {
 	return time.Unix(0, *n), nil
 }
 
-func (s *Store) ids(sql string, args ...any) ([]uint64, error) {
-	rows, err := s.pool.Query(bg, sql, args...)
+func (s *Store) ids(ctx context.Context, sql string, args ...any) ([]uint64, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, s.fail(err)
 	}
@@ -401,21 +402,21 @@ func (s *Store) ids(sql string, args ...any) ([]uint64, error) {
 }
 
 // Handled reports whether an interaction id was already handled.
-func (s *Store) Handled(interactionID string) (bool, error) {
+func (s *Store) Handled(ctx context.Context, interactionID string) (bool, error) {
 	var ok bool
-	err := s.pool.QueryRow(bg, "SELECT EXISTS (SELECT 1 FROM handled WHERE interaction_id = $1)", interactionID).Scan(&ok)
+	err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM handled WHERE interaction_id = $1)", interactionID).Scan(&ok)
 	return ok, s.fail(err)
 }
 
 // MarkHandled records an interaction id that changed nothing in a game
 // (storage.ErrDuplicate if it was already recorded).
-func (s *Store) MarkHandled(interactionID string) error {
-	return s.inTx(func(t *Tx) error { return s.failGame(t.markHandled(interactionID, time.Now())) })
+func (s *Store) MarkHandled(ctx context.Context, interactionID string) error {
+	return s.inTx(ctx, func(t *Tx) error { return s.failGame(t.markHandled(ctx, interactionID, time.Now())) })
 }
 
 // PruneHandled forgets interaction ids handled before the cutoff.
-func (s *Store) PruneHandled(before time.Time) (int, error) {
-	tag, err := s.pool.Exec(bg, "DELETE FROM handled WHERE at < $1", before.Unix())
+func (s *Store) PruneHandled(ctx context.Context, before time.Time) (int, error) {
+	tag, err := s.pool.Exec(ctx, "DELETE FROM handled WHERE at < $1", before.Unix())
 	if err != nil {
 		return 0, s.fail(err)
 	}

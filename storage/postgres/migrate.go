@@ -89,8 +89,9 @@ func (s *Store) migrate(ctx context.Context) (created bool, err error) {
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
 		return false, s.fail(err)
 	}
-	// Session locks outlive a failed transaction: unlock explicitly.
-	defer conn.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", migrationLock)
+	// Session locks outlive a failed transaction: unlock explicitly, also
+	// when ctx was cancelled meanwhile.
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock)
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version    integer PRIMARY KEY,
 		name       text NOT NULL,

@@ -14,6 +14,7 @@ package postgres
 // the games over.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,7 +39,7 @@ func nanos(t time.Time) *int64 {
 // is ignored). The insert is sent with the game's write (putGame) or just
 // before the commit, in the same round trip: no read in a transaction
 // looks at the outbox, so nothing can miss it meanwhile.
-func (t *Tx) Enqueue(a tessera.Announcement) error {
+func (t *Tx) Enqueue(ctx context.Context, a tessera.Announcement) error {
 	a.Seq = 0
 	body, err := json.Marshal(a)
 	if err != nil {
@@ -57,7 +58,7 @@ const enqueueSQL = `WITH lease AS (INSERT INTO outbox_leases (game_id) VALUES ($
 	INSERT INTO outbox (game_id, next_at, body) VALUES ($1, $2, $3)`
 
 // send sends b with the announcements enqueued so far, in one round trip.
-func (t *Tx) send(b *pgx.Batch) error {
+func (t *Tx) send(ctx context.Context, b *pgx.Batch) error {
 	if t.queued != nil {
 		b.QueuedQueries = append(b.QueuedQueries, t.queued.QueuedQueries...)
 		t.queued = nil
@@ -65,7 +66,7 @@ func (t *Tx) send(b *pgx.Batch) error {
 	if b.Len() == 0 {
 		return nil
 	}
-	return t.tx.SendBatch(bg, b).Close()
+	return t.tx.SendBatch(ctx, b).Close()
 }
 
 // decodeAnnouncement reads an outbox row.
@@ -81,8 +82,8 @@ func (s *Store) decodeAnnouncement(seq int64, body []byte) (tessera.Announcement
 // Pending lists the announcements due at now, oldest first (at most max).
 // An announcement waiting for a retry holds back the later ones of its
 // game, so a game's messages are never delivered out of order.
-func (s *Store) Pending(now time.Time, max int) ([]tessera.Announcement, error) {
-	rows, err := s.pool.Query(bg, `SELECT o.seq, o.body FROM outbox o
+func (s *Store) Pending(ctx context.Context, now time.Time, max int) ([]tessera.Announcement, error) {
+	rows, err := s.pool.Query(ctx, `SELECT o.seq, o.body FROM outbox o
 		WHERE NOT EXISTS (SELECT 1 FROM outbox h WHERE h.game_id = o.game_id AND h.seq <= o.seq AND h.next_at > $1)
 		ORDER BY o.seq LIMIT $2`, now.UnixNano(), max)
 	if err != nil {
@@ -108,10 +109,10 @@ func (s *Store) Pending(now time.Time, max int) ([]tessera.Announcement, error) 
 // Claim leases to owner up to max games that have due announcements and no
 // live lease held by another owner, oldest first, and returns those games'
 // pending announcements in order (see storage.Store).
-func (s *Store) Claim(now time.Time, owner string, lease time.Duration, max int) ([]tessera.Announcement, error) {
+func (s *Store) Claim(ctx context.Context, now time.Time, owner string, lease time.Duration, max int) ([]tessera.Announcement, error) {
 	var out []tessera.Announcement
-	err := s.inTx(func(t *Tx) error {
-		rows, err := t.tx.Query(bg, `SELECT l.game_id FROM outbox_leases l
+	err := s.inTx(ctx, func(t *Tx) error {
+		rows, err := t.tx.Query(ctx, `SELECT l.game_id FROM outbox_leases l
 			JOIN (SELECT DISTINCT ON (game_id) game_id, seq, next_at FROM outbox ORDER BY game_id, seq) first
 				ON first.game_id = l.game_id
 			WHERE (first.next_at IS NULL OR first.next_at <= $1)
@@ -138,11 +139,11 @@ func (s *Store) Claim(now time.Time, owner string, lease time.Duration, max int)
 		if len(games) == 0 {
 			return nil
 		}
-		if _, err := t.tx.Exec(bg, "UPDATE outbox_leases SET owner = $1, lease_until = $2 WHERE game_id = ANY($3)",
+		if _, err := t.tx.Exec(ctx, "UPDATE outbox_leases SET owner = $1, lease_until = $2 WHERE game_id = ANY($3)",
 			owner, now.Add(lease).UnixNano(), games); err != nil {
 			return s.fail(err)
 		}
-		rows, err = t.tx.Query(bg, "SELECT seq, game_id, next_at, body FROM outbox WHERE game_id = ANY($1) ORDER BY seq", games)
+		rows, err = t.tx.Query(ctx, "SELECT seq, game_id, next_at, body FROM outbox WHERE game_id = ANY($1) ORDER BY seq", games)
 		if err != nil {
 			return s.fail(err)
 		}
@@ -174,7 +175,7 @@ func (s *Store) Claim(now time.Time, owner string, lease time.Duration, max int)
 }
 
 // Release ends owner's leases on games; another owner's are kept.
-func (s *Store) Release(owner string, games ...uint64) error {
+func (s *Store) Release(ctx context.Context, owner string, games ...uint64) error {
 	if len(games) == 0 {
 		return nil
 	}
@@ -182,14 +183,14 @@ func (s *Store) Release(owner string, games ...uint64) error {
 	for i, g := range games {
 		ids[i] = int64(g)
 	}
-	_, err := s.pool.Exec(bg, "UPDATE outbox_leases SET owner = '', lease_until = 0 WHERE owner = $1 AND game_id = ANY($2)", owner, ids)
+	_, err := s.pool.Exec(ctx, "UPDATE outbox_leases SET owner = '', lease_until = 0 WHERE owner = $1 AND game_id = ANY($2)", owner, ids)
 	return s.fail(err)
 }
 
 // Outbox counts the announcements not yet delivered.
-func (s *Store) Outbox() (int, error) {
+func (s *Store) Outbox(ctx context.Context) (int, error) {
 	var n int
-	err := s.pool.QueryRow(bg, "SELECT count(*) FROM outbox").Scan(&n)
+	err := s.pool.QueryRow(ctx, "SELECT count(*) FROM outbox").Scan(&n)
 	return n, s.fail(err)
 }
 
@@ -203,21 +204,21 @@ func seqIDs(seqs []uint64) []int64 {
 
 // Delivered removes delivered (or abandoned) announcements, in one
 // transaction.
-func (s *Store) Delivered(seqs ...uint64) error {
+func (s *Store) Delivered(ctx context.Context, seqs ...uint64) error {
 	if len(seqs) == 0 {
 		return nil
 	}
-	_, err := s.pool.Exec(bg, "DELETE FROM outbox WHERE seq = ANY($1)", seqIDs(seqs))
+	_, err := s.pool.Exec(ctx, "DELETE FROM outbox WHERE seq = ANY($1)", seqIDs(seqs))
 	return s.fail(err)
 }
 
 // rewrite changes, in one transaction, the announcements a query selects
 // (seq, body; it must lock them FOR UPDATE); change reports whether it
 // changed one. It returns how many were changed.
-func (s *Store) rewrite(change func(a *tessera.Announcement) bool, sql string, args ...any) (int, error) {
+func (s *Store) rewrite(ctx context.Context, change func(a *tessera.Announcement) bool, sql string, args ...any) (int, error) {
 	n := 0
-	err := s.inTx(func(t *Tx) error {
-		rows, err := t.tx.Query(bg, sql, args...)
+	err := s.inTx(ctx, func(t *Tx) error {
+		rows, err := t.tx.Query(ctx, sql, args...)
 		if err != nil {
 			return s.fail(err)
 		}
@@ -249,7 +250,7 @@ func (s *Store) rewrite(change func(a *tessera.Announcement) bool, sql string, a
 			if err != nil {
 				return err
 			}
-			if _, err := t.tx.Exec(bg, "UPDATE outbox SET next_at = $2, body = $3 WHERE seq = $1", int64(seq), nanos(a.Next), body); err != nil {
+			if _, err := t.tx.Exec(ctx, "UPDATE outbox SET next_at = $2, body = $3 WHERE seq = $1", int64(seq), nanos(a.Next), body); err != nil {
 				return s.fail(err)
 			}
 		}
@@ -260,8 +261,8 @@ func (s *Store) rewrite(change func(a *tessera.Announcement) bool, sql string, a
 }
 
 // Retry records a failed delivery attempt; it is tried again after next.
-func (s *Store) Retry(seq uint64, next time.Time) error {
-	_, err := s.rewrite(func(a *tessera.Announcement) bool {
+func (s *Store) Retry(ctx context.Context, seq uint64, next time.Time) error {
+	_, err := s.rewrite(ctx, func(a *tessera.Announcement) bool {
 		a.Tries++
 		a.Next = next
 		return true
@@ -271,11 +272,11 @@ func (s *Store) Retry(seq uint64, next time.Time) error {
 
 // Attempting records that delivery of these announcements starts at (for
 // each, only its first attempt counts), in one transaction.
-func (s *Store) Attempting(at time.Time, seqs ...uint64) error {
+func (s *Store) Attempting(ctx context.Context, at time.Time, seqs ...uint64) error {
 	if len(seqs) == 0 {
 		return nil
 	}
-	_, err := s.rewrite(func(a *tessera.Announcement) bool {
+	_, err := s.rewrite(ctx, func(a *tessera.Announcement) bool {
 		if !a.Attempted.IsZero() {
 			return false
 		}
@@ -286,14 +287,14 @@ func (s *Store) Attempting(at time.Time, seqs ...uint64) error {
 }
 
 // RetryNow makes every announcement waiting for a retry due now.
-func (s *Store) RetryNow() (int, error) {
+func (s *Store) RetryNow(ctx context.Context) (int, error) {
 	// Channel updates are frequent on a busy server: an index-free look
 	// with no lock first, as bbolt's adapter does.
 	var waiting bool
-	if err := s.pool.QueryRow(bg, "SELECT EXISTS (SELECT 1 FROM outbox WHERE next_at IS NOT NULL)").Scan(&waiting); err != nil || !waiting {
+	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM outbox WHERE next_at IS NOT NULL)").Scan(&waiting); err != nil || !waiting {
 		return 0, s.fail(err)
 	}
-	return s.rewrite(func(a *tessera.Announcement) bool {
+	return s.rewrite(ctx, func(a *tessera.Announcement) bool {
 		a.Next = time.Time{}
 		return true
 	}, "SELECT seq, body FROM outbox WHERE next_at IS NOT NULL ORDER BY seq FOR UPDATE")
@@ -302,9 +303,9 @@ func (s *Store) RetryNow() (int, error) {
 // ClaimAITurn leases game id's AI turn to owner unless another owner
 // holds a live lease (see storage.Store): one statement, which the row's
 // lock makes atomic between processes.
-func (s *Store) ClaimAITurn(id uint64, owner string, now time.Time, lease time.Duration) (bool, error) {
+func (s *Store) ClaimAITurn(ctx context.Context, id uint64, owner string, now time.Time, lease time.Duration) (bool, error) {
 	var got int64
-	err := s.pool.QueryRow(bg, `INSERT INTO ai_leases (game_id, owner, lease_until) VALUES ($1, $2, $3)
+	err := s.pool.QueryRow(ctx, `INSERT INTO ai_leases (game_id, owner, lease_until) VALUES ($1, $2, $3)
 		ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until
 		WHERE ai_leases.owner = EXCLUDED.owner OR ai_leases.lease_until <= $4
 		RETURNING game_id`, int64(id), owner, now.Add(lease).UnixNano(), now.UnixNano()).Scan(&got)
@@ -318,7 +319,7 @@ func (s *Store) ClaimAITurn(id uint64, owner string, now time.Time, lease time.D
 }
 
 // ReleaseAITurn ends owner's lease on game id's AI turn.
-func (s *Store) ReleaseAITurn(id uint64, owner string) error {
-	_, err := s.pool.Exec(bg, "DELETE FROM ai_leases WHERE game_id = $1 AND owner = $2", int64(id), owner)
+func (s *Store) ReleaseAITurn(ctx context.Context, id uint64, owner string) error {
+	_, err := s.pool.Exec(ctx, "DELETE FROM ai_leases WHERE game_id = $1 AND owner = $2", int64(id), owner)
 	return s.fail(err)
 }

@@ -118,10 +118,6 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// bg is the context of every call: the port has none, and a call that
-// hangs is bounded by the server's own timeouts.
-var bg = context.Background()
-
 // Tx is a change in progress: one PostgreSQL transaction.
 type Tx struct {
 	tx     pgx.Tx
@@ -139,9 +135,9 @@ type Tx struct {
 // fail for it. fn starts from what it reads in the transaction, so a
 // second run is as good as the first; bbolt, which writes one transaction
 // at a time, never needs this.
-func (s *Store) inTx(fn func(t *Tx) error) error {
+func (s *Store) inTx(ctx context.Context, fn func(t *Tx) error) error {
 	for attempt := 1; ; attempt++ {
-		err := s.runTx(fn)
+		err := s.runTx(ctx, fn)
 		if attempt < txAttempts && retryable(err) {
 			continue
 		}
@@ -159,20 +155,20 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
 }
 
-func (s *Store) runTx(fn func(t *Tx) error) error {
-	tx, err := s.pool.Begin(bg)
+func (s *Store) runTx(ctx context.Context, fn func(t *Tx) error) error {
+	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return s.fail(err)
 	}
-	defer tx.Rollback(bg)
+	defer tx.Rollback(ctx)
 	t := &Tx{tx: tx, s: s}
 	if err := fn(t); err != nil {
 		return err
 	}
-	if err := t.send(&pgx.Batch{}); err != nil {
+	if err := t.send(ctx, &pgx.Batch{}); err != nil {
 		return s.fail(err)
 	}
-	return s.fail(tx.Commit(bg))
+	return s.fail(tx.Commit(ctx))
 }
 
 // fail names the database in a driver's error.
@@ -200,8 +196,8 @@ func (s *Store) decodeGame(id int64, b []byte) (*tessera.Game, error) {
 }
 
 // queryGames reads the games a query selects (id, record), in its order.
-func (s *Store) queryGames(q querier, sql string, args ...any) ([]*tessera.Game, error) {
-	rows, err := q.Query(bg, sql, args...)
+func (s *Store) queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*tessera.Game, error) {
+	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, s.fail(err)
 	}

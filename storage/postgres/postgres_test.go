@@ -40,7 +40,7 @@ func newGame(t *testing.T, s *Store, channel string) *tessera.Game {
 	t.Helper()
 	g := &tessera.Game{Status: tessera.StatusPlaying, ChannelID: channel, Created: time.Now(),
 		Players: []tessera.Player{{ID: "ana", Accepted: true}, {ID: "ben", Accepted: true}}}
-	if err := s.Create(g, ""); err != nil {
+	if err := s.Create(t.Context(), g, ""); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -48,9 +48,9 @@ func newGame(t *testing.T, s *Store, channel string) *tessera.Game {
 
 // move appends a move and enqueues its post, from version.
 func move(s *Store, id, version uint64, interaction string) (*tessera.Game, error) {
-	return s.Update(id, version, interaction, func(g *tessera.Game, tx storage.Tx) error {
+	return s.Update(context.Background(), id, version, interaction, func(g *tessera.Game, tx storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: len(g.Moves) % 2, Text: fmt.Sprint(len(g.Moves)), At: time.Now()})
-		return tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: len(g.Moves)})
+		return tx.Enqueue(context.Background(), tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: len(g.Moves)})
 	})
 }
 
@@ -71,26 +71,26 @@ func TestAISeatsIndexedAgain(t *testing.T) {
 	s := open(t, pgtest.Database(t))
 	g := newGame(t, s, "c")
 	g.Players[1] = tessera.Player{ID: "bot", AI: "easy", Accepted: true}
-	if _, err := s.Modify(g.ID, func(r *tessera.Game, _ storage.Tx) error { r.Players = g.Players; return nil }); err != nil {
+	if _, err := s.Modify(t.Context(), g.ID, func(r *tessera.Game, _ storage.Tx) error { r.Players = g.Players; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	// As the old code left it: ben's seat is the bot's now, and the bot's
 	// row is missing.
-	if _, err := s.pool.Exec(bg, "DELETE FROM game_players WHERE player_id = 'bot'"); err != nil {
+	if _, err := s.pool.Exec(t.Context(), "DELETE FROM game_players WHERE player_id = 'bot'"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.pool.Exec(bg, "DELETE FROM game_players WHERE player_id = 'ben'"); err != nil {
+	if _, err := s.pool.Exec(t.Context(), "DELETE FROM game_players WHERE player_id = 'ben'"); err != nil {
 		t.Fatal(err)
 	}
 	ms, err := migrations()
 	if err != nil || len(ms) < 3 || ms[2].version != 3 {
 		t.Fatalf("migrations %v %v", ms, err)
 	}
-	if _, err := s.pool.Exec(bg, ms[2].sql); err != nil {
+	if _, err := s.pool.Exec(t.Context(), ms[2].sql); err != nil {
 		t.Fatal(err)
 	}
 	for who, want := range map[string]int{"ana": 1, "bot": 1, "ben": 0} {
-		if gs, err := s.ByPlayer(who); err != nil || len(gs) != want {
+		if gs, err := s.ByPlayer(t.Context(), who); err != nil || len(gs) != want {
 			t.Errorf("games of %s after the migration: %d %v, want %d", who, len(gs), err, want)
 		}
 	}
@@ -126,7 +126,7 @@ func TestMigrateOnce(t *testing.T) {
 		t.Errorf("%d of 3 opens say they made the schema, want 1", created)
 	}
 	var n, v int
-	if err := stores[0].pool.QueryRow(bg, "SELECT count(*), max(version) FROM schema_migrations").Scan(&n, &v); err != nil {
+	if err := stores[0].pool.QueryRow(t.Context(), "SELECT count(*), max(version) FROM schema_migrations").Scan(&n, &v); err != nil {
 		t.Fatal(err)
 	}
 	if n != SchemaVersion() || v != SchemaVersion() {
@@ -143,14 +143,14 @@ func TestMigrateOnce(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	url := pgtest.Database(t)
 	s := open(t, url)
-	if _, err := s.pool.Exec(bg, "INSERT INTO schema_migrations (version, name) VALUES ($1, 'future.sql')", SchemaVersion()+1); err != nil {
+	if _, err := s.pool.Exec(t.Context(), "INSERT INTO schema_migrations (version, name) VALUES ($1, 'future.sql')", SchemaVersion()+1); err != nil {
 		t.Fatal(err)
 	}
-	if s2, err := Open(bg, url, storage.Options{}); err == nil {
+	if s2, err := Open(t.Context(), url, storage.Options{}); err == nil {
 		s2.Close()
 		t.Fatal("a database of a newer schema opened")
 	}
-	if s2, err := Open(bg, url, storage.Options{ReadOnly: true}); err == nil {
+	if s2, err := Open(t.Context(), url, storage.Options{ReadOnly: true}); err == nil {
 		s2.Close()
 		t.Fatal("a database of a newer schema opened read-only")
 	}
@@ -160,19 +160,19 @@ func TestNewerSchemaRefused(t *testing.T) {
 // and creates nothing; of a tessera database it reads but cannot write.
 func TestReadOnly(t *testing.T) {
 	url := pgtest.Database(t)
-	_, err := Open(bg, url, storage.Options{ReadOnly: true})
+	_, err := Open(t.Context(), url, storage.Options{ReadOnly: true})
 	var nf *storage.NotFoundError
 	if !errors.As(err, &nf) {
 		t.Fatalf("read-only open of an empty database: %v, want a NotFoundError", err)
 	}
 	w := open(t, url)
 	g := newGame(t, w, "c")
-	r, err := Open(bg, url, storage.Options{ReadOnly: true})
+	r, err := Open(t.Context(), url, storage.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if got, err := r.Game(g.ID); err != nil || got.ChannelID != "c" {
+	if got, err := r.Game(t.Context(), g.ID); err != nil || got.ChannelID != "c" {
 		t.Fatalf("read-only Game: %v, %v", got, err)
 	}
 	if _, err := move(r, g.ID, g.Version, ""); err == nil {
@@ -217,14 +217,14 @@ func TestRacingMovesTwoProcesses(t *testing.T) {
 			t.Fatalf("round %d: %d moves applied, want 1 (%v)", r, ok, errs)
 		}
 	}
-	got, err := b.Game(g.ID)
+	got, err := b.Game(t.Context(), g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got.Moves) != rounds || got.Version != rounds+1 {
 		t.Errorf("%d moves at version %d, want %d at %d", len(got.Moves), got.Version, rounds, rounds+1)
 	}
-	if n, _ := a.Outbox(); n != rounds {
+	if n, _ := a.Outbox(t.Context()); n != rounds {
 		t.Errorf("%d announcements, want %d", n, rounds)
 	}
 }
@@ -271,9 +271,9 @@ func TestDuplicateInteractionTwoProcesses(t *testing.T) {
 // enqueue adds n posts to game id through Modify.
 func enqueue(t *testing.T, s *Store, id uint64, n int) {
 	t.Helper()
-	_, err := s.Modify(id, func(g *tessera.Game, tx storage.Tx) error {
+	_, err := s.Modify(t.Context(), id, func(g *tessera.Game, tx storage.Tx) error {
 		for i := 0; i < n; i++ {
-			if err := tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: id, Text: fmt.Sprint(i)}); err != nil {
+			if err := tx.Enqueue(t.Context(), tessera.Announcement{Kind: tessera.AnnouncePost, GameID: id, Text: fmt.Sprint(i)}); err != nil {
 				return err
 			}
 		}
@@ -309,7 +309,7 @@ func TestClaimLeases(t *testing.T) {
 	}
 	now := time.Now()
 	const lease = time.Minute
-	gotA, err := a.Claim(now, "A", lease, 2)
+	gotA, err := a.Claim(t.Context(), now, "A", lease, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestClaimLeases(t *testing.T) {
 			t.Fatalf("claimed out of order: %v", gotA)
 		}
 	}
-	gotB, err := b.Claim(now, "B", lease, 10)
+	gotB, err := b.Claim(t.Context(), now, "B", lease, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,25 +329,25 @@ func TestClaimLeases(t *testing.T) {
 		t.Fatalf("B claimed games %v, want %v", g, ids[2:])
 	}
 	// A renews half-way through its lease; B still cannot take A's games.
-	if got, _ := a.Claim(now.Add(lease/2), "A", lease, 10); fmt.Sprint(gamesOf(got)) != fmt.Sprint(ids[:2]) {
+	if got, _ := a.Claim(t.Context(), now.Add(lease/2), "A", lease, 10); fmt.Sprint(gamesOf(got)) != fmt.Sprint(ids[:2]) {
 		t.Fatalf("A's renewal got games %v", gamesOf(got))
 	}
-	if got, _ := b.Claim(now.Add(lease), "B", lease, 10); fmt.Sprint(gamesOf(got)) != fmt.Sprint(ids[2:]) {
+	if got, _ := b.Claim(t.Context(), now.Add(lease), "B", lease, 10); fmt.Sprint(gamesOf(got)) != fmt.Sprint(ids[2:]) {
 		t.Fatalf("B took %v before A's renewed lease expired", gamesOf(got))
 	}
 	// A dies: its leases run out and B takes everything over.
 	late := now.Add(lease/2 + lease)
-	gotB, err = b.Claim(late, "B", lease, 10)
+	gotB, err = b.Claim(t.Context(), late, "B", lease, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(gamesOf(gotB)) != fmt.Sprint(ids) {
 		t.Fatalf("after A's lease expired, B got games %v, want %v", gamesOf(gotB), ids)
 	}
-	if err := a.Release("A", ids...); err != nil {
+	if err := a.Release(t.Context(), "A", ids...); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := a.Claim(late, "A", lease, 10); len(got) != 0 {
+	if got, _ := a.Claim(t.Context(), late, "A", lease, 10); len(got) != 0 {
 		t.Fatalf("A's stale release freed B's games: A claimed %v", gamesOf(got))
 	}
 	// B delivers and releases one game: anyone may claim it again.
@@ -357,14 +357,14 @@ func TestClaimLeases(t *testing.T) {
 			seqs = append(seqs, x.Seq)
 		}
 	}
-	if err := b.Delivered(seqs...); err != nil {
+	if err := b.Delivered(t.Context(), seqs...); err != nil {
 		t.Fatal(err)
 	}
 	enqueue(t, a, ids[0], 1)
-	if err := b.Release("B", ids[0]); err != nil {
+	if err := b.Release(t.Context(), "B", ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := a.Claim(late, "A", lease, 10); fmt.Sprint(gamesOf(got)) != fmt.Sprint(ids[:1]) || len(got) != 1 {
+	if got, _ := a.Claim(t.Context(), late, "A", lease, 10); fmt.Sprint(gamesOf(got)) != fmt.Sprint(ids[:1]) || len(got) != 1 {
 		t.Fatalf("after B's release A claimed %v", got)
 	}
 }
@@ -378,25 +378,25 @@ func TestClaimHeldByRetry(t *testing.T) {
 	enqueue(t, s, g1.ID, 2)
 	enqueue(t, s, g2.ID, 3)
 	now := time.Now()
-	p, _ := s.Pending(now, 10)
-	if err := s.Retry(p[0].Seq, now.Add(time.Minute)); err != nil { // g1's first
+	p, _ := s.Pending(t.Context(), now, 10)
+	if err := s.Retry(t.Context(), p[0].Seq, now.Add(time.Minute)); err != nil { // g1's first
 		t.Fatal(err)
 	}
-	if err := s.Retry(p[3].Seq, now.Add(time.Minute)); err != nil { // g2's second
+	if err := s.Retry(t.Context(), p[3].Seq, now.Add(time.Minute)); err != nil { // g2's second
 		t.Fatal(err)
 	}
-	got, err := s.Claim(now, "A", time.Minute, 10)
+	got, err := s.Claim(t.Context(), now, "A", time.Minute, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Seq != p[2].Seq {
 		t.Fatalf("claimed %v, want g2's first announcement only (seq %d)", got, p[2].Seq)
 	}
-	pend, _ := s.Pending(now, 10)
+	pend, _ := s.Pending(t.Context(), now, 10)
 	if len(pend) != 1 || pend[0].Seq != p[2].Seq {
 		t.Fatalf("Pending %v, want the same one", pend)
 	}
-	if got, _ := s.Claim(now.Add(time.Minute), "A", time.Minute, 10); len(got) != 5 {
+	if got, _ := s.Claim(t.Context(), now.Add(time.Minute), "A", time.Minute, 10); len(got) != 5 {
 		t.Fatalf("after the back-off %d claimed, want 5", len(got))
 	}
 }
@@ -428,14 +428,14 @@ func TestCouriersDeliverOnce(t *testing.T) {
 			s, owner := stores[w%2], fmt.Sprint("courier", w)
 			for {
 				still := making.Load()
-				got, err := s.Claim(time.Now(), owner, time.Minute, 2)
+				got, err := s.Claim(t.Context(), time.Now(), owner, time.Minute, 2)
 				if err != nil {
 					t.Error(err)
 					return
 				}
 				if len(got) == 0 {
 					if !still {
-						if n, _ := s.Outbox(); n == 0 {
+						if n, _ := s.Outbox(t.Context()); n == 0 {
 							return
 						}
 					}
@@ -453,10 +453,10 @@ func TestCouriersDeliverOnce(t *testing.T) {
 					seqs = append(seqs, a.Seq)
 				}
 				mu.Unlock()
-				if err := s.Delivered(seqs...); err != nil {
+				if err := s.Delivered(t.Context(), seqs...); err != nil {
 					t.Error(err)
 				}
-				if err := s.Release(owner, gamesOf(got)...); err != nil {
+				if err := s.Release(t.Context(), owner, gamesOf(got)...); err != nil {
 					t.Error(err)
 				}
 			}
@@ -500,30 +500,30 @@ func TestKilledConnection(t *testing.T) {
 	url := pgtest.Database(t)
 	s := open(t, url)
 	g := newGame(t, s, "c")
-	_, err := s.Update(g.ID, g.Version, "killed", func(g *tessera.Game, tx storage.Tx) error {
+	_, err := s.Update(t.Context(), g.ID, g.Version, "killed", func(g *tessera.Game, tx storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "x", At: time.Now()})
-		if err := tx.Enqueue(tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: 1}); err != nil {
+		if err := tx.Enqueue(t.Context(), tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: 1}); err != nil {
 			return err
 		}
 		if n := pgtest.Kill(t, url); n == 0 {
 			t.Error("no connection was killed")
 		}
-		return tx.Enqueue(tessera.Announcement{Kind: tessera.AnnounceStatus, GameID: g.ID, Moves: 1})
+		return tx.Enqueue(t.Context(), tessera.Announcement{Kind: tessera.AnnounceStatus, GameID: g.ID, Moves: 1})
 	})
 	if err == nil {
 		t.Fatal("a move whose connection died was acknowledged")
 	}
-	got, err := s.Game(g.ID)
+	got, err := s.Game(t.Context(), g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Version != g.Version || len(got.Moves) != 0 {
 		t.Fatalf("half a move stored: version %d, moves %v", got.Version, got.Moves)
 	}
-	if n, _ := s.Outbox(); n != 0 {
+	if n, _ := s.Outbox(t.Context()); n != 0 {
 		t.Fatalf("%d announcements of a move that was not stored", n)
 	}
-	if h, _ := s.Handled("killed"); h {
+	if h, _ := s.Handled(t.Context(), "killed"); h {
 		t.Fatal("the interaction of a move that was not stored is marked handled")
 	}
 	if _, err := move(s, g.ID, g.Version, "killed"); err != nil {
@@ -538,16 +538,16 @@ func TestCheck(t *testing.T) {
 	g := newGame(t, s, "c")
 	g2 := newGame(t, s, "c")
 	enqueue(t, s, g.ID, 1)
-	if errs := s.Check(); len(errs) != 0 {
+	if errs := s.Check(t.Context()); len(errs) != 0 {
 		t.Fatalf("a consistent database: %v", errs)
 	}
-	if _, err := s.pool.Exec(bg, "UPDATE games SET ai_turn = true WHERE id = $1", int64(g.ID)); err != nil {
+	if _, err := s.pool.Exec(t.Context(), "UPDATE games SET ai_turn = true WHERE id = $1", int64(g.ID)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.pool.Exec(bg, "UPDATE games SET record = 'not json' WHERE id = $1", int64(g2.ID)); err != nil {
+	if _, err := s.pool.Exec(t.Context(), "UPDATE games SET record = 'not json' WHERE id = $1", int64(g2.ID)); err != nil {
 		t.Fatal(err)
 	}
-	errs := s.Check()
+	errs := s.Check(t.Context())
 	if len(errs) != 2 {
 		t.Fatalf("want two problems, got %v", errs)
 	}
@@ -555,7 +555,7 @@ func TestCheck(t *testing.T) {
 	if !errors.As(errs[1], &damaged) {
 		t.Errorf("an undecodable record: %v, want a DamagedError", errs[1])
 	}
-	if _, err := s.Game(g2.ID); !errors.As(err, &damaged) {
+	if _, err := s.Game(t.Context(), g2.ID); !errors.As(err, &damaged) {
 		t.Errorf("Game of an undecodable record: %v, want a DamagedError", err)
 	}
 }
@@ -568,7 +568,7 @@ func TestBackup(t *testing.T) {
 	s := open(t, pgtest.Database(t))
 	newGame(t, s, "c")
 	var buf bytes.Buffer
-	n, err := s.Backup(&buf)
+	n, err := s.Backup(t.Context(), &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -597,7 +597,7 @@ func TestDumpOrder(t *testing.T) {
 		enqueue(t, s, newGame(t, s, "c").ID, 1)
 	}
 	var games, seqs []uint64
-	err := s.Dump(func(r storage.Record) error {
+	err := s.Dump(t.Context(), func(r storage.Record) error {
 		switch {
 		case r.Game != nil:
 			games = append(games, r.Game.ID)
@@ -642,7 +642,7 @@ func TestDeadlockRetried(t *testing.T) {
 		defer close(ended[me])
 		var once, again sync.Once
 		started := false
-		_, err := s.Update(g.ID, g.Version, "", func(g *tessera.Game, tx storage.Tx) error {
+		_, err := s.Update(t.Context(), g.ID, g.Version, "", func(g *tessera.Game, tx storage.Tx) error {
 			runs.Add(1)
 			if started { // the deadlock's victim: let the survivor commit first
 				again.Do(func() { close(rerun[me]) })
@@ -654,7 +654,7 @@ func TestDeadlockRetried(t *testing.T) {
 			started = true
 			g.Status = tessera.StatusFinished
 			for i, user := range order {
-				if err := tx.PutRating(tessera.Rating{GuildID: "g", Game: "elemental", UserID: user, Mu: float64(g.ID)}); err != nil {
+				if err := tx.PutRating(t.Context(), tessera.Rating{GuildID: "g", Game: "elemental", UserID: user, Mu: float64(g.ID)}); err != nil {
 					return err
 				}
 				if i == 0 {
@@ -677,7 +677,7 @@ func TestDeadlockRetried(t *testing.T) {
 		t.Errorf("%d runs of the changes, want 3 (one deadlock victim run again)", n)
 	}
 	for _, id := range []uint64{g1.ID, g2.ID} {
-		if g, _ := a.Game(id); g.Status != tessera.StatusFinished {
+		if g, _ := a.Game(t.Context(), id); g.Status != tessera.StatusFinished {
 			t.Errorf("game %d: %s", id, g.Status)
 		}
 	}
@@ -693,8 +693,8 @@ func TestRatingsNotLost(t *testing.T) {
 	g1, g2 := newGame(t, a, "c"), newGame(t, a, "c")
 	read := make(chan bool, 2)
 	end := func(s *Store, g *tessera.Game) error {
-		_, err := s.Update(g.ID, g.Version, "", func(g *tessera.Game, tx storage.Tx) error {
-			r, _, err := tx.Rating("g", "elemental", "ana")
+		_, err := s.Update(t.Context(), g.ID, g.Version, "", func(g *tessera.Game, tx storage.Tx) error {
+			r, _, err := tx.Rating(t.Context(), "g", "elemental", "ana")
 			if err != nil {
 				return err
 			}
@@ -708,7 +708,7 @@ func TestRatingsNotLost(t *testing.T) {
 			r.GuildID, r.Game, r.UserID = "g", "elemental", "ana"
 			r.Games++
 			g.Status = tessera.StatusFinished
-			return tx.PutRating(r)
+			return tx.PutRating(t.Context(), r)
 		})
 		return err
 	}
@@ -720,7 +720,7 @@ func TestRatingsNotLost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rs, err := a.PlayerRatings("g", "ana")
+	rs, err := a.PlayerRatings(t.Context(), "g", "ana")
 	if err != nil || len(rs) != 1 || rs[0].Games != 2 {
 		t.Fatalf("ana's ratings %+v (%v): want one with 2 games", rs, err)
 	}
@@ -729,7 +729,7 @@ func TestRatingsNotLost(t *testing.T) {
 // TestOpenUnreachable: a server that cannot be reached is an error that
 // names it without its password, and no store.
 func TestOpenUnreachable(t *testing.T) {
-	s, err := Open(bg, "postgres://bot:s3cret@127.0.0.1:1/tessera", storage.Options{LockTimeout: 5 * time.Second})
+	s, err := Open(t.Context(), "postgres://bot:s3cret@127.0.0.1:1/tessera", storage.Options{LockTimeout: 5 * time.Second})
 	if err == nil || s != nil {
 		t.Fatalf("an unreachable server opened: %v", err)
 	}

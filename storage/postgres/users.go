@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 
@@ -11,14 +12,14 @@ import (
 )
 
 // user reads a user's settings through q (defaults when none are stored).
-func (s *Store) user(q querier, id string, lock bool) (tessera.UserSettings, error) {
+func (s *Store) user(ctx context.Context, q querier, id string, lock bool) (tessera.UserSettings, error) {
 	var u tessera.UserSettings
 	var b []byte
 	sql := "SELECT settings FROM users WHERE id = $1"
 	if lock {
 		sql += " FOR UPDATE"
 	}
-	err := q.QueryRow(bg, sql, id).Scan(&b)
+	err := q.QueryRow(ctx, sql, id).Scan(&b)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && b == nil {
 		return u, nil
 	}
@@ -32,22 +33,26 @@ func (s *Store) user(q querier, id string, lock bool) (tessera.UserSettings, err
 }
 
 // User reads a user's settings (defaults when none are stored).
-func (s *Store) User(id string) (tessera.UserSettings, error) { return s.user(s.pool, id, false) }
+func (s *Store) User(ctx context.Context, id string) (tessera.UserSettings, error) {
+	return s.user(ctx, s.pool, id, false)
+}
 
 // User reads a user's settings inside the transaction.
-func (t *Tx) User(id string) (tessera.UserSettings, error) { return t.s.user(t.tx, id, false) }
+func (t *Tx) User(ctx context.Context, id string) (tessera.UserSettings, error) {
+	return t.s.user(ctx, t.tx, id, false)
+}
 
 // UpdateUser changes a user's settings in one transaction; the change may
 // also change that user's games through tx (vacation). The user's row is
 // made first if missing, and locked, so that two processes' updates of
 // one user apply one after the other instead of one losing the other's.
-func (s *Store) UpdateUser(id string, change func(u *tessera.UserSettings, tx storage.Tx) error) (tessera.UserSettings, error) {
+func (s *Store) UpdateUser(ctx context.Context, id string, change func(u *tessera.UserSettings, tx storage.Tx) error) (tessera.UserSettings, error) {
 	var out tessera.UserSettings
-	err := s.inTx(func(t *Tx) error {
-		if _, err := t.tx.Exec(bg, "INSERT INTO users (id) VALUES ($1) ON CONFLICT DO NOTHING", id); err != nil {
+	err := s.inTx(ctx, func(t *Tx) error {
+		if _, err := t.tx.Exec(ctx, "INSERT INTO users (id) VALUES ($1) ON CONFLICT DO NOTHING", id); err != nil {
 			return s.fail(err)
 		}
-		u, err := s.user(t.tx, id, true)
+		u, err := s.user(ctx, t.tx, id, true)
 		if err != nil {
 			return err
 		}
@@ -58,7 +63,7 @@ func (s *Store) UpdateUser(id string, change func(u *tessera.UserSettings, tx st
 		if err != nil {
 			return err
 		}
-		if _, err := t.tx.Exec(bg, "UPDATE users SET settings = $2 WHERE id = $1", id, b); err != nil {
+		if _, err := t.tx.Exec(ctx, "UPDATE users SET settings = $2 WHERE id = $1", id, b); err != nil {
 			return s.fail(err)
 		}
 		out = u

@@ -23,7 +23,7 @@ func dumper(t *testing.T, s storage.Store) storage.Dumper {
 func Dump(t *testing.T, s storage.Store) []storage.Record {
 	t.Helper()
 	var out []storage.Record
-	if err := dumper(t, s).Dump(func(r storage.Record) error { out = append(out, r); return nil }); err != nil {
+	if err := dumper(t, s).Dump(t.Context(), func(r storage.Record) error { out = append(out, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -42,19 +42,19 @@ func Fill(t *testing.T, s storage.Store) {
 	playing.Deadline, playing.TurnStart = t0.Add(time.Hour), t0
 	playing.Banks = []time.Duration{time.Hour, 2 * time.Hour}
 	playing.Players[1] = tessera.Player{ID: "bot", Name: "Tessera", AI: "hard", Accepted: true}
-	if err := s.CreateWith(playing, "i-create", func(g *tessera.Game, tx storage.Tx) error {
+	if err := s.CreateWith(t.Context(), playing, "i-create", func(g *tessera.Game, tx storage.Tx) error {
 		g.AITurn = true
 		g.Moves = []tessera.MoveEntry{{Seat: 0, Text: "d5 RGBY", At: t0}}
-		return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID, Moves: 1, Board: true, Ping: []string{"1"}, Text: "hello"})
+		return tx.Enqueue(t.Context(), tessera.Announcement{Kind: "post", GameID: g.ID, Moves: 1, Board: true, Ping: []string{"1"}, Text: "hello"})
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Modify(playing.ID, func(g *tessera.Game, tx storage.Tx) error {
+	if _, err := s.Modify(t.Context(), playing.ID, func(g *tessera.Game, tx storage.Tx) error {
 		g.ThreadID, g.StatusID = "thread-1", "status-1"
-		if err := tx.Enqueue(tessera.Announcement{Kind: "status", GameID: g.ID, Target: "status-1", Emoji: "✅"}); err != nil {
+		if err := tx.Enqueue(t.Context(), tessera.Announcement{Kind: "status", GameID: g.ID, Target: "status-1", Emoji: "✅"}); err != nil {
 			return err
 		}
-		return tx.Enqueue(tessera.Announcement{Kind: "turn", GameID: g.ID, UserID: "1", Rematch: true})
+		return tx.Enqueue(t.Context(), tessera.Announcement{Kind: "turn", GameID: g.ID, UserID: "1", Rematch: true})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -62,40 +62,40 @@ func Fill(t *testing.T, s storage.Store) {
 	done := NewGame()
 	create(t, s, done)
 	finishAt(t, s, done.ID, 7)
-	if err := s.CreateLinked(challenge(NewGame(), "g1"), "i-rematch", done.ID, func(*tessera.Game) error { return nil }); err != nil {
+	if err := s.CreateLinked(t.Context(), challenge(NewGame(), "g1"), "i-rematch", done.ID, func(*tessera.Game) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Update(done.ID, game(t, s, done.ID).Version, "i-rate", func(g *tessera.Game, tx storage.Tx) error {
-		seq, err := tx.NextRatingSeq()
+	if _, err := s.Update(t.Context(), done.ID, game(t, s, done.ID).Version, "i-rate", func(g *tessera.Game, tx storage.Tx) error {
+		seq, err := tx.NextRatingSeq(t.Context())
 		if err != nil {
 			return err
 		}
 		g.RatingSeq = seq
-		if err := tx.PutRating(rating("g1", "elemental", "1", 27.5)); err != nil {
+		if err := tx.PutRating(t.Context(), rating("g1", "elemental", "1", 27.5)); err != nil {
 			return err
 		}
-		return tx.PutRating(rating("g1", "elemental", "2", 22.5))
+		return tx.PutRating(t.Context(), rating("g1", "elemental", "2", 22.5))
 	}); err != nil {
 		t.Fatal(err)
 	}
 	enqueue(t, s, done.ID, "post", "gone")
-	p, err := s.Pending(time.Now(), 100)
+	p, err := s.Pending(t.Context(), time.Now(), 100)
 	if err != nil || len(p) != 5 {
 		t.Fatalf("filling: pending %d (%v)", len(p), err)
 	}
-	s.Retry(p[1].Seq, t0.Add(time.Minute))
-	s.Attempting(t0, p[0].Seq)
-	s.Delivered(p[4].Seq)
-	if _, err := s.UpdateUser("1", func(u *tessera.UserSettings, _ storage.Tx) error {
+	s.Retry(t.Context(), p[1].Seq, t0.Add(time.Minute))
+	s.Attempting(t.Context(), t0, p[0].Seq)
+	s.Delivered(t.Context(), p[4].Seq)
+	if _, err := s.UpdateUser(t.Context(), "1", func(u *tessera.UserSettings, _ storage.Tx) error {
 		u.TimeZone, u.VacationUntil, u.VacationUsed = "Europe/Paris", t0, map[int]int{1970: 4}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.UpdateUser("2", func(u *tessera.UserSettings, _ storage.Tx) error { u.NotifyOff = true; return nil }); err != nil {
+	if _, err := s.UpdateUser(t.Context(), "2", func(u *tessera.UserSettings, _ storage.Tx) error { u.NotifyOff = true; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.MarkHandled("i-plain"); err != nil {
+	if err := s.MarkHandled(t.Context(), "i-plain"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -108,7 +108,7 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 	Fill(t, src)
 	before := Dump(t, src)
 	dst := open(t)
-	if err := dumper(t, dst).Load(func(put func(storage.Record) error) error { return dumper(t, src).Dump(put) }); err != nil {
+	if err := dumper(t, dst).Load(t.Context(), func(put func(storage.Record) error) error { return dumper(t, src).Dump(t.Context(), put) }); err != nil {
 		t.Fatal(err)
 	}
 	after := Dump(t, dst)
@@ -142,28 +142,40 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 		}
 	}
 	t0 := time.Unix(1_000_000, 0)
-	same("by player", func(s storage.Store) (any, error) { gs, err := s.ByPlayer("1"); return ids(gs), err })
-	same("by thread", func(s storage.Store) (any, error) { gs, err := s.ByChannel("thread-1"); return ids(gs), err })
-	same("open challenges", func(s storage.Store) (any, error) { gs, err := s.OpenChallenges("g1"); return ids(gs), err })
-	same("all open challenges", func(s storage.Store) (any, error) { gs, err := s.AllOpenChallenges(); return len(gs), err })
-	same("finished", func(s storage.Store) (any, error) { gs, _, err := s.Finished("2", nil, 0, 5); return ids(gs), err })
-	same("due", func(s storage.Store) (any, error) { return s.Due(t0.Add(2 * time.Hour)) })
-	same("next deadline", func(s storage.Store) (any, error) { d, err := s.NextDeadline(); return d.UnixNano(), err })
-	same("AI turns", func(s storage.Store) (any, error) { return s.AITurns() })
-	same("pending", func(s storage.Store) (any, error) { p, err := s.Pending(t0.Add(time.Hour), 10); return kinds2(p), err })
-	same("outbox", func(s storage.Store) (any, error) { return s.Outbox() })
+	same("by player", func(s storage.Store) (any, error) { gs, err := s.ByPlayer(t.Context(), "1"); return ids(gs), err })
+	same("by thread", func(s storage.Store) (any, error) {
+		gs, err := s.ByChannel(t.Context(), "thread-1")
+		return ids(gs), err
+	})
+	same("open challenges", func(s storage.Store) (any, error) {
+		gs, err := s.OpenChallenges(t.Context(), "g1")
+		return ids(gs), err
+	})
+	same("all open challenges", func(s storage.Store) (any, error) { gs, err := s.AllOpenChallenges(t.Context()); return len(gs), err })
+	same("finished", func(s storage.Store) (any, error) {
+		gs, _, err := s.Finished(t.Context(), "2", nil, 0, 5)
+		return ids(gs), err
+	})
+	same("due", func(s storage.Store) (any, error) { return s.Due(t.Context(), t0.Add(2*time.Hour)) })
+	same("next deadline", func(s storage.Store) (any, error) { d, err := s.NextDeadline(t.Context()); return d.UnixNano(), err })
+	same("AI turns", func(s storage.Store) (any, error) { return s.AITurns(t.Context()) })
+	same("pending", func(s storage.Store) (any, error) {
+		p, err := s.Pending(t.Context(), t0.Add(time.Hour), 10)
+		return kinds2(p), err
+	})
+	same("outbox", func(s storage.Store) (any, error) { return s.Outbox(t.Context()) })
 	same("ratings", func(s storage.Store) (any, error) {
-		rs, err := s.Ratings("g1", "elemental")
+		rs, err := s.Ratings(t.Context(), "g1", "elemental")
 		return sortedRatings(rs), err
 	})
-	same("user", func(s storage.Store) (any, error) { u, err := s.User("1"); return u.TimeZone, err })
-	same("handled", func(s storage.Store) (any, error) { return s.Handled("i-rematch") })
+	same("user", func(s storage.Store) (any, error) { u, err := s.User(t.Context(), "1"); return u.TimeZone, err })
+	same("handled", func(s storage.Store) (any, error) { return s.Handled(t.Context(), "i-rematch") })
 	// A game keeps its version: a move read from the original applies.
 	g := game(t, src, 1)
-	if _, err := dst.Update(1, g.Version, "", noop); err != nil {
+	if _, err := dst.Update(t.Context(), 1, g.Version, "", noop); err != nil {
 		t.Errorf("a move on the copy at the original's version: %v", err)
 	}
-	if err := dst.MarkHandled("i-plain"); !errors.Is(err, storage.ErrDuplicate) {
+	if err := dst.MarkHandled(t.Context(), "i-plain"); !errors.Is(err, storage.ErrDuplicate) {
 		t.Errorf("a handled interaction handled again in the copy: %v", err)
 	}
 	// The next game and announcement never reuse an id or a Seq, even the
@@ -174,8 +186,8 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 		t.Errorf("a new game in the copy got id %d, the original had given %d", n.ID, before[0].Counters.LastGameID)
 	}
 	// Nor the number of a rated game's end.
-	if _, err := dst.Update(n.ID, n.Version, "", func(g *tessera.Game, tx storage.Tx) error {
-		seq, err := tx.NextRatingSeq()
+	if _, err := dst.Update(t.Context(), n.ID, n.Version, "", func(g *tessera.Game, tx storage.Tx) error {
+		seq, err := tx.NextRatingSeq(t.Context())
 		if err == nil && seq <= before[0].Counters.LastRatingSeq {
 			t.Errorf("a rated game's end in the copy got RatingSeq %d, the original had given %d", seq, before[0].Counters.LastRatingSeq)
 		}
@@ -184,7 +196,7 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 		t.Fatal(err)
 	}
 	enqueue(t, dst, n.ID, "fresh")
-	p, _ := dst.Pending(t0.Add(time.Hour), 10)
+	p, _ := dst.Pending(t.Context(), t0.Add(time.Hour), 10)
 	if len(p) == 0 || p[len(p)-1].Kind != "fresh" || p[len(p)-1].Seq <= before[0].Counters.LastSeq {
 		t.Errorf("a new announcement in the copy: %+v, the original had given Seq %d", p, before[0].Counters.LastSeq)
 	}
@@ -200,27 +212,27 @@ func kinds2(as []tessera.Announcement) string {
 
 func testLoadRefusesNonEmpty(t *testing.T, open func(t *testing.T) storage.Store) {
 	for name, fill := range map[string]func(s storage.Store) error{
-		"a game": func(s storage.Store) error { return s.Create(NewGame(), "") },
+		"a game": func(s storage.Store) error { return s.Create(t.Context(), NewGame(), "") },
 		"a user": func(s storage.Store) error {
-			_, err := s.UpdateUser("1", func(*tessera.UserSettings, storage.Tx) error { return nil })
+			_, err := s.UpdateUser(t.Context(), "1", func(*tessera.UserSettings, storage.Tx) error { return nil })
 			return err
 		},
-		"a handled interaction": func(s storage.Store) error { return s.MarkHandled("x") },
+		"a handled interaction": func(s storage.Store) error { return s.MarkHandled(t.Context(), "x") },
 		"a rating": func(s storage.Store) error {
-			return s.ReplaceRatings([]tessera.Rating{rating("g", "elemental", "1", 25)})
+			return s.ReplaceRatings(t.Context(), []tessera.Rating{rating("g", "elemental", "1", 25)})
 		},
 	} {
 		s := open(t)
 		if err := fill(s); err != nil {
 			t.Fatal(err)
 		}
-		err := dumper(t, s).Load(func(put func(storage.Record) error) error {
+		err := dumper(t, s).Load(t.Context(), func(put func(storage.Record) error) error {
 			return put(storage.Record{Game: &tessera.Game{ID: 50, Version: 1, Status: tessera.StatusPlaying, ChannelID: "c"}})
 		})
 		if !errors.Is(err, storage.ErrNotEmpty) {
 			t.Errorf("load into a database with %s: %v", name, err)
 		}
-		if _, err := s.Game(50); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := s.Game(t.Context(), 50); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("a refused load into a database with %s wrote a game: %v", name, err)
 		}
 	}
@@ -232,8 +244,8 @@ func testFailedLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 	dst := open(t)
 	boom := errors.New("boom")
 	n := 0
-	err := dumper(t, dst).Load(func(put func(storage.Record) error) error {
-		return dumper(t, src).Dump(func(r storage.Record) error {
+	err := dumper(t, dst).Load(t.Context(), func(put func(storage.Record) error) error {
+		return dumper(t, src).Dump(t.Context(), func(r storage.Record) error {
 			if n++; n == 8 {
 				return boom
 			}
@@ -249,7 +261,7 @@ func testFailedLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 		}
 	}
 	// It can be loaded again.
-	if err := dumper(t, dst).Load(func(put func(storage.Record) error) error { return dumper(t, src).Dump(put) }); err != nil {
+	if err := dumper(t, dst).Load(t.Context(), func(put func(storage.Record) error) error { return dumper(t, src).Dump(t.Context(), put) }); err != nil {
 		t.Fatalf("loading after a failed load: %v", err)
 	}
 	// Records a store could not have made are refused.
@@ -258,7 +270,7 @@ func testFailedLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 		"a game without an id":        {Game: &tessera.Game{Version: 1}},
 		"an announcement with no Seq": {Announcement: &tessera.Announcement{GameID: 1}},
 	} {
-		if err := dumper(t, open(t)).Load(func(put func(storage.Record) error) error { return put(r) }); err == nil {
+		if err := dumper(t, open(t)).Load(t.Context(), func(put func(storage.Record) error) error { return put(r) }); err == nil {
 			t.Errorf("%s was loaded", name)
 		}
 	}

@@ -47,19 +47,19 @@ func RunShared(t *testing.T, open func(t *testing.T) (a, b storage.Store)) {
 
 func sharedSee(t *testing.T, a, b storage.Store) {
 	id := create(t, a, NewGame())
-	if _, err := b.Update(id, 1, "", func(g *tessera.Game, tx storage.Tx) error {
+	if _, err := b.Update(t.Context(), id, 1, "", func(g *tessera.Game, tx storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "x"})
-		return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
+		return tx.Enqueue(t.Context(), tessera.Announcement{Kind: "post", GameID: g.ID})
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if g := game(t, a, id); g.Version != 2 || len(g.Moves) != 1 {
 		t.Fatalf("a move made through one handle, read through the other: %+v", g)
 	}
-	if p, _ := a.Pending(time.Now(), 10); len(p) != 1 {
+	if p, _ := a.Pending(t.Context(), time.Now(), 10); len(p) != 1 {
 		t.Fatalf("an announcement enqueued through one handle: %d pending through the other", len(p))
 	}
-	if _, err := a.Update(id, 1, "", noop); !errors.Is(err, storage.ErrConflict) {
+	if _, err := a.Update(t.Context(), id, 1, "", noop); !errors.Is(err, storage.ErrConflict) {
 		t.Fatalf("a move at a stale version: %v", err)
 	}
 }
@@ -68,9 +68,9 @@ func sharedRacingMoves(t *testing.T, a, b storage.Store) {
 	id := create(t, a, NewGame())
 	errs := make([]error, 8)
 	race(a, b, len(errs), func(i int, s storage.Store) {
-		_, errs[i] = s.Update(id, 1, fmt.Sprint("r", i), func(g *tessera.Game, tx storage.Tx) error {
+		_, errs[i] = s.Update(t.Context(), id, 1, fmt.Sprint("r", i), func(g *tessera.Game, tx storage.Tx) error {
 			g.Moves = append(g.Moves, tessera.MoveEntry{Text: fmt.Sprint("move", i)})
-			return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
+			return tx.Enqueue(t.Context(), tessera.Announcement{Kind: "post", GameID: g.ID})
 		})
 	})
 	ok := 0
@@ -85,7 +85,7 @@ func sharedRacingMoves(t *testing.T, a, b storage.Store) {
 	if g := game(t, b, id); ok != 1 || len(g.Moves) != 1 || g.Version != 2 {
 		t.Fatalf("%d successes, %d moves, version %d: want 1, 1, 2", ok, len(g.Moves), g.Version)
 	}
-	if n, _ := b.Outbox(); n != 1 {
+	if n, _ := b.Outbox(t.Context()); n != 1 {
 		t.Fatalf("%d announcements, want the winner's one", n)
 	}
 }
@@ -100,7 +100,7 @@ func sharedInteraction(t *testing.T, a, b storage.Store) {
 			defer wg.Done()
 			// Discord delivered the same interaction to both processes; one
 			// read version 1, the other version 1 too.
-			_, errs[i] = s.Update(id, 1, "same", func(g *tessera.Game, _ storage.Tx) error {
+			_, errs[i] = s.Update(t.Context(), id, 1, "same", func(g *tessera.Game, _ storage.Tx) error {
 				g.Moves = append(g.Moves, tessera.MoveEntry{Text: "x"})
 				return nil
 			})
@@ -113,10 +113,10 @@ func sharedInteraction(t *testing.T, a, b storage.Store) {
 	if g := game(t, a, id); len(g.Moves) != 1 {
 		t.Fatalf("%d moves", len(g.Moves))
 	}
-	if err := a.MarkHandled("only"); err != nil {
+	if err := a.MarkHandled(t.Context(), "only"); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.MarkHandled("only"); !errors.Is(err, storage.ErrDuplicate) {
+	if err := b.MarkHandled(t.Context(), "only"); !errors.Is(err, storage.ErrDuplicate) {
 		t.Fatalf("handled through one handle, marked through the other: %v", err)
 	}
 }
@@ -134,8 +134,8 @@ func sharedIDs(t *testing.T, a, b storage.Store) {
 			defer wg.Done()
 			for range each {
 				g := NewGame()
-				err := s.CreateWith(g, "", func(g *tessera.Game, tx storage.Tx) error {
-					return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
+				err := s.CreateWith(t.Context(), g, "", func(g *tessera.Game, tx storage.Tx) error {
+					return tx.Enqueue(t.Context(), tessera.Announcement{Kind: "post", GameID: g.ID})
 				})
 				mu.Lock()
 				if err != nil {
@@ -152,7 +152,7 @@ func sharedIDs(t *testing.T, a, b storage.Store) {
 	if failed != nil {
 		t.Fatal(failed)
 	}
-	p, _ := a.Pending(time.Now(), 100)
+	p, _ := a.Pending(t.Context(), time.Now(), 100)
 	for _, x := range p {
 		if seqs[x.Seq] {
 			t.Fatalf("Seq %d given twice", x.Seq)
@@ -169,25 +169,25 @@ func sharedClaims(t *testing.T, a, b storage.Store) {
 	enqueue(t, a, x, "x1", "x2")
 	enqueue(t, b, y, "y1")
 	t0 := time.Unix(1_000_000, 0)
-	got, err := a.Claim(t0, "p1", time.Minute, 1)
+	got, err := a.Claim(t.Context(), t0, "p1", time.Minute, 1)
 	if err != nil || kinds(got) != fmt.Sprintf("[%d:x1 %d:x2]", x, x) {
 		t.Fatalf("p1 claimed %s (%v)", kinds(got), err)
 	}
-	if got, _ := b.Claim(t0.Add(time.Second), "p2", time.Minute, 10); kinds(got) != fmt.Sprintf("[%d:y1]", y) {
+	if got, _ := b.Claim(t.Context(), t0.Add(time.Second), "p2", time.Minute, 10); kinds(got) != fmt.Sprintf("[%d:y1]", y) {
 		t.Fatalf("p2 claimed %s while p1 holds %d", kinds(got), x)
 	}
 	// p1 is killed: p2 takes x over once the lease has expired.
-	if got, _ := b.Claim(t0.Add(59*time.Second), "p2", time.Minute, 10); kinds(got) != fmt.Sprintf("[%d:y1]", y) {
+	if got, _ := b.Claim(t.Context(), t0.Add(59*time.Second), "p2", time.Minute, 10); kinds(got) != fmt.Sprintf("[%d:y1]", y) {
 		t.Fatalf("p2 claimed %s before p1's lease expired", kinds(got))
 	}
-	if got, _ := b.Claim(t0.Add(61*time.Second), "p2", time.Minute, 10); kinds(got) != fmt.Sprintf("[%d:x1 %d:x2 %d:y1]", x, x, y) {
+	if got, _ := b.Claim(t.Context(), t0.Add(61*time.Second), "p2", time.Minute, 10); kinds(got) != fmt.Sprintf("[%d:x1 %d:x2 %d:y1]", x, x, y) {
 		t.Fatalf("p2 claimed %s after p1's lease expired", kinds(got))
 	}
 	// p2 releases y through its handle: p1 may take it at once.
-	if err := b.Release("p2", y); err != nil {
+	if err := b.Release(t.Context(), "p2", y); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := a.Claim(t0.Add(62*time.Second), "p1", time.Minute, 10); kinds(got) != fmt.Sprintf("[%d:y1]", y) {
+	if got, _ := a.Claim(t.Context(), t0.Add(62*time.Second), "p1", time.Minute, 10); kinds(got) != fmt.Sprintf("[%d:y1]", y) {
 		t.Fatalf("p1 claimed %s after p2 released %d", kinds(got), y)
 	}
 	// Racing claims through both handles never share a game.
@@ -198,7 +198,7 @@ func sharedClaims(t *testing.T, a, b storage.Store) {
 	res := make([][]tessera.Announcement, 4)
 	errs := make([]error, 4)
 	race(a, b, 4, func(i int, s storage.Store) {
-		res[i], errs[i] = s.Claim(t0.Add(10*time.Minute), fmt.Sprint("q", i), time.Minute, 4)
+		res[i], errs[i] = s.Claim(t.Context(), t0.Add(10*time.Minute), fmt.Sprint("q", i), time.Minute, 4)
 	})
 	holder := map[uint64]int{}
 	for i := range 4 {
@@ -221,7 +221,7 @@ func sharedAITurns(t *testing.T, a, b storage.Store) {
 	t0 := time.Unix(2_000_000, 0)
 	claim := func(s storage.Store, id uint64, owner string, at time.Duration) bool {
 		t.Helper()
-		ok, err := s.ClaimAITurn(id, owner, t0.Add(at), time.Minute)
+		ok, err := s.ClaimAITurn(t.Context(), id, owner, t0.Add(at), time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,13 +247,13 @@ func sharedAITurns(t *testing.T, a, b storage.Store) {
 		t.Fatal("p2 cannot take over an expired lease")
 	}
 	// Releasing: only the owner's release counts.
-	if err := a.ReleaseAITurn(8, "p1"); err != nil {
+	if err := a.ReleaseAITurn(t.Context(), 8, "p1"); err != nil {
 		t.Fatal(err)
 	}
 	if claim(a, 8, "p1", 40*time.Second) {
 		t.Fatal("p1 released p2's lease")
 	}
-	if err := b.ReleaseAITurn(8, "p2"); err != nil {
+	if err := b.ReleaseAITurn(t.Context(), 8, "p2"); err != nil {
 		t.Fatal(err)
 	}
 	if !claim(a, 8, "p1", 41*time.Second) {
@@ -262,7 +262,7 @@ func sharedAITurns(t *testing.T, a, b storage.Store) {
 	// Racing claims on one turn: one owner wins.
 	won := make([]bool, 8)
 	race(a, b, len(won), func(i int, s storage.Store) {
-		ok, err := s.ClaimAITurn(9, fmt.Sprint("r", i), t0, time.Minute)
+		ok, err := s.ClaimAITurn(t.Context(), 9, fmt.Sprint("r", i), t0, time.Minute)
 		if err != nil {
 			t.Error(err)
 		}
@@ -292,8 +292,8 @@ func sharedOpenLimit(t *testing.T, a, b storage.Store) {
 	errLimit := errors.New("limit")
 	errs := make([]error, 12)
 	race(a, b, len(errs), func(i int, s storage.Store) {
-		errs[i] = s.CreateWith(challenge(NewGame(), "g1"), fmt.Sprint("open", i), func(g *tessera.Game, tx storage.Tx) error {
-			open, err := tx.OpenChallenges(g.GuildID)
+		errs[i] = s.CreateWith(t.Context(), challenge(NewGame(), "g1"), fmt.Sprint("open", i), func(g *tessera.Game, tx storage.Tx) error {
+			open, err := tx.OpenChallenges(t.Context(), g.GuildID)
 			if err != nil {
 				return err
 			}
@@ -312,7 +312,7 @@ func sharedOpenLimit(t *testing.T, a, b storage.Store) {
 			t.Fatalf("create: %v", err)
 		}
 	}
-	if open, _ := b.OpenChallenges("g1"); made != 5 || len(open) != 5 {
+	if open, _ := b.OpenChallenges(t.Context(), "g1"); made != 5 || len(open) != 5 {
 		t.Fatalf("%d creates went through, %d open challenges in g1; want 5", made, len(open))
 	}
 }

@@ -86,7 +86,7 @@ func NewGame() *tessera.Game {
 
 func create(t *testing.T, s storage.Store, g *tessera.Game) uint64 {
 	t.Helper()
-	if err := s.Create(g, ""); err != nil {
+	if err := s.Create(t.Context(), g, ""); err != nil {
 		t.Fatal(err)
 	}
 	return g.ID
@@ -94,7 +94,7 @@ func create(t *testing.T, s storage.Store, g *tessera.Game) uint64 {
 
 func game(t *testing.T, s storage.Store, id uint64) *tessera.Game {
 	t.Helper()
-	g, err := s.Game(id)
+	g, err := s.Game(t.Context(), id)
 	if err != nil {
 		t.Fatalf("game %d: %v", id, err)
 	}
@@ -114,13 +114,13 @@ func noop(*tessera.Game, storage.Tx) error { return nil }
 func testCreateAndRead(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
 	g := NewGame()
-	if err := s.Create(g, "i1"); err != nil {
+	if err := s.Create(t.Context(), g, "i1"); err != nil {
 		t.Fatal(err)
 	}
 	if g.ID != 1 || g.Version != 1 {
 		t.Fatalf("first game: id %d version %d, want 1 1", g.ID, g.Version)
 	}
-	if _, err := s.Update(g.ID, 1, "i2", func(g *tessera.Game, _ storage.Tx) error {
+	if _, err := s.Update(t.Context(), g.ID, 1, "i2", func(g *tessera.Game, _ storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: "d5 RGBY", At: time.Unix(2000, 5).UTC()})
 		return nil
 	}); err != nil {
@@ -131,47 +131,47 @@ func testCreateAndRead(t *testing.T, open func(t *testing.T) storage.Store) {
 		t.Fatalf("read back: %+v", got)
 	}
 	for _, id := range []string{"1", "2"} {
-		if gs, err := s.ByPlayer(id); err != nil || ids(gs) != "[1]" {
+		if gs, err := s.ByPlayer(t.Context(), id); err != nil || ids(gs) != "[1]" {
 			t.Fatalf("by player %s: %s %v", id, ids(gs), err)
 		}
 	}
-	if gs, _ := s.ByPlayer("3"); len(gs) != 0 {
+	if gs, _ := s.ByPlayer(t.Context(), "3"); len(gs) != 0 {
 		t.Fatalf("player 3 has games: %s", ids(gs))
 	}
-	if gs, _ := s.ByChannel("c1"); ids(gs) != "[1]" {
+	if gs, _ := s.ByChannel(t.Context(), "c1"); ids(gs) != "[1]" {
 		t.Fatalf("by channel: %s", ids(gs))
 	}
 	for _, i := range []string{"i1", "i2"} {
-		if ok, err := s.Handled(i); !ok || err != nil {
+		if ok, err := s.Handled(t.Context(), i); !ok || err != nil {
 			t.Fatalf("interaction %s not handled (%v)", i, err)
 		}
 	}
 	// A second game gets a higher id, and shows in both indexes by id.
 	g2 := NewGame()
-	if err := s.Create(g2, ""); err != nil || g2.ID <= g.ID || g2.Version != 1 {
+	if err := s.Create(t.Context(), g2, ""); err != nil || g2.ID <= g.ID || g2.Version != 1 {
 		t.Fatalf("second game id %d version %d, err %v", g2.ID, g2.Version, err)
 	}
-	if gs, _ := s.ByChannel("c1"); ids(gs) != fmt.Sprint([]uint64{1, g2.ID}) {
+	if gs, _ := s.ByChannel(t.Context(), "c1"); ids(gs) != fmt.Sprint([]uint64{1, g2.ID}) {
 		t.Fatalf("by channel after a second game: %s", ids(gs))
 	}
 	// A missing game is ErrNotFound, for reading and for changing.
-	if _, err := s.Game(99); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Game(t.Context(), 99); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("missing game: %v", err)
 	}
-	if _, err := s.Update(99, 1, "", noop); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Update(t.Context(), 99, 1, "", noop); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("update of a missing game: %v", err)
 	}
-	if _, err := s.Modify(99, noop); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Modify(t.Context(), 99, noop); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("modify of a missing game: %v", err)
 	}
 	if tessera.ErrorCode(storage.ErrNotFound) != tessera.ENOTFOUND {
 		t.Fatal("not found is not a user-safe error")
 	}
 	// A creation repeated by the same interaction makes nothing.
-	if err := s.Create(NewGame(), "i1"); !errors.Is(err, storage.ErrDuplicate) {
+	if err := s.Create(t.Context(), NewGame(), "i1"); !errors.Is(err, storage.ErrDuplicate) {
 		t.Fatalf("a second creation by i1: %v", err)
 	}
-	if gs, _ := s.ByChannel("c1"); len(gs) != 2 {
+	if gs, _ := s.ByChannel(t.Context(), "c1"); len(gs) != 2 {
 		t.Fatalf("a refused creation stored a game: %s", ids(gs))
 	}
 }
@@ -179,12 +179,12 @@ func testCreateAndRead(t *testing.T, open func(t *testing.T) storage.Store) {
 func testCreateWith(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
 	g := NewGame()
-	err := s.CreateWith(g, "c", func(g *tessera.Game, tx storage.Tx) error {
+	err := s.CreateWith(t.Context(), g, "c", func(g *tessera.Game, tx storage.Tx) error {
 		if g.ID == 0 {
 			return errors.New("no id yet")
 		}
 		g.AITurn = true
-		return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
+		return tx.Enqueue(t.Context(), tessera.Announcement{Kind: "post", GameID: g.ID})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -192,23 +192,23 @@ func testCreateWith(t *testing.T, open func(t *testing.T) storage.Store) {
 	if got := game(t, s, g.ID); !got.AITurn || got.Version != 1 {
 		t.Fatalf("created with a change: %+v", got)
 	}
-	if p, _ := s.Pending(time.Now(), 10); len(p) != 1 || p[0].GameID != g.ID {
+	if p, _ := s.Pending(t.Context(), time.Now(), 10); len(p) != 1 || p[0].GameID != g.ID {
 		t.Fatalf("enqueued at creation: %+v", p)
 	}
 	boom := errors.New("boom")
-	if err := s.CreateWith(NewGame(), "d", func(g *tessera.Game, tx storage.Tx) error {
-		tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
+	if err := s.CreateWith(t.Context(), NewGame(), "d", func(g *tessera.Game, tx storage.Tx) error {
+		tx.Enqueue(t.Context(), tessera.Announcement{Kind: "post", GameID: g.ID})
 		return boom
 	}); !errors.Is(err, boom) {
 		t.Fatalf("failed creation: %v", err)
 	}
-	if gs, _ := s.ByChannel("c1"); ids(gs) != fmt.Sprint([]uint64{g.ID}) {
+	if gs, _ := s.ByChannel(t.Context(), "c1"); ids(gs) != fmt.Sprint([]uint64{g.ID}) {
 		t.Fatalf("a failed creation stored a game: %s", ids(gs))
 	}
-	if n, _ := s.Outbox(); n != 1 {
+	if n, _ := s.Outbox(t.Context()); n != 1 {
 		t.Fatalf("a failed creation enqueued: %d in the outbox", n)
 	}
-	if ok, _ := s.Handled("d"); ok {
+	if ok, _ := s.Handled(t.Context(), "d"); ok {
 		t.Fatal("a failed creation marked its interaction handled")
 	}
 }
@@ -224,9 +224,9 @@ func testRacingMovesOneWins(t *testing.T, open func(t *testing.T) storage.Store)
 		go func() {
 			defer wg.Done()
 			// Every racer read version 1 before moving.
-			_, errs[i] = s.Update(id, 1, fmt.Sprint("r", i), func(g *tessera.Game, tx storage.Tx) error {
+			_, errs[i] = s.Update(t.Context(), id, 1, fmt.Sprint("r", i), func(g *tessera.Game, tx storage.Tx) error {
 				g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: fmt.Sprint("move", i)})
-				return tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID, Moves: 1})
+				return tx.Enqueue(t.Context(), tessera.Announcement{Kind: "post", GameID: g.ID, Moves: 1})
 			})
 		}()
 	}
@@ -249,7 +249,7 @@ func testRacingMovesOneWins(t *testing.T, open func(t *testing.T) storage.Store)
 	if len(got.Moves) != 1 || got.Version != 2 {
 		t.Fatalf("moves %d version %d, want 1 and 2", len(got.Moves), got.Version)
 	}
-	if n, _ := s.Outbox(); n != 1 {
+	if n, _ := s.Outbox(t.Context()); n != 1 {
 		t.Fatalf("%d announcements, want the winner's one", n)
 	}
 	if tessera.ErrorCode(storage.ErrConflict) != tessera.ECONFLICT {
@@ -264,17 +264,17 @@ func testRepeatedInteractionAppliesOnce(t *testing.T, open func(t *testing.T) st
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "x"})
 		return nil
 	}
-	g2, err := s.Update(id, 1, "same", change)
+	g2, err := s.Update(t.Context(), id, 1, "same", change)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Update(id, g2.Version, "same", change); !errors.Is(err, storage.ErrDuplicate) {
+	if _, err := s.Update(t.Context(), id, g2.Version, "same", change); !errors.Is(err, storage.ErrDuplicate) {
 		t.Fatalf("second delivery: %v, want ErrDuplicate", err)
 	}
 	if got := game(t, s, id); len(got.Moves) != 1 {
 		t.Fatalf("%d moves after a repeated interaction, want 1", len(got.Moves))
 	}
-	if err := s.MarkHandled("same"); !errors.Is(err, storage.ErrDuplicate) {
+	if err := s.MarkHandled(t.Context(), "same"); !errors.Is(err, storage.ErrDuplicate) {
 		t.Fatalf("MarkHandled of a handled id: %v", err)
 	}
 }
@@ -283,35 +283,35 @@ func testFailedChangeWritesNothing(t *testing.T, open func(t *testing.T) storage
 	s := open(t)
 	id := create(t, s, NewGame())
 	boom := errors.New("boom")
-	if _, err := s.Update(id, 1, "i", func(g *tessera.Game, tx storage.Tx) error {
+	if _, err := s.Update(t.Context(), id, 1, "i", func(g *tessera.Game, tx storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Text: "x"})
 		g.Deadline = time.Unix(5000, 0)
-		tx.Enqueue(tessera.Announcement{Kind: "post", GameID: g.ID})
-		tx.PutRating(tessera.Rating{GuildID: "g1", Game: "elemental", UserID: "1", Mu: 30})
+		tx.Enqueue(t.Context(), tessera.Announcement{Kind: "post", GameID: g.ID})
+		tx.PutRating(t.Context(), tessera.Rating{GuildID: "g1", Game: "elemental", UserID: "1", Mu: 30})
 		return boom
 	}); !errors.Is(err, boom) {
 		t.Fatal(err)
 	}
-	if _, err := s.Modify(id, func(g *tessera.Game, _ storage.Tx) error { g.ThreadID = "t"; return boom }); !errors.Is(err, boom) {
+	if _, err := s.Modify(t.Context(), id, func(g *tessera.Game, _ storage.Tx) error { g.ThreadID = "t"; return boom }); !errors.Is(err, boom) {
 		t.Fatal(err)
 	}
 	got := game(t, s, id)
 	if len(got.Moves) != 0 || got.Version != 1 || got.ThreadID != "" {
 		t.Fatalf("a failed change was written: %+v", got)
 	}
-	if ok, _ := s.Handled("i"); ok {
+	if ok, _ := s.Handled(t.Context(), "i"); ok {
 		t.Fatal("a failed change marked its interaction handled")
 	}
-	if n, _ := s.Outbox(); n != 0 {
+	if n, _ := s.Outbox(t.Context()); n != 0 {
 		t.Fatal("a failed change left an announcement")
 	}
-	if due, _ := s.Due(time.Unix(9000, 0)); len(due) != 0 {
+	if due, _ := s.Due(t.Context(), time.Unix(9000, 0)); len(due) != 0 {
 		t.Fatalf("a failed change left a deadline: %v", due)
 	}
-	if rs, _ := s.AllRatings(); len(rs) != 0 {
+	if rs, _ := s.AllRatings(t.Context()); len(rs) != 0 {
 		t.Fatalf("a failed change left a rating: %+v", rs)
 	}
-	if gs, _ := s.ByChannel("t"); len(gs) != 0 {
+	if gs, _ := s.ByChannel(t.Context(), "t"); len(gs) != 0 {
 		t.Fatal("a failed Modify indexed a thread")
 	}
 }
@@ -319,21 +319,21 @@ func testFailedChangeWritesNothing(t *testing.T, open func(t *testing.T) storage
 func testModify(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
 	id := create(t, s, NewGame())
-	got, err := s.Modify(id, func(g *tessera.Game, _ storage.Tx) error { g.ThreadID = "th"; return nil })
+	got, err := s.Modify(t.Context(), id, func(g *tessera.Game, _ storage.Tx) error { g.ThreadID = "th"; return nil })
 	if err != nil || got.ThreadID != "th" {
 		t.Fatalf("modify: %+v %v", got, err)
 	}
-	if gs, _ := s.ByChannel("th"); ids(gs) != "[1]" {
+	if gs, _ := s.ByChannel(t.Context(), "th"); ids(gs) != "[1]" {
 		t.Fatal("a game is found by its thread")
 	}
-	if gs, _ := s.ByChannel("c1"); ids(gs) != "[1]" {
+	if gs, _ := s.ByChannel(t.Context(), "c1"); ids(gs) != "[1]" {
 		t.Fatal("a game with a thread is still found by its channel")
 	}
 	if game(t, s, id).Version != 1 {
 		t.Fatal("Modify must not bump the version (no move in flight needs to retry)")
 	}
 	// A version read before a Modify still moves.
-	if _, err := s.Update(id, 1, "", noop); err != nil {
+	if _, err := s.Update(t.Context(), id, 1, "", noop); err != nil {
 		t.Fatalf("update after modify: %v", err)
 	}
 }
@@ -345,7 +345,7 @@ func testAll(t *testing.T, open func(t *testing.T) storage.Store) {
 		want = append(want, create(t, s, NewGame()))
 	}
 	var got []uint64
-	if err := s.All(func(g *tessera.Game) error { got = append(got, g.ID); return nil }); err != nil {
+	if err := s.All(t.Context(), func(g *tessera.Game) error { got = append(got, g.ID); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -353,16 +353,16 @@ func testAll(t *testing.T, open func(t *testing.T) storage.Store) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	if err := s.All(func(*tessera.Game) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+	if err := s.All(t.Context(), func(*tessera.Game) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
 		t.Fatalf("an error from fn: %v after %d games", err, n)
 	}
 }
 
 func enqueue(t *testing.T, s storage.Store, id uint64, kinds ...string) {
 	t.Helper()
-	if _, err := s.Modify(id, func(g *tessera.Game, tx storage.Tx) error {
+	if _, err := s.Modify(t.Context(), id, func(g *tessera.Game, tx storage.Tx) error {
 		for _, k := range kinds {
-			if err := tx.Enqueue(tessera.Announcement{Kind: k, GameID: g.ID}); err != nil {
+			if err := tx.Enqueue(t.Context(), tessera.Announcement{Kind: k, GameID: g.ID}); err != nil {
 				return err
 			}
 		}
@@ -384,9 +384,9 @@ func testOutbox(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
 	a, b := create(t, s, NewGame()), create(t, s, NewGame())
 	// One transaction: a move and its announcements.
-	if _, err := s.Update(a, 1, "", func(g *tessera.Game, tx storage.Tx) error {
+	if _, err := s.Update(t.Context(), a, 1, "", func(g *tessera.Game, tx storage.Tx) error {
 		for _, k := range []string{"post", "status", "turn"} {
-			if err := tx.Enqueue(tessera.Announcement{Kind: k, GameID: g.ID, Ping: []string{"2"}, Board: true}); err != nil {
+			if err := tx.Enqueue(t.Context(), tessera.Announcement{Kind: k, GameID: g.ID, Ping: []string{"2"}, Board: true}); err != nil {
 				return err
 			}
 		}
@@ -396,7 +396,7 @@ func testOutbox(t *testing.T, open func(t *testing.T) storage.Store) {
 	}
 	enqueue(t, s, b, "post")
 	now := time.Now()
-	p, err := s.Pending(now, 10)
+	p, err := s.Pending(t.Context(), now, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,43 +408,43 @@ func testOutbox(t *testing.T, open func(t *testing.T) storage.Store) {
 			t.Fatalf("seqs not increasing: %+v", p)
 		}
 	}
-	if p2, _ := s.Pending(now, 2); len(p2) != 2 {
+	if p2, _ := s.Pending(t.Context(), now, 2); len(p2) != 2 {
 		t.Fatalf("pending at most 2: %d", len(p2))
 	}
 	// The first of game a waits for a retry: game a's later ones wait too,
 	// game b's do not.
-	if err := s.Retry(p[0].Seq, now.Add(time.Minute)); err != nil {
+	if err := s.Retry(t.Context(), p[0].Seq, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if p2, _ := s.Pending(now, 10); kinds(p2) != fmt.Sprintf("[%d:post]", b) {
+	if p2, _ := s.Pending(t.Context(), now, 10); kinds(p2) != fmt.Sprintf("[%d:post]", b) {
 		t.Fatalf("pending while a retry waits: %s", kinds(p2))
 	}
-	p3, _ := s.Pending(now.Add(2*time.Minute), 10)
+	p3, _ := s.Pending(t.Context(), now.Add(2*time.Minute), 10)
 	if len(p3) != 4 || p3[0].Tries != 1 || !p3[0].Next.Equal(now.Add(time.Minute)) {
 		t.Fatalf("pending after the wait: %+v", p3)
 	}
-	if n, _ := s.Outbox(); n != 4 {
+	if n, _ := s.Outbox(t.Context()); n != 4 {
 		t.Fatalf("outbox %d, want 4", n)
 	}
-	if err := s.Delivered(p3[0].Seq, p3[1].Seq); err != nil {
+	if err := s.Delivered(t.Context(), p3[0].Seq, p3[1].Seq); err != nil {
 		t.Fatal(err)
 	}
 	for _, x := range p3[2:] {
-		s.Delivered(x.Seq)
+		s.Delivered(t.Context(), x.Seq)
 	}
-	if err := s.Delivered(p3[0].Seq); err != nil {
+	if err := s.Delivered(t.Context(), p3[0].Seq); err != nil {
 		t.Fatalf("delivered twice: %v", err)
 	}
-	if err := s.Retry(p3[0].Seq, now); err != nil {
+	if err := s.Retry(t.Context(), p3[0].Seq, now); err != nil {
 		t.Fatalf("retry of a delivered one: %v", err)
 	}
-	if n, _ := s.Outbox(); n != 0 {
+	if n, _ := s.Outbox(t.Context()); n != 0 {
 		t.Fatalf("%d left", n)
 	}
 	// A later announcement gets a higher Seq than every one before (the
 	// Seq is the message nonce).
 	enqueue(t, s, b, "later")
-	if p4, _ := s.Pending(now, 10); len(p4) != 1 || p4[0].Seq <= p3[3].Seq {
+	if p4, _ := s.Pending(t.Context(), now, 10); len(p4) != 1 || p4[0].Seq <= p3[3].Seq {
 		t.Fatalf("a Seq reused: %+v after %d", p4, p3[3].Seq)
 	}
 }
@@ -453,31 +453,31 @@ func testAttempting(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
 	id := create(t, s, NewGame())
 	enqueue(t, s, id, "post")
-	p, _ := s.Pending(time.Now(), 10)
+	p, _ := s.Pending(t.Context(), time.Now(), 10)
 	if len(p) != 1 {
 		t.Fatalf("pending %+v", p)
 	}
 	seq := p[0].Seq
 	first := time.Unix(1000, 0)
-	if err := s.Attempting(first, seq); err != nil {
+	if err := s.Attempting(t.Context(), first, seq); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Attempting(first.Add(time.Hour), seq, seq+99); err != nil { // seq+99: gone already, ignored
+	if err := s.Attempting(t.Context(), first.Add(time.Hour), seq, seq+99); err != nil { // seq+99: gone already, ignored
 		t.Fatal(err)
 	}
-	if err := s.Retry(seq, time.Now().Add(time.Hour)); err != nil {
+	if err := s.Retry(t.Context(), seq, time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := s.Pending(time.Now(), 10); len(p) != 0 {
+	if p, _ := s.Pending(t.Context(), time.Now(), 10); len(p) != 0 {
 		t.Fatalf("a retry waiting an hour is due: %+v", p)
 	}
-	if n, err := s.RetryNow(); err != nil || n != 1 {
+	if n, err := s.RetryNow(t.Context()); err != nil || n != 1 {
 		t.Fatalf("RetryNow: %d, %v", n, err)
 	}
-	if n, err := s.RetryNow(); err != nil || n != 0 {
+	if n, err := s.RetryNow(t.Context()); err != nil || n != 0 {
 		t.Fatalf("RetryNow again: %d, %v", n, err)
 	}
-	p, _ = s.Pending(time.Now(), 10)
+	p, _ = s.Pending(t.Context(), time.Now(), 10)
 	if len(p) != 1 || !p[0].Attempted.Equal(first) || p[0].Tries != 1 {
 		t.Fatalf("after RetryNow: %+v", p)
 	}
@@ -495,7 +495,7 @@ func testClaim(t *testing.T, open func(t *testing.T) storage.Store) {
 
 	// Owner one takes at most two games, in the outbox's order, with all
 	// their due announcements in order.
-	got, err := s.Claim(t0, "one", lease, 2)
+	got, err := s.Claim(t.Context(), t0, "one", lease, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,65 +503,65 @@ func testClaim(t *testing.T, open func(t *testing.T) storage.Store) {
 		t.Fatalf("one claimed %s", kinds(got))
 	}
 	// Owner two gets only the game left while one's leases live.
-	if got, _ := s.Claim(t0.Add(30*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1]", c) {
+	if got, _ := s.Claim(t.Context(), t0.Add(30*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1]", c) {
 		t.Fatalf("two claimed %s while one's leases live", kinds(got))
 	}
 	// One renews its lease on a by claiming again; two's lease on c holds.
-	if got, _ := s.Claim(t0.Add(50*time.Second), "one", lease, 10); kinds(got) != fmt.Sprintf("[%d:a1 %d:a2 %d:b1 %d:a3]", a, a, b, a) {
+	if got, _ := s.Claim(t.Context(), t0.Add(50*time.Second), "one", lease, 10); kinds(got) != fmt.Sprintf("[%d:a1 %d:a2 %d:b1 %d:a3]", a, a, b, a) {
 		t.Fatalf("one renewing claimed %s", kinds(got))
 	}
 	// Pending ignores claims.
-	if p, _ := s.Pending(t0, 10); len(p) != 5 {
+	if p, _ := s.Pending(t.Context(), t0, 10); len(p) != 5 {
 		t.Fatalf("pending %s", kinds(p))
 	}
 	// One delivers game b and releases it: two may take it at once. A
 	// release by someone else frees nothing.
-	p, _ := s.Pending(t0, 10)
+	p, _ := s.Pending(t.Context(), t0, 10)
 	for _, x := range p {
 		if x.GameID == b {
-			s.Delivered(x.Seq)
+			s.Delivered(t.Context(), x.Seq)
 		}
 	}
 	enqueue(t, s, b, "b2")
-	if err := s.Release("two", a, b); err != nil {
+	if err := s.Release(t.Context(), "two", a, b); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.Claim(t0.Add(60*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1]", c) {
+	if got, _ := s.Claim(t.Context(), t0.Add(60*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1]", c) {
 		t.Fatalf("two took %s after a release by another owner", kinds(got))
 	}
-	if err := s.Release("one", b); err != nil {
+	if err := s.Release(t.Context(), "one", b); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.Claim(t0.Add(60*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1 %d:b2]", c, b) {
+	if got, _ := s.Claim(t.Context(), t0.Add(60*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1 %d:b2]", c, b) {
 		t.Fatalf("two claimed %s after one released b", kinds(got))
 	}
 	// One is killed: once its renewed lease on a expires (50s + 1 min),
 	// two takes a over, every announcement in order.
-	if got, _ := s.Claim(t0.Add(109*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1 %d:b2]", c, b) {
+	if got, _ := s.Claim(t.Context(), t0.Add(109*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1 %d:b2]", c, b) {
 		t.Fatalf("two claimed %s before one's lease expired", kinds(got))
 	}
-	if got, _ := s.Claim(t0.Add(111*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:a1 %d:a2 %d:a3 %d:c1 %d:b2]", a, a, a, c, b) {
+	if got, _ := s.Claim(t.Context(), t0.Add(111*time.Second), "two", lease, 10); kinds(got) != fmt.Sprintf("[%d:a1 %d:a2 %d:a3 %d:c1 %d:b2]", a, a, a, c, b) {
 		t.Fatalf("two claimed %s after one's lease expired", kinds(got))
 	}
 	// A game whose first announcement waits for a retry is not claimed
 	// (its later ones wait too), and nothing due claims nothing.
-	p, _ = s.Pending(t0, 10)
+	p, _ = s.Pending(t.Context(), t0, 10)
 	for _, x := range p {
 		if x.GameID == a {
-			s.Retry(x.Seq, t0.Add(time.Hour))
+			s.Retry(t.Context(), x.Seq, t0.Add(time.Hour))
 			break
 		}
 	}
-	s.Release("two", a, b, c)
-	if got, _ := s.Claim(t0.Add(2*time.Minute), "one", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1 %d:b2]", c, b) {
+	s.Release(t.Context(), "two", a, b, c)
+	if got, _ := s.Claim(t.Context(), t0.Add(2*time.Minute), "one", lease, 10); kinds(got) != fmt.Sprintf("[%d:c1 %d:b2]", c, b) {
 		t.Fatalf("one claimed %s with a's first waiting for a retry", kinds(got))
 	}
-	if got, err := s.Claim(t0.Add(2*time.Minute), "three", lease, 10); err != nil || len(got) != 0 {
+	if got, err := s.Claim(t.Context(), t0.Add(2*time.Minute), "three", lease, 10); err != nil || len(got) != 0 {
 		t.Fatalf("three claimed %s (%v) with every due game leased", kinds(got), err)
 	}
 	// The announcements stay in the outbox until delivered: a claim is
 	// not a delivery.
-	if n, _ := s.Outbox(); n != 5 {
+	if n, _ := s.Outbox(t.Context()); n != 5 {
 		t.Fatalf("outbox %d after claims, want 5", n)
 	}
 }
@@ -582,7 +582,7 @@ func testClaimRacing(t *testing.T, open func(t *testing.T) storage.Store) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], errs[i] = s.Claim(now, fmt.Sprint("owner", i), time.Minute, 5)
+			got[i], errs[i] = s.Claim(t.Context(), now, fmt.Sprint("owner", i), time.Minute, 5)
 		}()
 	}
 	wg.Wait()
@@ -608,7 +608,7 @@ func testClaimRacing(t *testing.T, open func(t *testing.T) storage.Store) {
 func testDeadlines(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
 	t0 := time.Unix(1_000_000, 0)
-	if next, err := s.NextDeadline(); err != nil || !next.IsZero() {
+	if next, err := s.NextDeadline(t.Context()); err != nil || !next.IsZero() {
 		t.Fatalf("next deadline of an empty database: %v %v", next, err)
 	}
 	var ids []uint64
@@ -618,33 +618,33 @@ func testDeadlines(t *testing.T, open func(t *testing.T) storage.Store) {
 		ids = append(ids, create(t, s, g))
 	}
 	create(t, s, NewGame()) // no deadline
-	due, _ := s.Due(t0.Add(2 * time.Hour))
+	due, _ := s.Due(t.Context(), t0.Add(2*time.Hour))
 	if fmt.Sprint(due) != fmt.Sprint([]uint64{ids[1], ids[2]}) {
 		t.Fatalf("due %v, want %d then %d (earliest first)", due, ids[1], ids[2])
 	}
 	// Moving a deadline moves its index entry; finishing a game removes it.
-	s.Update(ids[1], 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Deadline = t0.Add(5 * time.Hour); return nil })
-	s.Update(ids[2], 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusFinished; return nil })
-	due, _ = s.Due(t0.Add(4 * time.Hour))
+	s.Update(t.Context(), ids[1], 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Deadline = t0.Add(5 * time.Hour); return nil })
+	s.Update(t.Context(), ids[2], 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusFinished; return nil })
+	due, _ = s.Due(t.Context(), t0.Add(4*time.Hour))
 	if fmt.Sprint(due) != fmt.Sprint([]uint64{ids[0]}) {
 		t.Fatalf("due %v, want only %d", due, ids[0])
 	}
-	if next, _ := s.NextDeadline(); !next.Equal(t0.Add(3 * time.Hour)) {
+	if next, _ := s.NextDeadline(t.Context()); !next.Equal(t0.Add(3 * time.Hour)) {
 		t.Fatalf("next deadline %v", next)
 	}
 	// Clearing it removes it too (a vacation pauses the clock).
-	s.Modify(ids[0], func(g *tessera.Game, _ storage.Tx) error { g.Deadline = time.Time{}; return nil })
-	if next, _ := s.NextDeadline(); !next.Equal(t0.Add(5 * time.Hour)) {
+	s.Modify(t.Context(), ids[0], func(g *tessera.Game, _ storage.Tx) error { g.Deadline = time.Time{}; return nil })
+	if next, _ := s.NextDeadline(t.Context()); !next.Equal(t0.Add(5 * time.Hour)) {
 		t.Fatalf("next deadline after clearing one %v", next)
 	}
-	if due, _ := s.Due(t0.Add(5 * time.Hour)); fmt.Sprint(due) != fmt.Sprint([]uint64{ids[1]}) {
+	if due, _ := s.Due(t.Context(), t0.Add(5*time.Hour)); fmt.Sprint(due) != fmt.Sprint([]uint64{ids[1]}) {
 		t.Fatalf("due %v at the moved deadline", due)
 	}
 }
 
 func testAITurns(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
-	if got, err := s.AITurns(); err != nil || len(got) != 0 {
+	if got, err := s.AITurns(t.Context()); err != nil || len(got) != 0 {
 		t.Fatalf("AI turns of an empty database: %v %v", got, err)
 	}
 	ai := func(g *tessera.Game) *tessera.Game {
@@ -658,29 +658,29 @@ func testAITurns(t *testing.T, open func(t *testing.T) storage.Store) {
 	d := NewGame()
 	d.Status = tessera.StatusChallenge
 	create(t, s, ai(d)) // not in play: not the AI's turn yet
-	if got, _ := s.AITurns(); fmt.Sprint(got) != fmt.Sprint([]uint64{a, c}) {
+	if got, _ := s.AITurns(t.Context()); fmt.Sprint(got) != fmt.Sprint([]uint64{a, c}) {
 		t.Fatalf("AI turns %v, want %d %d", got, a, c)
 	}
 	// The AI moves in a; c ends.
-	s.Update(a, 1, "", func(g *tessera.Game, _ storage.Tx) error { g.AITurn = false; return nil })
-	s.Update(c, 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusFinished; return nil })
-	if got, _ := s.AITurns(); len(got) != 0 {
+	s.Update(t.Context(), a, 1, "", func(g *tessera.Game, _ storage.Tx) error { g.AITurn = false; return nil })
+	s.Update(t.Context(), c, 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusFinished; return nil })
+	if got, _ := s.AITurns(t.Context()); len(got) != 0 {
 		t.Fatalf("AI turns %v after the AI moved and a game ended", got)
 	}
-	s.Update(a, 2, "", func(g *tessera.Game, _ storage.Tx) error { g.AITurn = true; return nil })
-	if got, _ := s.AITurns(); fmt.Sprint(got) != fmt.Sprint([]uint64{a}) {
+	s.Update(t.Context(), a, 2, "", func(g *tessera.Game, _ storage.Tx) error { g.AITurn = true; return nil })
+	if got, _ := s.AITurns(t.Context()); fmt.Sprint(got) != fmt.Sprint([]uint64{a}) {
 		t.Fatalf("AI turns %v, want %d again", got, a)
 	}
 }
 
 func testUsers(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
-	u, err := s.User("9")
+	u, err := s.User(t.Context(), "9")
 	if err != nil || u.NotifyOff || u.TimeZone != "" || !u.VacationUntil.IsZero() {
 		t.Fatalf("defaults: %+v %v", u, err)
 	}
 	until := time.Unix(5_000_000, 0).UTC()
-	got, err := s.UpdateUser("9", func(u *tessera.UserSettings, _ storage.Tx) error {
+	got, err := s.UpdateUser(t.Context(), "9", func(u *tessera.UserSettings, _ storage.Tx) error {
 		u.NotifyOff, u.TimeZone, u.VacationUntil = true, "Europe/Paris", until
 		u.VacationUsed = map[int]int{2026: 3}
 		return nil
@@ -688,10 +688,10 @@ func testUsers(t *testing.T, open func(t *testing.T) storage.Store) {
 	if err != nil || !got.NotifyOff {
 		t.Fatalf("update: %+v %v", got, err)
 	}
-	if u, _ = s.User("9"); !u.NotifyOff || u.TimeZone != "Europe/Paris" || !u.VacationUntil.Equal(until) || u.VacationUsed[2026] != 3 {
+	if u, _ = s.User(t.Context(), "9"); !u.NotifyOff || u.TimeZone != "Europe/Paris" || !u.VacationUntil.Equal(until) || u.VacationUsed[2026] != 3 {
 		t.Fatalf("read back %+v", u)
 	}
-	if u, _ = s.User("8"); u.NotifyOff {
+	if u, _ = s.User(t.Context(), "8"); u.NotifyOff {
 		t.Fatal("another user changed")
 	}
 	// A vacation changes the user's games in the same transaction.
@@ -699,15 +699,15 @@ func testUsers(t *testing.T, open func(t *testing.T) storage.Store) {
 	other := NewGame()
 	other.Players = []tessera.Player{{ID: "3"}, {ID: "4"}}
 	create(t, s, other)
-	_, err = s.UpdateUser("1", func(u *tessera.UserSettings, tx storage.Tx) error {
+	_, err = s.UpdateUser(t.Context(), "1", func(u *tessera.UserSettings, tx storage.Tx) error {
 		u.VacationUntil = until
-		if old, err := tx.User("1"); err != nil || !old.VacationUntil.IsZero() {
+		if old, err := tx.User(t.Context(), "1"); err != nil || !old.VacationUntil.IsZero() {
 			return fmt.Errorf("tx.User: %+v %v", old, err)
 		}
-		if nine, err := tx.User("9"); err != nil || !nine.NotifyOff {
+		if nine, err := tx.User(t.Context(), "9"); err != nil || !nine.NotifyOff {
 			return fmt.Errorf("tx.User of another: %+v %v", nine, err)
 		}
-		gs, err := tx.Games("1")
+		gs, err := tx.Games(t.Context(), "1")
 		if err != nil {
 			return err
 		}
@@ -715,7 +715,7 @@ func testUsers(t *testing.T, open func(t *testing.T) storage.Store) {
 			return fmt.Errorf("tx.Games: %s", ids(gs))
 		}
 		for _, g := range gs {
-			if err := tx.ModifyGame(g.ID, func(g *tessera.Game) error { g.Paused = time.Hour; return nil }); err != nil {
+			if err := tx.ModifyGame(t.Context(), g.ID, func(g *tessera.Game) error { g.Paused = time.Hour; return nil }); err != nil {
 				return err
 			}
 		}
@@ -731,22 +731,22 @@ func testUsers(t *testing.T, open func(t *testing.T) storage.Store) {
 	}
 	// A failed user update changes neither the user nor the games.
 	boom := errors.New("boom")
-	_, err = s.UpdateUser("1", func(u *tessera.UserSettings, tx storage.Tx) error {
+	_, err = s.UpdateUser(t.Context(), "1", func(u *tessera.UserSettings, tx storage.Tx) error {
 		u.TimeZone = "Asia/Tokyo"
-		tx.ModifyGame(a, func(g *tessera.Game) error { g.Paused = 0; return nil })
+		tx.ModifyGame(t.Context(), a, func(g *tessera.Game) error { g.Paused = 0; return nil })
 		return boom
 	})
 	if !errors.Is(err, boom) {
 		t.Fatal(err)
 	}
-	if u, _ := s.User("1"); u.TimeZone != "" || !u.VacationUntil.Equal(until) {
+	if u, _ := s.User(t.Context(), "1"); u.TimeZone != "" || !u.VacationUntil.Equal(until) {
 		t.Fatalf("a failed update was written: %+v", u)
 	}
 	if g := game(t, s, a); g.Paused != time.Hour {
 		t.Fatal("a failed user update changed a game")
 	}
-	if _, err := s.UpdateUser("1", func(_ *tessera.UserSettings, tx storage.Tx) error {
-		return tx.ModifyGame(99, func(*tessera.Game) error { return nil })
+	if _, err := s.UpdateUser(t.Context(), "1", func(_ *tessera.UserSettings, tx storage.Tx) error {
+		return tx.ModifyGame(t.Context(), 99, func(*tessera.Game) error { return nil })
 	}); err == nil {
 		t.Fatal("modifying a missing game succeeded")
 	}
@@ -754,26 +754,26 @@ func testUsers(t *testing.T, open func(t *testing.T) storage.Store) {
 
 func testHandled(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
-	if ok, err := s.Handled("x"); ok || err != nil {
+	if ok, err := s.Handled(t.Context(), "x"); ok || err != nil {
 		t.Fatalf("unknown id handled: %v %v", ok, err)
 	}
-	if err := s.MarkHandled("old"); err != nil {
+	if err := s.MarkHandled(t.Context(), "old"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.MarkHandled("old"); !errors.Is(err, storage.ErrDuplicate) {
+	if err := s.MarkHandled(t.Context(), "old"); !errors.Is(err, storage.ErrDuplicate) {
 		t.Fatalf("marked twice: %v", err)
 	}
-	if n, err := s.PruneHandled(time.Now().Add(-time.Hour)); err != nil || n != 0 {
+	if n, err := s.PruneHandled(t.Context(), time.Now().Add(-time.Hour)); err != nil || n != 0 {
 		t.Fatalf("pruned %d recent ids (%v)", n, err)
 	}
-	n, err := s.PruneHandled(time.Now().Add(time.Hour))
+	n, err := s.PruneHandled(t.Context(), time.Now().Add(time.Hour))
 	if err != nil || n != 1 {
 		t.Fatalf("pruned %d, %v", n, err)
 	}
-	if ok, _ := s.Handled("old"); ok {
+	if ok, _ := s.Handled(t.Context(), "old"); ok {
 		t.Fatal("pruned id still handled")
 	}
-	if err := s.MarkHandled("old"); err != nil {
+	if err := s.MarkHandled(t.Context(), "old"); err != nil {
 		t.Fatalf("a pruned id marked again: %v", err)
 	}
 }
@@ -791,26 +791,26 @@ func testOpenChallenges(t *testing.T, open func(t *testing.T) storage.Store) {
 	b := create(t, s, challenge(NewGame(), "g1"))
 	c := create(t, s, challenge(NewGame(), "g2"))
 	create(t, s, NewGame())
-	if got, _ := s.OpenChallenges("g1"); ids(got) != fmt.Sprint([]uint64{a, b}) {
+	if got, _ := s.OpenChallenges(t.Context(), "g1"); ids(got) != fmt.Sprint([]uint64{a, b}) {
 		t.Fatalf("open in g1: %s", ids(got))
 	}
-	if got, _ := s.OpenChallenges("g3"); len(got) != 0 {
+	if got, _ := s.OpenChallenges(t.Context(), "g3"); len(got) != 0 {
 		t.Fatalf("open in g3: %s", ids(got))
 	}
-	if all, _ := s.AllOpenChallenges(); len(all) != 3 {
+	if all, _ := s.AllOpenChallenges(t.Context()); len(all) != 3 {
 		t.Fatalf("all open: %s", ids(all))
 	}
 	// Cy leaves challenge a; b is withdrawn; c fills and starts.
-	s.Modify(a, func(g *tessera.Game, _ storage.Tx) error { g.Players = g.Players[:2]; return nil })
-	s.Modify(b, func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusWithdrawn; return nil })
-	s.Update(c, 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Status, g.Open = tessera.StatusPlaying, false; return nil })
-	if all, _ := s.AllOpenChallenges(); ids(all) != fmt.Sprint([]uint64{a}) {
+	s.Modify(t.Context(), a, func(g *tessera.Game, _ storage.Tx) error { g.Players = g.Players[:2]; return nil })
+	s.Modify(t.Context(), b, func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusWithdrawn; return nil })
+	s.Update(t.Context(), c, 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Status, g.Open = tessera.StatusPlaying, false; return nil })
+	if all, _ := s.AllOpenChallenges(t.Context()); ids(all) != fmt.Sprint([]uint64{a}) {
 		t.Fatalf("open after a withdrawal and a start: %s", ids(all))
 	}
-	if mine, _ := s.ByPlayer("3"); ids(mine) != fmt.Sprint([]uint64{b, c}) {
+	if mine, _ := s.ByPlayer(t.Context(), "3"); ids(mine) != fmt.Sprint([]uint64{b, c}) {
 		t.Fatalf("cy left game %d but is still listed in it: %s", a, ids(mine))
 	}
-	if got, _ := s.OpenChallenges("g1"); ids(got) != fmt.Sprint([]uint64{a}) || len(got[0].Players) != 2 {
+	if got, _ := s.OpenChallenges(t.Context(), "g1"); ids(got) != fmt.Sprint([]uint64{a}) || len(got[0].Players) != 2 {
 		t.Fatalf("open in g1 after cy left: %s", ids(got))
 	}
 }
@@ -825,21 +825,21 @@ func testAISeatIndexed(t *testing.T, open func(t *testing.T) storage.Store) {
 	g := NewGame()
 	g.Players[1] = tessera.Player{ID: "bot", Name: "Tessera (easy)", AI: "easy", Accepted: true}
 	id := create(t, s, g)
-	if _, err := s.Update(id, 1, "", func(g *tessera.Game, _ storage.Tx) error {
+	if _, err := s.Update(t.Context(), id, 1, "", func(g *tessera.Game, _ storage.Tx) error {
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: "resign", At: time.Unix(2000, 0).UTC()})
 		g.Status = tessera.StatusFinished
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Modify(id, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = "s1"; return nil }); err != nil {
+	if _, err := s.Modify(t.Context(), id, func(g *tessera.Game, _ storage.Tx) error { g.StatusID = "s1"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"1", "bot"} {
-		if gs, err := s.ByPlayer(p); err != nil || ids(gs) != fmt.Sprint([]uint64{id}) {
+		if gs, err := s.ByPlayer(t.Context(), p); err != nil || ids(gs) != fmt.Sprint([]uint64{id}) {
 			t.Errorf("games of %s after a move and a modification: %s %v, want [%d]", p, ids(gs), err, id)
 		}
-		if gs, _, err := s.Finished(p, nil, 0, 10); err != nil || ids(gs) != fmt.Sprint([]uint64{id}) {
+		if gs, _, err := s.Finished(t.Context(), p, nil, 0, 10); err != nil || ids(gs) != fmt.Sprint([]uint64{id}) {
 			t.Errorf("finished games of %s: %s %v, want [%d]", p, ids(gs), err, id)
 		}
 	}
@@ -848,7 +848,7 @@ func testAISeatIndexed(t *testing.T, open func(t *testing.T) storage.Store) {
 // finishAt ends a game: its last record entry is at the given minute.
 func finishAt(t *testing.T, s storage.Store, id uint64, minute int) {
 	t.Helper()
-	if _, err := s.Modify(id, func(g *tessera.Game, _ storage.Tx) error {
+	if _, err := s.Modify(t.Context(), id, func(g *tessera.Game, _ storage.Tx) error {
 		g.Status = tessera.StatusFinished
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 1, Text: "resign", At: time.Unix(int64(minute*60), 0).UTC()})
 		return nil
@@ -867,29 +867,29 @@ func testFinished(t *testing.T, open func(t *testing.T) storage.Store) {
 	finishAt(t, s, g[1], 1)
 	finishAt(t, s, g[2], 2)
 	finishAt(t, s, g[0], 3)
-	if page, more, err := s.Finished("1", nil, 0, 2); err != nil || ids(page) != fmt.Sprint([]uint64{g[0], g[2]}) || !more {
+	if page, more, err := s.Finished(t.Context(), "1", nil, 0, 2); err != nil || ids(page) != fmt.Sprint([]uint64{g[0], g[2]}) || !more {
 		t.Fatalf("page 1: %s %v %v", ids(page), more, err)
 	}
-	if page, more, _ := s.Finished("1", nil, 2, 2); ids(page) != fmt.Sprint([]uint64{g[1]}) || more {
+	if page, more, _ := s.Finished(t.Context(), "1", nil, 2, 2); ids(page) != fmt.Sprint([]uint64{g[1]}) || more {
 		t.Fatalf("page 2: %s %v", ids(page), more)
 	}
-	if page, more, _ := s.Finished("2", nil, 0, 3); ids(page) != fmt.Sprint([]uint64{g[0], g[2], g[1]}) || more {
+	if page, more, _ := s.Finished(t.Context(), "2", nil, 0, 3); ids(page) != fmt.Sprint([]uint64{g[0], g[2], g[1]}) || more {
 		t.Fatalf("a whole page: %s %v", ids(page), more)
 	}
-	if page, _, _ := s.Finished("1", func(x *tessera.Game) bool { return x.ID != g[2] }, 0, 5); ids(page) != fmt.Sprint([]uint64{g[0], g[1]}) {
+	if page, _, _ := s.Finished(t.Context(), "1", func(x *tessera.Game) bool { return x.ID != g[2] }, 0, 5); ids(page) != fmt.Sprint([]uint64{g[0], g[1]}) {
 		t.Fatalf("filtered: %s", ids(page))
 	}
-	if page, _, _ := s.Finished("1", func(x *tessera.Game) bool { return x.ID != g[0] }, 1, 5); ids(page) != fmt.Sprint([]uint64{g[1]}) {
+	if page, _, _ := s.Finished(t.Context(), "1", func(x *tessera.Game) bool { return x.ID != g[0] }, 1, 5); ids(page) != fmt.Sprint([]uint64{g[1]}) {
 		t.Fatalf("filtered, skipping one: %s", ids(page))
 	}
 	for _, p := range []string{"", "3", "11"} {
-		if page, _, _ := s.Finished(p, nil, 0, 5); len(page) != 0 {
+		if page, _, _ := s.Finished(t.Context(), p, nil, 0, 5); len(page) != 0 {
 			t.Fatalf("player %q's games: %s", p, ids(page))
 		}
 	}
 	// Two games that ended at the same moment: the later id first.
 	finishAt(t, s, g[3], 3)
-	if page, _, _ := s.Finished("1", nil, 0, 2); ids(page) != fmt.Sprint([]uint64{g[3], g[0]}) {
+	if page, _, _ := s.Finished(t.Context(), "1", nil, 0, 2); ids(page) != fmt.Sprint([]uint64{g[3], g[0]}) {
 		t.Fatalf("a tie: %s", ids(page))
 	}
 }
@@ -906,7 +906,7 @@ func testRematch(t *testing.T, open func(t *testing.T) storage.Store) {
 		return nil
 	}
 	r := challenge(NewGame(), "g1")
-	if err := s.CreateLinked(r, "r1", from, link); err != nil {
+	if err := s.CreateLinked(t.Context(), r, "r1", from, link); err != nil {
 		t.Fatal(err)
 	}
 	if r.ID == 0 || r.ID == from || r.Version != 1 {
@@ -916,25 +916,25 @@ func testRematch(t *testing.T, open func(t *testing.T) storage.Store) {
 	if got.Rematch != r.ID || got.Status != tessera.StatusFinished {
 		t.Fatalf("game %d's rematch is %d, want %d", from, got.Rematch, r.ID)
 	}
-	if open, _ := s.OpenChallenges("g1"); ids(open) != fmt.Sprint([]uint64{r.ID}) {
+	if open, _ := s.OpenChallenges(t.Context(), "g1"); ids(open) != fmt.Sprint([]uint64{r.ID}) {
 		t.Fatalf("the rematch is not an open challenge: %s", ids(open))
 	}
-	if ok, _ := s.Handled("r1"); !ok {
+	if ok, _ := s.Handled(t.Context(), "r1"); !ok {
 		t.Fatal("the rematch's interaction is not handled")
 	}
-	if err := s.CreateLinked(NewGame(), "r2", from, link); !errors.Is(err, refuse) {
+	if err := s.CreateLinked(t.Context(), NewGame(), "r2", from, link); !errors.Is(err, refuse) {
 		t.Fatalf("a second rematch: %v", err)
 	}
-	if err := s.CreateLinked(NewGame(), "r1", from, func(*tessera.Game) error { return nil }); !errors.Is(err, storage.ErrDuplicate) {
+	if err := s.CreateLinked(t.Context(), NewGame(), "r1", from, func(*tessera.Game) error { return nil }); !errors.Is(err, storage.ErrDuplicate) {
 		t.Fatalf("the same click again: %v", err)
 	}
-	if err := s.CreateLinked(NewGame(), "r3", 99, link); !errors.Is(err, storage.ErrNotFound) {
+	if err := s.CreateLinked(t.Context(), NewGame(), "r3", 99, link); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("a rematch of a missing game: %v", err)
 	}
-	if all, _ := s.ByChannel("c1"); len(all) != 2 {
+	if all, _ := s.ByChannel(t.Context(), "c1"); len(all) != 2 {
 		t.Fatalf("refused rematches stored games: %s", ids(all))
 	}
-	if ok, _ := s.Handled("r2"); ok {
+	if ok, _ := s.Handled(t.Context(), "r2"); ok {
 		t.Fatal("a refused rematch marked its interaction handled")
 	}
 }
@@ -956,12 +956,12 @@ func sortedRatings(rs []tessera.Rating) string {
 func testRatings(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
 	id := create(t, s, NewGame())
-	if rs, err := s.AllRatings(); err != nil || len(rs) != 0 {
+	if rs, err := s.AllRatings(t.Context()); err != nil || len(rs) != 0 {
 		t.Fatalf("ratings of an empty database: %v %v", rs, err)
 	}
 	// Ratings are read and written in the game's transaction.
-	_, err := s.Update(id, 1, "", func(g *tessera.Game, tx storage.Tx) error {
-		if _, ok, err := tx.Rating("g1", "elemental", "1"); ok || err != nil {
+	_, err := s.Update(t.Context(), id, 1, "", func(g *tessera.Game, tx storage.Tx) error {
+		if _, ok, err := tx.Rating(t.Context(), "g1", "elemental", "1"); ok || err != nil {
 			return fmt.Errorf("a rating before any: %v %v", ok, err)
 		}
 		for _, r := range []tessera.Rating{
@@ -969,52 +969,52 @@ func testRatings(t *testing.T, open func(t *testing.T) storage.Store) {
 			rating("g1", "closure", "1", 30), rating("g2", "elemental", "1", 20),
 			rating("g1", "elemental", "12", 22), // a user id that extends another
 		} {
-			if err := tx.PutRating(r); err != nil {
+			if err := tx.PutRating(t.Context(), r); err != nil {
 				return err
 			}
 		}
-		r, ok, err := tx.Rating("g1", "elemental", "1")
+		r, ok, err := tx.Rating(t.Context(), "g1", "elemental", "1")
 		if !ok || err != nil || r.Mu != 26 {
 			return fmt.Errorf("a rating written in this transaction: %+v %v %v", r, ok, err)
 		}
 		r.Mu, r.Games = 27, 2
-		return tx.PutRating(r) // replaces it
+		return tx.PutRating(t.Context(), r) // replaces it
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs, _ := s.Ratings("g1", "elemental"); sortedRatings(rs) != "[g1/elemental/12=22 g1/elemental/1=27 g1/elemental/2=24]" {
+	if rs, _ := s.Ratings(t.Context(), "g1", "elemental"); sortedRatings(rs) != "[g1/elemental/12=22 g1/elemental/1=27 g1/elemental/2=24]" {
 		t.Fatalf("ratings of g1 elemental: %s", sortedRatings(rs))
 	}
-	if rs, _ := s.PlayerRatings("g1", "1"); sortedRatings(rs) != "[g1/closure/1=30 g1/elemental/1=27]" {
+	if rs, _ := s.PlayerRatings(t.Context(), "g1", "1"); sortedRatings(rs) != "[g1/closure/1=30 g1/elemental/1=27]" {
 		t.Fatalf("player 1 in g1: %s", sortedRatings(rs))
 	}
-	if rs, _ := s.PlayerRatings("g3", "1"); len(rs) != 0 {
+	if rs, _ := s.PlayerRatings(t.Context(), "g3", "1"); len(rs) != 0 {
 		t.Fatalf("player 1 in g3: %s", sortedRatings(rs))
 	}
-	rs, _ := s.Ratings("g1", "elemental")
+	rs, _ := s.Ratings(t.Context(), "g1", "elemental")
 	for _, r := range rs {
 		if r.UserID == "1" && (r.Games != 2 || r.Name != "n1" || len(r.History) != 1 || !r.History[0].At.Equal(time.Unix(3000, 0))) {
 			t.Fatalf("rating read back: %+v", r)
 		}
 	}
-	if rs, _ := s.AllRatings(); len(rs) != 5 {
+	if rs, _ := s.AllRatings(t.Context()); len(rs) != 5 {
 		t.Fatalf("all ratings: %s", sortedRatings(rs))
 	}
 	// tessera ratings --rebuild replaces them all at once.
-	if err := s.ReplaceRatings([]tessera.Rating{rating("g9", "knotwork", "5", 31)}); err != nil {
+	if err := s.ReplaceRatings(t.Context(), []tessera.Rating{rating("g9", "knotwork", "5", 31)}); err != nil {
 		t.Fatal(err)
 	}
-	if rs, _ := s.AllRatings(); sortedRatings(rs) != "[g9/knotwork/5=31]" {
+	if rs, _ := s.AllRatings(t.Context()); sortedRatings(rs) != "[g9/knotwork/5=31]" {
 		t.Fatalf("after replacing: %s", sortedRatings(rs))
 	}
-	if rs, _ := s.Ratings("g1", "elemental"); len(rs) != 0 {
+	if rs, _ := s.Ratings(t.Context(), "g1", "elemental"); len(rs) != 0 {
 		t.Fatalf("an old rating survived the replacement: %s", sortedRatings(rs))
 	}
-	if err := s.ReplaceRatings(nil); err != nil {
+	if err := s.ReplaceRatings(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if rs, _ := s.AllRatings(); len(rs) != 0 {
+	if rs, _ := s.AllRatings(t.Context()); len(rs) != 0 {
 		t.Fatalf("after replacing by nothing: %s", sortedRatings(rs))
 	}
 }
@@ -1027,9 +1027,9 @@ func testRatingSeq(t *testing.T, open func(t *testing.T) storage.Store) {
 	id := create(t, s, NewGame())
 	take := func(fail bool) (uint64, error) {
 		var seq uint64
-		_, err := s.Modify(id, func(g *tessera.Game, tx storage.Tx) error {
+		_, err := s.Modify(t.Context(), id, func(g *tessera.Game, tx storage.Tx) error {
 			var err error
-			if seq, err = tx.NextRatingSeq(); err != nil {
+			if seq, err = tx.NextRatingSeq(t.Context()); err != nil {
 				return err
 			}
 			if fail {
@@ -1061,7 +1061,7 @@ func testRatingSeq(t *testing.T, open func(t *testing.T) storage.Store) {
 func testCheck(t *testing.T, open func(t *testing.T) storage.Store) {
 	s := open(t)
 	create(t, s, NewGame())
-	if errs := s.Check(); len(errs) != 0 {
+	if errs := s.Check(t.Context()); len(errs) != 0 {
 		t.Fatalf("check of a healthy database: %v", errs)
 	}
 }
