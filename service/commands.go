@@ -48,32 +48,10 @@ func (s *Service) NewGame(req Request, r NewGameRequest) (Reply, error) {
 	if !ok {
 		return Reply{}, noGame(gameID)
 	}
-	players := []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}}
 	bot := s.Bot()
-	if bot.ID != "" && req.User.ID == bot.ID {
-		return Reply{}, errorf(tessera.EINVALID, "%s is the computer: it plays when challenged, it does not challenge.", bot.Name)
-	}
-	lvl, err := aiLevel(level)
+	players, err := s.seats(req, opponents, level)
 	if err != nil {
 		return Reply{}, err
-	}
-	for _, o := range opponents {
-		if o.ID == "" {
-			continue
-		}
-		if bot.ID != "" && o.ID == bot.ID {
-			players = append(players, tessera.Player{ID: bot.ID, AI: lvl.String(), Accepted: true})
-			continue
-		}
-		for _, p := range players {
-			if p.ID == o.ID {
-				if o.ID == req.User.ID {
-					return Reply{}, errorf(tessera.EINVALID, "You cannot challenge yourself; name your opponents.")
-				}
-				return Reply{}, errorf(tessera.EINVALID, "%s is named twice; name each opponent once.", o.Name)
-			}
-		}
-		players = append(players, tessera.Player{ID: o.ID, Name: o.Name})
 	}
 	if len(players) < 2 { // nobody named: an open challenge (open.go)
 		return s.NewOpen(req, NewGameRequest{Game: gameID, Options: options, Clock: clock})
@@ -81,20 +59,9 @@ func (s *Service) NewGame(req Request, r NewGameRequest) (Reply, error) {
 	if n := nameAIs(players, bot.Name); n == 0 && strings.TrimSpace(level) != "" {
 		return Reply{}, errorf(tessera.EINVALID, "level: is for games against me; name %s as an opponent, or leave level out.", s.mention(bot))
 	}
-	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
+	opts, err := s.options(g, options)
 	if err != nil {
 		return Reply{}, err
-	}
-	if def := s.defs[g.ID]; def != "" {
-		defs, err := engine.ParseOptions(strings.Fields(def))
-		if err != nil {
-			return Reply{}, err
-		}
-		for k, v := range defs {
-			if _, given := opts[k]; !given {
-				opts[k] = v
-			}
-		}
 	}
 	// The seed is drawn when the game begins (begin): a refused or
 	// declined challenge draws none.
@@ -102,13 +69,9 @@ func (s *Service) NewGame(req Request, r NewGameRequest) (Reply, error) {
 	if _, err := engine.New(setup); err != nil { // check players and options now
 		return Reply{}, err
 	}
-	clk := s.clock
-	if strings.TrimSpace(clock) != "" {
-		c, err := ParseClock(clock)
-		if err != nil {
-			return Reply{}, err
-		}
-		clk = c
+	clk, err := s.clockOf(clock)
+	if err != nil {
+		return Reply{}, err
 	}
 	now := s.now().UTC()
 	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: req.GuildID, ChannelID: req.ChannelID,
@@ -152,6 +115,40 @@ func (s *Service) NewGame(req Request, r NewGameRequest) (Reply, error) {
 		{ID: buttonID(actDecline, rec.ID), Label: "Decline", Style: Danger},
 		{ID: buttonID(actWithdraw, rec.ID), Label: "Withdraw", Style: Secondary},
 	}}, nil
+}
+
+// seats are a new game's players: the challenger, then each opponent
+// named, the bot itself as a seat the computer plays at level. Nobody may
+// be named twice, and the computer does not challenge.
+func (s *Service) seats(req Request, opponents []User, level string) ([]tessera.Player, error) {
+	players := []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}}
+	bot := s.Bot()
+	if bot.ID != "" && req.User.ID == bot.ID {
+		return nil, errorf(tessera.EINVALID, "%s is the computer: it plays when challenged, it does not challenge.", bot.Name)
+	}
+	lvl, err := aiLevel(level)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range opponents {
+		if o.ID == "" {
+			continue
+		}
+		if bot.ID != "" && o.ID == bot.ID {
+			players = append(players, tessera.Player{ID: bot.ID, AI: lvl.String(), Accepted: true})
+			continue
+		}
+		for _, p := range players {
+			if p.ID == o.ID {
+				if o.ID == req.User.ID {
+					return nil, errorf(tessera.EINVALID, "You cannot challenge yourself; name your opponents.")
+				}
+				return nil, errorf(tessera.EINVALID, "%s is named twice; name each opponent once.", o.Name)
+			}
+		}
+		players = append(players, tessera.Player{ID: o.ID, Name: o.Name})
+	}
+	return players, nil
 }
 
 func optionText(opts map[string]string) string {

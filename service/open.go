@@ -48,14 +48,29 @@ func (s *Service) gameSetup(gameID, options, clock string) (engine.Game, map[str
 	if !ok {
 		return g, nil, tessera.Clock{}, noGame(gameID)
 	}
-	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
+	opts, err := s.options(g, options)
 	if err != nil {
 		return g, nil, tessera.Clock{}, err
+	}
+	clk, err := s.clockOf(clock)
+	if err != nil {
+		return g, nil, tessera.Clock{}, err
+	}
+	return g, opts, clk, nil
+}
+
+// options are a new game's options: the "name=value" words given (space
+// or comma between them), then the configured defaults of its game for
+// those not given.
+func (s *Service) options(g engine.Game, options string) (map[string]string, error) {
+	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
+	if err != nil {
+		return nil, err
 	}
 	if def := s.defs[g.ID]; def != "" {
 		defs, err := engine.ParseOptions(strings.Fields(def))
 		if err != nil {
-			return g, nil, tessera.Clock{}, err
+			return nil, err
 		}
 		for k, v := range defs {
 			if _, given := opts[k]; !given {
@@ -63,15 +78,16 @@ func (s *Service) gameSetup(gameID, options, clock string) (engine.Game, map[str
 			}
 		}
 	}
-	clk := s.clock
-	if strings.TrimSpace(clock) != "" {
-		c, err := ParseClock(clock)
-		if err != nil {
-			return g, nil, tessera.Clock{}, err
-		}
-		clk = c
+	return opts, nil
+}
+
+// clockOf is a new game's time control: the one given, else the
+// configured default.
+func (s *Service) clockOf(clock string) (tessera.Clock, error) {
+	if strings.TrimSpace(clock) == "" {
+		return s.clock, nil
 	}
-	return g, opts, clk, nil
+	return ParseClock(clock)
 }
 
 // NewOpen posts an open challenge for r.Seats players (0: the fewest the
