@@ -120,12 +120,11 @@ func opponents(in Args) []User {
 			name += strconv.Itoa(i)
 		}
 		u, ok := in.User(name)
-		if !ok {
-			if i >= 3 {
-				return out
-			}
-			continue
+		switch {
+		case ok:
+			out = append(out, u)
+		case i >= 3: // Discord's three may have gaps; more come in order
+			return out
 		}
-		out = append(out, u)
 	}
 }
