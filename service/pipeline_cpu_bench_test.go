@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -32,7 +33,7 @@ func BenchmarkMovePipelineCPU(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	svc := service.New(st, service.Config{Now: func() time.Time { return time.Unix(0, 0) }})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Now: func() time.Time { return time.Unix(0, 0) }})
 	seed := uint64(0)
 	var cpu time.Duration
 	b.ReportAllocs()
