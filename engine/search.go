@@ -75,18 +75,6 @@ type KeyLister interface {
 	MoveOfKey(k uint64) Move
 }
 
-// Banker is implemented by games whose points are banked: each move adds
-// its own points to its player's score for good, and nothing is taken
-// back or counted again at the end (Elemental's placements). Banked
-// reports whether that holds for this position's game. The margin of a
-// position mid-game is then part of the final margin, so a search may
-// play a few moves past a position and judge it by its margin instead of
-// playing to the end, where uniformly random moves would bury the points
-// a good move makes under the noise of all the rest.
-type Banker interface {
-	Banked() bool
-}
-
 // Finisher is implemented by games whose wins come suddenly, in the middle
 // of play (a loop closed), and that can find such a win faster than by
 // trying every legal move. WinningMove returns a move of the seat to move
