@@ -135,8 +135,16 @@ func stateDiff(a, b engine.State) string {
 	for _, i := range keyFields(x.Type()) {
 		fx, fy := x.Field(i), y.Field(i)
 		if string(appendKey(nil, fx, true)) != string(appendKey(nil, fy, true)) {
-			out = append(out, fmt.Sprintf("%s: %.300v != %.300v", x.Type().Field(i).Name, fx.Interface(), fy.Interface()))
+			out = append(out, fmt.Sprintf("%s: %s != %s", x.Type().Field(i).Name, clip(fmt.Sprint(fx.Interface())), clip(fmt.Sprint(fy.Interface()))))
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// clip shortens a value printed for a failure message.
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
 }
