@@ -123,46 +123,6 @@ type State interface {
 	Clone() State
 }
 
-// Previewer is implemented by states that can tell a move's score changes
-// without applying it (used by autocomplete). Without it the platform
-// applies the move to a clone.
-type Previewer interface {
-	Preview(m Move) []Delta
-}
-
-// Gain is what a move does for the player making it, in words a player
-// reads beside the move ("+5: covers 3, captures 2 cells", "wins: closes
-// your loop"), and a rank to list the moves by.
-type Gain struct {
-	Text string // "" when the move gains nothing that can be said now
-	Rank int    // the higher, the better for the mover: listed highest first
-}
-
-// Gainer is implemented by games whose moves gain more than points, or
-// whose points come only later (a loop, a knot, a capture): /moves and
-// the autocomplete show each move's Gain and list the moves by rank.
-// Without it they show a Previewer's points. Gains gets moves that are
-// legal in the position (and those Parse accepts, like "pass"), and
-// leaves the position as it was.
-type Gainer interface {
-	Gains(moves []Move) []Gain
-}
-
-// Framer is implemented by games whose board picture shows only the part
-// of the table in play, so that the picture's frame grows with the game.
-// BoardFramed draws the position in the frame of later, a position the
-// game reached after this one (its frame holds this one's): the frames
-// of an animated replay then line up, at one scale, with no jump.
-type Framer interface {
-	BoardFramed(later State) Scene
-}
-
-// Starter is implemented by games that announce something when the game
-// starts (e.g. the draw that decided who moves first).
-type Starter interface {
-	StartEvents() []Event
-}
-
 // View is the information one viewer may see.
 type View struct {
 	Seats  []SeatView `json:"seats"`
