@@ -32,6 +32,9 @@ func puzzleOf(gameID string) *engine.Puzzle {
 // the caller alone, at once.
 func (s *Service) Puzzle(req Request, level string) (Reply, error) {
 	p := puzzleOf(puzzleGame)
+	if p == nil { // a build without Knotwork
+		return Reply{}, errorf(tessera.EINVALID, "There are no puzzles here.")
+	}
 	level = strings.ToLower(strings.TrimSpace(level))
 	if level == "" {
 		level = p.Levels[0].Name
