@@ -100,7 +100,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 		}
 	}
 	for _, m := range legal {
-		if s := sums[keyOf(keyListerOf(st), m)]; s != nil && s.visits > 0 {
+		if s := sums[keyOf(m)]; s != nil && s.visits > 0 {
 			stats.Root = append(stats.Root, MoveStat{Move: m.String(), Visits: s.visits, Mean: s.reward / float64(s.visits), LetsWin: s.lets})
 		}
 	}
@@ -230,7 +230,7 @@ func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []en
 			}
 			worst = min(worst, Rewards(c)[seat])
 		}
-		gains[keyOf(keyListerOf(st), m)] = gain
+		gains[keyOf(m)] = gain
 		if worst > bestReward {
 			found, bestReward = m, worst
 		}

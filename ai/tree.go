@@ -26,25 +26,18 @@ const (
 // hang the search (no game of ours comes near it).
 const maxPlayout = 20000
 
-// moveKey identifies a move within a node: its engine.KeyLister number
-// when the game has them, else its canonical notation.
+// moveKey identifies a move within a node: its engine.Keyer number when
+// the move has one, else its canonical notation.
 type moveKey struct {
 	n uint64
 	s string
 }
 
-// keyOf is m's moveKey in a game whose KeyLister is kl (nil: none).
-func keyOf(kl engine.KeyLister, m engine.Move) moveKey {
-	if kl != nil {
-		return moveKey{n: kl.Key(m)}
+func keyOf(m engine.Move) moveKey {
+	if k, ok := m.(engine.Keyer); ok {
+		return moveKey{n: k.Key()}
 	}
 	return moveKey{s: m.String()}
-}
-
-// keyListerOf is st's KeyLister, or nil.
-func keyListerOf(st engine.State) engine.KeyLister {
-	kl, _ := st.(engine.KeyLister)
-	return kl
 }
 
 // child is a move out of a node, keyed by its canonical notation, with the
@@ -91,7 +84,6 @@ type node struct {
 type tree struct {
 	root        *node
 	rootState   engine.State
-	kl          engine.KeyLister // rootState's, nil without: keys moves (keyOf)
 	seat        engine.Seat
 	players     int
 	determinize bool
@@ -124,7 +116,7 @@ var cacheMoves = 1 << 20
 func newTree(st engine.State, seat engine.Seat, seed uint64) *tree {
 	_, det := st.(engine.Determinizer)
 	_, fin := st.(engine.Finisher)
-	return &tree{root: newNode(), rootState: st, kl: keyListerOf(st), seat: seat, players: st.Players(), determinize: det, finishes: fin && !det,
+	return &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, finishes: fin && !det,
 		r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves, playoutLimit: playoutLimit(st)}
 }
 
@@ -236,7 +228,7 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 	}
 	t.present, t.untried = t.present[:0], t.untried[:0]
 	for _, m := range legal {
-		if i, ok := n.index[keyOf(t.kl, m)]; ok {
+		if i, ok := n.index[keyOf(m)]; ok {
 			ch := n.children[i]
 			ch.avail++
 			ch.move = m // this determinization's own value of the move
@@ -315,7 +307,7 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 			t.r.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
 			if n == t.root && t.rootGain != nil {
 				slices.SortStableFunc(legal, func(a, b engine.Move) int {
-					return cmp.Compare(t.rootGain[keyOf(t.kl, b)], t.rootGain[keyOf(t.kl, a)])
+					return cmp.Compare(t.rootGain[keyOf(b)], t.rootGain[keyOf(a)])
 				})
 			}
 			n.legal = legal
@@ -371,7 +363,7 @@ const sampleAbove = 256
 func (t *tree) sampledMove(n *node, sm engine.Sampler) engine.Move {
 	for {
 		m, _, _ := sm.RandomMove(&t.r)
-		if _, ok := n.index[keyOf(t.kl, m)]; !ok {
+		if _, ok := n.index[keyOf(m)]; !ok {
 			return m
 		}
 	}
@@ -383,14 +375,14 @@ func (t *tree) untriedMove(n *node, legal []engine.Move) engine.Move {
 	if len(n.children) < len(legal)/2 {
 		for {
 			m := legal[t.r.IntN(len(legal))]
-			if _, ok := n.index[keyOf(t.kl, m)]; !ok {
+			if _, ok := n.index[keyOf(m)]; !ok {
 				return m
 			}
 		}
 	}
 	t.untried = t.untried[:0]
 	for _, m := range legal {
-		if _, ok := n.index[keyOf(t.kl, m)]; !ok {
+		if _, ok := n.index[keyOf(m)]; !ok {
 			t.untried = append(t.untried, m)
 		}
 	}
@@ -400,7 +392,7 @@ func (t *tree) untriedMove(n *node, legal []engine.Move) engine.Move {
 	return t.untried[t.r.IntN(len(t.untried))]
 }
 
-// bestGainKey is bestGain over keys (of a KeyLister).
+// bestGainKey is bestGain over keys (of Keyer moves).
 func (t *tree) bestGainKey(keys []uint64) uint64 {
 	top, ties := math.Inf(-1), 0
 	var pick uint64
@@ -423,7 +415,7 @@ func (t *tree) bestGain(moves []engine.Move) engine.Move {
 	top, ties := math.Inf(-1), 0
 	var pick engine.Move
 	for _, m := range moves {
-		switch g := t.rootGain[keyOf(t.kl, m)]; {
+		switch g := t.rootGain[keyOf(m)]; {
 		case g > top:
 			top, ties, pick = g, 1, m
 		case g == top:
@@ -439,7 +431,7 @@ func (t *tree) bestGain(moves []engine.Move) engine.Move {
 func newNode() *node { return &node{count: -1} }
 
 func (t *tree) newChild(m engine.Move) *child {
-	return &child{key: keyOf(t.kl, m), move: m, reward: make([]float64, t.players)}
+	return &child{key: keyOf(m), move: m, reward: make([]float64, t.players)}
 }
 
 // best is the child with the highest UCB1 value for mover; nil when there

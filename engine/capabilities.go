@@ -10,13 +10,13 @@ package engine
 // below that a game implements against Legal and Apply.
 //
 // For the platform (service, render): Previewer, Gainer, Framer, Starter.
-// For a search (ai/, lab/): FastPlayer, Determinizer, KeyLister, Sampler,
-// Finisher; for the designers' statistics: Ender. Ten in all.
+// For a search (ai/, lab/): FastPlayer, Determinizer, Keyer, KeyLister,
+// Sampler, Finisher; for the designers' statistics: Ender. Eleven in all.
 //
 // Before issue #25 there were fourteen, in three files: Banker (a
 // constant, now Game.Banked) and the service's hinter and searchHinter
-// (now Game.Puzzle.Hint) are gone, and Keyer, a method of the moves, is
-// KeyLister's Key: keys paid only together with the key lists.
+// (now Game.Puzzle.Hint) are gone. Keyer stays apart from KeyLister:
+// keys without the lists pay in Glorieta and Knotwork (ai.md).
 
 // Previewer is implemented by states that can tell a move's score changes
 // without applying it (used by autocomplete). Without it the platform
@@ -107,27 +107,34 @@ type Determinizer interface {
 	Determinize(viewer Seat, r *Rand) State
 }
 
-// KeyLister is implemented by games that can name their moves with
-// numbers and list the legal moves' numbers without building the moves.
-// Key is equal for two moves of the game exactly when their notations
-// (String) are, whatever the position. LegalKeys appends to dst the keys
-// of Legal's moves, in Legal's order, allocating nothing when dst is
-// large enough, and does not change the position; MoveOfKey builds the
+// Keyer is implemented by move types that can name themselves with a
+// number: Key is equal for two moves of one game exactly when their
+// notations (String) are. A search keys its tree by it instead of
+// building the notation of every move it looks at.
+//
+// Buys: a search without a string per move looked at, where the tree
+// looks at many (Glorieta's sampled nodes, every root's gains): a third
+// of the allocations of a 1,000-iteration Glorieta search (52,939
+// against 153,829) and 5-30% less CPU, alone, without KeyLister (ai.md,
+// "What each capability buys").
+type Keyer interface {
+	Key() uint64
+}
+
+// KeyLister is implemented by games whose legal moves are Keyers and that
+// can list the keys without building the moves. LegalKeys appends to dst
+// the keys of Legal's moves, in Legal's order, allocating nothing when dst
+// is large enough, and does not change the position; MoveOfKey builds the
 // move of the seat to move that a key of LegalKeys names. A search with
 // hidden information lists a node's moves again in every determinization
-// (they differ with the hands); keys spare it a move, an allocation and
-// a notation per legal move. A search keys its tree by Key instead of
-// the notation.
+// (they differ with the hands); keys spare it a move, and an allocation,
+// per legal move. A search without hidden information lists a node's
+// moves once, and does not use it.
 //
 // Buys: with a Determinizer, the same search with an eighth of the
 // allocations and 2.6-2.8 times less CPU (Elemental, Closure;
-// benchmarks.md, "The search with hidden information"). Keys alone, on
-// the moves of a game without hidden information (the Keyer of before
-// issue #25, in Glorieta and Knotwork), bought nothing measurable: a
-// 1,000-iteration search took the same CPU with notations (ai.md, "What
-// each capability buys"); they were removed.
+// benchmarks.md, "The search with hidden information").
 type KeyLister interface {
-	Key(m Move) uint64
 	LegalKeys(dst []uint64) []uint64
 	MoveOfKey(k uint64) Move
 }

@@ -88,12 +88,10 @@ func (m Move) String() string {
 	return s
 }
 
-// Key numbers a move for a search (engine.KeyLister).
-func (st *State) Key(m engine.Move) uint64 { return m.(Move).key() }
-
-// key numbers the move from exactly the fields its notation shows: a
-// discard names only its tile, a pass nothing.
-func (m Move) key() uint64 {
+// Key numbers the move for a search (engine.Keyer), from exactly the
+// fields its notation shows: a discard names only its tile, a pass
+// nothing.
+func (m Move) Key() uint64 {
 	switch m.Kind {
 	case Discard:
 		return 1<<60 | uint64(m.Tile)

@@ -667,7 +667,7 @@ func (st *State) LegalKeys(dst []uint64) []uint64 {
 	}
 	if !st.fast.ok { // not built (a position from Apply): the slow list
 		for _, m := range st.Legal() {
-			dst = append(dst, m.(Move).key())
+			dst = append(dst, m.(Move).Key())
 		}
 		return dst
 	}
@@ -688,7 +688,7 @@ func (st *State) LegalKeys(dst []uint64) []uint64 {
 			fi := faceIndex(t, r)
 			for _, c := range cells[:n] {
 				if f.fit[f.pos[c]].has(fi) {
-					dst = append(dst, Move{Kind: Place, Tile: t, Cell: int(c), Rot: r}.key())
+					dst = append(dst, Move{Kind: Place, Tile: t, Cell: int(c), Rot: r}.Key())
 				}
 			}
 		}
@@ -697,9 +697,9 @@ func (st *State) LegalKeys(dst []uint64) []uint64 {
 		return dst
 	}
 	for _, t := range tiles {
-		dst = append(dst, Move{Kind: Discard, Tile: t}.key())
+		dst = append(dst, Move{Kind: Discard, Tile: t}.Key())
 	}
-	return append(dst, Move{Kind: Pass}.key())
+	return append(dst, Move{Kind: Pass}.Key())
 }
 
 // MoveOfKey is the move a key of LegalKeys names.

@@ -140,12 +140,9 @@ type State struct {
 	front frontier // the open cells, for Play (fast.go)
 }
 
-// Key numbers a move for a search (engine.KeyLister).
-func (st *State) Key(m engine.Move) uint64 { return m.(Move).key() }
-
-// key numbers the move by its cell and its four edge colours, as the
-// notation names them.
-func (m Move) key() uint64 {
+// Key numbers the move for a search (engine.Keyer): its cell and its
+// four edge colours, as the notation names them.
+func (m Move) Key() uint64 {
 	return uint64(m.Cell)<<32 | uint64(m.Edges[0])<<24 | uint64(m.Edges[1])<<16 | uint64(m.Edges[2])<<8 | uint64(m.Edges[3])
 }
 

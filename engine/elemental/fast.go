@@ -320,7 +320,7 @@ func (st *State) LegalKeys(dst []uint64) []uint64 {
 		s := &shapes[code]
 		for _, o := range s.o[:s.n] {
 			for _, c := range cells[:n] {
-				dst = append(dst, Move{Cell: int(c), Edges: o}.key())
+				dst = append(dst, Move{Cell: int(c), Edges: o}.Key())
 			}
 		}
 	}
@@ -329,7 +329,7 @@ func (st *State) LegalKeys(dst []uint64) []uint64 {
 
 func (st *State) appendSlowKeys(dst []uint64) []uint64 {
 	for _, m := range st.Legal() {
-		dst = append(dst, m.(Move).key())
+		dst = append(dst, m.(Move).Key())
 	}
 	return dst
 }

@@ -114,30 +114,30 @@ func FastPlayout(t testing.TB, st engine.State, seed uint64, maxMoves int) engin
 	return st
 }
 
-// CheckKeys checks an engine.KeyLister's Key on one position: distinct
+// CheckKeys checks a game's engine.Keyer moves on one position: distinct
 // legal moves have distinct keys, and a move parsed back from its notation
 // has the key of the move it names (so a key is equal exactly when the
 // notation is). moves are the position's legal moves, or a sample of
-// them. It does nothing when the game is not a KeyLister.
+// them. It does nothing when the moves are not Keyers.
 func CheckKeys(t testing.TB, st engine.State, moves []engine.Move) {
 	t.Helper()
-	kl, ok := st.(engine.KeyLister)
-	if !ok {
-		return
-	}
-	seen := make(map[uint64]string, len(moves))
-	for _, m := range moves {
-		k := kl.Key(m)
-		if other, dup := seen[k]; dup {
-			t.Fatalf("legal moves %q and %q have the same key %#x", other, m, k)
+	legal := moves
+	seen := make(map[uint64]string, len(legal))
+	for _, m := range legal {
+		k, ok := m.(engine.Keyer)
+		if !ok {
+			return
 		}
-		seen[k] = m.String()
+		if other, dup := seen[k.Key()]; dup {
+			t.Fatalf("legal moves %q and %q have the same key %#x", other, m, k.Key())
+		}
+		seen[k.Key()] = m.String()
 		back, err := st.Parse(m.String())
 		if err != nil {
 			t.Fatalf("Parse(%q) of a legal move: %v", m, err)
 		}
-		if bk := kl.Key(back); bk != k {
-			t.Fatalf("%q parsed back has key %#x, the legal move %#x", m, bk, k)
+		if bk := back.(engine.Keyer).Key(); bk != k.Key() {
+			t.Fatalf("%q parsed back has key %#x, the legal move %#x", m, bk, k.Key())
 		}
 	}
 }
@@ -186,11 +186,11 @@ func checkKeyLister(t testing.TB, st engine.State, legal []engine.Move) {
 	}
 	for i, m := range legal {
 		k := keys[i+1]
-		if want := kl.Key(m); k != want {
+		if want := m.(engine.Keyer).Key(); k != want {
 			t.Fatalf("LegalKeys[%d] = %#x, the key of Legal's %q is %#x", i, k, m, want)
 		}
 		back := kl.MoveOfKey(k)
-		if back.String() != m.String() || kl.Key(back) != k {
+		if back.String() != m.String() || back.(engine.Keyer).Key() != k {
 			t.Fatalf("MoveOfKey(%#x) = %q, Legal's move is %q", k, back, m)
 		}
 	}

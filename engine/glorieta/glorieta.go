@@ -147,6 +147,24 @@ func (m Move) String() string {
 	return board.Name(a) + " " + board.Name(b)
 }
 
+// Key numbers the move for a search (engine.Keyer), in the notation's
+// terms: a flip names one cell, a pair is unordered. Flips, single stones
+// and pairs each have their own bit, so that no pair's key is a single
+// stone's (a1 with i9 was i10's before enginetest.Run's key check).
+func (m Move) Key() uint64 {
+	if m.Flip {
+		return 1<<62 | uint64(m.A)
+	}
+	if m.B < 0 {
+		return uint64(m.A)
+	}
+	a, b := m.A, m.B
+	if b < a {
+		a, b = b, a
+	}
+	return 1<<61 | uint64(a)<<20 | uint64(b)
+}
+
 // State is a position.
 type State struct {
 	engine.Table

@@ -187,6 +187,19 @@ func (m Move) String() string {
 	return s
 }
 
+// Key numbers the move for a search (engine.Keyer): its cell, its
+// marked edges and whether it is neutral; undo is one number of its own.
+func (m Move) Key() uint64 {
+	if m.Undo {
+		return 1 << 62
+	}
+	k := uint64(m.Cell)<<9 | uint64(m.Mask)
+	if m.Neutral {
+		k |= 1 << 8
+	}
+	return k
+}
+
 // State is a position. Change its board only through Apply or Play (a
 // State built by hand, with fx zero, rebuilds its derived data on first
 // use).
