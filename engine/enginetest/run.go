@@ -117,8 +117,8 @@ type size struct {
 
 // Long reports whether the long sizes were asked for, by TESSERA_LONG=1
 // or a test binary's -long argument (.ci/run's longer checks): Run then
-// plays six games a configuration and checks a position every 4 moves,
-// and a game's own heavy tests may grow too.
+// plays at least six games and 2,000 moves a configuration and checks a
+// position every 4 moves, and a game's own heavy tests may grow too.
 func Long() bool {
 	if v := os.Getenv("TESSERA_LONG"); v != "" && v != "0" {
 		return true
