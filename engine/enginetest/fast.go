@@ -26,28 +26,7 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 	checkKeyLister(t, st, legal)
 	checkSampler(t, st, seed, legal)
 	checkFinisher(t, st, legal)
-	index := make(map[string]int, len(legal))
-	for i, m := range legal {
-		applied := st.Clone()
-		if _, err := applied.Apply(m); err != nil {
-			t.Fatalf("Apply(%s) of a legal move: %v", m, err)
-		}
-		played := st.Clone()
-		if err := played.(engine.FastPlayer).Play(m); err != nil {
-			t.Fatalf("Play(%s) of a legal move: %v", m, err)
-		}
-		if Key(applied) != Key(played) {
-			t.Fatalf("Play(%s) and Apply(%s) reach different positions:\nApply: %s\nPlay:  %s", m, m, Fingerprint(applied), Fingerprint(played))
-		}
-		a := StateKey(applied)
-		if p := StateKey(played); a != p {
-			t.Fatalf("Play(%s) and Apply(%s) reach different positions (Apply's != Play's):\n%s", m, m, stateDiff(applied, played))
-		}
-		if j, dup := index[a]; dup {
-			t.Fatalf("Legal lists %s and %s, which reach the same position", legal[j], m)
-		}
-		index[a] = i
-	}
+	index := playBoth(t, t.Fatalf, st, st, legal, true)
 	if len(legal) == 0 {
 		return
 	}
@@ -66,6 +45,39 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 	if err := uniformCounts(counts); err != nil {
 		t.Fatalf("PlayRandom is not uniform over %d legal moves: %v", len(legal), err)
 	}
+}
+
+// playBoth plays each move through Apply on a clone of applyFrom and
+// through FastPlayer.Play on a clone of playFrom (the same position, its
+// playout state perhaps built otherwise), fails where the two reach
+// different positions (every exported field, StateKey; with seen set,
+// also what every seat sees, Key) or two moves reach one, and returns
+// the index of each move's position by its StateKey.
+func playBoth(t testing.TB, fatalf func(string, ...any), applyFrom, playFrom engine.State, moves []engine.Move, seen bool) map[string]int {
+	t.Helper()
+	index := make(map[string]int, len(moves))
+	for i, m := range moves {
+		applied := applyFrom.Clone()
+		if _, err := applied.Apply(m); err != nil {
+			fatalf("Apply(%s) of a legal move: %v", m, err)
+		}
+		played := playFrom.Clone()
+		if err := played.(engine.FastPlayer).Play(m); err != nil {
+			fatalf("Play(%s) of a legal move: %v", m, err)
+		}
+		if seen && Key(applied) != Key(played) {
+			fatalf("Play(%s) and Apply(%s) reach different positions:\nApply: %s\nPlay:  %s", m, m, Fingerprint(applied), Fingerprint(played))
+		}
+		a := StateKey(applied)
+		if p := StateKey(played); a != p {
+			fatalf("Play(%s) and Apply(%s) reach different positions (Apply's != Play's):\n%s", m, m, stateDiff(applied, played))
+		}
+		if j, dup := index[a]; dup {
+			fatalf("Legal lists %s and %s, which reach the same position", moves[j], m)
+		}
+		index[a] = i
+	}
+	return index
 }
 
 // uniformCounts is the chi-square test of draws counted per legal move:

@@ -432,25 +432,7 @@ func (c *checker) playEach(legal []engine.Move) {
 	if !uniform {
 		moves = c.sample(legal, c.sz.compare)
 	}
-	index := make(map[string]int, len(moves))
-	for i, m := range moves {
-		applied := c.st.Clone()
-		if _, err := applied.Apply(m); err != nil {
-			c.fatalf("Apply(%s) of a legal move: %v", m, err)
-		}
-		played := c.twin.Clone()
-		if err := played.(engine.FastPlayer).Play(m); err != nil {
-			c.fatalf("Play(%s) of a legal move: %v", m, err)
-		}
-		a := StateKey(applied)
-		if p := StateKey(played); a != p {
-			c.fatalf("Play(%s) and Apply(%s) reach different positions (Apply's != Play's):\n%s", m, m, stateDiff(applied, played))
-		}
-		if j, dup := index[a]; dup {
-			c.fatalf("Legal lists %s and %s, which reach the same position", moves[j], m)
-		}
-		index[a] = i
-	}
+	index := playBoth(c.t, c.fatalf, c.st, c.twin, moves, false)
 	c.compared += len(moves)
 	if !uniform {
 		c.playsLegal(legal)
