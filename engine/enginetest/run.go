@@ -42,8 +42,8 @@ import (
 //     finished game has no seat to move and no legal move.
 //
 // Its default sizes keep the suite to a few seconds of CPU a game;
-// TESSERA_LONG=1 (or a test binary run with -long) plays ten times the
-// moves and checks three times the positions. What random play rarely
+// TESSERA_LONG=1 (or a test binary run with -long) plays four times the
+// moves and checks twice the positions. What random play rarely
 // reaches (a drift in a playout cache after a rare capture) stays the
 // business of the game's own tests, with positions built by hand.
 func Run(t *testing.T, gameID string) {
@@ -117,8 +117,8 @@ type size struct {
 
 // Long reports whether the long sizes were asked for, by TESSERA_LONG=1
 // or a test binary's -long argument (.ci/run's longer checks): Run then
-// plays at least six games and 2,000 moves a configuration and checks a
-// position every 4 moves, and a game's own heavy tests may grow too.
+// plays at least four games and 800 moves a configuration and checks a
+// position every 6 moves, and a game's own heavy tests may grow too.
 func Long() bool {
 	if v := os.Getenv("TESSERA_LONG"); v != "" && v != "0" {
 		return true
@@ -131,7 +131,7 @@ var long = flag.Bool("long", false, "enginetest: play the long sizes (also TESSE
 func sizes() size {
 	s := size{games: 1, moves: 200, maxGames: 20, every: 12, compare: MovesPerPosition, draws: 20, allDraws: 2000, uniform: 2, maxLegal: 400, member: 2, maxMember: 1000, maxFind: 200, maxPlies: 600, finishers: 150}
 	if Long() {
-		s = size{games: 6, moves: 2000, maxGames: 200, every: 4, compare: 4 * MovesPerPosition, draws: 30, allDraws: 20000, uniform: 6, maxLegal: 2000, member: 6, maxMember: 10000, maxFind: 2000, maxPlies: 2000, finishers: 1000}
+		s = size{games: 4, moves: 800, maxGames: 80, every: 6, compare: 2 * MovesPerPosition, draws: 30, allDraws: 6000, uniform: 6, maxLegal: 1000, member: 6, maxMember: 3000, maxFind: 400, maxPlies: 2000, finishers: 500}
 	}
 	if testing.Short() {
 		s.every *= 2
