@@ -14,8 +14,9 @@ import (
 // TestDependencyDirection keeps the layout honest: gg only in render/,
 // bbolt only in storage/boltdb/, pgx only in storage/postgres/ (the port,
 // storage/, imports no driver), discordgo only in bot/, the engine free of
-// everything but the standard library and itself, and the AI of everything
-// but those.
+// everything but the standard library and itself, the AI of everything
+// but those, and the conformance helpers (storagetest, enginetest,
+// aitest) in tests only.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
 		"github.com/fogleman/gg":        "render/",
@@ -49,6 +50,13 @@ func TestDependencyDirection(t *testing.T) {
 			// The conformance suite imports testing: tests only.
 			if p == "tessera/storage/storagetest" && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "storage/storagetest/") {
 				t.Errorf("%s imports %s, which only tests may import", path, p)
+			}
+			// The engine's and the AI's conformance helpers import testing:
+			// tests only (and the helpers themselves).
+			for _, helper := range []string{"engine/enginetest", "ai/aitest"} {
+				if p == "tessera/"+helper && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), helper+"/") {
+					t.Errorf("%s imports %s, which only tests may import", path, p)
+				}
 			}
 			// The port is the same whatever the adapter: no driver in it.
 			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "storage/" && strings.Contains(p, ".") {
