@@ -22,8 +22,9 @@ import (
 
 // patience bounds every wait in the end-to-end tests. Passing tests take
 // a few seconds; under -race on a busy machine one board can take several,
-// and a wait only runs this long when something is wrong.
-const patience = time.Minute
+// and a wait only runs this long when something is wrong. It is Slowdown
+// times longer under the race detector.
+const patience = time.Minute * fakediscord.Slowdown
 
 // world is a bot connected to a fake Discord, with two players.
 type world struct {

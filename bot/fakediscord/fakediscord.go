@@ -30,7 +30,8 @@ import (
 )
 
 // DefaultTimeout is used by the Wait* helpers when they are given a zero timeout.
-const DefaultTimeout = 20 * time.Second
+// It is Slowdown times longer under the race detector.
+const DefaultTimeout = 20 * time.Second * Slowdown
 
 // Option configures a Server in New.
 type Option func(*config)
@@ -146,7 +147,7 @@ type Server struct {
 func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	cfg := config{
-		interactionDeadline: 3 * time.Second,
+		interactionDeadline: 3 * time.Second * Slowdown,
 		tokenLifetime:       15 * time.Minute,
 		heartbeatInterval:   41250 * time.Millisecond,
 		botName:             "Tessera",
