@@ -44,7 +44,7 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 		// Everything owed is delivered before the bot stops (a post cut
 		// off by the stop would be a violation of the fake's rules).
 		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			if n, err := st.Outbox(ctx); err == nil && n == 0 {
+			if n, err := st.Outbox(context.Background()); err == nil && n == 0 {
 				break
 			}
 		}
