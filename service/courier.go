@@ -62,6 +62,14 @@ func (s *Service) backoff(tries int, blocked bool) time.Duration {
 	return min(d, 5*time.Minute)
 }
 
+// recording is the context of a store write that records what the
+// transport already did (a thread made, a status posted, a message
+// delivered, a failed try, a lease given back). The courier's ctx is cut
+// when the bot closes, after a grace period; such a write outlives it, so
+// that nothing done is done again on the next start. The database's
+// statement timeout still bounds it.
+func recording(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
 // Deliver sends every announcement that is due and removes each one only
 // once the transport accepted it. Games are delivered in parallel (up to
 // courier.workers at once), each game's announcements in order. A failing
@@ -182,7 +190,7 @@ func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) err
 				place = id
 			}
 		}
-		ng, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+		ng, err := s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storageTx) error {
 			g.ThreadID = place
 			return nil
 		})
@@ -222,7 +230,7 @@ func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, no
 			return err
 		}
 	}
-	_, err = s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err = s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.StatusID = id
 		return nil
 	})
@@ -336,7 +344,7 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 		// DMs closed: the thread mention is enough. Log it once per user.
 		if !u.DMFailed {
 			s.log.Info("cannot send direct messages to a player; thread mentions only", "user", a.UserID, "err", err)
-			s.store.UpdateUser(ctx, a.UserID, func(u *tessera.UserSettings, _ storageTx) error {
+			s.store.UpdateUser(recording(ctx), a.UserID, func(u *tessera.UserSettings, _ storageTx) error {
 				u.DMFailed = true
 				return nil
 			})

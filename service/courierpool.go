@@ -97,7 +97,7 @@ func (r *round) forget(ctx context.Context) error {
 	if len(done) == 0 {
 		return nil
 	}
-	return r.s.store.Delivered(ctx, done...)
+	return r.s.store.Delivered(recording(ctx), done...)
 }
 
 // game delivers one game's announcements in order. A failure holds back the
@@ -142,7 +142,7 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 			} else {
 				s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
 			}
-			if err := s.store.Retry(ctx, a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
+			if err := s.store.Retry(recording(ctx), a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
 				r.fail(err)
 			}
 			return // the game's later announcements wait behind this one
@@ -198,7 +198,7 @@ func (s *Service) deliverRound(ctx context.Context, sink Sink, max int) (more bo
 	defer func() {
 		// Another process may take the games at once; an expired lease
 		// would free them anyway.
-		if rerr := s.store.Release(ctx, c.Owner, ids...); err == nil {
+		if rerr := s.store.Release(recording(ctx), c.Owner, ids...); err == nil {
 			err = rerr
 		}
 	}()

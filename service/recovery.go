@@ -194,7 +194,7 @@ func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure,
 		return s.moveToDMs(ctx, g)
 	}
 	s.log.Warn("the game's place was lost; it moves", "game", g.ID, "from", g.Place(), "to", place, "err", cause)
-	_, err = s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err = s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.ThreadID, g.StatusID, g.Notice = place, "", notice
 		g.Relocations++
 		return nil
@@ -204,7 +204,7 @@ func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure,
 
 func (s *Service) moveToDMs(ctx context.Context, g *tessera.Game) error {
 	s.log.Warn("the game's channel is gone; it goes on in direct messages", "game", g.ID, "channel", g.ChannelID)
-	_, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err := s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.InDMs, g.StatusID = true, ""
 		// %s in the notice is each player's opponents, filled in when
 		// it is sent; a player alone has none.
@@ -253,7 +253,7 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 				}
 			}
 		}
-		return s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+		return s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storageTx) error {
 			g.Notice = ""
 			return nil
 		})
@@ -284,7 +284,7 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 				return g, err
 			}
 		}
-		return s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+		return s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storageTx) error {
 			g.Notice = ""
 			return nil
 		})
@@ -317,7 +317,7 @@ func (s *Service) tellBlocked(ctx context.Context, sink Sink, a tessera.Announce
 	}
 	s.log.Error("a permission is missing where a game is played; its announcements wait", "game", g.ID, "place", g.Place(), "err", cause)
 	now := s.now()
-	if _, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+	if _, err := s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storageTx) error {
 		g.Blocked = now
 		return nil
 	}); err != nil {
@@ -342,7 +342,7 @@ func (s *Service) unblocked(ctx context.Context, id uint64) {
 		return
 	}
 	s.log.Info("a game's announcements go through again", "game", id, "waited", s.now().Sub(g.Blocked).String())
-	s.store.Modify(ctx, id, func(g *tessera.Game, _ storageTx) error {
+	s.store.Modify(recording(ctx), id, func(g *tessera.Game, _ storageTx) error {
 		g.Blocked = time.Time{}
 		return nil
 	})
