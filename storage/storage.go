@@ -278,6 +278,12 @@ type Options struct {
 	LockTimeout time.Duration
 	// NoSync turns fsync off: for tests and benchmarks only.
 	NoSync bool
+	// Timeout is the longest one statement may run (0: no limit), so that
+	// a query stuck behind a lock or on a sick server ends with an error
+	// instead of holding a courier worker or an interaction for ever. On
+	// PostgreSQL it is the session's statement_timeout; bbolt ignores it
+	// (its file is local, and a transaction cannot be interrupted).
+	Timeout time.Duration
 	// ReadOnly opens an existing database without writing anything: a
 	// missing or empty database is an error (*NotFoundError) instead of a
 	// new one.

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -77,6 +78,13 @@ func Open(ctx context.Context, url string, opt storage.Options) (*Store, error) 
 	}
 	if opt.ReadOnly {
 		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	if opt.Timeout > 0 {
+		// The server ends a statement that runs longer (SQLSTATE 57014)
+		// and the connection stays usable; a ctx cancelled meanwhile
+		// ends the wait on the client's side (pgx asks the server to
+		// cancel, and drops the connection).
+		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(1, opt.Timeout.Milliseconds()), 10)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
