@@ -445,7 +445,7 @@ func TestWholeGame(t *testing.T) {
 		if len(post.Files) != 1 || post.Files[0].Format != "png" {
 			t.Fatalf("turn %d: no board PNG", turn)
 		}
-		if img := post.Files[0].Image; img == nil || img.Bounds().Dx() < 700 {
+		if img := post.Files[0].Image(); img == nil || img.Bounds().Dx() < 700 {
 			t.Fatalf("turn %d: board picture does not decode", turn)
 		}
 		if !strings.Contains(post.Content, "Scores: alice ") {

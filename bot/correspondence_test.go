@@ -14,24 +14,38 @@ import (
 
 const day = 24 * time.Hour
 
-// waitGame waits until game 1 satisfies ok (the clock loop ticks every
-// 20 ms in these tests).
-func (w *world) waitGame(t *testing.T, what string, ok func(status string, moves int) bool) {
+// The clock tests tick the service themselves, right after moving the
+// fake clock, so that what a tick decides is known when the test looks:
+// the bot's own clock loop ticks once at start and then hourly by the wall
+// clock (clockTests), which the test never waits for.
+var clockTests = bot.Options{TickEvery: time.Hour}
+
+// tick runs one pass of the clocks and reminders now and fails unless it
+// changed want games and wrote want reminders between them.
+func (w *world) tick(t *testing.T, want int) {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for time.Now().Before(deadline) {
-		if g, err := w.store.Game(t.Context(), 1); err == nil && ok(string(g.Status), len(g.Moves)) {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+	n, err := w.svc.Tick(t.Context())
+	if err != nil {
+		t.Fatal(err)
 	}
-	g, _ := w.store.Game(t.Context(), 1)
-	t.Fatalf("game never got %s (status %s, %d moves)", what, g.Status, len(g.Moves))
+	if n != want {
+		t.Fatalf("the tick at %v did %d things, want %d", w.clock.Now(), n, want)
+	}
+}
+
+// gameStatus is game 1's status now.
+func (w *world) gameStatus(t *testing.T) string {
+	t.Helper()
+	g, err := w.store.Game(t.Context(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(g.Status)
 }
 
 func TestMoveClockRunsOut(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
+	w := start(t, clockTests)
 	w.newGame(t, fakediscord.Str("clock", "3d"))
 	g, _ := w.store.Game(t.Context(), 1)
 	if g.Clock.Kind != "move" || g.Deadline.Sub(g.TurnStart) != 3*day {
@@ -41,12 +55,15 @@ func TestMoveClockRunsOut(t *testing.T) {
 	w.clock.Add(2 * day)
 	w.play(t, w.ana, w.suggest(t, w.ana, "")[0].Value.(string))
 	w.clock.Add(2*day + 23*time.Hour) // 2d 23h: not yet
-	time.Sleep(60 * time.Millisecond) // a few clock ticks
-	if g, _ := w.store.Game(t.Context(), 1); g.Status != "playing" {
-		t.Fatalf("timed out early: %s", g.Status)
+	w.tick(t, 1)                      // only bo's reminder, a day after his turn began
+	if s := w.gameStatus(t); s != "playing" {
+		t.Fatalf("timed out early: %s", s)
 	}
 	w.clock.Add(2 * time.Hour)
-	w.waitGame(t, "a time-out", func(status string, moves int) bool { return status == "finished" })
+	w.tick(t, 1)
+	if s := w.gameStatus(t); s != "finished" {
+		t.Fatalf("no time-out after 3 days: %s", s)
+	}
 	post := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "ran out of time") }, 0)
 	if !strings.Contains(post.Content, "**bo** ran out of time") || !strings.Contains(post.Content, "<@"+w.ana.ID+"> wins") {
 		t.Fatalf("time-out post: %q", post.Content)
@@ -55,7 +72,7 @@ func TestMoveClockRunsOut(t *testing.T) {
 
 func TestBankClock(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
+	w := start(t, clockTests)
 	w.newGame(t, fakediscord.Str("clock", "bank=2d,inc=1d,cap=3d"))
 	// alice uses 1d of her 2d bank and gains 1d: 2d left. bo uses 12h:
 	// 2d - 12h + 1d = 2d 12h. alice then uses 1d 12h: 2d - 1d12h + 1d = 1d 12h.
@@ -77,36 +94,45 @@ func TestBankClock(t *testing.T) {
 	if !strings.Contains(text(gs), "your turn**, 2d 12h left") {
 		t.Fatalf("/games shows the time left: %q", text(gs))
 	}
-	w.clock.Add(60*time.Hour + time.Minute)
-	w.waitGame(t, "a time-out", func(status string, moves int) bool { return status == "finished" })
+	w.clock.Add(60*time.Hour - time.Minute)
+	w.tick(t, 1) // a reminder (a day without a move), not yet a time-out
+	w.clock.Add(2 * time.Minute)
+	w.tick(t, 1)
+	if s := w.gameStatus(t); s != "finished" {
+		t.Fatalf("bo's bank ran out: %s", s)
+	}
 }
 
 func TestRemindersOncePerDay(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
+	w := start(t, clockTests)
 	w.newGame(t)
 	w.srv.WaitDMs(t, w.ana.ID, 1, 0) // the turn notice
 	w.clock.Add(23 * time.Hour)
-	time.Sleep(60 * time.Millisecond)
+	w.tick(t, 0)
+	w.settle(t)
 	if n := len(w.srv.DMs(w.ana.ID)); n != 1 {
 		t.Fatalf("%d messages before 24h", n)
 	}
 	w.clock.Add(2 * time.Hour) // 25h without a move: a reminder
+	w.tick(t, 1)
 	dms := w.srv.WaitDMs(t, w.ana.ID, 2, 0)
 	if !strings.Contains(dms[1].Content, "Reminder") || !strings.Contains(dms[1].Content, w.thread) {
 		t.Fatalf("reminder: %q", dms[1].Content)
 	}
 	w.clock.Add(12 * time.Hour) // within the day: none
-	time.Sleep(60 * time.Millisecond)
+	w.tick(t, 0)
+	w.settle(t)
 	if n := len(w.srv.DMs(w.ana.ID)); n != 2 {
 		t.Fatalf("%d messages: a second reminder within a day", n)
 	}
 	w.clock.Add(13 * time.Hour) // a day after the first reminder
+	w.tick(t, 1)
 	w.srv.WaitDMs(t, w.ana.ID, 3, 0)
 	// Once alice moves, bo gets his notice and alice nothing more.
 	w.play(t, w.ana, w.suggest(t, w.ana, "")[0].Value.(string))
 	w.srv.WaitDMs(t, w.bo.ID, 1, 0)
-	time.Sleep(60 * time.Millisecond)
+	w.settle(t)
 	if n := len(w.srv.DMs(w.ana.ID)); n != 3 {
 		t.Fatalf("alice got %d messages after moving, want still 3", n)
 	}
@@ -114,11 +140,11 @@ func TestRemindersOncePerDay(t *testing.T) {
 
 func TestVacationPausesTheClock(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
+	w := start(t, clockTests)
 	w.newGame(t, fakediscord.Str("clock", "3d"))
-	// An hour before her first reminder would be due (24h), so that no
-	// tick of the scheduler can send one before the vacation starts.
+	// An hour before her first reminder would be due (24h).
 	w.clock.Add(day - time.Hour)
+	w.tick(t, 0)
 	r := w.respond(t, w.srv.Slash("vacation", fakediscord.Int("days", 4)).By(w.ana))
 	if !ephemeral(r) || !strings.Contains(text(r), "16 vacation days left") {
 		t.Fatalf("/vacation: %q", text(r))
@@ -129,14 +155,15 @@ func TestVacationPausesTheClock(t *testing.T) {
 	}
 	// Away from hour 23 to 4 days later: no reminders meanwhile.
 	w.clock.Add(3 * day) // day 3, hour 23
-	time.Sleep(60 * time.Millisecond)
+	w.tick(t, 0)
+	w.settle(t)
 	if n := len(w.srv.DMs(w.ana.ID)); n != 1 {
 		t.Fatalf("%d direct messages: no reminders while away", n)
 	}
 	// Her 3 days now end 4 days later: 7 days after her turn began.
 	w.clock.Add(2 * day) // day 5, hour 23: still in time
-	time.Sleep(60 * time.Millisecond)
-	if g, _ := w.store.Game(t.Context(), 1); g.Status != "playing" {
+	w.tick(t, 1)         // a reminder, a day after she is back
+	if s := w.gameStatus(t); s != "playing" {
 		t.Fatal("the clock ran during the vacation")
 	}
 	// More than the allowance is refused.
@@ -145,7 +172,10 @@ func TestVacationPausesTheClock(t *testing.T) {
 		t.Fatalf("over the allowance: %q", text(r))
 	}
 	w.clock.Add(day + time.Hour + time.Minute) // day 7 and a minute
-	w.waitGame(t, "a time-out", func(status string, moves int) bool { return status == "finished" })
+	w.tick(t, 1)
+	if s := w.gameStatus(t); s != "finished" {
+		t.Fatalf("no time-out 3 days after the vacation: %s", s)
+	}
 }
 
 func TestSettingsTurnOffNotices(t *testing.T) {
@@ -193,11 +223,8 @@ func TestClosedDMsFallBackToTheThread(t *testing.T) {
 		}
 		return n
 	}
-	deadline := time.Now().Add(patience)
-	for attempts() < 3 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	time.Sleep(100 * time.Millisecond) // retries would come within 20 ms here
+	// Once the outbox is empty nothing is left to retry.
+	w.settle(t)
 	if n := attempts(); n != 3 {
 		t.Fatalf("%d attempts to open DMs, want one per turn notice (3)", n)
 	}

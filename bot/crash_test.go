@@ -3,6 +3,7 @@ package bot_test
 import (
 	"bufio"
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -71,12 +72,50 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Stdout.WriteString("READY\n")
+	// "drain" on stdin: answer DRAINED once every announcement owed is
+	// delivered, after which nothing more can arrive from this process.
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		if sc.Text() != "drain" {
+			continue
+		}
+		for {
+			if n, err := st.Outbox(ctx); err == nil && n == 0 {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		os.Stdout.WriteString("DRAINED\n")
+	}
 	time.Sleep(60 * time.Second) // until the parent kills us
+}
+
+// botProcess is a bot running in a child process.
+type botProcess struct {
+	*exec.Cmd
+	in    io.Writer
+	lines chan string // what it prints after READY
+}
+
+// drain waits until the process has delivered every announcement it owes.
+func (p *botProcess) drain(t *testing.T) {
+	t.Helper()
+	if _, err := io.WriteString(p.in, "drain\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case line, ok := <-p.lines:
+		if !ok || line != "DRAINED" {
+			t.Fatalf("the bot process answered %q (open %v) to drain", line, ok)
+		}
+	case <-time.After(patience):
+		t.Fatal("the bot process did not deliver everything it owes")
+	}
 }
 
 // child starts the bot process, its clock later ahead, and waits until it
 // is connected.
-func child(t *testing.T, srv *fakediscord.Server, db string, later time.Duration) *exec.Cmd {
+func child(t *testing.T, srv *fakediscord.Server, db string, later time.Duration) *botProcess {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -88,18 +127,28 @@ func child(t *testing.T, srv *fakediscord.Server, db string, later time.Duration
 	if err != nil {
 		t.Fatal(err)
 	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd.Stderr = testWriter{t}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	ready := make(chan bool, 1)
+	lines := make(chan string, 16)
 	go func() {
+		defer close(lines)
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			if sc.Text() == "READY" {
 				ready <- true
+				break
 			}
+		}
+		for sc.Scan() {
+			lines <- sc.Text()
 		}
 		ready <- false
 	}()
@@ -111,7 +160,7 @@ func child(t *testing.T, srv *fakediscord.Server, db string, later time.Duration
 	case <-time.After(20 * time.Second):
 		t.Fatal("the bot process did not start")
 	}
-	return cmd
+	return &botProcess{Cmd: cmd, in: in, lines: lines}
 }
 
 // TestCrashRestart restarts at once: the post that was in flight is sent
@@ -181,6 +230,8 @@ func crashRestart(t *testing.T, later time.Duration) {
 	srv.WaitMessage(t, thread, func(m *fakediscord.Message) bool {
 		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Moves so far: 1")
 	}, 10*time.Second)
+	// Everything owed delivered: anything sent twice has arrived by now.
+	proc.drain(t)
 	posts := 0
 	for _, m := range srv.Messages(thread) {
 		if strings.Contains(m.Content, "** played `"+move+"`") {
@@ -206,7 +257,6 @@ func crashRestart(t *testing.T, later time.Duration) {
 	if sends != want {
 		t.Fatalf("the move's post was sent %d times, want %d", sends, want)
 	}
-	time.Sleep(200 * time.Millisecond) // anything repeated would arrive now
 	if n := len(srv.DMs(bo.ID)); n != 1 {
 		t.Fatalf("bo got %d turn notices, want 1", n)
 	}

@@ -84,7 +84,7 @@ func boardPNG(t *testing.T, what string, m *fakediscord.Message) {
 	if len(m.Files) != 1 || m.Files[0].Format != "png" {
 		t.Fatalf("%s: want one PNG, got %d files", what, len(m.Files))
 	}
-	if img := m.Files[0].Image; img == nil || img.Bounds().Dx() < 700 {
+	if img := m.Files[0].Image(); img == nil || img.Bounds().Dx() < 700 {
 		t.Fatalf("%s: the board picture does not decode or is too small", what)
 	}
 }
@@ -209,7 +209,7 @@ func (w *world) checkHand(t *testing.T, u *discordgo.User) string {
 	t.Helper()
 	r := w.respond(t, w.srv.Slash("hand").By(u).In(w.srv.GuildID, w.thread))
 	fs := files(r)
-	if !ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image == nil {
+	if !ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image() == nil {
 		t.Fatalf("/hand: ephemeral %v, %d files: %q", ephemeral(r), len(fs), text(r))
 	}
 	return text(r)
@@ -220,7 +220,7 @@ func (w *world) checkBoard(t *testing.T, u *discordgo.User, name string, moves i
 	t.Helper()
 	r := w.respond(t, w.srv.Slash("board").By(u).In(w.srv.GuildID, w.thread))
 	fs := files(r)
-	if ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image == nil || fs[0].Image.Bounds().Dx() < 700 {
+	if ephemeral(r) || len(fs) != 1 || fs[0].Format != "png" || fs[0].Image() == nil || fs[0].Image().Bounds().Dx() < 700 {
 		t.Fatalf("/board: ephemeral %v, %d files", ephemeral(r), len(fs))
 	}
 	if want := fmt.Sprintf("**%s**, game #1, after %d moves.", name, moves); !strings.Contains(text(r), want) {

@@ -422,6 +422,10 @@ func TestMultiProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three bot processes and PostgreSQL (a minute or more)")
 	}
+	// In parallel with the package's other tests: it spends most of its
+	// time waiting on its processes, and alone it kept the package's
+	// parallel tests waiting for 31 s of a 106 s run.
+	t.Parallel()
 	const (
 		shardCount = 8
 		budget     = 4  // moves per game, at most

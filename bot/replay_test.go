@@ -25,7 +25,7 @@ func TestReplayGIF(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{})
 	w.newGame(t)
-	startPic := w.status(t).Files[0].Image // the status message's first version: move 0
+	startPic := w.status(t).Files[0].Image() // the status message's first version: move 0
 	if startPic == nil {
 		t.Fatal("no start picture")
 	}
@@ -35,7 +35,7 @@ func TestReplayGIF(t *testing.T) {
 	for turn := 0; turn < moves; turn++ {
 		u := players[turn%2]
 		post := w.play(t, u, w.suggest(t, u, "")[0].Value.(string))
-		last = post.Files[0].Image
+		last = post.Files[0].Image()
 	}
 
 	cy := w.srv.AddUser("cy") // not a player: sees what the thread shows

@@ -243,8 +243,10 @@ func bare(t *testing.T) (*service.Service, *slog.Logger, *logBuffer) {
 // 4, started at the same moment, with max_concurrency 1 (every shard has
 // rate-limit key 0). They keep to one schedule, each bucket one slot
 // after the last, so Discord never sees two IDENTIFYs within its window.
-// The bots wait five windows, as a slow READY under -race on a busy
-// machine can take a few hundred milliseconds.
+// The schedule is the wall clock's, as in production: the bots wait ten
+// windows (1 s), so that two IDENTIFYs of one key come closer than the
+// fake's window only if a READY takes longer than 1.3 s (at five windows,
+// 0.6 s, a busy machine under -race got there).
 func TestProcessesStartedTogether(t *testing.T) {
 	t.Parallel()
 	srv := fakediscord.New(t, fakediscord.WithGatewayBot(4, 1), fakediscord.WithIdentifyWindow(identifyWindow))
@@ -255,7 +257,7 @@ func TestProcessesStartedTogether(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := bot.New(svc, bot.Options{Token: "test-token", Configure: srv.Configure, Logger: logger, Shards: sh, IdentifyWait: 5 * identifyWindow})
+		b, err := bot.New(svc, bot.Options{Token: "test-token", Configure: srv.Configure, Logger: logger, Shards: sh, IdentifyWait: 10 * identifyWindow})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +39,13 @@ func TestReplayGate(t *testing.T) {
 		}
 		done <- err
 	}()
-	time.Sleep(10 * time.Millisecond) // ana waits for bo's slot
+	// ana is past the check of her own replays, on her way to wait for
+	// bo's slot (a slot freed before she waits is hers all the same).
+	for waiting := false; !waiting; runtime.Gosched() {
+		g.mu.Lock()
+		waiting = g.active["ana"]
+		g.mu.Unlock()
+	}
 	leaveB()
 	if err := <-done; err != nil {
 		t.Fatalf("a waiting replay did not get the freed slot: %v", err)

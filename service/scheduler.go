@@ -71,14 +71,9 @@ func (s *Service) timeOut(ctx context.Context, id uint64, now time.Time) (bool, 
 func (s *Service) remind(ctx context.Context, now time.Time) (int, error) {
 	var due []uint64
 	err := s.store.All(ctx, func(g *tessera.Game) error {
-		// Nobody waits for a player alone: no reminders.
-		if g.Status != tessera.StatusPlaying || g.AITurn || solo(g) || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
-			return nil
+		if s.reminderDue(g, now) {
+			due = append(due, g.ID)
 		}
-		if !g.Reminded.IsZero() && now.Sub(g.Reminded) < 24*time.Hour {
-			return nil
-		}
-		due = append(due, g.ID)
 		return nil
 	})
 	if err != nil {
@@ -87,7 +82,9 @@ func (s *Service) remind(ctx context.Context, now time.Time) (int, error) {
 	n := 0
 	for _, id := range due {
 		_, err := s.store.Modify(ctx, id, func(g *tessera.Game, tx storageTx) error {
-			if g.Status != tessera.StatusPlaying {
+			// Decided again inside the transaction that stamps it: another
+			// process's tick may have reminded since the scan.
+			if !s.reminderDue(g, now) {
 				return nil
 			}
 			p, err := s.state(g)
@@ -111,6 +108,16 @@ func (s *Service) remind(ctx context.Context, now time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// reminderDue reports whether the player to move in g is owed a reminder
+// at now: RemindAfter without a move, and none in the last day. Nobody
+// waits for a player alone: no reminders there.
+func (s *Service) reminderDue(g *tessera.Game, now time.Time) bool {
+	if g.Status != tessera.StatusPlaying || g.AITurn || solo(g) || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
+		return false
+	}
+	return g.Reminded.IsZero() || now.Sub(g.Reminded) >= 24*time.Hour
 }
 
 // Vacation pauses the caller's clocks in all their games for days days,

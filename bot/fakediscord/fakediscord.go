@@ -84,11 +84,10 @@ func AllowViolations() Option {
 	return func(c *config) { c.allowViolations = true }
 }
 
-// WithoutPixels keeps uploaded pictures as bytes only: each is still
-// decoded to check it (a PNG that does not decode is a violation), but
-// File.Image stays nil and attachments have no width and height. A test
-// that uploads thousands of boards (TestMultiProcess) would otherwise keep
-// every decoded picture, gigabytes of pixels.
+// WithoutPixels never keeps a decoded picture: File.Image decodes it
+// again each time. A test that uploads thousands of boards
+// (TestMultiProcess) and looks at them would otherwise keep gigabytes of
+// pixels.
 func WithoutPixels() Option {
 	return func(c *config) { c.noPixels = true }
 }

@@ -174,7 +174,7 @@ func TestMultipartPNGAndBadPNG(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp := sent.Response(t)
-	if len(resp.Files) != 1 || resp.Files[0].Format != "png" || resp.Files[0].Image.Bounds().Dx() != 4 || resp.Files[0].Field != "files[0]" {
+	if len(resp.Files) != 1 || resp.Files[0].Format != "png" || resp.Files[0].Image().Bounds().Dx() != 4 || resp.Files[0].Field != "files[0]" {
 		t.Fatalf("files = %+v", resp.Files)
 	}
 	att := resp.Original.Attachments
@@ -254,11 +254,11 @@ func TestAutocompleteLimits(t *testing.T) {
 
 func TestCallbackRules(t *testing.T) {
 	t.Parallel()
-	// The answers in time are given Discord's 3 s: a shortened deadline
-	// for them failed with 10062 on a loaded machine. Only the late
-	// answer has a server of its own with a deadline of 50 ms.
+	// Every answer is given Discord's 3 s on the fake's clock; the late
+	// one has a server of its own, whose clock the test moves past the
+	// deadline (the fake's clock, so a loaded machine changes nothing).
 	srv := fakediscord.New(t, fakediscord.AllowViolations())
-	late := fakediscord.New(t, fakediscord.AllowViolations(), fakediscord.WithInteractionDeadline(50*time.Millisecond))
+	late := fakediscord.New(t, fakediscord.AllowViolations())
 	got := make(chan *discordgo.InteractionCreate, 4)
 	dg, dgLate := open(t, srv, 0), open(t, late, 0)
 	for _, s := range []*discordgo.Session{dg, dgLate} {
@@ -287,7 +287,7 @@ func TestCallbackRules(t *testing.T) {
 
 	late.Slash("late").Send(t)
 	ic = <-got
-	time.Sleep(60 * time.Millisecond) // the scenario: answer after the (shortened, wall-clock) deadline
+	late.Advance(3*time.Second + time.Millisecond) // the scenario: answer after Discord's 3 s
 	err := respond(dgLate, ic, "too late")
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Response.StatusCode != 404 || re.Message.Code != 10062 {

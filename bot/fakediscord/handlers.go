@@ -205,7 +205,7 @@ func (c *call) interactionCallback() (int, any) {
 	if rec.acked {
 		return c.fail(400, 40060, "", "", "Interaction has already been acknowledged.")
 	}
-	if late := time.Since(rec.dispatched) + c.upload; late > s.cfg.interactionDeadline {
+	if late := s.nowLocked().Sub(rec.dispatched) + c.upload; late > s.cfg.interactionDeadline {
 		c.errs = append(c.errs, Violation{Code: 10062, Rule: "INTERACTION_DEADLINE",
 			Detail: fmt.Sprintf("Unknown interaction (answered %v after dispatch; the limit is %v)", late.Round(time.Millisecond), s.cfg.interactionDeadline)})
 		return 404, map[string]any{"code": 10062, "message": "Unknown interaction"}
@@ -256,7 +256,7 @@ func (c *call) interactionCallback() (int, any) {
 		return c.invalidForm(&e)
 	}
 	rec.acked = true
-	rec.ackedAt = time.Now()
+	rec.ackedAt = s.nowLocked()
 	rec.cbType = typ
 	rec.cbData = data
 	rec.cbFiles = c.req.Files
@@ -306,7 +306,7 @@ func (c *call) webhookRec() (*interactionRec, int, any) {
 		st, b := c.fail(404, 10015, "", "", "Unknown Webhook")
 		return nil, st, b
 	}
-	if time.Since(rec.dispatched)+c.upload > c.s.cfg.tokenLifetime {
+	if c.s.nowLocked().Sub(rec.dispatched)+c.upload > c.s.cfg.tokenLifetime {
 		st, b := c.fail(401, 50027, "", "", "Invalid Webhook Token (interaction tokens live "+c.s.cfg.tokenLifetime.String()+")")
 		return nil, st, b
 	}
@@ -953,9 +953,9 @@ func (s *Server) attachmentsLocked(channelID string, files []File) []any {
 			"proxy_url":    fmt.Sprintf("%s/attachments/%s/%s/%s", s.base, channelID, id, f.Name),
 			"content_type": f.ContentType,
 		}
-		if f.Image != nil {
-			a["width"] = f.Image.Bounds().Dx()
-			a["height"] = f.Image.Bounds().Dy()
+		if f.Format != "" {
+			a["width"] = f.Width
+			a["height"] = f.Height
 		}
 		s.st.attachments[id] = f
 		out = append(out, a)

@@ -318,7 +318,7 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 		o["message"] = s.st.messages[rec.componentMsgID].obj
 	}
 	rec.obj = o
-	rec.dispatched = time.Now()
+	rec.dispatched = s.nowLocked()
 	s.st.interactions[rec.id] = rec
 	s.st.byToken[rec.token] = rec
 	if !s.deliverLocked(rec, o) { // an Interactions Endpoint URL takes them all (webhook.go)

@@ -118,7 +118,6 @@ var apiPrefix = regexp.MustCompile(`^/api(/v\d+)?`)
 
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	p := apiPrefix.ReplaceAllString(r.URL.Path, "")
-	s.awaitInline(p)
 	req := &Request{
 		Method: r.Method,
 		Path:   p,
@@ -139,6 +138,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.notify()
 	f := s.takeFault(r.Method, p)
 	s.mu.Unlock()
+	// Arrived (and seen by WaitArrival), but held until its interaction's
+	// HTTP response is applied.
+	s.awaitInline(p)
 	if f != nil && f.Delay > 0 {
 		select {
 		case <-time.After(f.Delay):
@@ -240,7 +242,8 @@ func (s *Server) authorized(r *http.Request) bool {
 }
 
 // readBody fills Body and Files; multipart bodies carry payload_json.
-// Pictures are decoded, and kept decoded when pixels is set.
+// Pictures' headers are read; their pixels are decoded when a test asks
+// (File.Image), and kept for the next time when pixels is set.
 func readBody(r *http.Request, req *Request, pixels bool) error {
 	data, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	if err != nil {
@@ -278,12 +281,8 @@ func readBody(r *http.Request, req *Request, pixels bool) error {
 				return fmt.Errorf("payload_json is not JSON")
 			}
 		case part.FileName() != "" || strings.HasPrefix(name, "files["):
-			f := File{Field: name, Name: part.FileName(), ContentType: part.Header.Get("Content-Type"), Data: b}
-			if pixels {
-				f.decodeImage()
-			} else {
-				f.Format = decodeFormat(f.Data)
-			}
+			f := File{Field: name, Name: part.FileName(), ContentType: part.Header.Get("Content-Type"), Data: b, keep: pixels}
+			f.readHeader()
 			req.Files = append(req.Files, f)
 		}
 	}

@@ -88,10 +88,15 @@ type File struct {
 	Name        string // file name
 	ContentType string // Content-Type of the part
 	Data        []byte
-	// Image is the decoded picture when the data decodes as PNG, JPEG or GIF.
-	Image image.Image
-	// Format is the decoded image format ("png", "jpeg", "gif"), or "".
+	// Format is the picture's format ("png", "jpeg", "gif") as its header
+	// says, or "" when the data is not a picture.
 	Format string
+	// Width and Height are the picture's size from its header (0 when the
+	// data is not a picture).
+	Width, Height int
+	// keep caches the decoded picture for the next Image (not under
+	// WithoutPixels).
+	keep bool
 }
 
 // Request is one recorded REST request and the fake's answer.
@@ -478,9 +483,9 @@ func channelJSON(c *discordgo.Channel) map[string]any {
 }
 
 // decoded caches decoded uploads by content: the bot often sends one
-// picture several times (a post, a status edit, a direct message), and
-// decoding dominates a test's time otherwise. Decoded images are never
-// changed, so sharing them is safe.
+// picture several times (a post, a status edit, a direct message), and a
+// test may look at it more than once. Decoded images are never changed,
+// so sharing them is safe.
 var decoded sync.Map // [32]byte -> decodedImage
 
 type decodedImage struct {
@@ -488,7 +493,7 @@ type decodedImage struct {
 	format string
 }
 
-func decode(data []byte) decodedImage {
+func decode(data []byte, keep bool) decodedImage {
 	key := sha256.Sum256(data)
 	if d, ok := decoded.Load(key); ok {
 		return d.(decodedImage)
@@ -497,27 +502,27 @@ func decode(data []byte) decodedImage {
 	if img, format, err := image.Decode(bytes.NewReader(data)); err == nil {
 		d = decodedImage{img, format}
 	}
-	decoded.Store(key, d)
+	if keep {
+		decoded.Store(key, d)
+	}
 	return d
 }
 
-// decodeImage fills Image/Format when the data is a picture.
-func (f *File) decodeImage() {
-	d := decode(f.Data)
-	f.Image, f.Format = d.img, d.format
-}
+// Image decodes the picture, when a test looks at its pixels; nil when
+// the data does not decode. Uploads are decoded only on demand: decoding
+// every board the bot sent took a third of the bot tests' CPU.
+func (f File) Image() image.Image { return decode(f.Data, f.keep).img }
 
-// decodeFormat decodes a picture without keeping it (WithoutPixels) and
-// returns its format, or "" when the data does not decode.
-func decodeFormat(data []byte) string {
-	if _, format, err := image.Decode(bytes.NewReader(data)); err == nil {
-		return format
+// readHeader fills Format, Width and Height from a picture's header
+// (what Discord reports of an image attachment), without decoding it.
+func (f *File) readHeader() {
+	if c, format, err := image.DecodeConfig(bytes.NewReader(f.Data)); err == nil {
+		f.Format, f.Width, f.Height = format, c.Width, c.Height
 	}
-	return ""
 }
 
 // checkPNG reports whether an uploaded file that claims to be PNG (by name
-// or content type) really is one: its upload decoded as PNG.
+// or content type) really is one: its header is a PNG header.
 func checkPNG(f File) (claims, ok bool) {
 	claims = strings.HasSuffix(strings.ToLower(f.Name), ".png") || strings.EqualFold(f.ContentType, "image/png")
 	if !claims {

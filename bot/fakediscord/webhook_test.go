@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -24,7 +23,7 @@ type endpoint struct {
 	t      *testing.T
 	key    ed25519.PublicKey
 	mu     sync.Mutex
-	answer func(w http.ResponseWriter, i *discordgo.Interaction)
+	answer func(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction)
 	got    []*discordgo.Interaction
 }
 
@@ -67,10 +66,10 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.got = append(e.got, &i)
 	answer := e.answer
 	e.mu.Unlock()
-	answer(w, &i)
+	answer(w, r, &i)
 }
 
-func (e *endpoint) set(answer func(w http.ResponseWriter, i *discordgo.Interaction)) {
+func (e *endpoint) set(answer func(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction)) {
 	e.mu.Lock()
 	e.answer = answer
 	e.mu.Unlock()
@@ -92,12 +91,14 @@ func rules(srv *fakediscord.Server) []string {
 
 func TestHTTPInteractions(t *testing.T) {
 	t.Parallel()
-	srv := fakediscord.New(t, fakediscord.AllowViolations(), fakediscord.WithInteractionDeadline(300*time.Millisecond))
+	// Discord's own 3 s deadline: the late answer below waits until the
+	// fake has given up on it, so no answer depends on the machine's speed.
+	srv := fakediscord.New(t, fakediscord.AllowViolations())
 	e := newEndpoint(t, srv)
 	dg := srv.Session("test-token") // REST only: no gateway session at all
 
 	// An answer in the response: applied as a callback, recorded inline.
-	e.set(func(w http.ResponseWriter, i *discordgo.Interaction) {
+	e.set(func(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction) {
 		jsonAnswer(w, `{"type":4,"data":{"content":"hello"}}`)
 	})
 	sent := srv.Slash("games").Send(t)
@@ -120,13 +121,14 @@ func TestHTTPInteractions(t *testing.T) {
 	// for the response to be applied (else it would be 10015, not yet
 	// acknowledged).
 	edited := make(chan error, 1)
-	e.set(func(w http.ResponseWriter, i *discordgo.Interaction) {
+	e.set(func(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction) {
 		go func() {
 			content := "done"
 			_, err := dg.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content})
 			edited <- err
 		}()
-		time.Sleep(50 * time.Millisecond) // the edit is on its way first
+		// The edit is on its way first.
+		srv.WaitArrival(t, func(q fakediscord.Request) bool { return q.Method == "PATCH" && strings.Contains(q.Path, i.Token) }, 0)
 		jsonAnswer(w, `{"type":5,"data":{"flags":64}}`)
 	})
 	r = srv.Slash("games").Send(t).Wait(t, func(r fakediscord.InteractionResponse) bool {
@@ -137,7 +139,7 @@ func TestHTTPInteractions(t *testing.T) {
 	}
 
 	// A callback on the endpoint, then 202: right.
-	e.set(func(w http.ResponseWriter, i *discordgo.Interaction) {
+	e.set(func(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction) {
 		if err := dg.InteractionRespond(i, &discordgo.InteractionResponse{Type: 4, Data: &discordgo.InteractionResponseData{Content: "by callback"}}); err != nil {
 			t.Error(err)
 		}
@@ -152,25 +154,25 @@ func TestHTTPInteractions(t *testing.T) {
 	// What Discord would not take, one violation each.
 	for _, c := range []struct {
 		name   string
-		answer func(w http.ResponseWriter, i *discordgo.Interaction)
+		answer func(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction)
 		rule   string
 	}{
-		{"202 without a callback", func(w http.ResponseWriter, _ *discordgo.Interaction) { w.WriteHeader(202) }, "INLINE_202_UNANSWERED"},
-		{"not JSON", func(w http.ResponseWriter, _ *discordgo.Interaction) {
+		{"202 without a callback", func(w http.ResponseWriter, _ *http.Request, _ *discordgo.Interaction) { w.WriteHeader(202) }, "INLINE_202_UNANSWERED"},
+		{"not JSON", func(w http.ResponseWriter, _ *http.Request, _ *discordgo.Interaction) {
 			w.Header().Set("Content-Type", "text/plain")
 			io.WriteString(w, `{"type":4,"data":{"content":"x"}}`)
 		}, "INLINE_CONTENT_TYPE"},
-		{"a 500", func(w http.ResponseWriter, _ *discordgo.Interaction) { w.WriteHeader(500) }, "INLINE_STATUS"},
-		{"too late", func(w http.ResponseWriter, _ *discordgo.Interaction) {
-			time.Sleep(600 * time.Millisecond)
+		{"a 500", func(w http.ResponseWriter, _ *http.Request, _ *discordgo.Interaction) { w.WriteHeader(500) }, "INLINE_STATUS"},
+		{"too late", func(w http.ResponseWriter, r *http.Request, _ *discordgo.Interaction) {
+			<-r.Context().Done() // the fake gave up on the answer
 			jsonAnswer(w, `{"type":4,"data":{"content":"x"}}`)
 		}, "INTERACTION_DEADLINE"},
-		{"an empty message", func(w http.ResponseWriter, _ *discordgo.Interaction) { jsonAnswer(w, `{"type":4,"data":{}}`) }, ""},
-		{"a callback and an answer", func(w http.ResponseWriter, i *discordgo.Interaction) {
+		{"an empty message", func(w http.ResponseWriter, _ *http.Request, _ *discordgo.Interaction) { jsonAnswer(w, `{"type":4,"data":{}}`) }, ""},
+		{"a callback and an answer", func(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction) {
 			dg.InteractionRespond(i, &discordgo.InteractionResponse{Type: 4, Data: &discordgo.InteractionResponseData{Content: "one"}})
 			jsonAnswer(w, `{"type":4,"data":{"content":"two"}}`)
 		}, ""},
-		{"a message for autocomplete", func(w http.ResponseWriter, _ *discordgo.Interaction) {
+		{"a message for autocomplete", func(w http.ResponseWriter, _ *http.Request, _ *discordgo.Interaction) {
 			jsonAnswer(w, `{"type":4,"data":{"content":"x"}}`)
 		}, "INTERACTION_RESPONSE_TYPE_INVALID"},
 	} {

@@ -12,7 +12,9 @@ import (
 // latencies in order. Nothing here is timed: only counts are checked.
 func TestLoad(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"load", "--games", "4", "--seconds", "0.3", "--drain", "300", "--nosync"}, nil, &out, &errb); code != 0 {
+	// At 50 moves a second, about 15 moves, each announced with a board:
+	// unpaced, 0.3 s made hundreds, whose pictures took 20 s to draw.
+	if code := run([]string{"load", "--games", "4", "--seconds", "0.3", "--rate", "50", "--drain", "300", "--nosync"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var r loadResult

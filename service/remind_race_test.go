@@ -1,0 +1,73 @@
+package service_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"tessera"
+	"tessera/service"
+	"tessera/storage"
+)
+
+// tickBetween is a store whose first All runs between its scan and the
+// rest of the caller's work: once the scan has chosen the games due, the
+// other process's whole Tick runs, as two processes' clock loops on one
+// database interleave.
+type tickBetween struct {
+	storage.Store
+	once  *sync.Once
+	other func()
+}
+
+func (s tickBetween) All(ctx context.Context, fn func(*tessera.Game) error) error {
+	err := s.Store.All(ctx, fn)
+	s.once.Do(s.other)
+	return err
+}
+
+// TestReminderOnceWhenTwoProcessesTick: two processes ticking at the same
+// moment write one reminder, not two. Both scans see a game not reminded
+// for a day; the reminder must be decided inside the transaction that
+// stamps it, or each process writes its own (what PostgreSQL with several
+// processes did).
+func TestReminderOnceWhenTwoProcessesTick(t *testing.T) {
+	eachAdapter(t, func(t *testing.T, a adapter) {
+		now := time.Unix(1700000000, 0).UTC()
+		clock := func() time.Time { return now }
+		sts := a.open(t, 2)
+		cfg := service.Config{Seed: func() uint64 { return 7 }, Now: clock}
+		second := service.New(sts[1], cfg)
+		var once sync.Once
+		first := service.New(tickBetween{sts[0], &once, func() {
+			if _, err := second.Tick(t.Context()); err != nil {
+				t.Errorf("the second process's tick: %v", err)
+			}
+		}}, cfg)
+		req := service.Request{User: ana, GuildID: "g", ChannelID: "c", InteractionID: "new"}
+		if _, err := first.NewGame(req, "closure", []service.User{bo}, "", "3d"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := first.Click(service.Request{User: bo, GuildID: "g", ChannelID: "c", InteractionID: "accept"}, "accept:1"); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(25 * time.Hour) // past RemindAfter (a day), within the clock
+		if _, err := first.Tick(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		pending, err := sts[0].Pending(t.Context(), now.Add(time.Hour), 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reminders := 0
+		for _, p := range pending {
+			if p.Kind == tessera.AnnounceReminder {
+				reminders++
+			}
+		}
+		if reminders != 1 {
+			t.Fatalf("%d reminders written by two processes ticking at once, want 1", reminders)
+		}
+	})
+}
