@@ -80,7 +80,7 @@ func TestCrashChild(t *testing.T) {
 			continue
 		}
 		for {
-			if n, err := st.Outbox(ctx); err == nil && n == 0 {
+			if n, err := st.Outbox(context.Background()); err == nil && n == 0 {
 				break
 			}
 			time.Sleep(5 * time.Millisecond)
