@@ -552,7 +552,7 @@ func TestMultiProcess(t *testing.T) {
 
 	// Every announcement is delivered: the outbox empties.
 	for n := -1; n != 0; {
-		if n, err = st.Outbox(ctx); err != nil {
+		if n, err = st.Outbox(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		if time.Since(began) > 8*time.Minute {
@@ -565,7 +565,7 @@ func TestMultiProcess(t *testing.T) {
 	// Every move applied once: the records are what the players played.
 	moves := 0
 	for _, g := range played {
-		rec, err := st.Game(ctx, g.id)
+		rec, err := st.Game(t.Context(), g.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -596,7 +596,7 @@ func TestMultiProcess(t *testing.T) {
 	}
 	posts := 0
 	for _, g := range played {
-		rec, _ := st.Game(ctx, g.id)
+		rec, _ := st.Game(t.Context(), g.id)
 		if rec.ThreadID == "" {
 			t.Errorf("game #%d has no thread", g.id)
 			continue
