@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/delivery"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/postgres"
@@ -138,7 +139,7 @@ func TestCourierRetriesStoreTimeout(t *testing.T) {
 	release := holdRow(t, openPostgres(t, url, 0), 1)
 
 	sink := newSink()
-	if _, err := svc.Deliver(t.Context(), sink); err != nil {
+	if _, err := delivery.New(svc).Deliver(t.Context(), sink); err != nil {
 		t.Fatalf("the round: %v", err)
 	}
 	p, err := st.Pending(t.Context(), time.Now().Add(time.Hour), 100)
