@@ -35,6 +35,18 @@ func holdGame(t *testing.T, s *Store, g *tessera.Game) (release func(), done <-c
 	return release, out
 }
 
+// onlyHolders fails unless game id holds the holder's change alone.
+func onlyHolders(t *testing.T, s *Store, id uint64) {
+	t.Helper()
+	got, err := s.Game(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Moves) != 1 || got.Moves[0].Text != "holder's" {
+		t.Fatalf("moves %+v, want the holder's only", got.Moves)
+	}
+}
+
 // TestQueryEndsWhenCancelledInFlight (issue #25): a change waiting for a
 // row another transaction holds returns as soon as its context is
 // cancelled, with the context's error, and writes nothing; the holder
@@ -64,13 +76,7 @@ func TestQueryEndsWhenCancelledInFlight(t *testing.T) {
 	if err := <-held; err != nil {
 		t.Fatalf("the holder failed: %v", err)
 	}
-	got, err := s.Game(t.Context(), g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Moves) != 1 || got.Moves[0].Text != "holder's" {
-		t.Fatalf("moves %+v, want the holder's only", got.Moves)
-	}
+	onlyHolders(t, s, g.ID)
 }
 
 // TestStatementTimeout (issue #25): with Options.Timeout, a statement
@@ -112,13 +118,7 @@ func TestStatementTimeout(t *testing.T) {
 	if timeout != "50ms" {
 		t.Fatalf("statement_timeout %q, want 50ms", timeout)
 	}
-	got, err := s.Game(t.Context(), g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Moves) != 1 || got.Moves[0].Text != "holder's" {
-		t.Fatalf("moves %+v, want the holder's only", got.Moves)
-	}
+	onlyHolders(t, s, g.ID)
 	if handled, err := s.Handled(t.Context(), "waiter"); err != nil || handled {
 		t.Fatalf("the timed-out change's interaction was marked handled (%v)", err)
 	}
