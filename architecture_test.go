@@ -1,6 +1,7 @@
 package tessera_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -13,8 +14,9 @@ import (
 // TestDependencyDirection keeps the layout honest: gg only in render/,
 // bbolt only in storage/boltdb/, pgx only in storage/postgres/ (the port,
 // storage/, imports no driver), discordgo only in bot/, the engine free of
-// everything but the standard library and itself, and the AI of everything
-// but those.
+// everything but the standard library and itself, the AI of everything
+// but those, and the conformance helpers (storagetest, enginetest,
+// aitest) in tests only.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
 		"github.com/fogleman/gg":        "render/",
@@ -49,6 +51,13 @@ func TestDependencyDirection(t *testing.T) {
 			if p == "tessera/storage/storagetest" && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "storage/storagetest/") {
 				t.Errorf("%s imports %s, which only tests may import", path, p)
 			}
+			// The engine's and the AI's conformance helpers import testing:
+			// tests only (and the helpers themselves).
+			for _, helper := range []string{"engine/enginetest", "ai/aitest"} {
+				if p == "tessera/"+helper && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), helper+"/") {
+					t.Errorf("%s imports %s, which only tests may import", path, p)
+				}
+			}
 			// The port is the same whatever the adapter: no driver in it.
 			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "storage/" && strings.Contains(p, ".") {
 				t.Errorf("%s (the storage port) imports %s: adapters go in storage/<name>/", path, p)
@@ -65,6 +74,87 @@ func TestDependencyDirection(t *testing.T) {
 	}
 	if checked < 50 {
 		t.Fatalf("only %d files checked", checked)
+	}
+}
+
+// TestCommandTableReaders: the service's table of commands (service.Commands,
+// LookupCommand and its types) is read by the transports alone, bot/,
+// console/ and cmd/tessera/, which register, parse and dispatch by it; the
+// rest of the code calls the service's methods, so the table stays a
+// description of what players type and nothing else depends on it.
+func TestCommandTableReaders(t *testing.T) {
+	table := map[string]bool{"Commands": true, "LookupCommand": true, "Command": true, "Option": true, "OptionType": true, "Args": true}
+	readers := []string{"bot/", "console/", "cmd/tessera/", "service/"}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		for _, r := range readers {
+			if strings.HasPrefix(slash, r) {
+				return nil
+			}
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		name := ""
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "tessera/service" {
+				name = "service"
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+			}
+		}
+		if name == "" {
+			return nil
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == name && table[sel.Sel.Name] {
+					t.Errorf("%s uses service.%s: only the transports (%s) read the table of commands", path, sel.Sel.Name, strings.Join(readers[:3], ", "))
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRendererBehindAnInterface: the service draws through its Renderer
+// interface, wired in cmd/tessera, and never imports render/ (its tests
+// may, to wire it); what a picture shows is described in picture/, which
+// depends on the engine alone. A second renderer (SVG for the web) is
+// then one more adapter beside render/.
+func TestRendererBehindAnInterface(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		dir, _ := filepath.Split(slash)
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if dir == "service/" && !strings.HasSuffix(slash, "_test.go") && (p == "tessera/render" || strings.HasPrefix(p, "tessera/render/")) {
+				t.Errorf("%s imports %s: the service draws through its Renderer interface", path, p)
+			}
+			if dir == "picture/" && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine")) {
+				t.Errorf("%s (picture) imports %s: only the engine and the standard library", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -1,10 +1,13 @@
-// Package tessera holds the domain types shared by the service, the store
-// and the transports: game records, players, and user-safe errors. It
-// depends only on the engine.
+// Package tessera holds the records that the service, the store and the
+// transports share, and nothing that runs: a game's record (Game, with its
+// Players, its MoveEntry list and its Clock), the announcements it owes
+// (Announcement, the outbox), a player's UserSettings, a Rating in one
+// server (ratings.go), and user-safe errors (Error, Errorf, ErrorCode,
+// ErrorMessage: the code says what kind of failure, the message may be
+// shown to a player). It depends only on the engine.
 //
-// The layout follows the dependency rule: engine/ (rules, pure), render/
-// (gg), storage/ (bbolt), bot/ (discordgo), service/ (the commands, free of
-// any transport), console/ (a local transport), cmd/tessera (wiring).
+// Where everything else lives, and how a command travels through the
+// packages, is told in docs/architecture.md.
 package tessera
 
 import (

@@ -464,20 +464,6 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	}
 }
 
-// contentType is a file's type by its name: board pictures, and the
-// records /export answers with.
-func contentType(name string) string {
-	switch {
-	case strings.HasSuffix(name, ".json"):
-		return "application/json"
-	case strings.HasSuffix(name, ".txt"):
-		return "text/plain; charset=utf-8"
-	case strings.HasSuffix(name, ".gif"):
-		return "image/gif"
-	}
-	return "image/png"
-}
-
 // resolvedName is a user option's display name.
 func resolvedName(data discordgo.ApplicationCommandInteractionData, id string) string {
 	name := id
@@ -502,24 +488,28 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 			focused = o
 		}
 	}
-	ref := ""
-	if o := data.GetOption("game"); o != nil && !o.Focused {
-		ref = o.StringValue()
-	}
-	if focused != nil {
-		switch focused.Name {
-		case "game":
-			choices = b.svc.GameChoices(req, focused.StringValue())
-			if data.Name == "export" {
-				choices = b.svc.FinishedChoices(req, focused.StringValue())
+	if c, ok := service.LookupCommand(data.Name); ok && focused != nil {
+		if o, ok := c.Option(focused.Name); ok && o.Complete != nil {
+			// What is typed, and the game it is typed for, are text:
+			// StringValue panics on another type (no client sends one),
+			// and handle answers the panic with no choices.
+			typed := focused.StringValue()
+			in, _ := b.args(c, data)
+			if in == nil {
+				in = service.Args{}
 			}
-			if data.Name == "replay" { // games in play, then finished ones
-				choices = append(choices, b.svc.FinishedChoices(req, focused.StringValue())...)
+			delete(in, focused.Name) // the others' values
+			if g := data.GetOption("game"); g != nil && !g.Focused {
+				in["game"] = g.StringValue()
 			}
-		case "notation":
-			choices = b.svc.MoveChoices(req, ref, focused.StringValue())
+			choices = o.Complete(b.svc, req, in, typed)
 		}
 	}
+	b.initialChoices(i, choices)
+}
+
+// initialChoices answers an autocomplete with at most MaxChoices choices.
+func (b *Bot) initialChoices(i *discordgo.Interaction, choices []service.Choice) {
 	out := make([]*discordgo.ApplicationCommandOptionChoice, 0, len(choices))
 	for _, c := range choices {
 		if len(out) == service.MaxChoices {
@@ -538,134 +528,29 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	}
 }
 
-// optInt is an integer option's value, 0 when absent.
-func optInt(data discordgo.ApplicationCommandInteractionData, name string) int {
-	if o := data.GetOption(name); o != nil {
-		if v, ok := o.Value.(float64); ok && v >= -1e9 && v <= 1e9 {
-			return int(v)
-		}
-	}
-	return 0
-}
-
-func optString(data discordgo.ApplicationCommandInteractionData, name string) string {
-	if o := data.GetOption(name); o != nil {
-		if v, ok := o.Value.(string); ok {
-			return v
-		}
-	}
-	return ""
-}
-
+// command runs a slash command by the service's table of commands.
 func (b *Bot) command(ctx context.Context, i *discordgo.Interaction) {
 	data := i.ApplicationCommandData()
 	req := request(ctx, i)
-	ref := optString(data, "game")
-	var do func() (service.Reply, error)
-	switch data.Name {
-	case "new":
+	c, ok := service.LookupCommand(data.Name)
+	if !ok {
+		b.answer(ctx, i, false, func() (service.Reply, error) {
+			return service.Reply{Text: "I do not know that command; try /rules.", Ephemeral: true}, nil
+		})
+		return
+	}
+	if c.MakesThread {
 		if why := b.missingPermissions(i); why != "" {
 			b.respond(ctx, i, service.Reply{Text: why, Ephemeral: true}, notDeferred)
 			return
 		}
-		var opps []service.User
-		for _, name := range []string{"opponent", "opponent2", "opponent3"} {
-			o := data.GetOption(name)
-			if o == nil {
-				continue
-			}
-			id, _ := o.Value.(string)
-			u := service.User{ID: id, Name: id}
-			if data.Resolved != nil {
-				if du := data.Resolved.Users[id]; du != nil {
-					if du.Bot && id != b.svc.Bot().ID { // the bot itself is the AI
-						b.respond(ctx, i, service.Reply{Text: du.Username + " is a bot; challenge people, or me to play the computer.", Ephemeral: true}, notDeferred)
-						return
-					}
-					u.Name = du.DisplayName()
-				}
-				if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
-					u.Name = m.Nick
-				}
-			}
-			opps = append(opps, u)
-		}
-		game, options, clock, level := optString(data, "game"), optString(data, "options"), optString(data, "clock"), optString(data, "level")
-		if o := data.GetOption("rated"); o != nil && o.Type == discordgo.ApplicationCommandOptionBoolean && !o.BoolValue() {
-			req.Unrated = true
-		}
-		do = func() (service.Reply, error) { return b.svc.NewGameLevel(req, game, opps, options, clock, level) }
-		if len(opps) == 0 { // an open challenge, for seats: players
-			seats := 0
-			if o := data.GetOption("seats"); o != nil {
-				seats = int(o.IntValue())
-			}
-			do = func() (service.Reply, error) { return b.svc.NewOpen(req, game, seats, options, clock) }
-		}
-	case "puzzle":
-		if why := b.missingPermissions(i); why != "" { // it makes a thread, as /new does
-			b.respond(ctx, i, service.Reply{Text: why, Ephemeral: true}, notDeferred)
-			return
-		}
-		level := optString(data, "level")
-		do = func() (service.Reply, error) { return b.svc.Puzzle(req, level) }
-	case "hint":
-		do = func() (service.Reply, error) { return b.svc.Hint(req, ref) }
-	case "move":
-		text := optString(data, "notation")
-		do = func() (service.Reply, error) { return b.svc.Move(req, ref, text) }
-	case "hand":
-		do = func() (service.Reply, error) { return b.svc.Hand(req, ref) }
-	case "board":
-		do = func() (service.Reply, error) { return b.svc.Board(req, ref) }
-	case "games":
-		do = func() (service.Reply, error) { return b.svc.Games(req) }
-	case "resign":
-		do = func() (service.Reply, error) { return b.svc.Resign(req, ref) }
-	case "rules":
-		do = func() (service.Reply, error) { return b.svc.Rules(optString(data, "game")) }
-	case "abort":
-		do = func() (service.Reply, error) { return b.svc.Abort(req, ref) }
-	case "challenges":
-		do = func() (service.Reply, error) { return b.svc.Challenges(req) }
-	case "history":
-		var u service.User
-		if o := data.GetOption("user"); o != nil {
-			u.ID, _ = o.Value.(string)
-			u.Name = resolvedName(data, u.ID)
-		}
-		do = func() (service.Reply, error) { return b.svc.History(req, u, ref) }
-	case "leaderboard":
-		do = func() (service.Reply, error) { return b.svc.Leaderboard(req, optString(data, "game")) }
-	case "profile":
-		var u service.User
-		if o := data.GetOption("user"); o != nil {
-			u.ID, _ = o.Value.(string)
-			u.Name = resolvedName(data, u.ID)
-		}
-		do = func() (service.Reply, error) { return b.svc.Profile(req, u) }
-	case "export":
-		do = func() (service.Reply, error) { return b.svc.Export(req, ref) }
-	case "replay":
-		from, to := optInt(data, "from"), optInt(data, "to")
-		do = func() (service.Reply, error) { return b.svc.ReplayGIF(req, ref, from, to) }
-	case "vacation":
-		days := 0
-		if o := data.GetOption("days"); o != nil {
-			days = int(o.IntValue())
-		}
-		do = func() (service.Reply, error) { return b.svc.Vacation(req, days) }
-	case "settings":
-		notify, tz := optString(data, "notify"), optString(data, "timezone")
-		do = func() (service.Reply, error) { return b.svc.Settings(req, notify, tz) }
-	default:
-		do = func() (service.Reply, error) {
-			return service.Reply{Text: "I do not know that command; try /rules.", Ephemeral: true}, nil
-		}
 	}
-	// /new, /puzzle and /board answer in public; every other command
-	// privately (a hint too: it is for the player who asked).
-	b.answer(ctx, i, data.Name == "new" || data.Name == "puzzle" || data.Name == "board", do)
+	in, refusal := b.args(c, data)
+	if refusal != "" {
+		b.respond(ctx, i, service.Reply{Text: refusal, Ephemeral: true}, notDeferred)
+		return
+	}
+	b.answer(ctx, i, c.Public, func() (service.Reply, error) { return c.Run(b.svc, req, in) })
 }
 
 // Mention is how Discord mentions a user.

@@ -27,6 +27,7 @@ import (
 	"tessera"
 	"tessera/bot"
 	"tessera/bot/fakediscord"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/postgres"
@@ -123,7 +124,7 @@ func TestMultiChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger,
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger,
 		RetryBase: 50 * time.Millisecond, Courier: service.CourierConfig{Workers: 2, Lease: multiLease}})
 	b, err := bot.New(svc, bot.Options{Token: "multi-test", Logger: logger, Shards: shards,
 		RetryEvery: 100 * time.Millisecond, TickEvery: time.Hour, IdentifyWait: 100 * time.Millisecond,

@@ -13,6 +13,7 @@ import (
 	"tessera/bot"
 	"tessera/bot/fakediscord"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -60,7 +61,7 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 
 	logs := &logBuffer{t: t}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
-	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger,
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger,
 		RetryBase: 20 * time.Millisecond, Courier: service.CourierConfig{Workers: service.MaxCourierWorkers}})
 	b, err := bot.New(svc, bot.Options{Token: "test-token", Logger: logger, Configure: srv.Configure,
 		RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour,

@@ -16,6 +16,7 @@ import (
 
 	"tessera/bot"
 	"tessera/bot/fakediscord"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -236,7 +237,7 @@ func bare(t *testing.T) (*service.Service, *slog.Logger, *logBuffer) {
 	t.Cleanup(func() { st.Close() })
 	logs := &logBuffer{t: t}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
-	return service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger}), logger, logs
+	return service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger}), logger, logs
 }
 
 // TestProcessesStartedTogether: two processes with shards 0-1 and 2-3 of

@@ -58,7 +58,7 @@ func classify(err error) error {
 func discordFiles(fs []service.File) []*discordgo.File {
 	var out []*discordgo.File
 	for _, f := range fs {
-		out = append(out, &discordgo.File{Name: f.Name, ContentType: contentType(f.Name), Reader: bytes.NewReader(f.Data)})
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: f.MediaType(), Reader: bytes.NewReader(f.Data)})
 	}
 	return out
 }

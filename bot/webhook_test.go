@@ -19,6 +19,7 @@ import (
 	"tessera"
 	"tessera/bot"
 	"tessera/bot/fakediscord"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -38,7 +39,7 @@ type replica struct {
 
 // newService is the service of the tests here.
 func newService(st storage.Store, logger *slog.Logger, now func() time.Time) *service.Service {
-	return service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
+	return service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
 		Logger: logger, RetryBase: 20 * time.Millisecond, Now: now})
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -22,7 +23,7 @@ func TestConsoleAgainstTheAI(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	out := &strings.Builder{}
 	// The AI thinks briefly: the test checks what it posts, not how well.
-	c := New(service.New(st, service.Config{Seed: func() uint64 { return 3 }, AIThink: 30 * time.Millisecond}), out, t.TempDir())
+	c := New(service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, AIThink: 30 * time.Millisecond}), out, t.TempDir())
 	c.Line(t.Context(), "ana: /new closure tessera level=hard first=1")
 	for _, want := range []string{"ana plays Closure against Tessera (hard) (game #1)", "Tessera accepts", "[new thread \"#1 Closure: ana vs Tessera (hard)\"]", "@ana, your turn"} {
 		if !strings.Contains(out.String(), want) {

@@ -35,25 +35,34 @@ func New(svc *service.Service, out io.Writer, dir string) *Console {
 	return &Console{svc: svc, courier: delivery.New(svc), out: out, dir: dir, channel: "console"}
 }
 
-// Help is the console's usage.
-const Help = `Type commands as "<player>: /<command> ...", for example:
-  ana: /new elemental bo           challenge bo (options: ana: /new elemental bo borders=RBGY)
-  bo: /accept                      accept the newest challenge (or /accept 3)
-  ana: /moves                      your legal moves with what each gains, most first (25 at most); /moves d5 narrows it
-  ana: /move d5 RGBY               play a move (add #3 first when you have several games)
-  bo: /hand   bo: /board   bo: /games   bo: /resign   ana: /rules closure
-  ana: /click resign:3             press a button shown as [Label: /click id]
-  ana: /new elemental bo clock=3d  with a clock (3d per move, or clock=bank=7d,inc=1d,cap=14d)
-  ana: /new closure tessera level=hard   play the computer (easy, normal or hard)
-  ana: /abort  /vacation 3  /settings notify=off timezone=Europe/Paris  /say d5 RGBY
-  ana: /new tilingking seats=3     an open challenge; others /join #1 (/challenges lists them)
-  ana: /history [user] [game]      finished games; /export #1 writes a finished game's record
-  ana: /puzzle hard                a Knotwork puzzle alone (easy or hard; or /new knotwork puzzle=easy)
-  ana: /hint   ana: /move undo     a tile of a solution from here (only you see it); take back a tile
-  ana: /replay #1 [from] [to]      an animated GIF of the game, one frame per move
-  ana: /leaderboard closure        the best players; /profile [user] ratings (/new ... rated=false: unrated)
-With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
-Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`
+// Help is the console's usage: examples, then every command of the
+// service's table with the console's way of writing it, then the
+// console's stand-ins for Discord's buttons and autocomplete.
+func Help() string {
+	var b strings.Builder
+	b.WriteString(`Type commands as "<player>: /<command> ...", for example:
+  ana: /new elemental bo borders=RBGY   challenge bo (game options after the names)
+  bo: /accept                           accept the newest challenge (or /accept 3)
+  ana: /move d5 RGBY                    play a move (add #3 first when you have several games)
+  ana: /new elemental bo clock=3d       with a clock (3d per move, or clock=bank=7d,inc=1d,cap=14d)
+  ana: /new closure tessera level=hard  play the computer (easy, normal or hard)
+  ana: /new tilingking seats=3          an open challenge; others /join #1 (/challenges lists them)
+The commands:
+`)
+	line := func(name, args, about string) {
+		fmt.Fprintf(&b, "  %-34s %s\n", strings.TrimSpace("/"+name+" "+args), about)
+	}
+	for _, cmd := range service.Commands() {
+		line(cmd.Name, usage(cmd), Reword(cmd.Description))
+	}
+	for _, name := range extraOrder {
+		x := extras[name]
+		line(name, x.usage, x.about)
+	}
+	b.WriteString(`With several games, name one with #id after the command: ana: /move #2 d5 RGBY.
+Pictures are written to the pictures folder; "help" shows this, "quit" (or Ctrl-C) ends.`)
+	return b.String()
+}
 
 // MaxLine is the longest line the console reads (64 KB); a longer one is
 // refused with a message, and the console goes on.
@@ -62,6 +71,12 @@ const MaxLine = 64 << 10
 // Wording is the console's syntax for the service's hints (a game is
 // named "#2" after the command, and /moves lists the legal moves).
 var Wording = service.Wording{PickGame: "#id after the command (ana: /move #2 ...)", MoveList: "/moves", Channel: "the console", Server: "the console"}
+
+// Reword says a command's description in the console's words: its
+// server and channel are the console.
+func Reword(text string) string {
+	return strings.NewReplacer("this server", Wording.Server, "this channel", Wording.Channel).Replace(text)
+}
 
 // Plain is a reply's text as a terminal shows it: Discord's markdown for
 // bold (**) and code (`) removed.
@@ -85,7 +100,7 @@ func (c *Console) Run(ctx context.Context, in io.Reader) error {
 	// The reading goroutine may stay blocked on a terminal after Run
 	// returns; the process is ending then.
 	go readLines(in, lines, done)
-	fmt.Fprintln(c.out, Help)
+	fmt.Fprintln(c.out, Help())
 	for {
 		if ctx.Err() != nil {
 			fmt.Fprintln(c.out, "\n(stopped)")
@@ -222,7 +237,7 @@ func short(place string) string {
 // Do runs one command line and returns the reply.
 func (c *Console) Do(line string) (service.Reply, error) {
 	if w := strings.ToLower(strings.TrimSpace(line)); w == "help" || w == "/help" || w == "?" {
-		return service.Reply{Text: Help}, nil
+		return service.Reply{Text: Help()}, nil
 	}
 	who, cmdline, ok := strings.Cut(line, ":")
 	who = strings.TrimSpace(who)
@@ -236,7 +251,7 @@ func (c *Console) Do(line string) (service.Reply, error) {
 	req := service.Request{User: user(who), ChannelID: c.channel, GuildID: "console", InteractionID: ""}
 	f := strings.Fields(cmdline)
 	if len(f) == 0 {
-		return service.Reply{Text: Help, Ephemeral: true}, nil
+		return service.Reply{Text: Help(), Ephemeral: true}, nil
 	}
 	cmd, args := strings.ToLower(strings.TrimPrefix(f[0], "/")), f[1:]
 	// An optional game reference "#12" right after the command.
@@ -244,109 +259,34 @@ func (c *Console) Do(line string) (service.Reply, error) {
 	if len(args) > 0 && strings.HasPrefix(args[0], "#") {
 		ref, args = args[0], args[1:]
 	}
-	switch cmd {
-	case "new":
-		if len(args) < 1 {
-			return service.Reply{Text: NewForm + " Or /new <game> [seats=N] for an open challenge.", Ephemeral: true}, nil
+	if x, ok := extras[cmd]; ok {
+		return x.run(c, req, ref, args)
+	}
+	if cmd == "help" {
+		return service.Reply{Text: Help(), Ephemeral: true}, nil
+	}
+	command, ok := service.LookupCommand(cmd)
+	if !ok {
+		return service.Reply{Text: fmt.Sprintf("There is no command /%s. Type help for the commands.", clip(cmd)), Ephemeral: true}, nil
+	}
+	var in service.Args
+	if sx, ok := syntaxes[cmd]; ok {
+		var refused *service.Reply
+		if in, refused = sx.read(c, req, ref, args); refused != nil {
+			return *refused, nil
 		}
-		return c.newGame(req, args)
-	case "leaderboard":
-		if len(args) != 1 {
-			return service.Reply{Text: "Write /leaderboard <game>.", Ephemeral: true}, nil
-		}
-		return c.svc.Leaderboard(req, args[0])
-	case "profile":
-		u := req.User
-		if len(args) == 1 {
-			name, ok := opponentName(args[0])
-			if !ok {
-				return service.Reply{Text: fmt.Sprintf("%q is not a player's name; write /profile [name].", clip(args[0])), Ephemeral: true}, nil
-			}
-			u = user(name)
-		}
-		r, err := c.svc.Profile(req, u)
+	} else {
+		in = readOptions(command, ref, args)
+	}
+	r, err := command.Run(c.svc, req, in)
+	if u, ok := in.User("user"); ok && cmd == "profile" {
 		// Filed under the name of the player it shows: one profile.png
 		// for all, bo's was written over ana's.
 		for i := range r.Files {
 			r.Files[i].Name = fileSafe(u.ID) + "-" + r.Files[i].Name
 		}
-		return r, err
-	case "join", "challenges", "history", "export", "replay":
-		return c.players(req, cmd, ref, args)
-	case "accept", "decline":
-		id, err := c.pending(req, ref, args)
-		if err != nil {
-			return service.Reply{}, err
-		}
-		return c.svc.Click(req, cmd+":"+id)
-	case "click":
-		if len(args) != 1 {
-			return service.Reply{Text: "Write /click <button id>.", Ephemeral: true}, nil
-		}
-		return c.svc.Click(req, args[0])
-	case "move":
-		return c.svc.Move(req, ref, strings.Join(args, " "))
-	case "moves":
-		var b strings.Builder
-		choices := c.svc.MoveChoices(req, ref, strings.Join(args, " "))
-		for _, ch := range choices {
-			fmt.Fprintf(&b, "  %s\n", ch.Name)
-		}
-		if len(choices) == service.MaxChoices {
-			// The list, like Discord's autocomplete, holds at most 25.
-			fmt.Fprintf(&b, "  (the list stops at %d moves, those that gain most first; type the start of a move after /moves to see others)\n", service.MaxChoices)
-		}
-		return service.Reply{Text: strings.TrimRight(b.String(), "\n"), Ephemeral: true}, nil
-	case "puzzle":
-		level := ""
-		if len(args) > 0 {
-			level = strings.TrimPrefix(strings.ToLower(args[0]), "level=")
-		}
-		return c.svc.Puzzle(req, level)
-	case "hint":
-		return c.svc.Hint(req, ref)
-	case "hand":
-		return c.svc.Hand(req, ref)
-	case "board":
-		return c.svc.Board(req, ref)
-	case "games":
-		return c.svc.Games(req)
-	case "resign":
-		return c.svc.Resign(req, ref)
-	case "rules":
-		if len(args) == 0 {
-			return service.Reply{Text: "Write /rules <game>: " + gameList(), Ephemeral: true}, nil
-		}
-		return c.svc.Rules(args[0])
-	case "abort":
-		return c.svc.Abort(req, ref)
-	case "vacation":
-		days := 0
-		if len(args) == 1 {
-			fmt.Sscan(args[0], &days)
-		}
-		return c.svc.Vacation(req, days)
-	case "settings":
-		var notify, tz string
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a, "notify="); ok {
-				notify = v
-			} else if v, ok := strings.CutPrefix(a, "timezone="); ok {
-				tz = v
-			}
-		}
-		return c.svc.Settings(req, notify, tz)
-	case "say":
-		// A plain message in the game's place (a move typed as text).
-		c.n++
-		if !c.svc.PlainMove(req, fmt.Sprint("said", c.n), strings.Join(args, " ")) {
-			return service.Reply{Text: "(chatter: ignored)", Ephemeral: true}, nil
-		}
-		return service.Reply{Text: "(plain-text move)", Ephemeral: true}, nil
-	case "help":
-		return service.Reply{Text: Help, Ephemeral: true}, nil
 	}
-	return service.Reply{Text: fmt.Sprintf("There is no command /%s. Type help for the commands.", clip(cmd)), Ephemeral: true}, nil
+	return r, err
 }
 
 func gameList() string {

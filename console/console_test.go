@@ -11,6 +11,7 @@ import (
 	"time"
 
 	_ "tessera/engine/games"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -23,7 +24,7 @@ func newConsole(t testing.TB) (*Console, *strings.Builder) {
 	}
 	t.Cleanup(func() { st.Close() })
 	out := &strings.Builder{}
-	return New(service.New(st, service.Config{Seed: func() uint64 { return 3 }, Wording: Wording}), out, ""), out
+	return New(service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, Wording: Wording}), out, ""), out
 }
 
 func TestConsoleCommands(t *testing.T) {

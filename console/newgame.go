@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"tessera/service"
@@ -13,35 +14,36 @@ const NewForm = "Write /new <game> <opponent> [more opponents] [easy|normal|hard
 // levels are the computer's levels, which /new takes as bare words.
 var levels = map[string]bool{"easy": true, "normal": true, "hard": true}
 
-// newGame runs "/new GAME [opponent ...] [level] [word=value ...]", and
+// readNew reads "/new GAME [opponent ...] [level] [word=value ...]", and
 // the open challenge "/new GAME [seats=N] ...". GAME is a game's id or its
 // full name in any case ("Elemental Connection"); an opponent is a name
 // or @name; a level is easy, normal or hard (or level=...). Any other
 // word, such as a word of a game's name that is not where the name is,
 // is refused with the form: it used to become an opponent ("@connection").
-func (c *Console) newGame(req service.Request, args []string) (service.Reply, error) {
-	refuse := func(why string) (service.Reply, error) {
-		return service.Reply{Text: why + " " + NewForm, Ephemeral: true}, nil
+func (c *Console) readNew(args []string) (service.Args, *service.Reply) {
+	refuse := func(why string) (service.Args, *service.Reply) {
+		return nil, private(why + " " + NewForm)
 	}
 	game, words := gameWords(args)
+	in := service.Args{"game": game}
 	var opps []service.User
 	var opts []string
-	clock, level := "", ""
+	level := ""
 	for _, w := range words {
 		k, v, isOpt := strings.Cut(w, "=")
 		switch {
 		case isOpt && k == "clock":
-			clock = v
+			in["clock"] = v
 		case isOpt && k == "level":
 			level = v
 		case isOpt && k == "rated":
 			switch strings.ToLower(v) {
 			case "true", "yes":
-				req.Unrated = false
+				in["rated"] = true
 			case "false", "no":
-				req.Unrated = true
+				in["rated"] = false
 			default:
-				return service.Reply{Text: fmt.Sprintf("rated=%s: write rated=true (the default) or rated=false (the game changes no rating).", clip(v)), Ephemeral: true}, nil
+				return nil, private(fmt.Sprintf("rated=%s: write rated=true (the default) or rated=false (the game changes no rating).", clip(v)))
 			}
 		case isOpt:
 			opts = append(opts, w)
@@ -65,9 +67,37 @@ func (c *Console) newGame(req service.Request, args []string) (service.Reply, er
 		if level != "" {
 			return refuse("A level is for a game against the computer: name tessera as an opponent.")
 		}
-		return c.newOpen(req, game, opts, clock)
+		return readOpen(in, opts)
 	}
-	return c.svc.NewGameLevel(req, game, opps, strings.Join(opts, " "), clock, level)
+	for i, o := range opps {
+		name := "opponent"
+		if i > 0 {
+			name += strconv.Itoa(i + 1)
+		}
+		in[name] = o
+	}
+	in["level"] = level
+	in["options"] = strings.Join(opts, " ")
+	return in, nil
+}
+
+// readOpen reads the rest of an open challenge: "/new tilingking seats=3
+// clock=3d".
+func readOpen(in service.Args, words []string) (service.Args, *service.Reply) {
+	var opts []string
+	for _, w := range words {
+		if v, ok := strings.CutPrefix(w, "seats="); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 4 {
+				return nil, private("Write seats=N with N the number of players (2 to 4).")
+			}
+			in["seats"] = n
+			continue
+		}
+		opts = append(opts, w)
+	}
+	in["options"] = strings.Join(opts, " ")
+	return in, nil
 }
 
 // gameWords splits /new's words into the game and the rest: the game is
@@ -128,4 +158,14 @@ func clip(s string) string {
 		return s
 	}
 	return string(r[:23]) + "…"
+}
+
+// gameID reports whether a word names a game.
+func gameID(word string) (string, bool) {
+	for _, g := range service.GameIDs() {
+		if strings.EqualFold(word, g.Value) {
+			return g.Value, true
+		}
+	}
+	return "", false
 }

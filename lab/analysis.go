@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"tessera/engine"
 )
 
 // Analysis is what a designer reads about a run, or about two runs of the
@@ -167,16 +169,13 @@ func (an Analysis) JSON() []byte {
 	return buf.Bytes()
 }
 
-func optionText(o map[string]string) string {
+// OptionText is a lab run's options as a report names them: sorted
+// "name=value" words, or "defaults".
+func OptionText(o map[string]string) string {
 	if len(o) == 0 {
 		return "defaults"
 	}
-	var kv []string
-	for k, v := range o {
-		kv = append(kv, k+"="+v)
-	}
-	sort.Strings(kv)
-	return strings.Join(kv, " ")
+	return strings.Join(engine.OptionWords(o), " ")
 }
 
 // IntervalText is a value with its 95% interval, as the report prints it:
@@ -212,9 +211,9 @@ func (an Analysis) Markdown(pictures []string) []byte {
 	fmt.Fprintf(&b, "# %s, %d players: lab report\n\n", an.Game, an.Players)
 	fmt.Fprintf(&b, "Players by seat (rotated every game): %s. Seed %d. %d of %d games played", strings.Join(an.Seats, ", "), an.Seed, an.Played, an.Games)
 	if an.Compare != nil {
-		fmt.Fprintf(&b, " with **A** = %s, and %d with **B** = %s on the same seeds", optionText(an.Options), an.PlayedB, optionText(an.Compare))
+		fmt.Fprintf(&b, " with **A** = %s, and %d with **B** = %s on the same seeds", OptionText(an.Options), an.PlayedB, OptionText(an.Compare))
 	} else {
-		fmt.Fprintf(&b, " with %s", optionText(an.Options))
+		fmt.Fprintf(&b, " with %s", OptionText(an.Options))
 	}
 	b.WriteString(".\n\n")
 	if an.Capped > 0 {

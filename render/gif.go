@@ -20,13 +20,6 @@ import (
 	"tessera/engine"
 )
 
-// ReplayFrame is one position of an animated replay.
-type ReplayFrame struct {
-	Scene   engine.Scene
-	Panel   Panel
-	Caption string // e.g. "Move 12 of 64 · Ana: d4 RGBY"
-}
-
 // Timing and layout of a replay.
 const (
 	// CaptionHeight is the band above each board picture with the caption.

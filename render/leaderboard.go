@@ -12,24 +12,6 @@ import (
 	"tessera/engine"
 )
 
-// LeaderRow is one player's line of a leaderboard.
-type LeaderRow struct {
-	Place       int    // 1 for the best
-	Name        string //
-	Rating      int    // as displayed (see service.DisplayRating)
-	Games, Wins int    //
-	Provisional bool   // too few games for the rating to mean much yet
-	Me          bool   // the caller's own row, highlighted
-}
-
-// LeaderTable is a whole leaderboard.
-type LeaderTable struct {
-	Title string      // e.g. "Elemental Connection: leaderboard"
-	Rows  []LeaderRow // the top, best first
-	Own   *LeaderRow  // the caller's row when not in Rows
-	Note  string      // a line at the foot (what the marks mean)
-}
-
 const (
 	leaderRowH = 40
 	leaderTop  = 104 // the title and the column heads

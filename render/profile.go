@@ -14,31 +14,6 @@ import (
 	"tessera/engine"
 )
 
-// ProfileGame is one game's block of a profile.
-type ProfileGame struct {
-	Name               string // the game's name
-	Rating             int    // as displayed
-	Provisional        bool
-	Won, Lost, Shared  int
-	Course             []int // the displayed rating before the first game and after each, oldest first
-	Best, Place, Rated int   // best rating reached; place in the server of Rated players
-}
-
-// ProfileAI is the record against the computer at one level.
-type ProfileAI struct {
-	Level             string
-	Won, Lost, Shared int
-}
-
-// ProfileCard is a whole profile.
-type ProfileCard struct {
-	Title  string // the player's name
-	InPlay int    // games in play now
-	Games  []ProfileGame
-	AI     []ProfileAI
-	Note   string
-}
-
 const (
 	profileHead  = 100
 	profileGameH = 220

@@ -5,12 +5,10 @@ package render
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"math"
-	"strings"
 	"sync"
 
 	"github.com/golang/freetype/truetype"
@@ -206,20 +204,6 @@ func tracePath(dc *canvas, p *engine.Path, t Transform) {
 			dc.ClosePath()
 		}
 	}
-}
-
-// Seat is one row of the panel.
-type Seat struct {
-	Name string
-	engine.SeatView
-}
-
-// Panel is everything the picture shows besides the board.
-type Panel struct {
-	Title  string // e.g. "Elemental Connection · game 12"
-	Status string // e.g. "Ana to move"
-	Seats  []Seat
-	Legend []string
 }
 
 // Board draws a board scene with the panel below it and returns the PNG.
@@ -425,58 +409,6 @@ func toPaletted(img image.Image) *image.Paletted {
 	}
 	out.Palette = pal
 	return out
-}
-
-// NewPanel builds the panel from a game's view and the players' names.
-func NewPanel(title string, v engine.View, names []string) Panel {
-	p := Panel{Title: title, Status: v.Status, Legend: v.Legend}
-	for i, s := range v.Seats {
-		name := fmt.Sprintf("Seat %d", i+1)
-		if i < len(names) && names[i] != "" {
-			name = names[i]
-		}
-		p.Seats = append(p.Seats, Seat{Name: name, SeatView: s})
-	}
-	if p.Status == "" {
-		p.Status = Status(p.Seats)
-	}
-	return p
-}
-
-// SeatTitle is a seat's line in a panel: "ana (Red) – wins", with one
-// space around the dash.
-func SeatTitle(s Seat) string {
-	name := s.Name
-	if s.Label != "" {
-		name += " (" + s.Label + ")"
-	}
-	if s.Winner {
-		name += " – wins"
-	}
-	if s.Resigned {
-		name += " – resigned"
-	}
-	return name
-}
-
-// Status says whose turn it is, or who won.
-func Status(seats []Seat) string {
-	var win []string
-	for _, s := range seats {
-		if s.ToMove {
-			return s.Name + " to move"
-		}
-		if s.Winner {
-			win = append(win, s.Name)
-		}
-	}
-	switch len(win) {
-	case 0:
-		return "Game over"
-	case 1:
-		return "Game over: " + win[0] + " wins"
-	}
-	return "Game over: " + strings.Join(win[:len(win)-1], ", ") + " and " + win[len(win)-1] + " share the win"
 }
 
 // drawText is text on a picture without a gg context (the replay's

@@ -12,6 +12,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -25,7 +26,7 @@ var botUser = service.User{ID: "99", Name: "Tessera"}
 // these tests stay fast (they check what is posted, never how well or how
 // fast the AI plays).
 func (h *harness) aiConfig(clock string) service.Config {
-	return service.Config{
+	return service.Config{Renderer: render.Renderer{},
 		Seed:    func() uint64 { return 7 },
 		Now:     func() time.Time { return h.now },
 		Mention: func(u service.User) string { return "<@" + u.ID + ">" },
@@ -106,7 +107,7 @@ func containsID(ids []string, id string) bool {
 // Nobody ever pings or messages the AI, and its turn has no deadline.
 func TestAIWholeGame(t *testing.T) {
 	h := newAIHarness(t, "1d")
-	r := h.ok(h.svc.NewGameLevel(h.req(ana), "elemental", []service.User{botUser}, "borders=RBGY", "", "easy"))
+	r := h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{botUser}, Options: "borders=RBGY", Clock: "", Level: "easy"}))
 	if len(r.Buttons) != 0 || len(r.Mentions) != 0 || !strings.Contains(r.Text, "against **Tessera (easy)**") || !strings.Contains(r.Text, "Tessera accepts") {
 		t.Fatalf("challenge of the AI: %q, buttons %v, mentions %v", r.Text, r.Buttons, r.Mentions)
 	}
@@ -196,11 +197,11 @@ func TestAIWholeGame(t *testing.T) {
 // exist, and the bot challenging are refused with one line.
 func TestAIChallengeRefusals(t *testing.T) {
 	h := newAIHarness(t, "")
-	h.refused(tessera.EINVALID, "level: is for games against me")(h.svc.NewGameLevel(h.req(ana), "closure", []service.User{bo}, "", "", "hard"))
-	h.refused(tessera.EINVALID, "There is no level \"brutal\"")(h.svc.NewGameLevel(h.req(ana), "closure", []service.User{botUser}, "", "", "brutal"))
-	h.refused(tessera.EINVALID, "Tessera is the computer")(h.svc.NewGameLevel(h.req(botUser), "closure", []service.User{ana}, "", "", ""))
+	h.refused(tessera.EINVALID, "level: is for games against me")(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: "", Level: "hard"}))
+	h.refused(tessera.EINVALID, "There is no level \"brutal\"")(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{botUser}, Options: "", Clock: "", Level: "brutal"}))
+	h.refused(tessera.EINVALID, "Tessera is the computer")(h.svc.NewGame(h.req(botUser), service.NewGameRequest{Game: "closure", Opponents: []service.User{ana}, Options: "", Clock: "", Level: ""}))
 	// Without level: the AI plays at normal.
-	h.ok(h.svc.NewGameLevel(h.req(ana), "closure", []service.User{botUser}, "", "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{botUser}, Options: "", Clock: "", Level: ""}))
 	if p := h.game(1).Players[1]; p.AI != "normal" || p.Name != "Tessera (normal)" {
 		t.Fatalf("default level: %+v", p)
 	}
@@ -216,7 +217,7 @@ func TestAIChallengeRefusals(t *testing.T) {
 // moves in its turn.
 func TestAIWithPeople(t *testing.T) {
 	h := newAIHarness(t, "")
-	r := h.ok(h.svc.NewGameLevel(h.req(ana), "tilingking", []service.User{botUser, bo}, "", "", "easy"))
+	r := h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "tilingking", Opponents: []service.User{botUser, bo}, Options: "", Clock: "", Level: "easy"}))
 	if len(r.Buttons) != 3 || len(r.Mentions) != 1 || r.Mentions[0] != bo.ID || !strings.Contains(r.Text, "challenges **Tessera (easy)** and <@2>") {
 		t.Fatalf("challenge: %q %v %v", r.Text, r.Buttons, r.Mentions)
 	}
@@ -226,7 +227,7 @@ func TestAIWithPeople(t *testing.T) {
 	}
 	h.deliver()
 
-	h.ok(h.svc.NewGameLevel(h.req(ana), "tilingking", []service.User{botUser, botUser}, "", "", "hard"))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "tilingking", Opponents: []service.User{botUser, botUser}, Options: "", Clock: "", Level: "hard"}))
 	g := h.game(2)
 	if g.Status != tessera.StatusPlaying || g.Players[1].Name != "Tessera 1 (hard)" || g.Players[2].Name != "Tessera 2 (hard)" {
 		t.Fatalf("two AI seats: %s %+v", g.Status, g.Players)
@@ -257,7 +258,7 @@ func TestAIWithPeople(t *testing.T) {
 // run at the same time: the version check lets one commit.
 func TestAIRestartMovesOnce(t *testing.T) {
 	h := newAIHarness(t, "")
-	h.ok(h.svc.NewGameLevel(h.req(ana), "knotwork", []service.User{botUser}, "", "", "easy"))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "knotwork", Opponents: []service.User{botUser}, Options: "", Clock: "", Level: "easy"}))
 	h.deliver()
 	h.ok(h.svc.Move(h.req(ana), "", h.position(1).Legal()[0].String()))
 
@@ -314,7 +315,7 @@ func TestAIRunWorker(t *testing.T) {
 	ran := make(chan struct{})
 	go func() { h.svc.RunAI(ctx); close(ran) }()
 	defer func() { stop(); <-ran }()
-	h.ok(h.svc.NewGameLevel(h.req(ana), "glorieta", []service.User{botUser}, "", "", "easy"))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "glorieta", Opponents: []service.User{botUser}, Options: "", Clock: "", Level: "easy"}))
 	h.ok(h.svc.Move(h.req(ana), "", "g7"))
 	deadline := time.Now().Add(time.Minute)
 	for len(h.game(1).Moves) < 2 {
@@ -333,9 +334,9 @@ func TestAIRunWorker(t *testing.T) {
 // waiting: the worker takes the games in turn.
 func TestAIRoundRobin(t *testing.T) {
 	h := newAIHarness(t, "")
-	h.ok(h.svc.NewGameLevel(h.req(ana), "tilingking", []service.User{botUser, botUser}, "", "", "easy"))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "tilingking", Opponents: []service.User{botUser, botUser}, Options: "", Clock: "", Level: "easy"}))
 	h.ok(h.svc.Click(h.req(ana), "resign:1"))
-	h.ok(h.svc.NewGameLevel(h.req(ana), "knotwork", []service.User{botUser}, "", "", "easy"))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "knotwork", Opponents: []service.User{botUser}, Options: "", Clock: "", Level: "easy"}))
 	h.ok(h.svc.Move(h.req(ana), "2", h.position(2).Legal()[0].String()))
 	if g := h.game(1); g.Status != tessera.StatusPlaying || !g.AITurn {
 		t.Fatalf("game 1 after ana resigned: %s, AI turn %v", g.Status, g.AITurn)
@@ -424,7 +425,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // once the lease is released, or has expired, this one moves.
 func TestAITurnThoughtOnce(t *testing.T) {
 	h := newAIHarness(t, "")
-	h.ok(h.svc.NewGameLevel(h.req(ana), "knotwork", []service.User{botUser}, "", "", "easy"))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "knotwork", Opponents: []service.User{botUser}, Options: "", Clock: "", Level: "easy"}))
 	st := h.position(1)
 	h.ok(h.svc.Move(h.req(ana), "", st.Legal()[0].String()))
 	store := h.svc.Store()

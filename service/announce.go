@@ -12,7 +12,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
-	"tessera/render"
+	"tessera/picture"
 )
 
 // Message is something a transport posts.
@@ -55,7 +55,7 @@ func (s *Service) StatusMessage(g *tessera.Game) (Message, error) {
 		}
 		fallthrough
 	default:
-		lines = append(lines, render.Status(render.NewPanel("", st.View(engine.NoSeat), g.Names()).Seats)+".")
+		lines = append(lines, picture.Status(picture.NewPanel("", st.View(engine.NoSeat), g.Names()).Seats)+".")
 	}
 	lines = append(lines, fmt.Sprintf("Clock: %s. Moves so far: %d.", ClockText(g.Clock), len(g.Moves)))
 	pic, err := s.picture(g, st)

@@ -10,6 +10,7 @@ import (
 	"tessera"
 	"tessera/delivery"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -44,7 +45,7 @@ func BenchmarkMovePipeline(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	svc := service.New(st, service.Config{Now: func() time.Time { return time.Unix(0, 0) }})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Now: func() time.Time { return time.Unix(0, 0) }})
 	seed := uint64(0)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -79,7 +80,7 @@ func BenchmarkAutocomplete(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
 			seed++
-			svc := service.New(st, service.Config{})
+			svc := service.New(st, service.Config{Renderer: render.Renderer{}})
 			id := lateGame(b, st, seed)
 			svc.Board(service.Request{User: service.User{ID: "1"}}, fmt.Sprint(id)) // replayed and cached, not yet listed
 			b.StartTimer()
@@ -87,7 +88,7 @@ func BenchmarkAutocomplete(b *testing.B) {
 		}
 	})
 	b.Run("typing", func(b *testing.B) {
-		svc := service.New(st, service.Config{})
+		svc := service.New(st, service.Config{Renderer: render.Renderer{}})
 		id := lateGame(b, st, 1)
 		ref := fmt.Sprint(id)
 		req := service.Request{User: service.User{ID: "1"}}

@@ -6,7 +6,7 @@ import (
 )
 
 // baseScene is the board the renderer keeps as a game's static layer
-// (render.BoardOn): the start position of its kind, player count and
+// (Renderer.BoardOn): the start position of its kind, player count and
 // options, always dealt from the same seed. A fixed seed makes one layer
 // serve every game of a kind: Elemental's borders, drawn at random per
 // game, then differ only in their four bands, which are drawn again with

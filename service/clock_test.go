@@ -12,7 +12,7 @@ import (
 // startThree starts a 3-player game of id with a 1-day clock.
 func startThree(t *testing.T, h *harness, id, options string) {
 	t.Helper()
-	h.ok(h.svc.NewGame(h.req(ana), id, []service.User{bo, cy}, options, "1d"))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: id, Opponents: []service.User{bo, cy}, Options: options, Clock: "1d"}))
 	h.ok(h.svc.Click(h.req(bo), "accept:1"))
 	h.ok(h.svc.Click(h.req(cy), "accept:1"))
 	h.deliver()

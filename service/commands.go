@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"tessera"
 	"tessera/engine"
-	"tessera/render"
+	"tessera/picture"
 	"tessera/storage"
 )
 
@@ -27,69 +26,42 @@ const (
 
 func buttonID(action string, id uint64) string { return action + ":" + strconv.FormatUint(id, 10) }
 
-// NewGame posts a challenge: the game starts when every invited player
-// has accepted. options are "name=value" words.
-func (s *Service) NewGame(req Request, gameID string, opponents []User, options, clock string) (Reply, error) {
-	return s.NewGameLevel(req, gameID, opponents, options, clock, "")
+// NewGameRequest is what /new asks for.
+type NewGameRequest struct {
+	Game      string // a game's id or full name
+	Opponents []User // none: an open challenge (NewOpen)
+	Options   string // "name=value" words
+	Clock     string // a time control (ParseClock); "" is the default
+	Level     string // the computer's level when it is an opponent
+	Seats     int    // an open challenge's players (0: the game's fewest)
 }
 
-// NewGameLevel is NewGame where the bot itself may be an opponent: each
-// time it is named it takes a seat played by the AI at level (easy,
+// NewGame posts a challenge: the game starts when every invited player
+// has accepted. The bot itself may be an opponent: each
+// time it is named it takes a seat played by the AI at r.Level (easy,
 // normal or hard; "" is normal), which accepts at once. A game against
 // the AI alone starts at once.
-func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, options, clock, level string) (Reply, error) {
+func (s *Service) NewGame(req Request, r NewGameRequest) (Reply, error) {
+	gameID, opponents, options, clock, level := r.Game, r.Opponents, r.Options, r.Clock, r.Level
 	ctx := req.Context()
 	g, ok := engine.Lookup(gameID)
 	if !ok {
 		return Reply{}, noGame(gameID)
 	}
-	players := []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}}
 	bot := s.Bot()
-	if bot.ID != "" && req.User.ID == bot.ID {
-		return Reply{}, errorf(tessera.EINVALID, "%s is the computer: it plays when challenged, it does not challenge.", bot.Name)
-	}
-	lvl, err := aiLevel(level)
+	players, err := s.seats(req, opponents, level)
 	if err != nil {
 		return Reply{}, err
 	}
-	for _, o := range opponents {
-		if o.ID == "" {
-			continue
-		}
-		if bot.ID != "" && o.ID == bot.ID {
-			players = append(players, tessera.Player{ID: bot.ID, AI: lvl.String(), Accepted: true})
-			continue
-		}
-		for _, p := range players {
-			if p.ID == o.ID {
-				if o.ID == req.User.ID {
-					return Reply{}, errorf(tessera.EINVALID, "You cannot challenge yourself; name your opponents.")
-				}
-				return Reply{}, errorf(tessera.EINVALID, "%s is named twice; name each opponent once.", o.Name)
-			}
-		}
-		players = append(players, tessera.Player{ID: o.ID, Name: o.Name})
-	}
 	if len(players) < 2 { // nobody named: an open challenge (open.go)
-		return s.NewOpen(req, gameID, 0, options, clock)
+		return s.NewOpen(req, NewGameRequest{Game: gameID, Options: options, Clock: clock})
 	}
 	if n := nameAIs(players, bot.Name); n == 0 && strings.TrimSpace(level) != "" {
 		return Reply{}, errorf(tessera.EINVALID, "level: is for games against me; name %s as an opponent, or leave level out.", s.mention(bot))
 	}
-	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
+	opts, err := s.options(g, options)
 	if err != nil {
 		return Reply{}, err
-	}
-	if def := s.defs[g.ID]; def != "" {
-		defs, err := engine.ParseOptions(strings.Fields(def))
-		if err != nil {
-			return Reply{}, err
-		}
-		for k, v := range defs {
-			if _, given := opts[k]; !given {
-				opts[k] = v
-			}
-		}
 	}
 	// The seed is drawn when the game begins (begin): a refused or
 	// declined challenge draws none.
@@ -97,13 +69,9 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 	if _, err := engine.New(setup); err != nil { // check players and options now
 		return Reply{}, err
 	}
-	clk := s.clock
-	if strings.TrimSpace(clock) != "" {
-		c, err := ParseClock(clock)
-		if err != nil {
-			return Reply{}, err
-		}
-		clk = c
+	clk, err := s.clockOf(clock)
+	if err != nil {
+		return Reply{}, err
 	}
 	now := s.now().UTC()
 	rec := &tessera.Game{Status: tessera.StatusChallenge, Setup: setup, Players: players, GuildID: req.GuildID, ChannelID: req.ChannelID,
@@ -149,16 +117,45 @@ func (s *Service) NewGameLevel(req Request, gameID string, opponents []User, opt
 	}}, nil
 }
 
+// seats are a new game's players: the challenger, then each opponent
+// named, the bot itself as a seat the computer plays at level. Nobody may
+// be named twice, and the computer does not challenge.
+func (s *Service) seats(req Request, opponents []User, level string) ([]tessera.Player, error) {
+	players := []tessera.Player{{ID: req.User.ID, Name: req.User.Name, Accepted: true}}
+	bot := s.Bot()
+	if bot.ID != "" && req.User.ID == bot.ID {
+		return nil, errorf(tessera.EINVALID, "%s is the computer: it plays when challenged, it does not challenge.", bot.Name)
+	}
+	lvl, err := aiLevel(level)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range opponents {
+		if o.ID == "" {
+			continue
+		}
+		if bot.ID != "" && o.ID == bot.ID {
+			players = append(players, tessera.Player{ID: bot.ID, AI: lvl.String(), Accepted: true})
+			continue
+		}
+		for _, p := range players {
+			if p.ID == o.ID {
+				if o.ID == req.User.ID {
+					return nil, errorf(tessera.EINVALID, "You cannot challenge yourself; name your opponents.")
+				}
+				return nil, errorf(tessera.EINVALID, "%s is named twice; name each opponent once.", o.Name)
+			}
+		}
+		players = append(players, tessera.Player{ID: o.ID, Name: o.Name})
+	}
+	return players, nil
+}
+
 func optionText(opts map[string]string) string {
 	if len(opts) == 0 {
 		return ""
 	}
-	var kv []string
-	for k, v := range opts {
-		kv = append(kv, k+"="+v)
-	}
-	sort.Strings(kv)
-	return " with " + strings.Join(kv, ", ")
+	return " with " + strings.Join(engine.OptionWords(opts), ", ")
 }
 
 func joinAnd(xs []string) string {
@@ -666,7 +663,7 @@ func (s *Service) Hand(req Request, ref string) (Reply, error) {
 		return Reply{}, err
 	}
 	v := p.state.View(engine.Seat(seat))
-	png, err := render.Scene(p.state.HandScene(engine.Seat(seat)))
+	png, err := s.renderer.Scene(p.state.HandScene(engine.Seat(seat)))
 	if err != nil {
 		return Reply{}, err
 	}
@@ -704,7 +701,7 @@ func (s *Service) Board(req Request, ref string) (Reply, error) {
 	} else if g.Status == tessera.StatusPlaying && aiToMove(g, p.state) {
 		lines = append(lines, g.Players[p.state.ToMove()].Name+" is thinking")
 	} else {
-		lines = append(lines, render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats))
+		lines = append(lines, picture.Status(picture.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats))
 	}
 	// /board does not ping anyone: it is asked for, not a turn notice.
 	return Reply{Text: strings.Join(lines, "\n"), Files: []File{pic}, Ephemeral: elsewhere(g, req)}, nil
@@ -803,7 +800,7 @@ func (s *Service) endedText(g *tessera.Game) string {
 		return strings.ToLower(scoreLine(g, p.state)) // "easy puzzle solved! …"
 	}
 	// "Game over: Ana wins" reads "game over: Ana wins" after the colon.
-	st := render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
+	st := picture.Status(picture.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
 	return strings.ToLower(st[:1]) + st[1:]
 }
 

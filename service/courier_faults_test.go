@@ -14,6 +14,7 @@ import (
 
 	"tessera"
 	"tessera/delivery"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 )
@@ -153,7 +154,7 @@ func TestCourierRetriesStoreFaults(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
 		f := &faultyStore{Store: a.open(t, 1)[0]}
 		var logs syncLog
-		svc := service.New(f, service.Config{RetryBase: time.Nanosecond, Courier: service.CourierConfig{Workers: 4},
+		svc := service.New(f, service.Config{Renderer: render.Renderer{}, RetryBase: time.Nanosecond, Courier: service.CourierConfig{Workers: 4},
 			Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		games(t, svc, 2, 1)
 		want := postsOwed(t, f)
@@ -208,7 +209,7 @@ func TestCourierSurvivesKilledConnections(t *testing.T) {
 		a := postgresAdapter()
 		st := a.open(t, 1)[0]
 		var logs syncLog
-		svc := service.New(st, service.Config{RetryBase: time.Nanosecond, Courier: service.CourierConfig{Workers: 2},
+		svc := service.New(st, service.Config{Renderer: render.Renderer{}, RetryBase: time.Nanosecond, Courier: service.CourierConfig{Workers: 2},
 			Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		games(t, svc, 2, 2)
 		want := postsOwed(t, st)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tessera/delivery"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -92,7 +93,7 @@ func games(t *testing.T, svc *service.Service, n, moves int) {
 		ch := fmt.Sprint("c", i)
 		a := service.User{ID: fmt.Sprint(100 + i), Name: fmt.Sprint("A", i)}
 		b := service.User{ID: fmt.Sprint(200 + i), Name: fmt.Sprint("B", i)}
-		if _, err := svc.NewGame(req(a, ch), "elemental", []service.User{b}, "borders=RBGY", ""); err != nil {
+		if _, err := svc.NewGame(req(a, ch), service.NewGameRequest{Game: "elemental", Opponents: []service.User{b}, Options: "borders=RBGY", Clock: ""}); err != nil {
 			t.Fatal(err)
 		}
 		ref := strconv.Itoa(i)
@@ -150,7 +151,7 @@ func inOrder(t *testing.T, log []sent) {
 // never more than four, and each game's arrive in order.
 func TestCourierParallel(t *testing.T) {
 	st := openStore(t)
-	svc := service.New(st, service.Config{Courier: service.CourierConfig{Workers: 4}})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Courier: service.CourierConfig{Workers: 4}})
 	games(t, svc, 10, 3)
 	g := newGate(4)
 	done := make(chan error, 1)
@@ -181,7 +182,7 @@ func TestCourierParallel(t *testing.T) {
 // courier always did.
 func TestCourierOneWorker(t *testing.T) {
 	st := openStore(t)
-	svc := service.New(st, service.Config{Courier: service.CourierConfig{Workers: 1}})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Courier: service.CourierConfig{Workers: 1}})
 	games(t, svc, 4, 2)
 	g := newGate(2)
 	close(g.open) // nothing waits; top counts what overlapped
@@ -234,8 +235,8 @@ func (c *counting) Thread(ctx context.Context, channel, from, name string) (stri
 // the first has not claimed.
 func TestCourierTwoOwners(t *testing.T) {
 	st := openStore(t)
-	a := service.New(st, service.Config{Courier: service.CourierConfig{Workers: 2, Owner: "a"}})
-	b := service.New(st, service.Config{Courier: service.CourierConfig{Workers: 2, Owner: "b"}})
+	a := service.New(st, service.Config{Renderer: render.Renderer{}, Courier: service.CourierConfig{Workers: 2, Owner: "a"}})
+	b := service.New(st, service.Config{Renderer: render.Renderer{}, Courier: service.CourierConfig{Workers: 2, Owner: "b"}})
 	games(t, a, 20, 2) // more games than one round claims (16)
 	sink := &counting{gate: newGate(3), calls: map[string]int{}}
 	var wg sync.WaitGroup
@@ -278,7 +279,7 @@ func TestCourierTwoOwners(t *testing.T) {
 // nothing due left, each game in order.
 func TestCourierShortLease(t *testing.T) {
 	st := openStore(t)
-	svc := service.New(st, service.Config{Courier: service.CourierConfig{Workers: 2, Lease: time.Nanosecond}})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Courier: service.CourierConfig{Workers: 2, Lease: time.Nanosecond}})
 	games(t, svc, 3, 4)
 	sink := newSink()
 	n, err := delivery.New(svc).Deliver(context.Background(), sink)

@@ -19,6 +19,7 @@ import (
 
 	"tessera"
 	_ "tessera/engine/games"
+	"tessera/render"
 	"tessera/storage"
 	"tessera/storage/boltdb"
 )
@@ -63,7 +64,7 @@ func (w *fuzzWorld) build() error {
 		return err
 	}
 	w.st = st
-	w.svc = New(st, Config{Seed: func() uint64 { return 7 }, Now: func() time.Time { return w.now }, Logger: discard()})
+	w.svc = New(st, Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: func() time.Time { return w.now }, Logger: discard()})
 	ana, bo, cy := fuzzUsers[0], fuzzUsers[1], fuzzUsers[2]
 	in := func(u User, guild, channel string) Request {
 		w.n++
@@ -71,18 +72,24 @@ func (w *fuzzWorld) build() error {
 	}
 	steps := []func() (Reply, error){
 		func() (Reply, error) {
-			return w.svc.NewGame(in(ana, "g", "c"), "elemental", []User{bo}, "borders=RBGY", "")
+			return w.svc.NewGame(in(ana, "g", "c"), NewGameRequest{Game: "elemental", Opponents: []User{bo}, Options: "borders=RBGY", Clock: ""})
 		},
 		func() (Reply, error) {
-			return w.svc.NewGame(in(ana, "g", "c"), "elemental", []User{bo}, "borders=RBGY", "3d")
+			return w.svc.NewGame(in(ana, "g", "c"), NewGameRequest{Game: "elemental", Opponents: []User{bo}, Options: "borders=RBGY", Clock: "3d"})
 		},
 		func() (Reply, error) { return w.svc.Click(in(bo, "g", "c"), "accept:2") },
-		func() (Reply, error) { return w.svc.NewGame(in(ana, "h", "c3"), "elemental", []User{bo, cy}, "", "") },
+		func() (Reply, error) {
+			return w.svc.NewGame(in(ana, "h", "c3"), NewGameRequest{Game: "elemental", Opponents: []User{bo, cy}, Options: "", Clock: ""})
+		},
 		func() (Reply, error) { return w.svc.Click(in(bo, "h", "c3"), "accept:3") },
 		func() (Reply, error) { return w.svc.Click(in(cy, "h", "c3"), "accept:3") },
-		func() (Reply, error) { return w.svc.NewOpen(in(cy, "g", "c"), "tilingking", 3, "", "") },
+		func() (Reply, error) {
+			return w.svc.NewOpen(in(cy, "g", "c"), NewGameRequest{Game: "tilingking", Seats: 3, Options: "", Clock: ""})
+		},
 		func() (Reply, error) { return w.svc.Click(in(bo, "g", "c"), "join:4") },
-		func() (Reply, error) { return w.svc.NewGame(in(ana, "g", "c"), "glorieta", []User{bo}, "", "") },
+		func() (Reply, error) {
+			return w.svc.NewGame(in(ana, "g", "c"), NewGameRequest{Game: "glorieta", Opponents: []User{bo}, Options: "", Clock: ""})
+		},
 		func() (Reply, error) { return w.svc.Click(in(bo, "g", "c"), "accept:5") },
 		func() (Reply, error) { return w.svc.ResignConfirm(in(bo, "g", "c"), 5) },
 	}

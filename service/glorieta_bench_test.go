@@ -7,6 +7,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -44,7 +45,7 @@ func BenchmarkAutocompleteLarge(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				b.StopTimer()
-				svc := service.New(st, service.Config{})
+				svc := service.New(st, service.Config{Renderer: render.Renderer{}})
 				svc.Board(req, ref) // replayed and cached, not yet listed
 				b.StartTimer()
 				if len(svc.MoveChoices(req, ref, "")) == 0 {

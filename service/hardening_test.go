@@ -13,6 +13,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 )
 
@@ -113,11 +114,11 @@ func TestDurationsAreBounded(t *testing.T) {
 		t.Fatal("a refused vacation was stored")
 	}
 
-	good := service.Config{Clock: "3d", RemindAfter: 24 * time.Hour, VacationDays: 20}
+	good := service.Config{Renderer: render.Renderer{}, Clock: "3d", RemindAfter: 24 * time.Hour, VacationDays: 20}
 	if err := good.Validate(); err != nil {
 		t.Fatalf("valid config refused: %v", err)
 	}
-	if err := (service.Config{}).Validate(); err != nil {
+	if err := (service.Config{Renderer: render.Renderer{}}).Validate(); err != nil {
 		t.Fatalf("the defaults refused: %v", err)
 	}
 	for _, bad := range []service.Config{
@@ -174,7 +175,7 @@ func TestGameShownOnlyInItsServer(t *testing.T) {
 // Item 4: a resigned player cannot resign again.
 func TestResignOnlyOnce(t *testing.T) {
 	h := newHarness(t)
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo, cy}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo, cy}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "accept:1"))
 	h.ok(h.svc.Click(h.req(cy), "accept:1"))
 	h.deliver()
@@ -273,7 +274,7 @@ func TestAbortedGameReadsAsAborted(t *testing.T) {
 // Withdraw button; the invited players cannot.
 func TestChallengerWithdraws(t *testing.T) {
 	h := newHarness(t)
-	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "", ""))
+	r := h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	var ids []string
 	for _, b := range r.Buttons {
 		ids = append(ids, b.ID+" "+b.Label)
@@ -295,13 +296,13 @@ func TestChallengerWithdraws(t *testing.T) {
 	h.refused(tessera.EINVALID, "withdrawn")(h.svc.Click(h.req(bo), "accept:1"))
 
 	// The button does the same.
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	r = h.ok(h.svc.Click(h.req(ana), "withdraw:2"))
 	if !strings.Contains(r.Text, "withdrew") {
 		t.Fatalf("withdraw button: %q", r.Text)
 	}
 	// An invited player's /abort of a challenge declines it.
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	r = h.ok(h.svc.Abort(h.req(bo), "3"))
 	if g, _ := h.svc.Store().Game(t.Context(), 3); g.Status != tessera.StatusDeclined || !strings.Contains(r.Text, "declined") {
 		t.Fatalf("an invited player's /abort: %s %q", g.Status, r.Text)

@@ -11,7 +11,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
-	"tessera/render"
+	"tessera/picture"
 	"tessera/storage"
 )
 
@@ -107,7 +107,7 @@ func (s *Service) historyLine(g *tessera.Game) string {
 		for i, pl := range g.Players {
 			scores = append(scores, fmt.Sprintf("%s %d", clipTo(pl.Name, 20), sc[i]))
 		}
-		st := render.Status(render.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
+		st := picture.Status(picture.NewPanel("", p.state.View(engine.NoSeat), g.Names()).Seats)
 		result = strings.TrimPrefix(st, "Game over: ")
 	}
 	line := fmt.Sprintf("#%d %s · %s · %s · %s", g.ID, gameName(g.Setup.Game), strings.Join(scores, ", "), clipTo(result, 60),

@@ -11,8 +11,8 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/picture"
 	"tessera/rating"
-	"tessera/render"
 )
 
 // LeaderboardSize is how many players /leaderboard shows.
@@ -39,8 +39,8 @@ func ranked(rs []tessera.Rating) {
 }
 
 // leaderRow is r's line at place.
-func (s *Service) leaderRow(r tessera.Rating, place int, me bool) render.LeaderRow {
-	return render.LeaderRow{Place: place, Name: r.Name, Rating: DisplayRating(r), Games: r.Games, Wins: r.Won + r.Shared,
+func (s *Service) leaderRow(r tessera.Rating, place int, me bool) picture.LeaderRow {
+	return picture.LeaderRow{Place: place, Name: r.Name, Rating: DisplayRating(r), Games: r.Games, Wins: r.Won + r.Shared,
 		Provisional: s.provisional(r), Me: me}
 }
 
@@ -76,7 +76,7 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 		return Reply{}, err
 	}
 	ranked(rs)
-	t := render.LeaderTable{Title: g.Name + ": leaderboard", Note: LeaderNote(cmp.Or(s.cfg.Provisional, Provisional))}
+	t := picture.LeaderTable{Title: g.Name + ": leaderboard", Note: LeaderNote(cmp.Or(s.cfg.Provisional, Provisional))}
 	var mine string
 	for i, r := range rs {
 		me := r.UserID == req.User.ID
@@ -93,7 +93,7 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 	if mine == "" {
 		mine = " You have no rated game of it here yet."
 	}
-	png, err := render.Leaderboard(t)
+	png, err := s.renderer.Leaderboard(t)
 	if err != nil {
 		return Reply{}, err
 	}

@@ -18,7 +18,7 @@ import (
 // and no "(+0)".
 func TestMoveChoicesShowWhatEachMoveGains(t *testing.T) {
 	h := newHarness(t)
-	h.ok(h.svc.NewGame(h.req(ana), "tilingking", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "tilingking", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "accept:1"))
 	cs := h.svc.MoveChoices(h.req(ana), "1", "")
 	if len(cs) != service.MaxChoices {
@@ -30,7 +30,7 @@ func TestMoveChoicesShowWhatEachMoveGains(t *testing.T) {
 		}
 	}
 
-	h.ok(h.svc.NewGame(h.req(ana), "knotwork", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "knotwork", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "accept:2"))
 	cs = h.svc.MoveChoices(h.req(ana), "2", "")
 	if len(cs) == 0 {

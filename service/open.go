@@ -48,14 +48,29 @@ func (s *Service) gameSetup(gameID, options, clock string) (engine.Game, map[str
 	if !ok {
 		return g, nil, tessera.Clock{}, noGame(gameID)
 	}
-	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
+	opts, err := s.options(g, options)
 	if err != nil {
 		return g, nil, tessera.Clock{}, err
+	}
+	clk, err := s.clockOf(clock)
+	if err != nil {
+		return g, nil, tessera.Clock{}, err
+	}
+	return g, opts, clk, nil
+}
+
+// options are a new game's options: the "name=value" words given (space
+// or comma between them), then the configured defaults of its game for
+// those not given.
+func (s *Service) options(g engine.Game, options string) (map[string]string, error) {
+	opts, err := engine.ParseOptions(strings.FieldsFunc(options, func(r rune) bool { return r == ' ' || r == ',' }))
+	if err != nil {
+		return nil, err
 	}
 	if def := s.defs[g.ID]; def != "" {
 		defs, err := engine.ParseOptions(strings.Fields(def))
 		if err != nil {
-			return g, nil, tessera.Clock{}, err
+			return nil, err
 		}
 		for k, v := range defs {
 			if _, given := opts[k]; !given {
@@ -63,21 +78,23 @@ func (s *Service) gameSetup(gameID, options, clock string) (engine.Game, map[str
 			}
 		}
 	}
-	clk := s.clock
-	if strings.TrimSpace(clock) != "" {
-		c, err := ParseClock(clock)
-		if err != nil {
-			return g, nil, tessera.Clock{}, err
-		}
-		clk = c
-	}
-	return g, opts, clk, nil
+	return opts, nil
 }
 
-// NewOpen posts an open challenge for seats players (0: the fewest the
-// game allows with these options). A game whose options make it a game
+// clockOf is a new game's time control: the one given, else the
+// configured default.
+func (s *Service) clockOf(clock string) (tessera.Clock, error) {
+	if strings.TrimSpace(clock) == "" {
+		return s.clock, nil
+	}
+	return ParseClock(clock)
+}
+
+// NewOpen posts an open challenge for r.Seats players (0: the fewest the
+// game allows with these options); r.Opponents and r.Level are not used. A game whose options make it a game
 // for one (a Knotwork puzzle) starts at once instead.
-func (s *Service) NewOpen(req Request, gameID string, seats int, options, clock string) (Reply, error) {
+func (s *Service) NewOpen(req Request, r NewGameRequest) (Reply, error) {
+	gameID, seats, options, clock := r.Game, r.Seats, r.Options, r.Clock
 	ctx := req.Context()
 	g, opts, clk, err := s.gameSetup(gameID, options, clock)
 	if err != nil {

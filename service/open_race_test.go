@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 )
@@ -52,7 +53,7 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 		now := time.Unix(1700000000, 0).UTC()
 		var svcs []*service.Service
 		for _, st := range a.open(t, 2) {
-			svcs = append(svcs, service.New(createBarrier{st, &wg}, service.Config{
+			svcs = append(svcs, service.New(createBarrier{st, &wg}, service.Config{Renderer: render.Renderer{},
 				Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }}))
 		}
 		errs := make([]error, n)
@@ -62,7 +63,7 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 			go func() {
 				defer done.Done()
 				req := service.Request{User: ana, GuildID: "g", ChannelID: "c", InteractionID: fmt.Sprint("open", i)}
-				_, errs[i] = svcs[i%2].NewOpen(req, "closure", 0, "", "")
+				_, errs[i] = svcs[i%2].NewOpen(req, service.NewGameRequest{Game: "closure", Seats: 0, Options: "", Clock: ""})
 			}()
 		}
 		done.Wait()
@@ -94,12 +95,12 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 func TestJoinAfterExpiry(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
 		now := time.Unix(1700000000, 0).UTC()
-		svc := service.New(a.open(t, 1)[0], service.Config{Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
+		svc := service.New(a.open(t, 1)[0], service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
 		req := func(u service.User, id string) service.Request {
 			return service.Request{User: u, GuildID: "g", ChannelID: "c", InteractionID: id}
 		}
 		for i := range 2 {
-			if _, err := svc.NewOpen(req(ana, fmt.Sprint("new", i)), "elemental", 0, "borders=RBGY", ""); err != nil {
+			if _, err := svc.NewOpen(req(ana, fmt.Sprint("new", i)), service.NewGameRequest{Game: "elemental", Seats: 0, Options: "borders=RBGY", Clock: ""}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 )
 
@@ -26,7 +27,7 @@ func buttonIDs(r service.Reply) string {
 // nobody joins twice or a full game.
 func TestOpenChallengeTwoPlayers(t *testing.T) {
 	h := newHarness(t)
-	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", nil, "borders=RBGY", "3d"))
+	r := h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: nil, Options: "borders=RBGY", Clock: "3d"}))
 	if buttonIDs(r) != "join:1,withdraw:1" || r.Challenge != 1 || len(r.Mentions) != 0 || !strings.Contains(r.Text, "looking for 1 opponent") {
 		t.Fatalf("open challenge: %q %s", r.Text, buttonIDs(r))
 	}
@@ -64,8 +65,8 @@ func TestOpenChallengeTwoPlayers(t *testing.T) {
 // seat free again; the third player starts the game; a fourth is refused.
 func TestOpenChallengeFillsUp(t *testing.T) {
 	h := newHarness(t)
-	h.refused(tessera.EINVALID, "for 2 to 4 players")(h.svc.NewOpen(h.req(ana), "elemental", 5, "", ""))
-	r := h.ok(h.svc.NewOpen(h.req(ana), "elemental", 3, "", ""))
+	h.refused(tessera.EINVALID, "for 2 to 4 players")(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 5, Options: "", Clock: ""}))
+	r := h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 3, Options: "", Clock: ""}))
 	if !strings.Contains(r.Text, "looking for 2 opponents") {
 		t.Fatalf("%q", r.Text)
 	}
@@ -99,8 +100,8 @@ func TestOpenChallengeFillsUp(t *testing.T) {
 // note to the challenger; a withdrawn one is gone from the list at once.
 func TestOpenChallengeExpires(t *testing.T) {
 	h := newHarness(t)
-	h.ok(h.svc.NewOpen(h.req(ana), "closure", 0, "", ""))
-	h.ok(h.svc.NewOpen(h.req(bo), "glorieta", 0, "", ""))
+	h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "closure", Seats: 0, Options: "", Clock: ""}))
+	h.ok(h.svc.NewOpen(h.req(bo), service.NewGameRequest{Game: "glorieta", Seats: 0, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "withdraw:2"))
 	h.now = h.now.Add(7*24*time.Hour - time.Minute)
 	if _, err := h.svc.Tick(t.Context()); err != nil {
@@ -154,7 +155,7 @@ func (h *harness) finish(id uint64, users []service.User, resign bool) sent {
 // same options and clock; one rematch per game.
 func TestRematch(t *testing.T) {
 	h := newHarness(t)
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo, cy}, "borders=RBGY", "2d"))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo, cy}, Options: "borders=RBGY", Clock: "2d"}))
 	h.ok(h.svc.Click(h.req(bo), "accept:1"))
 	h.ok(h.svc.Click(h.req(cy), "accept:1"))
 	h.deliver()
@@ -214,12 +215,12 @@ func TestRematch(t *testing.T) {
 func TestHistoryPages(t *testing.T) {
 	h := newHarness(t)
 	for i := 1; i <= 8; i++ {
-		h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "", ""))
+		h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 		h.ok(h.svc.Click(h.req(bo), fmt.Sprintf("accept:%d", i)))
 		h.now = h.now.Add(time.Hour)
 		h.ok(h.svc.ResignConfirm(h.req(bo), uint64(i)))
 	}
-	h.ok(h.svc.NewGame(h.req(ana), "closure", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "accept:9")) // in play: not history
 	h.deliver()
 	r := h.ok(h.svc.History(h.req(cy), ana, ""))
@@ -292,8 +293,8 @@ func TestExport(t *testing.T) {
 func TestNothingRevealsTheSeedInPlay(t *testing.T) {
 	h := newHarness(t)
 	const seed = 9876543210123
-	h.svc = service.New(h.svc.Store(), service.Config{Seed: func() uint64 { return seed }, Now: func() time.Time { return h.now }})
-	h.ok(h.svc.NewOpen(h.req(ana), "elemental", 0, "", ""))
+	h.svc = service.New(h.svc.Store(), service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return seed }, Now: func() time.Time { return h.now }})
+	h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 0, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "join:1"))
 	cs := h.svc.MoveChoices(h.req(ana), "", "")
 	h.ok(h.svc.Move(h.req(ana), "", cs[0].Value))

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tessera"
+	"tessera/render"
 )
 
 // TestAbortedPicture: the picture of an aborted game says so on its
@@ -30,7 +31,7 @@ func TestAbortedPicture(t *testing.T) {
 		t.Fatalf("a game in play: %q", p.Status)
 	}
 	// The picture cache tells the two apart.
-	s := New(nil, Config{})
+	s := New(nil, Config{Renderer: render.Renderer{}})
 	playing, err := s.pictureOf(g, st, 0)
 	if err != nil {
 		t.Fatal(err)

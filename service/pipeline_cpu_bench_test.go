@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tessera/delivery"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -33,7 +34,7 @@ func BenchmarkMovePipelineCPU(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	svc := service.New(st, service.Config{Now: func() time.Time { return time.Unix(0, 0) }})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Now: func() time.Time { return time.Unix(0, 0) }})
 	seed := uint64(0)
 	var cpu time.Duration
 	b.ReportAllocs()

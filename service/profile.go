@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"tessera"
-	"tessera/render"
+	"tessera/picture"
 )
 
 // profileAIGames bounds how many finished games against the computer a
@@ -37,7 +37,7 @@ func (s *Service) Profile(req Request, user User) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	png, err := render.Profile(card)
+	png, err := s.renderer.Profile(card)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -45,7 +45,7 @@ func (s *Service) Profile(req Request, user User) (Reply, error) {
 	return Reply{Text: text, Files: []File{{Name: "profile.png", Data: png}}}, nil
 }
 
-func ratedGames(c render.ProfileCard) int {
+func ratedGames(c picture.ProfileCard) int {
 	n := 0
 	for _, g := range c.Games {
 		n += g.Won + g.Lost + g.Shared
@@ -54,8 +54,8 @@ func ratedGames(c render.ProfileCard) int {
 }
 
 // ProfileCard is what /profile draws for user in guild.
-func (s *Service) ProfileCard(ctx context.Context, guild string, user User) (render.ProfileCard, error) {
-	card := render.ProfileCard{Title: user.Name, Note: ProfileNote(cmp.Or(s.cfg.Provisional, Provisional))}
+func (s *Service) ProfileCard(ctx context.Context, guild string, user User) (picture.ProfileCard, error) {
+	card := picture.ProfileCard{Title: user.Name, Note: ProfileNote(cmp.Or(s.cfg.Provisional, Provisional))}
 	mine, err := s.store.PlayerRatings(ctx, guild, user.ID)
 	if err != nil {
 		return card, err
@@ -80,7 +80,7 @@ func (s *Service) ProfileCard(ctx context.Context, guild string, user User) (ren
 			course = append(course, v)
 			best = max(best, v)
 		}
-		card.Games = append(card.Games, render.ProfileGame{Name: gameName(r.Game), Rating: DisplayRating(r), Provisional: s.provisional(r),
+		card.Games = append(card.Games, picture.ProfileGame{Name: gameName(r.Game), Rating: DisplayRating(r), Provisional: s.provisional(r),
 			Won: r.Won, Lost: r.Lost, Shared: r.Shared, Course: course, Best: best, Place: place, Rated: len(all)})
 	}
 	if card.Title == "" {
@@ -104,7 +104,7 @@ func (s *Service) ProfileCard(ctx context.Context, guild string, user User) (ren
 	if err != nil {
 		return card, err
 	}
-	byLevel := map[string]*render.ProfileAI{}
+	byLevel := map[string]*picture.ProfileAI{}
 	for _, g := range finished {
 		st, err := Replay(g)
 		if err != nil || !st.Over() {
@@ -127,7 +127,7 @@ func (s *Service) ProfileCard(ctx context.Context, guild string, user User) (ren
 		for _, l := range levels { // a game against two levels counts for each
 			a := byLevel[l]
 			if a == nil {
-				a = &render.ProfileAI{Level: l}
+				a = &picture.ProfileAI{Level: l}
 				byLevel[l] = a
 			}
 			switch {

@@ -43,7 +43,7 @@ func (s *Service) Puzzle(req Request, level string) (Reply, error) {
 	default:
 		return Reply{}, errorf(tessera.EINVALID, "There is no %q puzzle: choose easy (fit all 25 tiles into 5x5) or hard (one single knot).", clipTo(level, 20))
 	}
-	return s.NewOpen(req, puzzleGame, 1, "puzzle="+level, "")
+	return s.NewOpen(req, NewGameRequest{Game: puzzleGame, Seats: 1, Options: "puzzle=" + level})
 }
 
 // Hint shows the caller, privately, one move of a solution that extends

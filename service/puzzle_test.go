@@ -42,7 +42,7 @@ func TestPuzzleAlone(t *testing.T) {
 		t.Fatalf("status %s", g.Status)
 	}
 	// /new with the puzzle option and no opponent is the same.
-	r = h.ok(h.svc.NewGame(h.req(bo), "knotwork", nil, "puzzle=easy", ""))
+	r = h.ok(h.svc.NewGame(h.req(bo), service.NewGameRequest{Game: "knotwork", Opponents: nil, Options: "puzzle=easy", Clock: ""}))
 	if !strings.Contains(r.Text, "game #2, for Bo alone, begins") {
 		t.Fatalf("/new puzzle=easy: %q", r.Text)
 	}
@@ -59,7 +59,7 @@ func TestHintOnlyForPuzzles(t *testing.T) {
 	h := newHarness(t)
 	h.start() // #1, Elemental
 	h.refused(tessera.EINVALID, "Elemental Connection has no hints")(h.svc.Hint(h.req(ana), "1"))
-	h.ok(h.svc.NewGame(h.req(ana), "knotwork", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "knotwork", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "accept:2"))
 	h.refused(tessera.EINVALID, "Hints are for puzzles played alone")(h.svc.Hint(h.req(ana), "2"))
 	h.ok(h.svc.Puzzle(h.req(cy), ""))

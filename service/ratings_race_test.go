@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 )
@@ -74,8 +75,8 @@ func TestRatingsOrderOfChanges(t *testing.T) {
 			return now
 		}
 		held := heldUpdate{Store: stores[0], game: 1, arrived: make(chan struct{}), release: make(chan struct{})}
-		svc1 := service.New(held, service.Config{Seed: func() uint64 { return 7 }, Now: clock})
-		svc2 := service.New(stores[1], service.Config{Seed: func() uint64 { return 7 }, Now: clock})
+		svc1 := service.New(held, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: clock})
+		svc2 := service.New(stores[1], service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: clock})
 		n := 0
 		req := func(u service.User) service.Request {
 			n++
@@ -85,7 +86,7 @@ func TestRatingsOrderOfChanges(t *testing.T) {
 		// and one finished game already, against Bo (game 3, which Ana
 		// won), so that the order of the two ends changes her numbers.
 		for i, opp := range []service.User{bo, cy, bo} {
-			if _, err := svc2.NewGame(req(ana), "elemental", []service.User{opp}, "borders=RBGY", ""); err != nil {
+			if _, err := svc2.NewGame(req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{opp}, Options: "borders=RBGY", Clock: ""}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := svc2.Click(req(opp), fmt.Sprint("accept:", i+1)); err != nil {

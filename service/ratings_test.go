@@ -17,7 +17,7 @@ import (
 // newGame challenges players[1:] for players[0] and has them accept.
 func (h *harness) newGame(game, options string, players ...service.User) uint64 {
 	h.t.Helper()
-	r := h.ok(h.svc.NewGame(h.req(players[0]), game, players[1:], options, ""))
+	r := h.ok(h.svc.NewGame(h.req(players[0]), service.NewGameRequest{Game: game, Opponents: players[1:], Options: options, Clock: ""}))
 	var id uint64
 	if _, err := fmt.Sscanf(r.Buttons[0].ID, "accept:%d", &id); err != nil {
 		h.t.Fatalf("challenge buttons %+v", r.Buttons)
@@ -134,7 +134,7 @@ func TestUnratedGames(t *testing.T) {
 	h := newHarness(t)
 	req := h.req(ana)
 	req.Unrated = true
-	r := h.ok(h.svc.NewGame(req, "elemental", []service.User{bo}, "borders=RBGY", ""))
+	r := h.ok(h.svc.NewGame(req, service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "borders=RBGY", Clock: ""}))
 	var id uint64
 	fmt.Sscanf(r.Buttons[0].ID, "accept:%d", &id)
 	h.ok(h.svc.Click(h.req(bo), fmt.Sprintf("accept:%d", id)))
@@ -242,7 +242,7 @@ func TestEndPostShowsRatingChanges(t *testing.T) {
 	}
 	req := h.req(ana)
 	req.Unrated = true
-	r := h.ok(h.svc.NewGame(req, "elemental", []service.User{bo}, "borders=RBGY", ""))
+	r := h.ok(h.svc.NewGame(req, service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "borders=RBGY", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), r.Buttons[0].ID))
 	h.deliver()
 	if unrated := endPost(bo, 3); strings.Contains(unrated, "Ratings") {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 )
@@ -37,7 +38,7 @@ func TestReminderOnceWhenTwoProcessesTick(t *testing.T) {
 		now := time.Unix(1700000000, 0).UTC()
 		clock := func() time.Time { return now }
 		sts := a.open(t, 2)
-		cfg := service.Config{Seed: func() uint64 { return 7 }, Now: clock}
+		cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: clock}
 		second := service.New(sts[1], cfg)
 		var once sync.Once
 		first := service.New(tickBetween{sts[0], &once, func() {
@@ -46,7 +47,7 @@ func TestReminderOnceWhenTwoProcessesTick(t *testing.T) {
 			}
 		}}, cfg)
 		req := service.Request{User: ana, GuildID: "g", ChannelID: "c", InteractionID: "new"}
-		if _, err := first.NewGame(req, "closure", []service.User{bo}, "", "3d"); err != nil {
+		if _, err := first.NewGame(req, service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: "3d"}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := first.Click(service.Request{User: bo, GuildID: "g", ChannelID: "c", InteractionID: "accept"}, "accept:1"); err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
-	"tessera/render"
+	"tessera/picture"
 )
 
 // Bounds of the moves one /replay animates (replay.max_moves): each frame
@@ -75,7 +75,7 @@ func (s *Service) ReplayGIF(req Request, ref string, from, to int) (Reply, error
 	if err != nil {
 		return Reply{}, err
 	}
-	data, err := render.ReplayGIF(frames)
+	data, err := s.renderer.ReplayGIF(frames)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -132,7 +132,7 @@ func fileSize(n int, up bool) string {
 
 // replayFrames are the positions after moves from-1 through to, each with
 // the panel its board picture has (see pictureOf) and a caption.
-func replayFrames(g *tessera.Game, from, to int) ([]render.ReplayFrame, error) {
+func replayFrames(g *tessera.Game, from, to int) ([]picture.ReplayFrame, error) {
 	st, err := ReplayN(g, from-1)
 	if err != nil {
 		return nil, err
@@ -149,15 +149,15 @@ func replayFrames(g *tessera.Game, from, to int) ([]render.ReplayFrame, error) {
 		board = func() engine.Scene { return st.(engine.Framer).BoardFramed(last) }
 	}
 	title := fmt.Sprintf("%s · game #%d", gameName(g.Setup.Game), g.ID)
-	frame := func(n int) render.ReplayFrame {
+	frame := func(n int) picture.ReplayFrame {
 		caption := fmt.Sprintf("Start of %s", title)
 		if n > 0 {
 			m := g.Moves[n-1]
 			caption = fmt.Sprintf("Move %d of %d · %s", n, len(g.Moves), moveCaption(g, m))
 		}
-		return render.ReplayFrame{Scene: board(), Panel: panelOf(g, st, n), Caption: caption}
+		return picture.ReplayFrame{Scene: board(), Panel: panelOf(g, st, n), Caption: caption}
 	}
-	frames := []render.ReplayFrame{frame(from - 1)}
+	frames := []picture.ReplayFrame{frame(from - 1)}
 	for n := from; n <= to; n++ {
 		if err := applyEntry(st, g.Moves[n-1]); err != nil {
 			return nil, fmt.Errorf("game %d: move %d %q: %w", g.ID, n, g.Moves[n-1].Text, err)

@@ -7,6 +7,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -49,7 +50,7 @@ func BenchmarkReplayGIF(b *testing.B) {
 	if len(g.Moves) != 64 {
 		b.Fatalf("%d moves, want 64", len(g.Moves))
 	}
-	svc := service.New(st, service.Config{})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}})
 	req := service.Request{GuildID: "g", User: service.User{ID: "1"}}
 	size := 0
 	b.ReportAllocs()

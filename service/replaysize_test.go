@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 )
 
@@ -18,7 +19,7 @@ func TestReplayTooLargeToUpload(t *testing.T) {
 		t.Fatalf("MaxUpload = %d, want 10 MiB", service.MaxUpload)
 	}
 	h := newHarness(t)
-	h.ok(h.svc.NewOpen(h.req(ana), "elemental", 0, "", ""))
+	h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 0, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "join:1"))
 	for i, u := range []service.User{ana, bo, ana} {
 		cs := h.svc.MoveChoices(h.req(u), "1", "")
@@ -26,7 +27,9 @@ func TestReplayTooLargeToUpload(t *testing.T) {
 	}
 	// The size of the whole replay, under the default limit.
 	whole := len(h.ok(h.svc.ReplayGIF(h.req(cy), "1", 0, 0)).Files[0].Data)
-	limited := func(n int) *service.Service { return service.New(h.svc.Store(), service.Config{UploadLimit: n}) }
+	limited := func(n int) *service.Service {
+		return service.New(h.svc.Store(), service.Config{Renderer: render.Renderer{}, UploadLimit: n})
+	}
 	// Sizes are written rounded up, limits down (a few KiB here).
 	up := func(n int) string { return fmt.Sprintf("%d KiB", (n+1023)/1024) }
 	down := func(n int) string { return fmt.Sprintf("%d KiB", n/1024) }

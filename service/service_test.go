@@ -14,6 +14,7 @@ import (
 	"tessera/engine"
 	"tessera/engine/elemental"
 	_ "tessera/engine/games"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -49,7 +50,7 @@ func newHarnessWith(t *testing.T, tune func(*service.Config)) *harness {
 	}
 	t.Cleanup(func() { st.Close() })
 	h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
-	cfg := service.Config{
+	cfg := service.Config{Renderer: render.Renderer{},
 		Seed:    func() uint64 { return 7 },
 		Now:     func() time.Time { return h.now },
 		Mention: func(u service.User) string { return "<@" + u.ID + ">" },
@@ -104,7 +105,7 @@ func (h *harness) check(r service.Reply, err error, code, want string) {
 
 // start creates and accepts a 2-player Elemental game with fixed borders.
 func (h *harness) start() uint64 {
-	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY", ""))
+	r := h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "borders=RBGY", Clock: ""}))
 	if len(r.Buttons) != 3 || r.Buttons[0].ID != "accept:1" {
 		h.t.Fatalf("challenge buttons %+v", r.Buttons)
 	}
@@ -124,7 +125,7 @@ func handOf(t *testing.T, h *harness, u service.User) []string {
 
 func TestChallengeAcceptMove(t *testing.T) {
 	h := newHarness(t)
-	r := h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=RBGY", ""))
+	r := h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "borders=RBGY", Clock: ""}))
 	if !strings.Contains(r.Text, "<@2>") || len(r.Mentions) != 1 || r.Mentions[0] != "2" {
 		t.Fatalf("challenge must ping exactly Bo: %q %v", r.Text, r.Mentions)
 	}
@@ -191,10 +192,10 @@ func TestChallengeAcceptMove(t *testing.T) {
 
 func TestRefusals(t *testing.T) {
 	h := newHarness(t)
-	h.refused(tessera.EINVALID, "no game \"chess\"")(h.svc.NewGame(h.req(ana), "chess", []service.User{bo}, "", ""))
-	h.refused(tessera.EINVALID, "cannot challenge yourself")(h.svc.NewGame(h.req(ana), "elemental", []service.User{ana}, "", ""))
-	h.refused(tessera.EINVALID, "borders=XX")(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "borders=XX", ""))
-	h.refused(tessera.EINVALID, "no option \"colour\"")(h.svc.NewGame(h.req(ana), "elemental", []service.User{bo}, "colour=red", ""))
+	h.refused(tessera.EINVALID, "no game \"chess\"")(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "chess", Opponents: []service.User{bo}, Options: "", Clock: ""}))
+	h.refused(tessera.EINVALID, "cannot challenge yourself")(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{ana}, Options: "", Clock: ""}))
+	h.refused(tessera.EINVALID, "borders=XX")(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "borders=XX", Clock: ""}))
+	h.refused(tessera.EINVALID, "no option \"colour\"")(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "colour=red", Clock: ""}))
 	h.start()
 	// Wrong turn, non-player, bad notation, not held, off the board.
 	h.refused(tessera.EFORBIDDEN, "It is Ana's turn")(h.svc.Move(h.req(bo), "", "d5 RGBY"))
@@ -379,7 +380,7 @@ func TestRacingMoves(t *testing.T) {
 func TestSeveralGamesInAChannel(t *testing.T) {
 	h := newHarness(t)
 	h.start()
-	h.ok(h.svc.NewGame(h.req(ana), "elemental", []service.User{cy}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{cy}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(cy), "accept:2"))
 	// Ana is to move in both: she must say which.
 	h.refused(tessera.EINVALID, "several games (#1, #2)")(h.svc.Board(h.req(ana), ""))

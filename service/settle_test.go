@@ -22,23 +22,23 @@ func TestSettledChallengeLosesItsButtons(t *testing.T) {
 		want   string
 	}{
 		{"accepted", func(h *harness) {
-			h.ok(h.svc.NewGame(h.req(ana), "closure", []service.User{bo}, "", ""))
+			h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(bo), "accept:1"))
 		}, "**Closure**, game #1, between Ana and Bo: accepted; the game is played in its own thread."},
 		{"declined", func(h *harness) {
-			h.ok(h.svc.NewGame(h.req(ana), "closure", []service.User{bo, cy}, "", ""))
+			h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo, cy}, Options: "", Clock: ""}))
 			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(bo), "accept:1"))
 			h.ok(h.svc.Click(h.req(cy), "decline:1"))
 		}, "**Closure**, game #1: Cy declined the challenge."},
 		{"withdrawn", func(h *harness) {
-			h.ok(h.svc.NewGame(h.req(ana), "knotwork", []service.User{bo}, "", ""))
+			h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "knotwork", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(ana), "withdraw:1"))
 		}, "**Knotwork**, game #1: Ana withdrew the challenge."},
 		{"open, filled", func(h *harness) {
-			h.ok(h.svc.NewOpen(h.req(ana), "elemental", 3, "borders=RBGY", ""))
+			h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "elemental", Seats: 3, Options: "borders=RBGY", Clock: ""}))
 			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(bo), "join:1"))
 			if edits(h.deliver(), "challenge-msg") != nil {
@@ -47,7 +47,7 @@ func TestSettledChallengeLosesItsButtons(t *testing.T) {
 			h.ok(h.svc.Click(h.req(cy), "join:1"))
 		}, "**Elemental Connection**, game #1 with borders=RBGY, between Ana, Bo and Cy: accepted; the game is played in its own thread."},
 		{"open, expired", func(h *harness) {
-			h.ok(h.svc.NewOpen(h.req(ana), "tilingking", 3, "", ""))
+			h.ok(h.svc.NewOpen(h.req(ana), service.NewGameRequest{Game: "tilingking", Seats: 3, Options: "", Clock: ""}))
 			h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 			h.ok(h.svc.Click(h.req(bo), "join:1"))
 			h.now = h.now.Add(7 * 24 * time.Hour)
@@ -78,7 +78,7 @@ func TestSettleWithoutItsMessage(t *testing.T) {
 	// Retries run on the wall clock: make them quick.
 	quick := func(c *service.Config) { c.RetryBase = time.Millisecond }
 	h := newHarnessWith(t, quick)
-	h.ok(h.svc.NewGame(h.req(ana), "closure", []service.User{bo}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "accept:1"))
 	log := h.deliver()
 	// Recorded late (the click came before the transport had the id): the
@@ -91,7 +91,7 @@ func TestSettleWithoutItsMessage(t *testing.T) {
 	// A game against the AI alone began at once, with no buttons to take
 	// away: its message is left alone.
 	h.svc.SetBot(botUser)
-	h.ok(h.svc.NewGame(h.req(ana), "closure", []service.User{botUser}, "", ""))
+	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{botUser}, Options: "", Clock: ""}))
 	if g := h.game(2); !g.Players[1].IsAI() || g.Status != tessera.StatusPlaying {
 		t.Fatalf("not a game against the AI: %+v", g)
 	}
@@ -102,7 +102,7 @@ func TestSettleWithoutItsMessage(t *testing.T) {
 
 	for _, failure := range []delivery.Failure{delivery.MessageGone, delivery.Blocked} {
 		h := newHarnessWith(t, quick)
-		h.ok(h.svc.NewGame(h.req(ana), "closure", []service.User{bo}, "", ""))
+		h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 		h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
 		h.sink.editFail = map[string]error{"challenge-msg": delivery.DeliveryFailure(failure, errors.New("refused"))}
 		h.ok(h.svc.Click(h.req(bo), "accept:1"))

@@ -12,6 +12,7 @@ import (
 
 	"tessera"
 	"tessera/delivery"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/postgres"
@@ -74,7 +75,7 @@ func TestStoreTimeoutAnsweredSafely(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			url := pgtest.Database(t)
 			st := openPostgres(t, url, tc.timeout)
-			svc := service.New(st, service.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			svc := service.New(st, service.Config{Renderer: render.Renderer{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 			games(t, svc, 1, 0) // game 1, between 101 (to move) and 201
 			release := holdRow(t, openPostgres(t, url, 0), 1)
 
@@ -133,7 +134,7 @@ func TestCourierRetriesStoreTimeout(t *testing.T) {
 	var logs syncLog
 	// Without threads the first announcement only records the game's
 	// place (its channel): a write to the game's row.
-	svc := service.New(st, service.Config{NoThreads: true, RetryBase: time.Nanosecond,
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, NoThreads: true, RetryBase: time.Nanosecond,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	games(t, svc, 1, 0)
 	release := holdRow(t, openPostgres(t, url, 0), 1)

@@ -136,6 +136,8 @@ type Server struct {
 	tokenReset bool
 	// hook is the Interactions Endpoint URL and the key pair (webhook.go).
 	hook *hookState
+	// rec records what the bot sends when RecordDirEnv is set (record.go).
+	rec *recorder
 }
 
 // New starts a fake Discord on 127.0.0.1 and stops it when the test ends.
@@ -165,6 +167,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		cfg:     cfg,
 		done:    make(chan struct{}),
 		changed: make(chan struct{}),
+		rec:     newRecorder(t.Name()),
 	}
 	s.st = newState()
 	s.rl = newRateState()

@@ -213,6 +213,7 @@ func (g *gateway) handleLocked(c *gwConn, data []byte) {
 		return
 	}
 	g.frames = append(g.frames, GatewayFrame{Conn: c.id, Op: f.Op, Data: f.D, At: time.Now()})
+	g.s.rec.recordFrame(f.Op, f.D)
 	if c.sess == nil && f.Op != 1 && f.Op != 2 && f.Op != 6 {
 		g.closeLocked(c, 4003, "Not authenticated.")
 		return

@@ -45,25 +45,23 @@ func (c *call) getApplication() (int, any) {
 
 // ---- application commands ----
 
-func (c *call) commandScope() (string, int, any) {
+func (c *call) commandScope() (string, *answer) {
 	if c.params["app"] != c.s.AppID {
-		st, b := c.fail(403, 50001, "", "", "Missing Access (application id "+c.params["app"]+" is not this bot's "+c.s.AppID+")")
-		return "", st, b
+		return "", c.failed(403, 50001, "", "", "Missing Access (application id "+c.params["app"]+" is not this bot's "+c.s.AppID+")")
 	}
 	g := c.params["guild"]
 	if g != "" {
 		if _, ok := c.s.st.guilds[g]; !ok {
-			st, b := c.fail(403, 50001, "", "", "Missing Access (the bot is not in guild "+g+")")
-			return "", st, b
+			return "", c.failed(403, 50001, "", "", "Missing Access (the bot is not in guild "+g+")")
 		}
 	}
-	return g, 0, nil
+	return g, nil
 }
 
 func (c *call) listCommands() (int, any) {
-	g, st, b := c.commandScope()
-	if st != 0 {
-		return st, b
+	g, no := c.commandScope()
+	if no != nil {
+		return no.reply()
 	}
 	out := []any{}
 	for _, cmd := range c.s.st.commands[g] {
@@ -108,9 +106,9 @@ func (c *call) storeCommand(g string, def map[string]any, existing []map[string]
 }
 
 func (c *call) overwriteCommands() (int, any) {
-	g, st, b := c.commandScope()
-	if st != 0 {
-		return st, b
+	g, no := c.commandScope()
+	if no != nil {
+		return no.reply()
 	}
 	var defs []any
 	if err := c.req.Decode(&defs); err != nil {
@@ -146,9 +144,9 @@ func (c *call) overwriteCommands() (int, any) {
 }
 
 func (c *call) createCommand() (int, any) {
-	g, st, b := c.commandScope()
-	if st != 0 {
-		return st, b
+	g, no := c.commandScope()
+	if no != nil {
+		return no.reply()
 	}
 	var e formErrors
 	validateCommand(&e, "_root", c.body)
@@ -171,9 +169,9 @@ func (c *call) createCommand() (int, any) {
 }
 
 func (c *call) deleteCommand() (int, any) {
-	g, st, b := c.commandScope()
-	if st != 0 {
-		return st, b
+	g, no := c.commandScope()
+	if no != nil {
+		return no.reply()
 	}
 	var cmds []map[string]any
 	found := false
@@ -300,49 +298,44 @@ func (rec *interactionRec) messageExtra() map[string]any {
 
 // webhookRec finds the interaction behind a webhook token and checks that
 // it may be used now.
-func (c *call) webhookRec() (*interactionRec, int, any) {
+func (c *call) webhookRec() (*interactionRec, *answer) {
 	rec, ok := c.s.st.byToken[c.params["token"]]
 	if !ok || c.params["app"] != c.s.AppID {
-		st, b := c.fail(404, 10015, "", "", "Unknown Webhook")
-		return nil, st, b
+		return nil, c.failed(404, 10015, "", "", "Unknown Webhook")
 	}
 	if c.s.nowLocked().Sub(rec.dispatched)+c.upload > c.s.cfg.tokenLifetime {
-		st, b := c.fail(401, 50027, "", "", "Invalid Webhook Token (interaction tokens live "+c.s.cfg.tokenLifetime.String()+")")
-		return nil, st, b
+		return nil, c.failed(401, 50027, "", "", "Invalid Webhook Token (interaction tokens live "+c.s.cfg.tokenLifetime.String()+")")
 	}
 	if !rec.acked {
-		st, b := c.fail(404, 10015, "", "", "Unknown Webhook (the interaction has not been acknowledged yet)")
-		return nil, st, b
+		return nil, c.failed(404, 10015, "", "", "Unknown Webhook (the interaction has not been acknowledged yet)")
 	}
-	return rec, 0, nil
+	return rec, nil
 }
 
-func (c *call) webhookMessageID(rec *interactionRec) (string, int, any) {
+func (c *call) webhookMessageID(rec *interactionRec) (string, *answer) {
 	mid := c.params["message"]
 	if mid == "@original" {
 		mid = rec.originalID
 		if mid == "" {
-			st, b := c.fail(404, 10008, "", "", "Unknown Message (this interaction has no original response message)")
-			return "", st, b
+			return "", c.failed(404, 10008, "", "", "Unknown Message (this interaction has no original response message)")
 		}
-		return mid, 0, nil
+		return mid, nil
 	}
 	if mid == rec.originalID {
-		return mid, 0, nil
+		return mid, nil
 	}
 	for _, f := range rec.followups {
 		if f == mid {
-			return mid, 0, nil
+			return mid, nil
 		}
 	}
-	st, b := c.fail(404, 10008, "", "", "Unknown Message")
-	return "", st, b
+	return "", c.failed(404, 10008, "", "", "Unknown Message")
 }
 
 func (c *call) followup() (int, any) {
-	rec, st, b := c.webhookRec()
-	if rec == nil {
-		return st, b
+	rec, no := c.webhookRec()
+	if no != nil {
+		return no.reply()
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
@@ -391,35 +384,34 @@ func (c *call) followup() (int, any) {
 
 // webhookMessage finds the message a webhook-message route names (its
 // interaction, then @original or a follow-up id).
-func (c *call) webhookMessage() (string, *storedMessage, int, any) {
-	rec, st, b := c.webhookRec()
-	if rec == nil {
-		return "", nil, st, b
+func (c *call) webhookMessage() (string, *storedMessage, *answer) {
+	rec, no := c.webhookRec()
+	if no != nil {
+		return "", nil, no
 	}
-	mid, st, b := c.webhookMessageID(rec)
-	if mid == "" {
-		return "", nil, st, b
+	mid, no := c.webhookMessageID(rec)
+	if no != nil {
+		return "", nil, no
 	}
 	m, ok := c.s.st.messages[mid]
 	if !ok {
-		st, b := c.fail(404, 10008, "", "", "Unknown Message")
-		return "", nil, st, b
+		return "", nil, c.failed(404, 10008, "", "", "Unknown Message")
 	}
-	return mid, m, 0, nil
+	return mid, m, nil
 }
 
 func (c *call) getWebhookMessage() (int, any) {
-	_, m, st, b := c.webhookMessage()
-	if m == nil {
-		return st, b
+	_, m, no := c.webhookMessage()
+	if no != nil {
+		return no.reply()
 	}
 	return 200, m.obj
 }
 
 func (c *call) editWebhookMessage() (int, any) {
-	mid, old, st, b := c.webhookMessage()
-	if old == nil {
-		return st, b
+	mid, old, no := c.webhookMessage()
+	if no != nil {
+		return no.reply()
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
@@ -435,9 +427,9 @@ func (c *call) editWebhookMessage() (int, any) {
 }
 
 func (c *call) deleteWebhookMessage() (int, any) {
-	mid, m, st, b := c.webhookMessage()
-	if m == nil {
-		return st, b
+	mid, _, no := c.webhookMessage()
+	if no != nil {
+		return no.reply()
 	}
 	c.s.deleteMessageLocked(mid)
 	return 204, nil
@@ -445,55 +437,50 @@ func (c *call) deleteWebhookMessage() (int, any) {
 
 // ---- channels and messages ----
 
-func (c *call) channel() (*discordgo.Channel, int, any) {
+func (c *call) channel() (*discordgo.Channel, *answer) {
 	ch, ok := c.s.st.channels[c.params["channel"]]
 	if !ok && c.s.st.deleted[c.params["channel"]] {
-		st, b := c.refuse(404, 10003, "Unknown Channel")
-		return nil, st, b
+		return nil, c.refused(404, 10003, "Unknown Channel")
 	}
 	if !ok {
-		st, b := c.fail(404, 10003, "", "", "Unknown Channel")
-		return nil, st, b
+		return nil, c.failed(404, 10003, "", "", "Unknown Channel")
 	}
-	return ch, 0, nil
+	return ch, nil
 }
 
-func (c *call) message(ch *discordgo.Channel) (*storedMessage, int, any) {
+func (c *call) message(ch *discordgo.Channel) (*storedMessage, *answer) {
 	m, ok := c.s.st.messages[c.params["message"]]
 	if !ok && c.s.st.deleted[c.params["message"]] {
-		st, b := c.refuse(404, 10008, "Unknown Message")
-		return nil, st, b
+		return nil, c.refused(404, 10008, "Unknown Message")
 	}
 	if !ok || m.obj["channel_id"] != ch.ID {
-		st, b := c.fail(404, 10008, "", "", "Unknown Message")
-		return nil, st, b
+		return nil, c.failed(404, 10008, "", "", "Unknown Message")
 	}
-	return m, 0, nil
+	return m, nil
 }
 
 func (c *call) getChannel() (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	ch, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
-	if ok, st, b := c.need(ch, 0); !ok {
-		return st, b
+	if no := c.need(ch, 0); no != nil {
+		return no.reply()
 	}
 	return 200, c.s.channelJSONLocked(ch)
 }
 
 func (c *call) typing() (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	if _, no := c.channel(); no != nil {
+		return no.reply()
 	}
 	return 204, nil
 }
 
 func (c *call) createMessage() (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	ch, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
 	var e formErrors
 	validateMessage(&e, "", c.body, c.req.Files)
@@ -514,14 +501,14 @@ func (c *call) createMessage() (int, any) {
 	if len(c.req.Files) > 0 {
 		perms |= discordgo.PermissionAttachFiles
 	}
-	if ok, st, b := c.need(ch, perms); !ok {
-		return st, b
+	if no := c.need(ch, perms); no != nil {
+		return no.reply()
 	}
 	if obj(c.body["message_reference"]) != nil && guildChannel(ch) && c.s.permsLocked(ch.ID)&discordgo.PermissionReadMessageHistory == 0 {
 		return c.refuse(403, 160002, "Cannot reply without permission to read message history")
 	}
-	if ok, st, b := c.threadGate(ch, true); !ok {
-		return st, b
+	if no := c.threadGate(ch, true); no != nil {
+		return no.reply()
 	}
 	extra := map[string]any{}
 	if ref := obj(c.body["message_reference"]); ref != nil {
@@ -564,9 +551,9 @@ func (c *call) createMessage() (int, any) {
 // Channel Messages; ids are snowflakes, reference.mdx, Snowflake IDs in
 // Pagination: any number works, e.g. one made from a time).
 func (c *call) listMessages() (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	ch, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
 	var e formErrors
 	limit := 50
@@ -596,8 +583,8 @@ func (c *call) listMessages() (int, any) {
 	if !e.empty() {
 		return c.invalidForm(&e)
 	}
-	if ok, st, b := c.need(ch, 0); !ok {
-		return st, b
+	if no := c.need(ch, 0); no != nil {
+		return no.reply()
 	}
 	out := []any{}
 	if guildChannel(ch) && c.s.permsLocked(ch.ID)&discordgo.PermissionReadMessageHistory == 0 {
@@ -644,25 +631,25 @@ func (c *call) listMessages() (int, any) {
 }
 
 func (c *call) getMessage() (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	ch, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
-	m, st, b := c.message(ch)
-	if m == nil {
-		return st, b
+	m, no := c.message(ch)
+	if no != nil {
+		return no.reply()
 	}
 	return 200, m.obj
 }
 
 func (c *call) editMessage() (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	ch, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
-	m, st, b := c.message(ch)
-	if m == nil {
-		return st, b
+	m, no := c.message(ch)
+	if no != nil {
+		return no.reply()
 	}
 	if obj(m.obj["author"])["id"] != c.s.Bot.ID {
 		return c.fail(403, 50005, "", "", "Cannot edit a message authored by another user")
@@ -680,23 +667,23 @@ func (c *call) editMessage() (int, any) {
 	if len(c.req.Files) > 0 {
 		perms = discordgo.PermissionAttachFiles
 	}
-	if ok, st, b := c.need(ch, perms); !ok {
-		return st, b
+	if no := c.need(ch, perms); no != nil {
+		return no.reply()
 	}
-	if ok, st, b := c.threadGate(ch, false); !ok {
-		return st, b
+	if no := c.threadGate(ch, false); no != nil {
+		return no.reply()
 	}
 	return 200, c.s.editMessageLocked(m, c.body, c.req.Files).obj
 }
 
 func (c *call) deleteMessage() (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	ch, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
-	m, st, b := c.message(ch)
-	if m == nil {
-		return st, b
+	m, no := c.message(ch)
+	if no != nil {
+		return no.reply()
 	}
 	c.s.deleteMessageLocked(m.obj["id"].(string))
 	return 204, nil
@@ -745,22 +732,22 @@ func validEmoji(e string) bool {
 }
 
 func (c *call) reaction(add bool) (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	ch, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
-	m, st, b := c.message(ch)
-	if m == nil {
-		return st, b
+	m, no := c.message(ch)
+	if no != nil {
+		return no.reply()
 	}
 	// Create Reaction needs READ_MESSAGE_HISTORY, and ADD_REACTIONS for a
 	// new emoji (resources/message.mdx); reactions are refused in archived
 	// threads (topics/threads.mdx).
-	if ok, st, b := c.need(ch, discordgo.PermissionReadMessageHistory|discordgo.PermissionAddReactions); !ok {
-		return st, b
+	if no := c.need(ch, discordgo.PermissionReadMessageHistory|discordgo.PermissionAddReactions); no != nil {
+		return no.reply()
 	}
-	if ok, st, b := c.threadGate(ch, false); !ok {
-		return st, b
+	if no := c.threadGate(ch, false); no != nil {
+		return no.reply()
 	}
 	emoji := c.params["emoji"]
 	if !validEmoji(emoji) {
@@ -801,9 +788,9 @@ func (c *call) addReaction() (int, any)    { return c.reaction(true) }
 func (c *call) removeReaction() (int, any) { return c.reaction(false) }
 
 func (c *call) createThread() (int, any) {
-	parent, st, b := c.channel()
-	if parent == nil {
-		return st, b
+	parent, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
 	if parent.Type != discordgo.ChannelTypeGuildText && parent.Type != discordgo.ChannelTypeGuildNews && parent.Type != discordgo.ChannelTypeGuildForum {
 		return c.fail(400, 50024, "", "", "Cannot execute action on this channel type")
@@ -812,8 +799,8 @@ func (c *call) createThread() (int, any) {
 	if c.params["message"] == "" && num(c.body["type"]) != int(discordgo.ChannelTypeGuildPublicThread) {
 		need = discordgo.PermissionCreatePrivateThreads
 	}
-	if ok, st, b := c.need(parent, need); !ok {
-		return st, b
+	if no := c.need(parent, need); no != nil {
+		return no.reply()
 	}
 	var e formErrors
 	between(&e, "name", c.body["name"], 1, MaxThreadNameLen)
@@ -826,9 +813,9 @@ func (c *call) createThread() (int, any) {
 	name, _ := c.body["name"].(string)
 	th := &discordgo.Channel{GuildID: parent.GuildID, ParentID: parent.ID, Name: name, OwnerID: c.s.Bot.ID}
 	if mid := c.params["message"]; mid != "" {
-		m, st, b := c.message(parent)
-		if m == nil {
-			return st, b
+		m, no := c.message(parent)
+		if no != nil {
+			return no.reply()
 		}
 		if m.obj["thread"] != nil {
 			return c.fail(400, 160004, "", "", "A thread has already been created for this message")

@@ -130,6 +130,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		req.Host = r.Host
 	}
 	parseErr := readBody(r, req, !s.cfg.noPixels)
+	s.rec.recordRequest(req)
 
 	// Injected faults first (they are decided before the route runs, like
 	// a proxy or Discord's rate limiter in front of the API).
@@ -293,6 +294,23 @@ func readBody(r *http.Request, req *Request, pixels bool) error {
 func (c *call) fail(status, code int, field, rule, msg string) (int, any) {
 	c.errs = append(c.errs, Violation{Code: code, Field: field, Rule: rule, Detail: msg})
 	return status, map[string]any{"code": code, "message": msg}
+}
+
+// answer is what the fake answers a request with: a status and a JSON
+// body. A lookup that cannot go on (an unknown channel, a missing
+// permission) returns the refusal to send, nil when the request may go
+// on, and its handler passes it up with reply.
+type answer struct {
+	status int
+	body   any
+}
+
+func (a *answer) reply() (int, any) { return a.status, a.body }
+
+// failed is fail as a refusal a lookup returns.
+func (c *call) failed(status, code int, field, rule, msg string) *answer {
+	st, b := c.fail(status, code, field, rule, msg)
+	return &answer{st, b}
 }
 
 // formErrors collects field errors for a 50035 Invalid Form Body answer.

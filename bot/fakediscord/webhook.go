@@ -234,6 +234,7 @@ func (s *Server) applyInlineLocked(rec *interactionRec, status int, header http.
 		req.Body = body
 	}
 	s.arrived = append(s.arrived, *req)
+	s.rec.recordRequest(req)
 	req.Seq = len(s.st.requests) + 1
 	c := &call{s: s, req: req, params: map[string]string{"interaction": rec.id, "token": rec.token}, header: http.Header{}}
 	mt, _, _ := mime.ParseMediaType(header.Get("Content-Type"))

@@ -167,7 +167,9 @@ func TestHTTPInteractions(t *testing.T) {
 			<-r.Context().Done() // the fake gave up on the answer
 			jsonAnswer(w, `{"type":4,"data":{"content":"x"}}`)
 		}, "INTERACTION_DEADLINE"},
-		{"an empty message", func(w http.ResponseWriter, _ *http.Request, _ *discordgo.Interaction) { jsonAnswer(w, `{"type":4,"data":{}}`) }, ""},
+		{"an empty message", func(w http.ResponseWriter, _ *http.Request, _ *discordgo.Interaction) {
+			jsonAnswer(w, `{"type":4,"data":{}}`)
+		}, ""},
 		{"a callback and an answer", func(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction) {
 			dg.InteractionRespond(i, &discordgo.InteractionResponse{Type: 4, Data: &discordgo.InteractionResponseData{Content: "one"}})
 			jsonAnswer(w, `{"type":4,"data":{"content":"two"}}`)

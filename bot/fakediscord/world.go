@@ -205,25 +205,29 @@ func (c *call) refuse(status, code int, msg string) (int, any) {
 	return status, map[string]any{"code": code, "message": msg}
 }
 
+// refused is refuse as a refusal a lookup returns.
+func (c *call) refused(status, code int, msg string) *answer {
+	st, b := c.refuse(status, code, msg)
+	return &answer{st, b}
+}
+
 // guildChannel reports whether permissions apply (not a DM).
 func guildChannel(ch *discordgo.Channel) bool { return ch.GuildID != "" }
 
 // need refuses when the bot lacks VIEW_CHANNEL (50001 Missing Access) or any
 // of perms (50013 Missing Permissions) in ch; ok is true when it may go on.
-func (c *call) need(ch *discordgo.Channel, perms int64) (ok bool, status int, body any) {
+func (c *call) need(ch *discordgo.Channel, perms int64) *answer {
 	if !guildChannel(ch) {
-		return true, 0, nil
+		return nil
 	}
 	have := c.s.permsLocked(ch.ID)
 	if have&discordgo.PermissionViewChannel == 0 {
-		st, b := c.refuse(403, 50001, "Missing Access")
-		return false, st, b
+		return c.refused(403, 50001, "Missing Access")
 	}
 	if have&perms != perms {
-		st, b := c.refuse(403, 50013, "Missing Permissions")
-		return false, st, b
+		return c.refused(403, 50013, "Missing Permissions")
 	}
-	return true, 0, nil
+	return nil
 }
 
 // sendPerm is the permission that lets the bot post in ch.
@@ -237,27 +241,24 @@ func sendPerm(ch *discordgo.Channel) int64 {
 // threadGate applies a thread's state to an operation: create says whether
 // it creates a message (which unarchives an archived, unlocked thread), as
 // opposed to editing a message or reacting (refused in archived threads).
-func (c *call) threadGate(ch *discordgo.Channel, create bool) (ok bool, status int, body any) {
+func (c *call) threadGate(ch *discordgo.Channel, create bool) *answer {
 	m := c.s.threadLocked(ch.ID)
 	if m == nil {
-		return true, 0, nil
+		return nil
 	}
 	mod := c.s.permsLocked(ch.ID)&discordgo.PermissionManageThreads != 0
 	switch {
 	case m.locked && m.archived && !mod:
-		st, b := c.refuse(400, 50083, "Thread is archived")
-		return false, st, b
+		return c.refused(400, 50083, "Thread is archived")
 	case m.locked && !mod:
-		st, b := c.refuse(403, 160005, "Thread is locked")
-		return false, st, b
+		return c.refused(403, 160005, "Thread is locked")
 	case m.archived && !create:
-		st, b := c.refuse(400, 50083, "Thread is archived")
-		return false, st, b
+		return c.refused(400, 50083, "Thread is archived")
 	}
 	if create {
 		c.s.touchThreadLocked(ch.ID, m)
 	}
-	return true, 0, nil
+	return nil
 }
 
 // touchThreadLocked records activity: an archived thread unarchives.
@@ -287,12 +288,12 @@ func (s *Server) channelJSONLocked(ch *discordgo.Channel) map[string]any {
 // editChannel answers PATCH /channels/{id}; the fake supports unarchiving
 // a thread (and archiving it, or changing auto_archive_duration).
 func (c *call) editChannel() (int, any) {
-	ch, st, b := c.channel()
-	if ch == nil {
-		return st, b
+	ch, no := c.channel()
+	if no != nil {
+		return no.reply()
 	}
-	if ok, st, b := c.need(ch, 0); !ok {
-		return st, b
+	if no := c.need(ch, 0); no != nil {
+		return no.reply()
 	}
 	m := c.s.threadLocked(ch.ID)
 	if m == nil {

@@ -6,11 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"tessera/ai"
-	"tessera/engine"
 )
 
 // aiResult is the JSON printed by `tessera ai`.
@@ -25,15 +23,10 @@ type aiResult struct {
 func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ai", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	game := fs.String("game", "", "game id ("+gameIDs()+")")
-	players := fs.Int("players", 2, "number of players")
-	seed := fs.Uint64("seed", 1, "the game's random seed")
-	deck := fs.String("deck", "", "comma-separated pieces put on top of the shuffled supply, first drawn first")
+	gf := addGameFlags(fs).withSeed(fs, "the game's random seed").withDeck(fs)
 	level := fs.String("level", "normal", "easy, normal or hard")
 	aiSeed := fs.Uint64("ai-seed", 1, "the AI's seed: the same seed, level and position give the same move")
 	think := fs.Duration("think", ai.DefaultThink, "the hard level's time cap (ai.think); easy and normal get a fifth and a half of it")
-	var opts multiFlag
-	fs.Var(&opts, "option", "game option name=value (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tessera ai --game ID [--players N] [--seed S] [--option k=v]... [--deck a,b,...] [--level L] [--ai-seed K] [--think D] MOVES_FILE|-\n")
 		fs.PrintDefaults()
@@ -41,7 +34,7 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code // 0 for -h, 2 for a mistake
 	}
-	if fs.NArg() != 1 || *game == "" {
+	if fs.NArg() != 1 || *gf.game == "" {
 		fs.Usage()
 		return 2
 	}
@@ -55,16 +48,10 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	options, err := engine.ParseOptions(opts)
+	setup, err := gf.setup()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
-	}
-	setup := engine.Setup{Game: *game, Players: *players, Seed: *seed, Options: options}
-	for _, d := range strings.Split(*deck, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			setup.Deck = append(setup.Deck, d)
-		}
 	}
 	st, _, code := replayFile(setup, fs.Arg(0), stdin, stderr)
 	if code != 0 {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"sort"
@@ -12,6 +14,7 @@ import (
 
 	"tessera/bot"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 )
 
@@ -115,7 +118,7 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 	if len(b) > 0 {
 		dec := yaml.NewDecoder(strings.NewReader(string(b)))
 		dec.KnownFields(true)
-		if err := dec.Decode(c); err != nil && err.Error() != "EOF" {
+		if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // an empty file is the defaults
 			return nil, fmt.Errorf("config %s: %w", path, err)
 		}
 	}
@@ -238,6 +241,7 @@ func (c *Config) serviceConfig() service.Config {
 	think, _ := time.ParseDuration(c.AI.Think)
 	expire, _ := service.ParseSpan(c.Challenges.Expire)
 	sc := service.Config{
+		Renderer:     render.Renderer{},
 		AIWorkers:    c.AI.Workers,
 		AIThink:      think,
 		Defaults:     c.Defaults.Options,

@@ -12,6 +12,7 @@ import (
 
 	"tessera/bot"
 	"tessera/bot/fakediscord"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -28,7 +29,7 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := service.New(st, service.Config{Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
 		Logger: slog.New(slog.DiscardHandler), RetryBase: 20 * time.Millisecond})
 	b, err := bot.New(svc, bot.Options{Token: "t", Configure: srv.Configure, Logger: slog.New(slog.DiscardHandler), RetryEvery: 20 * time.Millisecond})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -31,18 +30,15 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	game := fs.String("game", "", "game id ("+gameIDs()+")")
-	players := fs.Int("players", 2, "number of players")
+	gf := addGameFlags(fs).withSeed(fs, "the run's seed: the same seed gives the same games")
 	games := fs.Int("n", 100, "number of games (a multiple of the players, so each plays each seat equally often)")
 	seats := fs.String("seats", "", "one player per seat, comma-separated: easy, normal, hard, mctsN (N iterations), random, greedy")
-	seed := fs.Uint64("seed", 1, "the run's seed: the same seed gives the same games")
 	first := fs.Int("first", 0, "play games `K` onwards of the seed (from 0): --first 100 continues a 100-game run, to be joined to it with tessera lab merge")
 	asJSON := fs.Bool("json", false, "print the report, with every game's record, as JSON (with --compare, a second line for the second option set)")
 	workers := fs.Int("workers", 0, "games played at once (default: one per CPU)")
 	think := fs.Duration("think", 0, "cap each AI move's search at this long (default none: the full budget, deterministic)")
 	out := fs.String("out", "", "write report.md, report.json and PNG pictures into this directory")
-	var opts, compare multiFlag
-	fs.Var(&opts, "option", "game option name=value (repeatable)")
+	var compare multiFlag
 	fs.Var(&compare, "compare", "also play the same seeds with this option changed, name=value (repeatable), and report both and their difference")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--first K] [--compare k=v]... [--json] [--out DIR] [--workers W] [--think D]\n       tessera lab merge [--out DIR] FILE...   (join --json outputs of runs of different games)\n")
@@ -51,11 +47,11 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code // 0 for -h, 2 for a mistake
 	}
-	if fs.NArg() != 0 || *game == "" || *seats == "" {
+	if fs.NArg() != 0 || *gf.game == "" || *seats == "" {
 		fs.Usage()
 		return 2
 	}
-	options, err := engine.ParseOptions(opts)
+	setup, err := gf.setup()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -65,7 +61,8 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	cfg := lab.Config{Game: *game, Players: *players, Options: options, Games: *games, Seed: *seed, First: *first, Workers: *workers, Think: *think}
+	options, players := setup.Options, setup.Players
+	cfg := lab.Config{Game: setup.Game, Players: players, Options: options, Games: *games, Seed: setup.Seed, First: *first, Workers: *workers, Think: *think}
 	for _, s := range strings.Split(*seats, ",") {
 		cfg.Seats = append(cfg.Seats, strings.TrimSpace(s))
 	}
@@ -98,8 +95,8 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	if *games%*players != 0 {
-		fmt.Fprintf(stderr, "note: %d games is not a multiple of %d players: the seats are not played equally often\n", *games, *players)
+	if *games%players != 0 {
+		fmt.Fprintf(stderr, "note: %d games is not a multiple of %d players: the seats are not played equally often\n", *games, players)
 	}
 	start := time.Now()
 	prog := newProgress(stderr, runs*cfg.Games, start)
@@ -168,7 +165,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 // option sets and their difference, as report.md has them.
 func printComparison(w io.Writer, an lab.Analysis) {
 	fmt.Fprintf(w, "B − A, B = %s against A = %s, over the games both played, paired by seed and seating (95%% intervals; one that excludes 0 is a real effect):\n",
-		optionLabel(an.Compare), optionLabel(an.Options))
+		lab.OptionText(an.Compare), lab.OptionText(an.Options))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "measure\tA\tB\tB − A\t")
 	fmt.Fprintf(tw, "balance\t%.1f%%\t%.1f%%\t\t\n", 100*an.Balance, 100**an.BalanceB)
@@ -181,7 +178,7 @@ func printComparison(w io.Writer, an lab.Analysis) {
 func printLab(w io.Writer, rep lab.Report, took time.Duration) {
 	cfg := rep.Config
 	fmt.Fprintf(w, "%s, %d players, %d games, seed %d", cfg.Game, cfg.Players, len(rep.Records), cfg.Seed)
-	fmt.Fprintf(w, ", %s", optionLabel(cfg.Options))
+	fmt.Fprintf(w, ", %s", lab.OptionText(cfg.Options))
 	if cfg.Think > 0 {
 		fmt.Fprintf(w, ", think %s (%d moves cut short)", cfg.Think, rep.Capped)
 	}
@@ -260,9 +257,9 @@ type namedChart struct {
 // the length and margin histograms and the branching factor by turn, each
 // with both variants when the analysis compares two.
 func labCharts(an lab.Analysis) []namedChart {
-	names := []string{optionLabel(an.Options)}
+	names := []string{lab.OptionText(an.Options)}
 	if an.Compare != nil {
-		names = append(names, optionLabel(an.Compare))
+		names = append(names, lab.OptionText(an.Compare))
 	}
 	title := fmt.Sprintf("%s, %d players", an.Game, an.Players)
 	seats := render.Chart{Title: title + ": win rate by seat", XLabel: "seat (95% intervals; dashed: a fair share)", YLabel: "win rate",
@@ -322,16 +319,4 @@ func labCharts(an lab.Analysis) []namedChart {
 		{"branching.png", branch},
 		{"margin.png", hist("score margin", "top score minus the next", an.Margins, an.MarginsB)},
 	}
-}
-
-func optionLabel(o map[string]string) string {
-	if len(o) == 0 {
-		return "defaults"
-	}
-	var kv []string
-	for k, v := range o {
-		kv = append(kv, k+"="+v)
-	}
-	sort.Strings(kv)
-	return strings.Join(kv, " ")
 }

@@ -48,7 +48,7 @@ func runLabMerge(args []string, stdout, stderr io.Writer) int {
 			case len(sets[1]) == 0 || maps.Equal(sets[1][0].Config.Options, r.Config.Options):
 				sets[1] = append(sets[1], r)
 			default:
-				fmt.Fprintf(stderr, "%s: a third option set (%s): merge the runs of one comparison at a time\n", name, optionLabel(r.Config.Options))
+				fmt.Fprintf(stderr, "%s: a third option set (%s): merge the runs of one comparison at a time\n", name, lab.OptionText(r.Config.Options))
 				return 1
 			}
 		}
@@ -67,7 +67,7 @@ func runLabMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(merged) == 2 && len(merged[0].Records) != len(merged[1].Records) {
 		fmt.Fprintf(stderr, "note: %d games under %s and %d under %s: the differences pair only the games both have\n",
-			len(merged[0].Records), optionLabel(merged[0].Config.Options), len(merged[1].Records), optionLabel(merged[1].Config.Options))
+			len(merged[0].Records), lab.OptionText(merged[0].Config.Options), len(merged[1].Records), lab.OptionText(merged[1].Config.Options))
 	}
 	if *out != "" {
 		if err := checkWritableDir(*out); err != nil {

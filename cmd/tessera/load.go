@@ -19,6 +19,7 @@ import (
 	"tessera"
 	"tessera/delivery"
 	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/database"
@@ -114,7 +115,7 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	l := &loader{game: *game, n: *games, seed: *seed, sink: newLoadSink()}
 	var seeds atomic.Uint64
 	seeds.Store(*seed * 1_000_003)
-	l.svc = service.New(store, service.Config{
+	l.svc = service.New(store, service.Config{Renderer: render.Renderer{},
 		Seed:    func() uint64 { return seeds.Add(1) },
 		Courier: service.CourierConfig{Workers: *workers},
 	})
@@ -162,7 +163,7 @@ func (l *loader) newGame(ctx context.Context, i int) (uint64, engine.State, erro
 	ch := fmt.Sprint("c", i)
 	a := service.User{ID: fmt.Sprint(i, "a"), Name: fmt.Sprint("A", i)}
 	b := service.User{ID: fmt.Sprint(i, "b"), Name: fmt.Sprint("B", i)}
-	r, err := l.svc.NewGame(l.req(a, ch), l.game, []service.User{b}, "", "")
+	r, err := l.svc.NewGame(l.req(a, ch), service.NewGameRequest{Game: l.game, Opponents: []service.User{b}, Options: "", Clock: ""})
 	if err != nil {
 		return 0, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -26,7 +27,7 @@ func playedDB(t *testing.T) string {
 		t.Fatal(err)
 	}
 	now := time.Unix(1800000000, 0).UTC()
-	svc := service.New(st, service.Config{Seed: func() uint64 { return 11 }, Now: func() time.Time { return now }})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 11 }, Now: func() time.Time { return now }})
 	ana, bo := service.User{ID: "1", Name: "Ana"}, service.User{ID: "2", Name: "Bo"}
 	n := 0
 	req := func(u service.User) service.Request {
@@ -41,7 +42,7 @@ func playedDB(t *testing.T) string {
 		}
 	}
 	for _, game := range []string{"elemental", "closure", "glorieta"} {
-		r, err := svc.NewGame(req(ana), game, []service.User{bo}, "", "3d")
+		r, err := svc.NewGame(req(ana), service.NewGameRequest{Game: game, Opponents: []service.User{bo}, Options: "", Clock: "3d"})
 		must(r, err)
 		gs, _ := st.ByChannel(t.Context(), "c2")
 		id := gs[len(gs)-1].ID
@@ -59,7 +60,7 @@ func playedDB(t *testing.T) string {
 			must(svc.Move(req(who), fmt.Sprint(id), pos.Legal()[0].String()))
 		}
 	}
-	must(svc.NewOpen(req(ana), "closure", 3, "", ""))
+	must(svc.NewOpen(req(ana), service.NewGameRequest{Game: "closure", Seats: 3, Options: "", Clock: ""}))
 	must(svc.Settings(req(bo), "off", "Europe/Paris"))
 	st.Close()
 	return db
@@ -198,12 +199,12 @@ func TestMigrateGameAgainstTheComputer(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Unix(1800000000, 0).UTC()
-	svc := service.New(st, service.Config{Seed: func() uint64 { return 3 }, Now: func() time.Time { return now }})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, Now: func() time.Time { return now }})
 	bot := service.User{ID: "tessera", Name: "Tessera"}
 	svc.SetBot(bot)
 	ana := service.User{ID: "ana", Name: "ana"}
 	req := service.Request{User: ana, ChannelID: "console", InteractionID: "n1"}
-	if _, err := svc.NewGameLevel(req, "closure", []service.User{bot}, "", "", "easy"); err != nil {
+	if _, err := svc.NewGame(req, service.NewGameRequest{Game: "closure", Opponents: []service.User{bot}, Options: "", Clock: "", Level: "easy"}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(time.Minute)

@@ -26,11 +26,8 @@ type playoutsResult struct {
 func runPlayouts(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("playouts", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	game := fs.String("game", "", "game id ("+gameIDs()+")")
-	players := fs.Int("players", 2, "number of players")
+	gf := addGameFlags(fs)
 	seconds := fs.Float64("seconds", 5, "how long to play")
-	var opts multiFlag
-	fs.Var(&opts, "option", "game option name=value (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tessera playouts --game ID [--players N] [--option k=v]... [--seconds S]\n")
 		fs.PrintDefaults()
@@ -38,23 +35,23 @@ func runPlayouts(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code // 0 for -h, 2 for a mistake
 	}
-	if fs.NArg() != 0 || *game == "" || !(*seconds > 0) {
+	if fs.NArg() != 0 || *gf.game == "" || !(*seconds > 0) {
 		fs.Usage()
 		return 2
 	}
-	options, err := engine.ParseOptions(opts)
+	setup, err := gf.setup()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
 	// The game's own refusal first (Closure with 1 player: "for 2 to 3
 	// players"); then the puzzles the game does allow.
-	setup := engine.Setup{Game: *game, Players: *players, Options: options, Seed: 1}
+	setup.Seed = 1
 	if _, err := engine.New(setup); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	if *players < 2 {
+	if setup.Players < 2 {
 		// A puzzle's random player can undo for ever: no playout ends.
 		fmt.Fprintln(stderr, "playouts are games of 2 or more players; a 1-player game is a puzzle, which random play never finishes")
 		return 2

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -22,7 +23,7 @@ func ratingsDB(t *testing.T) string {
 		t.Fatal(err)
 	}
 	now := time.Unix(1700000000, 0).UTC()
-	svc := service.New(st, service.Config{Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
 	ana, bo, cy := service.User{ID: "1", Name: "Ana"}, service.User{ID: "2", Name: "Bo"}, service.User{ID: "3", Name: "Cy"}
 	n := 0
 	req := func(u service.User) service.Request {
@@ -36,10 +37,10 @@ func ratingsDB(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	must(svc.NewGame(req(ana), "elemental", []service.User{bo}, "borders=RBGY", ""))
+	must(svc.NewGame(req(ana), service.NewGameRequest{Game: "elemental", Opponents: []service.User{bo}, Options: "borders=RBGY", Clock: ""}))
 	must(svc.Click(req(bo), "accept:1"))
 	must(svc.Click(req(bo), "resign:1"))
-	must(svc.NewGame(req(cy), "tilingking", []service.User{ana, bo}, "", ""))
+	must(svc.NewGame(req(cy), service.NewGameRequest{Game: "tilingking", Opponents: []service.User{ana, bo}, Options: "", Clock: ""}))
 	must(svc.Click(req(ana), "accept:2"))
 	must(svc.Click(req(bo), "accept:2"))
 	must(svc.Click(req(ana), "resign:2"))

@@ -47,14 +47,9 @@ func (e *lineError) Error() string {
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	game := fs.String("game", "", "game id ("+gameIDs()+")")
-	players := fs.Int("players", 2, "number of players")
-	seed := fs.Uint64("seed", 1, "random seed")
-	deck := fs.String("deck", "", "comma-separated pieces put on top of the shuffled supply, first drawn first")
+	gf := addGameFlags(fs).withSeed(fs, "random seed").withDeck(fs)
 	pngOut := fs.String("png", "", "also write the final board as a PNG to this file")
 	record := fs.String("record", "", "play back a record file from /export instead of a moves file (no other setup flags)")
-	var opts multiFlag
-	fs.Var(&opts, "option", "game option name=value (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tessera replay --game ID [--players N] [--seed S] [--option k=v]... [--deck a,b,...] [--png FILE] MOVES_FILE|-\n       tessera replay --record FILE [--png FILE]\n(flags may also follow the file name)\n")
 		fs.PrintDefaults()
@@ -67,7 +62,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *record != "" {
-		if len(files) != 0 || *game != "" || len(opts) > 0 || *deck != "" {
+		if len(files) != 0 || *gf.game != "" || len(gf.options) > 0 || *gf.deck != "" {
 			fmt.Fprintln(stderr, "replay: --record takes the setup from the record: give no moves file, --game, --option or --deck")
 			return 2
 		}
@@ -78,22 +73,14 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return printReplay(setup, st, applied, *pngOut, stdout, stderr)
 	}
-	if len(files) != 1 || *game == "" {
+	if len(files) != 1 || *gf.game == "" {
 		fs.Usage()
 		return 2
 	}
-	options, err := engine.ParseOptions(opts)
+	setup, err := gf.setup()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
-	}
-	setup := engine.Setup{Game: *game, Players: *players, Seed: *seed, Options: options}
-	if *deck != "" {
-		for _, d := range strings.Split(*deck, ",") {
-			if d = strings.TrimSpace(d); d != "" {
-				setup.Deck = append(setup.Deck, d)
-			}
-		}
 	}
 	st, applied, code := replayFile(setup, files[0], stdin, stderr)
 	if code != 0 {

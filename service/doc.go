@@ -1,0 +1,36 @@
+// Package service holds Tessera's commands and their replies, free of any
+// transport: the Discord adapter (bot), the local console and the tests
+// all drive this same code. Players are identified by opaque ids; the
+// transport says how to mention one. It draws through its Renderer and
+// stores through storage.Store; cmd/tessera wires both.
+//
+// Where each concern lives:
+//
+//   - What a transport gives and gets: reply.go (User, Request, Reply,
+//     File, Button, Choice), requestctx.go (a request's context),
+//     command.go and commandtable.go (the table of commands every
+//     transport registers, parses and dispatches by), renderer.go (the
+//     Renderer interface).
+//   - The Service and its settings: service.go (New, Fail), config.go
+//     (Config, Wording, Validate).
+//   - The commands: commands.go (challenges, accept, moves, resign, hand,
+//     board, games, rules), open.go (open challenges), puzzle.go (puzzles
+//     and hints), rematch.go, history.go, export.go, replay.go and
+//     replaylimit.go (/replay's GIF), leaderboard.go, profile.go,
+//     vacation.go, settings.go, abort.go, plaintext.go (moves typed as
+//     plain messages), buttons.go (button ids), autocomplete.go.
+//   - A game's position: position.go (a record replayed into its position,
+//     cached), lookup.go (which game a command means, and who may see it),
+//     settle.go (a challenge's end), ratings.go and rated.go.
+//   - Time: clock.go (time controls), scheduler.go (Tick: deadlines and
+//     reminders).
+//   - What players read and see: text.go (scores, events, names),
+//     gamenames.go, typed.go (quoting what was typed), clip.go, pictures.go and
+//     boardbase.go (board pictures and their cache).
+//   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
+//     off the interaction path).
+//   - Delivery is package delivery (the courier, its pool, recovery, the
+//     Sink and Finder ports); here stay what it asks of the service,
+//     announce.go (Message, the status message, pictures and turn notices
+//     the courier sends), and its settings, courierconfig.go.
+package service

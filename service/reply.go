@@ -1,0 +1,91 @@
+package service
+
+import (
+	"context"
+	"strings"
+)
+
+// User is a person on the transport.
+type User struct {
+	ID   string
+	Name string
+}
+
+// Request is who asks, and where.
+type Request struct {
+	User          User
+	GuildID       string
+	ChannelID     string
+	InteractionID string // repeated ids are applied once; "" for none
+	// Unrated is /new's rated:false: the game it makes changes no rating.
+	Unrated bool
+	ctx     context.Context // see Context
+}
+
+// ButtonStyle is the look of a button.
+type ButtonStyle int
+
+// Button styles.
+const (
+	Primary ButtonStyle = iota
+	Secondary
+	Success
+	Danger
+)
+
+// Button is a clickable action; ID is what the click sends back (at most
+// 100 characters).
+type Button struct {
+	ID    string
+	Label string
+	Style ButtonStyle
+}
+
+// File is an attachment: a picture (a board, a hand, a replay) or a
+// record to keep (an export).
+type File struct {
+	Name string
+	Data []byte
+}
+
+// MediaType is the file's type by its name: board pictures are PNG,
+// replays GIF, and the records /export answers with JSON and text.
+func (f File) MediaType() string {
+	switch {
+	case strings.HasSuffix(f.Name, ".json"):
+		return "application/json"
+	case strings.HasSuffix(f.Name, ".txt"):
+		return "text/plain; charset=utf-8"
+	case strings.HasSuffix(f.Name, ".gif"):
+		return "image/gif"
+	}
+	return "image/png"
+}
+
+// Reply is what a command answers, in no transport's shape: text (with
+// the bold and code marks of Markdown), files, buttons, and who sees it.
+// The bot makes it a Discord message, the console prints it, a web page
+// could render it.
+type Reply struct {
+	Text      string
+	Ephemeral bool // only the caller sees it
+	Files     []File
+	Buttons   []Button
+	// Mentions are the user ids this reply pings; no one else is pinged.
+	Mentions []string
+	// Challenge is the game a challenge reply is for: the transport tells
+	// ChallengeMessage the channel and id of the message it posted, which
+	// the game's thread will start from (when it is in the game's channel)
+	// and which is rewritten without its buttons once the challenge is
+	// settled.
+	Challenge uint64
+	// Update replaces the message whose button was clicked (a page turn)
+	// instead of answering with a new one.
+	Update bool
+}
+
+// Choice is one autocomplete suggestion.
+type Choice struct {
+	Name  string
+	Value string
+}
