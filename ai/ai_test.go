@@ -266,10 +266,11 @@ func TestRewards(t *testing.T) {
 	}
 }
 
-// banked is a position of a game whose points are banked.
+// banked is a position of a game whose points are banked (Elemental's
+// registration says so).
 type banked struct{ fixed }
 
-func (banked) Banked() bool { return true }
+func (banked) Game() string { return "elemental" }
 
 // fixed is a finished (or not) position for reward tests.
 type fixed struct {
@@ -279,6 +280,7 @@ type fixed struct {
 	scores  []int
 }
 
+func (f fixed) Game() string           { return "fixed" } // registered nowhere
 func (f fixed) Players() int           { return len(f.scores) }
 func (f fixed) Over() bool             { return f.over }
 func (f fixed) Winners() []engine.Seat { return f.winners }

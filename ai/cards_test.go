@@ -93,6 +93,7 @@ func (st *cards) Resign(s engine.Seat) engine.Outcome {
 	st.Table.Resign(&o, s)
 	return o
 }
+func (st *cards) Game() string                         { return "cards" } // registered nowhere
 func (st *cards) Hand(s engine.Seat) any               { return st.Hands[s] }
 func (st *cards) View(v engine.Seat) engine.View       { return engine.View{Seats: st.SeatViews()} }
 func (st *cards) Board() engine.Scene                  { return engine.Scene{} }

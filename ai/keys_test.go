@@ -21,10 +21,6 @@ func (w withoutKeys) PlayRandom(r *engine.Rand) { w.State.(engine.FastPlayer).Pl
 func (w withoutKeys) Play(m engine.Move) error  { return w.State.(engine.FastPlayer).Play(m) }
 func (w withoutKeys) Clone() engine.State       { return withoutKeys{w.State.Clone()} }
 func (w withoutKeys) EndReason() string         { return w.State.(engine.Ender).EndReason() }
-func (w withoutKeys) Banked() bool {
-	b, ok := w.State.(engine.Banker)
-	return ok && b.Banked()
-}
 
 // TestKeyListerSearchesAlike: a search through engine.KeyLister is the
 // same search as one through Legal (the keys only spare building moves):

@@ -25,7 +25,7 @@ const (
 // margins comparable to the game's scores, whatever the game counts). A
 // position that is not over (a playout cut short) counts as a win shared
 // by every seat, except in a game whose points are banked
-// (engine.Banker), where its result is judged from the margin so far:
+// (engine.Game's Banked), where its result is judged from the margin so far:
 // winWeight·(1+tanh(m/bankedScale))/2.
 func Rewards(st engine.State) []float64 {
 	n := st.Players()
@@ -41,8 +41,8 @@ func Rewards(st engine.State) []float64 {
 	}
 	scores := st.Scores()
 	banked := false
-	if b, ok := st.(engine.Banker); ok && !st.Over() {
-		banked = b.Banked() && len(scores) == n
+	if !st.Over() {
+		banked = isBanked(st) && len(scores) == n
 	}
 	if !st.Over() && !banked {
 		for s := range out {
@@ -77,11 +77,18 @@ func Rewards(st engine.State) []float64 {
 }
 
 // bankedScale is the margin, in points, at which a position of a game
-// with banked points (engine.Banker) that is not over counts as about
+// with banked points (engine.Game's Banked) that is not over counts as about
 // three quarters won (tanh 1 = 0.76): a few placements' worth in
 // Elemental, whose placements score from -4 to +14. Tuned against greedy
 // on Elemental (ai.md).
 const bankedScale = 5
+
+// isBanked reports whether the points of st's game are banked (engine.Game's
+// Banked); false for a position of no registered game.
+func isBanked(st engine.State) bool {
+	g, ok := engine.GameOf(st)
+	return ok && g.Banked
+}
 
 func abs(v int) int {
 	if v < 0 {

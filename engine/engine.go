@@ -86,6 +86,9 @@ func (s Setup) Option(name, def string) string {
 // State is a position of one game. Methods that do not change the position
 // may be called concurrently; Apply and Resign may not.
 type State interface {
+	// Game is the id of the game's registration (Lookup, GameOf), where
+	// the facts that hold for every position of the game are kept.
+	Game() string
 	// Players is the number of seats.
 	Players() int
 	// ToMove is the seat to move, or NoSeat when the game is over.
@@ -120,46 +123,6 @@ type State interface {
 	Clone() State
 }
 
-// Previewer is implemented by states that can tell a move's score changes
-// without applying it (used by autocomplete). Without it the platform
-// applies the move to a clone.
-type Previewer interface {
-	Preview(m Move) []Delta
-}
-
-// Gain is what a move does for the player making it, in words a player
-// reads beside the move ("+5: covers 3, captures 2 cells", "wins: closes
-// your loop"), and a rank to list the moves by.
-type Gain struct {
-	Text string // "" when the move gains nothing that can be said now
-	Rank int    // the higher, the better for the mover: listed highest first
-}
-
-// Gainer is implemented by games whose moves gain more than points, or
-// whose points come only later (a loop, a knot, a capture): /moves and
-// the autocomplete show each move's Gain and list the moves by rank.
-// Without it they show a Previewer's points. Gains gets moves that are
-// legal in the position (and those Parse accepts, like "pass"), and
-// leaves the position as it was.
-type Gainer interface {
-	Gains(moves []Move) []Gain
-}
-
-// Framer is implemented by games whose board picture shows only the part
-// of the table in play, so that the picture's frame grows with the game.
-// BoardFramed draws the position in the frame of later, a position the
-// game reached after this one (its frame holds this one's): the frames
-// of an animated replay then line up, at one scale, with no jump.
-type Framer interface {
-	BoardFramed(later State) Scene
-}
-
-// Starter is implemented by games that announce something when the game
-// starts (e.g. the draw that decided who moves first).
-type Starter interface {
-	StartEvents() []Event
-}
-
 // View is the information one viewer may see.
 type View struct {
 	Seats  []SeatView `json:"seats"`
@@ -188,6 +151,10 @@ type Option struct {
 	Name    string
 	Default string // "" means decided by the game (e.g. drawn from the seed)
 	Help    string
+	// Values are the values a player chooses from, when they are few
+	// (board=square9, hex, …); nil when the value is free (colours, a
+	// seat). enginetest.Run plays a game with each.
+	Values []string
 }
 
 // Game is a registered game.
@@ -203,6 +170,17 @@ type Game struct {
 	// New returns the starting position. It checks the player count and
 	// options and returns an *IllegalError a player can act on.
 	New func(Setup) (State, error)
+	// Banked says that the game's points are banked: each move adds its
+	// own points to its player's score for good, and nothing is taken
+	// back or counted again at the end (Elemental's placements). The
+	// margin of a position mid-game is then part of the final margin, so
+	// a search may play a few moves past a position and judge it by its
+	// margin instead of playing to the end, where uniformly random moves
+	// would bury the points a good move makes under the noise of all the
+	// rest.
+	Banked bool
+	// Puzzle, when set, is the game's way to be played alone (puzzle.go).
+	Puzzle *Puzzle
 }
 
 var registry = map[string]Game{}
@@ -213,10 +191,20 @@ func Register(g Game) {
 	if g.ID == "" || g.New == nil || g.MinPlayers < 1 || g.MaxPlayers < g.MinPlayers {
 		panic("engine: incomplete game registration " + g.ID)
 	}
+	if p := g.Puzzle; p != nil && (p.Hint == nil || len(p.Levels) == 0 || !g.hasOption(p.Option)) {
+		panic("engine: incomplete puzzle registration " + g.ID)
+	}
 	if _, dup := registry[g.ID]; dup {
 		panic("engine: game registered twice: " + g.ID)
 	}
 	registry[g.ID] = g
+}
+
+// GameOf is the registration of a position's game; false for a position
+// of no registered game (a test's toy).
+func GameOf(st State) (Game, bool) {
+	g, ok := registry[st.Game()]
+	return g, ok
 }
 
 // Lookup finds a registered game by id.
@@ -271,6 +259,15 @@ func New(s Setup) (State, error) {
 		}
 	}
 	return g.New(s)
+}
+
+func (g Game) hasOption(name string) bool {
+	for _, o := range g.Options {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // IllegalError is a refused move, setup or input, with a message a player

@@ -50,6 +50,7 @@ func (st *toy) Legal() []engine.Move {
 	}
 	return out
 }
+func (st *toy) Game() string                        { return "toy" } // registered nowhere
 func (st *toy) Parse(s string) (engine.Move, error) { return word(s), nil }
 func (st *toy) Apply(m engine.Move) (engine.Outcome, error) {
 	o := engine.Outcome{Seat: st.Turn, Move: m.String()}

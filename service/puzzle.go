@@ -3,7 +3,9 @@ package service
 // Puzzles: games played alone (Knotwork's easy and hard puzzles). They
 // start at once, have no clock, no turn notices and no reminders (there
 // is nobody else to wait for), are never open challenges, and may offer
-// a hint: one move of a solution that extends the position.
+// a hint: one move of a solution that extends the position. What a
+// puzzle is (its option, its levels, its hint) is the game's
+// registration's (engine.Puzzle); this file only answers the commands.
 
 import (
 	"fmt"
@@ -13,18 +15,6 @@ import (
 	"tessera/engine"
 )
 
-// hinter is a game that can show a move of a solution from its position;
-// false when it finds none. A game gets /hint by having this method.
-type hinter interface {
-	Hint() (engine.Move, bool)
-}
-
-// searchHinter is a hinter that also tells "there is no solution" from
-// "the search ran out of time" (found false, exhaustive false).
-type searchHinter interface {
-	SearchHint() (m engine.Move, found, exhaustive bool)
-}
-
 // solo reports whether a game is played alone (by its setup: an open
 // challenge nobody joined yet has one player too, but is not alone).
 func solo(g *tessera.Game) bool { return g.Setup.Players == 1 }
@@ -32,18 +22,31 @@ func solo(g *tessera.Game) bool { return g.Setup.Players == 1 }
 // puzzleGame is the game the /puzzle command starts.
 const puzzleGame = "knotwork"
 
+// puzzleOf is the puzzle registration of a game, or nil.
+func puzzleOf(gameID string) *engine.Puzzle {
+	g, _ := engine.Lookup(gameID)
+	return g.Puzzle
+}
+
 // Puzzle starts a Knotwork puzzle (level easy or hard; "" is easy) for
 // the caller alone, at once.
 func (s *Service) Puzzle(req Request, level string) (Reply, error) {
-	level = strings.ToLower(strings.TrimSpace(level))
-	switch level {
-	case "":
-		level = "easy"
-	case "easy", "hard":
-	default:
-		return Reply{}, errorf(tessera.EINVALID, "There is no %q puzzle: choose easy (fit all 25 tiles into 5x5) or hard (one single knot).", clipTo(level, 20))
+	p := puzzleOf(puzzleGame)
+	if p == nil { // a build without Knotwork
+		return Reply{}, errorf(tessera.EINVALID, "There are no puzzles here.")
 	}
-	return s.NewOpen(req, NewGameRequest{Game: puzzleGame, Seats: 1, Options: "puzzle=" + level})
+	level = strings.ToLower(strings.TrimSpace(level))
+	if level == "" {
+		level = p.Levels[0].Name
+	}
+	if _, ok := p.Level(level); !ok {
+		choices := make([]string, len(p.Levels))
+		for i, l := range p.Levels {
+			choices[i] = fmt.Sprintf("%s (%s)", l.Name, l.Goal)
+		}
+		return Reply{}, errorf(tessera.EINVALID, "There is no %q puzzle: choose %s.", clipTo(level, 20), strings.Join(choices, " or "))
+	}
+	return s.NewOpen(req, NewGameRequest{Game: puzzleGame, Seats: 1, Options: p.Option + "=" + level})
 }
 
 // Hint shows the caller, privately, one move of a solution that extends
@@ -53,7 +56,8 @@ func (s *Service) Hint(req Request, ref string) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	if _, ok := p.state.(hinter); !ok {
+	puzzle := puzzleOf(g.Setup.Game)
+	if puzzle == nil {
 		return Reply{}, errorf(tessera.EINVALID, "%s has no hints.", gameName(g.Setup.Game))
 	}
 	if !solo(g) {
@@ -64,14 +68,7 @@ func (s *Service) Hint(req Request, ref string) (Reply, error) {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d is not waiting for a move.", g.ID)
 	}
 	// The search works on a copy: the cached position is shared.
-	st := p.state.Clone()
-	var m engine.Move
-	found, exhaustive := false, true
-	if sh, ok := st.(searchHinter); ok {
-		m, found, exhaustive = sh.SearchHint()
-	} else {
-		m, found = st.(hinter).Hint()
-	}
+	m, found, exhaustive := puzzle.Hint(p.state.Clone())
 	return Reply{Text: hintText(g.ID, m, found, exhaustive), Ephemeral: true}, nil
 }
 
@@ -96,7 +93,7 @@ func (s *Service) soloTurnLine(g *tessera.Game, st engine.State) string {
 		return "**Game over.**"
 	}
 	line := "Lay the next tile with /move"
-	if _, ok := st.(hinter); ok {
+	if puzzleOf(g.Setup.Game) != nil {
 		line += "; /hint shows one of a solution"
 	}
 	if m, err := st.Parse("undo"); err == nil && m != nil {

@@ -126,13 +126,16 @@ type State struct {
 	Idle     int // turns in a row in which no tile was placed
 	Last     int // last placed cell, -1 before the first
 	Starter  engine.Seat
-	Drawn    []int // starting-player draw by seat, nil with option first
-	Final    []engine.Delta
+	Drawn    []int          // starting-player draw by seat, nil with option first
+	Final    []engine.Delta `fast:"-"` // the final scoring's breakdown, for Apply's words (FastPlayer.Play leaves it out)
 	EndWhy   string
 
 	ended endCause // why the game ended, for EndReason
 	fast  fast     // what Play keeps instead of flooding (fast.go)
 }
+
+// Game is the id of the game's registration (engine.State).
+func (st *State) Game() string { return ID }
 
 // New sets up a game: seat colours, the starting-player draw (or option
 // first), the shuffled deck with Setup.Deck on top, four tiles to each

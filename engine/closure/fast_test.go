@@ -102,118 +102,19 @@ func applyRandom(t testing.TB, st *State, r *engine.Rand) {
 	}
 }
 
-// TestCheckFast runs enginetest.CheckFast (Play reaches Apply's position
-// for every legal move, PlayRandom is uniform over Legal by a chi-square
-// test) on positions of random games with 2 and 3 players (the second
-// with options): the opening, a stuck position (discards and the pass), a
-// short list in the middle game and a long one. CheckFast compares full
-// fingerprints (the board picture included, several milliseconds each on
-// the shared machine, and two per legal move besides the samples), so the
-// samples shrink on long lists; TestPlayMatchesApply covers many more
-// positions with a cheaper key.
+// TestCheckFast runs enginetest.CheckFast (Play against Apply for every
+// legal move, PlayRandom uniform by a chi-square test) on positions
+// random play rarely reaches, built by hand: stuck (the all-blue tiles
+// against GRGR, so every move is a discard) and with an empty hand.
+// Random games are enginetest.Run's (TestConformance).
 func TestCheckFast(t *testing.T) {
-	per := 300 // fingerprints per position
-	if testing.Short() {
-		per = 100
-	}
-	var sizes []int
-	for players := 2; players <= 3; players++ {
-		setup := engine.Setup{Game: ID, Players: players, Seed: uint64(players)}
-		if players == 3 {
-			setup.Options = map[string]string{"first": "2", "colors": "RGB"}
-		}
-		s, err := engine.New(setup)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := s.(*State)
-		r := engine.NewRand(uint64(players))
-		stuck, short, long := false, false, testing.Short()
-		for ply := 0; !st.Over(); ply++ {
-			n := len(st.Legal())
-			check := ply == 0
-			switch {
-			case st.Legal()[0].(Move).Kind != Place:
-				check, stuck = check || !stuck, true
-			case ply >= 10 && n <= 60:
-				check, short = check || !short, true
-			case n >= 150:
-				check, long = check || !long, true
-			}
-			if check {
-				enginetest.CheckFast(t, st, uint64(ply), min(30, max(1, per/n-2)))
-				sizes = append(sizes, n)
-			}
-			st.PlayRandom(&r)
-		}
-	}
-	// Stuck by hand (the all-blue tiles against GRGR), and with an empty
-	// hand. (With an empty deck, two discards can reach one position when
-	// the pile is shuffled back into the hand, which CheckFast refuses.)
+	// (With an empty deck, two discards can reach one position when the
+	// pile is shuffled back into the hand, which CheckFast refuses.)
 	st := build(t, 2, [][]int{{1, 25}, {2}}, []int{10, 11, 12}, lay{"m13", 46, 0})
 	st.Discards = []int{30, 31, 32}
 	enginetest.CheckFast(t, st, 1, 30)
 	st = build(t, 3, [][]int{{}, {2}, {3}}, []int{10}, lay{"m13", 19, 0})
 	enginetest.CheckFast(t, st, 2, 30)
-	t.Logf("legal moves at the positions checked: %v", sizes)
-}
-
-// TestPlayMatchesApply: on every 5th position of random games with 2 and
-// 3 players (both options, some resignations), Play of each legal move
-// reaches the position Apply reaches, including what Fingerprint does
-// not show, and keeps its sets and unions right; randomMove, which
-// PlayRandom plays (TestFastPlayoutReplays), draws only legal moves and
-// each about equally often (chi-square at CheckFast's level, 30 draws per
-// move).
-func TestPlayMatchesApply(t *testing.T) {
-	games := 20
-	if testing.Short() {
-		games = 6
-	}
-	positions, biggest, stuck := 0, 0, 0
-	for g := 0; g < games; g++ {
-		players := 2 + g%2
-		setup := engine.Setup{Game: ID, Players: players, Seed: uint64(100 + g)}
-		if g%4 == 1 {
-			setup.Options = map[string]string{"first": "2"}
-		}
-		s, err := engine.New(setup)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := s.(*State)
-		r := engine.NewRand(uint64(g))
-		for ply := 0; !st.Over(); ply++ {
-			if g%4 == 3 && ply == 30 {
-				st.Resign(engine.Seat(g % players))
-				continue
-			}
-			legal := st.Legal()
-			if ply%5 == 0 || legal[0].(Move).Kind != Place {
-				positions++
-				biggest = max(biggest, len(legal))
-				if legal[0].(Move).Kind != Place {
-					stuck++
-				}
-				for i, m := range legal {
-					a, p := st.Clone().(*State), st.Clone().(*State)
-					if _, err := a.Apply(m); err != nil {
-						t.Fatal(err)
-					}
-					if err := p.Play(m); err != nil {
-						t.Fatal(err)
-					}
-					sameState(t, m.String(), a, p)
-					if i%16 == 0 { // checkKept tries every face on every open cell
-						checkKept(t, p)
-					}
-				}
-				checkUniform(t, st, legal, uint64(g*1000+ply), 30)
-			}
-			applyRandom(t, st, &r)
-		}
-	}
-	t.Logf("%d positions checked (%d stuck), the largest with %d legal moves", positions, stuck, biggest)
 }
 
 // checkUniform draws samples*len(legal) moves with randomMove and fails

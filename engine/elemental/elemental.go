@@ -37,6 +37,7 @@ func init() {
 		},
 		Summary: summary,
 		New:     New,
+		Banked:  true, // every placement's points are its player's for good, and the end counts nothing more
 	})
 }
 
@@ -144,6 +145,9 @@ type State struct {
 func (m Move) Key() uint64 {
 	return uint64(m.Cell)<<32 | uint64(m.Edges[0])<<24 | uint64(m.Edges[1])<<16 | uint64(m.Edges[2])<<8 | uint64(m.Edges[3])
 }
+
+// Game is the id of the game's registration (engine.State).
+func (st *State) Game() string { return ID }
 
 // New sets up a game: border colours (from the option or the seed), the
 // shuffled bag with Setup.Deck on top, two tiles to each seat in order.

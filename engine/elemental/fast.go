@@ -338,7 +338,3 @@ func (st *State) appendSlowKeys(dst []uint64) []uint64 {
 func (st *State) MoveOfKey(k uint64) engine.Move {
 	return Move{Cell: int(k >> 32), Edges: Tile{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)}}
 }
-
-// Banked: every placement's points are its player's for good, and the
-// end counts nothing more (engine.Banker).
-func (st *State) Banked() bool { return true }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"testing"
 
 	"tessera/engine"
@@ -65,116 +64,6 @@ func checkFrontier(t testing.TB, st *State) {
 	}
 	if n != st.front.n {
 		t.Fatalf("frontier holds %d cells, %d are open", st.front.n, n)
-	}
-}
-
-// TestCheckFast runs enginetest.CheckFast (Play reaches Apply's position
-// for every legal move, PlayRandom is uniform over Legal by a chi-square
-// test) on positions of random games at every player count, including the
-// opening's 512-move list. CheckFast compares full fingerprints (the board
-// picture included, about 4 ms each on the shared machine), so the samples
-// per move shrink on long lists to keep the test near 1,200 fingerprints;
-// TestPlayMatchesApply covers many more positions with a cheaper key.
-func TestCheckFast(t *testing.T) {
-	budget, plies := 1200, []int{0, 3, 25, 45, 60}
-	if testing.Short() {
-		budget, plies = 400, []int{3, 45}
-	}
-	var sizes []int
-	for players := 2; players <= 4; players++ {
-		st := newGame(t, players, uint64(players))
-		r := engine.NewRand(uint64(players))
-		for ply := 0; !st.Over(); ply++ {
-			if slices.Contains(plies, ply) && (ply != 0 || players == 2) {
-				n := len(st.Legal())
-				samples := min(30, max(2, budget/(3*len(plies))/n))
-				enginetest.CheckFast(t, st, uint64(ply), samples)
-				sizes = append(sizes, n)
-			}
-			st.PlayRandom(&r)
-		}
-	}
-	t.Logf("legal moves at the positions checked: %v", sizes)
-}
-
-// TestPlayMatchesApply: on every 5th position of random games at every
-// player count (some with resignations), Play of each legal move reaches
-// the position Apply reaches, including what Fingerprint does not show
-// (the bag's order, the hands' order), and keeps the frontier right;
-// randomMove, which PlayRandom plays (TestFastPlayoutReplays), draws only
-// legal moves and each about equally often (chi-square at the level
-// CheckFast uses, 30 draws per move).
-func TestPlayMatchesApply(t *testing.T) {
-	games := 21
-	if testing.Short() {
-		games = 6
-	}
-	positions, biggest := 0, 0
-	for g := 0; g < games; g++ {
-		players := 2 + g%3
-		st := newGame(t, players, uint64(100+g))
-		r := engine.NewRand(uint64(g))
-		for ply := 0; !st.Over(); ply++ {
-			if players > 2 && g%4 == 1 && ply == 20 {
-				st.Resign(engine.Seat(g % players))
-				continue
-			}
-			legal := st.Legal()
-			if ply%5 == 0 {
-				positions++
-				biggest = max(biggest, len(legal))
-				for _, m := range legal {
-					a, p := st.Clone().(*State), st.Clone().(*State)
-					if _, err := a.Apply(m); err != nil {
-						t.Fatal(err)
-					}
-					if err := p.Play(m); err != nil {
-						t.Fatal(err)
-					}
-					sameState(t, m.String(), a, p)
-					checkFrontier(t, p)
-				}
-				checkUniform(t, st, legal, uint64(g*1000+ply), 30)
-			}
-			if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	t.Logf("%d positions checked, the largest with %d legal moves", positions, biggest)
-}
-
-// checkUniform draws samples*len(legal) moves with randomMove and fails
-// unless each is legal and the counts pass CheckFast's chi-square test.
-func checkUniform(t *testing.T, st *State, legal []engine.Move, seed uint64, samples int) {
-	t.Helper()
-	index := map[Move]int{}
-	for i, m := range legal {
-		index[m.(Move)] = i
-	}
-	if len(index) != len(legal) {
-		t.Fatal("Legal lists a move twice")
-	}
-	c := st.Clone().(*State)
-	r := engine.NewRand(seed)
-	counts := make([]int, len(legal))
-	n := samples * len(legal)
-	for i := 0; i < n; i++ {
-		h, m := c.randomMove(&r)
-		j, ok := index[m]
-		if !ok || c.Hands[c.Turn][h] != m.Edges.Canonical() {
-			t.Fatalf("randomMove drew %v (hand index %d), not a legal move", m, h)
-		}
-		counts[j]++
-	}
-	if k := float64(len(legal) - 1); k > 0 {
-		expected, chi := float64(n)/float64(len(legal)), 0.0
-		for _, c := range counts {
-			chi += (float64(c) - expected) * (float64(c) - expected) / expected
-		}
-		if limit := k * math.Pow(1-2/(9*k)+4.753*math.Sqrt(2/(9*k)), 3); chi > limit {
-			t.Fatalf("randomMove is not uniform over %d moves: chi-square %.1f > %.1f", len(legal), chi, limit)
-		}
 	}
 }
 

@@ -96,7 +96,8 @@ type PlayoutOptions struct {
 //   - every listed legal move's notation parses back to the same move;
 //   - Apply accepts every listed legal move;
 //   - each seat's score equals the sum of its deltas;
-//   - a clone is independent of its original;
+//   - a clone is independent of its original (every exported field:
+//     StateKey, a fraction of a Fingerprint's cost);
 //   - replaying the record from the setup gives the same position;
 //   - a finished game has no seat to move and no legal moves, and has
 //     winners unless it says otherwise.
@@ -142,14 +143,14 @@ func Playout(t testing.TB, setup engine.Setup, seed uint64, opt PlayoutOptions) 
 		if m2.String() != text {
 			t.Fatalf("seed %d move %d: %q parses back as %q", seed, n, text, m2.String())
 		}
-		before := Key(st)
 		clone := st.Clone()
+		before := StateKey(clone)
 		seat := st.ToMove()
 		o, err := st.Apply(m2)
 		if err != nil {
 			t.Fatalf("seed %d move %d: legal move %q refused: %v", seed, n, text, err)
 		}
-		if Key(clone) != before {
+		if StateKey(clone) != before {
 			t.Fatalf("seed %d move %d: applying a move changed a clone", seed, n)
 		}
 		for _, d := range o.Deltas {

@@ -9,8 +9,9 @@ import (
 )
 
 // CheckFast checks a game's engine.FastPlayer against its State on one
-// position: Play(m) reaches exactly the position Apply(m) reaches, for
-// every legal move, and PlayRandom draws each distinct legal move about
+// position: Play(m) reaches exactly the position Apply(m) reaches (what
+// every seat sees, Key, and every exported field, StateKey), for every
+// legal move, and PlayRandom draws each distinct legal move about
 // equally often (a chi-square test over samples draws, at a level that a
 // correct engine fails about once in a million runs; the seeds are fixed,
 // so a run is repeatable). It does nothing when the state is not a
@@ -21,29 +22,11 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 		return
 	}
 	legal := st.Legal()
-	CheckKeys(t, st)
+	CheckKeys(t, st, legal)
 	checkKeyLister(t, st, legal)
 	checkSampler(t, st, seed, legal)
 	checkFinisher(t, st, legal)
-	index := make(map[string]int, len(legal))
-	for i, m := range legal {
-		applied := st.Clone()
-		if _, err := applied.Apply(m); err != nil {
-			t.Fatalf("Apply(%s) of a legal move: %v", m, err)
-		}
-		played := st.Clone()
-		if err := played.(engine.FastPlayer).Play(m); err != nil {
-			t.Fatalf("Play(%s) of a legal move: %v", m, err)
-		}
-		a, p := Key(applied), Key(played)
-		if a != p {
-			t.Fatalf("Play(%s) and Apply(%s) reach different positions:\nApply: %s\nPlay:  %s", m, m, Fingerprint(applied), Fingerprint(played))
-		}
-		if j, dup := index[a]; dup {
-			t.Fatalf("Legal lists %s and %s, which reach the same position", legal[j], m)
-		}
-		index[a] = i
-	}
+	index := playBoth(t, t.Fatalf, st, st, legal, true)
 	if len(legal) == 0 {
 		return
 	}
@@ -53,16 +36,63 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 	for i := 0; i < n; i++ {
 		c := st.Clone()
 		c.(engine.FastPlayer).PlayRandom(&r)
-		j, ok := index[Key(c)]
+		j, ok := index[StateKey(c)]
 		if !ok {
 			t.Fatalf("PlayRandom reached a position no legal move reaches:\n%s", Fingerprint(c))
 		}
 		counts[j]++
 	}
-	if len(legal) < 2 {
-		return
+	if err := uniformCounts(counts); err != nil {
+		t.Fatalf("PlayRandom is not uniform over %d legal moves: %v", len(legal), err)
 	}
-	expected := float64(n) / float64(len(legal))
+}
+
+// playBoth plays each move through Apply on a clone of applyFrom and
+// through FastPlayer.Play on a clone of playFrom (the same position, its
+// playout state perhaps built otherwise), fails where the two reach
+// different positions (every exported field, StateKey; with seen set,
+// also what every seat sees, Key) or two moves reach one, and returns
+// the index of each move's position by its StateKey.
+func playBoth(t testing.TB, fatalf func(string, ...any), applyFrom, playFrom engine.State, moves []engine.Move, seen bool) map[string]int {
+	t.Helper()
+	index := make(map[string]int, len(moves))
+	for i, m := range moves {
+		applied := applyFrom.Clone()
+		if _, err := applied.Apply(m); err != nil {
+			fatalf("Apply(%s) of a legal move: %v", m, err)
+		}
+		played := playFrom.Clone()
+		if err := played.(engine.FastPlayer).Play(m); err != nil {
+			fatalf("Play(%s) of a legal move: %v", m, err)
+		}
+		if seen && Key(applied) != Key(played) {
+			fatalf("Play(%s) and Apply(%s) reach different positions:\nApply: %s\nPlay:  %s", m, m, Fingerprint(applied), Fingerprint(played))
+		}
+		a := StateKey(applied)
+		if p := StateKey(played); a != p {
+			fatalf("Play(%s) and Apply(%s) reach different positions (Apply's != Play's):\n%s", m, m, stateDiff(applied, played))
+		}
+		if j, dup := index[a]; dup {
+			fatalf("Legal lists %s and %s, which reach the same position", moves[j], m)
+		}
+		index[a] = i
+	}
+	return index
+}
+
+// uniformCounts is the chi-square test of draws counted per legal move:
+// nil when the counts fit a uniform draw, at a level that a correct draw
+// fails about once in a million runs (the seeds are fixed, so a run is
+// repeatable).
+func uniformCounts(counts []int) error {
+	if len(counts) < 2 {
+		return nil
+	}
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	expected := float64(n) / float64(len(counts))
 	chi := 0.0
 	for _, c := range counts {
 		d := float64(c) - expected
@@ -70,18 +100,12 @@ func CheckFast(t testing.TB, st engine.State, seed uint64, samples int) {
 	}
 	// Wilson–Hilferty: the chi-square quantile for k-1 degrees of freedom
 	// at p = 1e-6 (z = 4.753).
-	k := float64(len(legal) - 1)
+	k := float64(len(counts) - 1)
 	limit := k * math.Pow(1-2/(9*k)+4.753*math.Sqrt(2/(9*k)), 3)
 	if chi > limit {
-		t.Fatalf("PlayRandom is not uniform over %d legal moves: chi-square %.1f > %.1f (counts %v)", len(legal), chi, limit, short(counts))
+		return fmt.Errorf("chi-square %.1f > %.1f (counts%s)", chi, limit, describe(counts))
 	}
-}
-
-func short(c []int) string {
-	if len(c) > 40 {
-		return fmt.Sprint(c[:40]) + "…"
-	}
-	return fmt.Sprint(c)
+	return nil
 }
 
 // FastPlayout plays a game to its end with PlayRandom alone and returns the
@@ -105,10 +129,11 @@ func FastPlayout(t testing.TB, st engine.State, seed uint64, maxMoves int) engin
 // CheckKeys checks a game's engine.Keyer moves on one position: distinct
 // legal moves have distinct keys, and a move parsed back from its notation
 // has the key of the move it names (so a key is equal exactly when the
-// notation is). It does nothing when the moves are not Keyers.
-func CheckKeys(t testing.TB, st engine.State) {
+// notation is). moves are the position's legal moves, or a sample of
+// them. It does nothing when the moves are not Keyers.
+func CheckKeys(t testing.TB, st engine.State, moves []engine.Move) {
 	t.Helper()
-	legal := st.Legal()
+	legal := moves
 	seen := make(map[uint64]string, len(legal))
 	for _, m := range legal {
 		k, ok := m.(engine.Keyer)

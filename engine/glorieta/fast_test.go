@@ -284,12 +284,13 @@ func chiSquareP(counts []int, n int) float64 {
 }
 
 // TestPlayAndDrawOnLargePositions covers the positions with thousands of
-// pairs: every 5th position of 20 uniform games and 6 biased ones, each
+// pairs, whose draws enginetest.Run does not count: every 5th position of
+// 4 uniform games and 1 biased one (20 and 6 with enginetest.Long), each
 // with 30 draws per legal move.
 func TestPlayAndDrawOnLargePositions(t *testing.T) {
-	games := 20
-	if testing.Short() {
-		games = 4
+	games := 4
+	if enginetest.Long() {
+		games = 20
 	}
 	pos := referenceGames(t, nil, games, 5, 100, false)
 	pos = append(pos, referenceGames(t, nil, games/3, 5, 200, true)...)
@@ -304,26 +305,17 @@ func TestPlayAndDrawOnLargePositions(t *testing.T) {
 }
 
 // TestCheckFast runs the shared check (a Fingerprint for every legal move
-// and every draw) where it takes seconds, not minutes: a Fingerprint
-// lists the legal moves of the position reached, and most positions lead
-// to one with thousands of pairs (several milliseconds each). So: forced
-// flips (3 positions of at most 20 moves), full boards (flips lead
-// to flips; 2 positions, a few seconds each), and hand-built positions whose book is
-// stale, each with 30 draws a move. TestPlayAndDrawOnLargePositions
-// covers the large positions, with 30 draws a move too.
+// and every draw) on the positions random play never reaches: full boards
+// (flips lead to flips; 2 positions, a few seconds each) and hand-built
+// positions whose book is stale, each with 30 draws a move. Random games
+// are enginetest.Run's (TestConformance); TestPlayAndDrawOnLargePositions
+// covers the large positions, with 30 draws a move.
 func TestCheckFast(t *testing.T) {
-	flips, fulls := 3, 2
+	fulls := 2
 	if testing.Short() {
-		flips, fulls = 2, 1
+		fulls = 1
 	}
 	checked := 0
-	for i, st := range referenceGames(t, nil, 10, 5, 300, false) {
-		if n := len(st.Legal()); n <= 20 && flips > 0 {
-			enginetest.CheckFast(t, st, uint64(i), 30)
-			flips--
-			checked++
-		}
-	}
 	// Random play never fills the board; the striped full board of
 	// TestFullBoard (built by hand: its book is stale) and random flips
 	// from it do.
@@ -341,8 +333,8 @@ func TestCheckFast(t *testing.T) {
 			enginetest.Play(t, st, legal[rng.IntN(len(legal))].String())
 		}
 	}
-	if flips > 0 || fulls > 0 {
-		t.Fatalf("%d forced flips and %d full boards missing", flips, fulls)
+	if fulls > 0 {
+		t.Fatalf("%d full boards missing", fulls)
 	}
 	// Hand-built positions: stones put directly, so the book is stale.
 	st := started(t, Black)

@@ -106,6 +106,7 @@ func init() {
 			Name:    "handful",
 			Default: strconv.Itoa(Handful),
 			Help:    "stones picked up at a time, 1 to 6 (fewer: a shorter, more tactical game)",
+			Values:  []string{"1", "2", "3", "4", "5", "6"},
 		}},
 		Summary: summary,
 		New:     New,
@@ -147,7 +148,9 @@ func (m Move) String() string {
 }
 
 // Key numbers the move for a search (engine.Keyer), in the notation's
-// terms: a flip names one cell, a pair is unordered.
+// terms: a flip names one cell, a pair is unordered. Flips, single stones
+// and pairs each have their own bit, so that no pair's key is a single
+// stone's (a1 with i9 was i10's before enginetest.Run's key check).
 func (m Move) Key() uint64 {
 	if m.Flip {
 		return 1<<62 | uint64(m.A)
@@ -159,7 +162,7 @@ func (m Move) Key() uint64 {
 	if b < a {
 		a, b = b, a
 	}
-	return uint64(a)<<20 | uint64(b+1)
+	return 1<<61 | uint64(a)<<20 | uint64(b)
 }
 
 // State is a position.
@@ -172,7 +175,7 @@ type State struct {
 	Started  bool          // Yellow's first stone is on the board
 	Empty    int           // empty cells
 	Last     [2]int        // cells of the last turn (-1: none)
-	Loop     []int         // world cells of the winning loop, for the picture
+	Loop     []int         `fast:"-"` // world cells of the winning loop, for the picture (FastPlayer.Play leaves it out)
 	HandSize int           // stones in a handful (option handful, default Handful)
 
 	// loopPending: a loop ended the game in Play, which leaves finding
@@ -182,6 +185,9 @@ type State struct {
 	end         uint8 // why the game ended (EndReason)
 	fast        book  // for Play and PlayRandom (fast.go)
 }
+
+// Game is the id of the game's registration (engine.State).
+func (st *State) Game() string { return ID }
 
 // New sets up an empty board with Yellow to place the first stone.
 func New(setup engine.Setup) (engine.State, error) {

@@ -166,10 +166,14 @@ func TestHandfulTwo(t *testing.T) {
 
 // TestHandfulPlayouts: random games under every handful, through the
 // shared playout checks and Glorieta's invariants (a hand never holds more
-// than the handful), and fast play against Apply on every 5th position.
+// than the handful), and fast play against Apply on every 5th position of
+// a game (3 with enginetest.Long; enginetest.Run plays every handful too).
 func TestHandfulPlayouts(t *testing.T) {
 	// Playout takes a Fingerprint (all legal moves) per move: fewer games.
-	games, playouts := 3, 2
+	games, playouts := 1, 2
+	if enginetest.Long() {
+		games = 3
+	}
 	if testing.Short() {
 		games, playouts = 1, 1
 	}
@@ -191,10 +195,5 @@ func TestHandfulPlayouts(t *testing.T) {
 			checkPlayAndDraw(t, st, uint64(i), 30, 20)
 		}
 		fastPlayouts(t, opts, 5*games)
-	}
-	// With hands of one there are never pairs: the shared check takes
-	// seconds, not minutes (one position, 30 draws a move).
-	for i, st := range referenceGames(t, map[string]string{"handful": "1"}, 1, 15, 800, false)[1:2] {
-		enginetest.CheckFast(t, st, uint64(i), 30)
 	}
 }

@@ -10,44 +10,6 @@ import (
 	"tessera/engine/enginetest"
 )
 
-// TestFastAgainstApply checks Play and PlayRandom against Legal and Apply
-// (enginetest.CheckFast) on every 5th position of random games, and on
-// the position with the most legal moves of each game. The draws per
-// legal move are 30, fewer (at least 10) where the list is long: each
-// draw costs CheckFast a fingerprint of the position (JSON of the
-// picture), about 0.2 ms. TestDrawUniform covers many more positions with
-// 30 draws per move.
-func TestFastAgainstApply(t *testing.T) {
-	games := 12
-	if testing.Short() {
-		games = 4
-	}
-	samples := func(legal int) int { return max(10, min(30, 300/max(legal, 1))) }
-	widestSeen := 0
-	for g := 0; g < games; g++ {
-		st := start(t)
-		r := engine.NewRand(uint64(g))
-		var widest engine.State
-		most := 0
-		for n := 0; !st.Over(); n++ {
-			legal := st.Legal()
-			if n%5 == 0 {
-				enginetest.CheckFast(t, st, uint64(g*100+n), samples(len(legal)))
-			} else if len(legal) > most {
-				widest, most = st.Clone(), len(legal)
-			}
-			if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if widest != nil && g%3 == 0 {
-			enginetest.CheckFast(t, widest, uint64(g), samples(most))
-			widestSeen = max(widestSeen, most)
-		}
-	}
-	t.Logf("widest position checked: %d legal moves", widestSeen)
-}
-
 // TestDrawUniform: on every position of random games, the move PlayRandom
 // plays (draw) is always one Legal lists, and over 30 draws per legal move
 // each comes about equally often (the chi-square test of CheckFast, at

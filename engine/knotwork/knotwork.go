@@ -34,10 +34,11 @@ func init() {
 		MinPlayers: 1, // 1 only for a puzzle (New says so)
 		MaxPlayers: 2,
 		Options: []engine.Option{
-			{Name: "puzzle", Help: "easy or hard, for one player alone: easy fits all 25 tiles into the 5x5 window, hard makes them one single knot"},
+			{Name: "puzzle", Help: "easy or hard, for one player alone: easy fits all 25 tiles into the 5x5 window, hard makes them one single knot", Values: []string{"easy", "hard"}},
 		},
 		Summary: summary,
 		New:     New,
+		Puzzle:  &puzzle,
 	})
 }
 
@@ -216,6 +217,9 @@ type State struct {
 
 	fx derived // kept up to date by each placement (fast.go)
 }
+
+// Game is the id of the game's registration (engine.State).
+func (st *State) Game() string { return ID }
 
 // New sets up a game: the neutral crossing on e5, Orange to move; or, for
 // one player with the puzzle option, a puzzle (puzzle.go).

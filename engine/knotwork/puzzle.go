@@ -14,6 +14,16 @@ import (
 // the board (which the window rule makes a closed 5x5 square). Hard: the
 // same, as one single knot.
 
+// puzzle is the puzzles' registration: the option, the levels, the hint.
+var puzzle = engine.Puzzle{
+	Option: "puzzle",
+	Levels: []engine.PuzzleLevel{
+		{Name: "easy", Goal: "fit all 25 tiles into 5x5"},
+		{Name: "hard", Goal: "one single knot"},
+	},
+	Hint: func(st engine.State) (engine.Move, bool, bool) { return st.(*State).SearchHint() },
+}
+
 // Level is a puzzle's level.
 type Level int
 

@@ -402,3 +402,41 @@ func TestStuckPuzzle(t *testing.T) {
 		t.Fatalf("solve: %v after %d nodes", res, nodes)
 	}
 }
+
+// TestPuzzleRegistration: the registration says what the platform needs
+// to start a puzzle and answer /hint without knowing Knotwork: the option
+// (whose listed values are the levels, easy first), each level's goal,
+// and a hint that is SearchHint's, played on a copy (the position is
+// left as it was). A game between two players gets no hint from it.
+func TestPuzzleRegistration(t *testing.T) {
+	g, _ := engine.Lookup(ID)
+	p := g.Puzzle
+	if p == nil || p.Option != "puzzle" || len(p.Levels) != 2 || p.Levels[0].Name != "easy" || p.Levels[1].Name != "hard" {
+		t.Fatalf("puzzle registration: %+v", p)
+	}
+	var names []string
+	for _, l := range p.Levels {
+		names = append(names, l.Name)
+		if l.Goal == "" {
+			t.Fatalf("level %s has no goal", l.Name)
+		}
+	}
+	if !reflect.DeepEqual(names, g.Options[0].Values) {
+		t.Fatalf("levels %v, the option's values %v", names, g.Options[0].Values)
+	}
+	if _, ok := p.Level("medium"); ok {
+		t.Fatal("a level medium")
+	}
+	for _, level := range names {
+		st := newPuzzle(t, level)
+		before := enginetest.Key(st)
+		m, found, exhaustive := p.Hint(st)
+		want, _, _ := st.SearchHint()
+		if !found || !exhaustive || m.String() != want.String() || enginetest.Key(st) != before {
+			t.Fatalf("%s: hint %v %v %v, SearchHint %v", level, m, found, exhaustive, want)
+		}
+	}
+	if _, found, exhaustive := p.Hint(start(t)); found || !exhaustive {
+		t.Fatalf("a game between two players: found %v, exhaustive %v", found, exhaustive)
+	}
+}

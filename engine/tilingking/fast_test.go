@@ -128,23 +128,29 @@ func sameState(t testing.TB, what func() string, a, b *State) {
 }
 
 // TestPlayMatchesApply: on every 5th position of 20 games per player
-// count and option set (and the second and the last), Play of every legal
-// move (and of pass, pass all) reaches exactly the position Apply reaches.
+// count and option set (and the second and the last), Play of the moves
+// Parse accepts beyond Legal (pass, pass all) reaches exactly the
+// position Apply reaches; and random games do capture pieces. Play of
+// the legal moves is enginetest.Run's (TestConformance).
 func TestPlayMatchesApply(t *testing.T) {
 	captures := 0
 	for i, c := range fastConfigs() {
 		for g := 0; g < gamesPer(); g++ {
+			var lost []int
 			positions(t, c, uint64(100*i+g), func(st *State, ply int) {
+				for s := range lost {
+					captures += max(0, st.Lost[s]-lost[s])
+				}
+				lost = append(lost[:0], st.Lost...)
 				if ply%5 != 0 && ply != 1 && !st.Over() { // ply 1: swap, with pie=on
 					return
 				}
-				moves := st.Legal()
-				if !st.Over() {
-					pass, _ := st.Parse("pass")
-					all, _ := st.Parse("pass all")
-					moves = append(moves, pass, all)
+				if st.Over() {
+					return
 				}
-				for _, m := range moves {
+				pass, _ := st.Parse("pass")
+				all, _ := st.Parse("pass all")
+				for _, m := range []engine.Move{pass, all} {
 					applied, played := st.Clone().(*State), st.Clone().(*State)
 					if _, err := applied.Apply(m); err != nil {
 						t.Fatalf("%v: Apply(%s): %v", c, m, err)
@@ -153,9 +159,6 @@ func TestPlayMatchesApply(t *testing.T) {
 						t.Fatalf("%v: Play(%s): %v", c, m, err)
 					}
 					sameState(t, func() string { return fmt.Sprintf("%v ply %d %s", c, ply, m) }, applied, played)
-					for s := range applied.Lost {
-						captures += applied.Lost[s] - st.Lost[s]
-					}
 				}
 			})
 		}
@@ -163,21 +166,26 @@ func TestPlayMatchesApply(t *testing.T) {
 	if captures == 0 {
 		t.Fatalf("no move captured a piece: the capture path is not tested")
 	}
-	t.Logf("%d pieces captured by the moves checked", captures)
+	t.Logf("%d pieces captured in the games played", captures)
 }
 
 // TestDrawUniform: PlayRandom's choice (draw) is always a legal move, and
 // is uniform over Legal() by a chi-square test (at p = 1e-6, as
 // enginetest.CheckFast), with rejection first as played, with the
 // counting alone, and with (almost) rejection alone. Every 5th position
-// of 20 games per player count and option set, and the second (where
-// swap is offered with pie=on); 20 draws per legal move,
-// fewer (at least 3) where there are more than 150.
+// of a game per player count and option set (5 with enginetest.Long;
+// PlayRandom as played is enginetest.Run's too), and the second (where
+// swap is offered with pie=on); 20 draws per legal move, fewer (at least
+// 3) where there are more than 150.
 func TestDrawUniform(t *testing.T) {
 	r := engine.NewRand(99)
 	swaps := 0
+	games := 1
+	if enginetest.Long() {
+		games = gamesPer()
+	}
 	for i, c := range fastConfigs() {
-		for g := 0; g < gamesPer(); g++ {
+		for g := 0; g < games; g++ {
 			positions(t, c, uint64(100*i+g), func(st *State, ply int) {
 				if (ply%5 != 2 && ply != 1) || st.Over() { // ply 1: swap, with pie=on
 					return
@@ -230,45 +238,6 @@ func chiSquare(counts []int, n int) (chi, limit float64) {
 	}
 	k := float64(len(counts) - 1)
 	return chi, k * math.Pow(1-2/(9*k)+4.753*math.Sqrt(2/(9*k)), 3)
-}
-
-// TestCheckFast runs enginetest.CheckFast (Play against Apply through the
-// whole observable position, and PlayRandom's uniformity through whole
-// positions). Fingerprint, which it compares, costs most of a millisecond
-// here, so it runs where the moves are few: every 5th position with at
-// most 40 legal moves of a game per board, player count and pie option,
-// with 30 draws per move (at least 240 in all); and on one position with
-// many (the tri board after the first piece, with swap offered: about 700
-// moves), with 2 draws per move. TestPlayMatchesApply and TestDrawUniform
-// check the same properties more cheaply on many more positions.
-func TestCheckFast(t *testing.T) {
-	most := 40
-	if testing.Short() {
-		most = 15
-	}
-	for i, c := range fastConfigs() {
-		if c.opts["maxcapture"] != "" {
-			continue
-		}
-		positions(t, c, uint64(7000+i), func(st *State, ply int) {
-			if ply%5 != 0 || st.Over() {
-				return
-			}
-			if n := len(st.Legal()); n <= most {
-				enginetest.CheckFast(t, st, uint64(ply), max(30, 240/n))
-			}
-		})
-	}
-	if testing.Short() {
-		return
-	}
-	st, _ := engine.New(fastConfig{Tri, 2, map[string]string{"pie": "on"}}.setup(1))
-	legal := st.Legal()
-	st.Apply(legal[len(legal)/2])
-	if legal = st.Legal(); legal[len(legal)-1].String() != "swap" {
-		t.Fatalf("swap not offered")
-	}
-	enginetest.CheckFast(t, st, 5, 2)
 }
 
 // TestFastPlayout: games played to the end by PlayRandom alone, on every

@@ -27,9 +27,9 @@ func init() {
 		MinPlayers: 2,
 		MaxPlayers: 4,
 		Options: []engine.Option{
-			{Name: "board", Help: "square9 (default for 2 players), square11 (default for 3-4), hex or tri"},
-			{Name: "maxcapture", Default: "off", Help: "maxcapture=half: one capture may take at most half the board's non-neutral cells"},
-			{Name: "pie", Default: "off", Help: "pie=on (2 players): after the first piece the second player may answer swap and take it"},
+			{Name: "board", Help: "square9 (default for 2 players), square11 (default for 3-4), hex or tri", Values: Kinds},
+			{Name: "maxcapture", Default: "off", Help: "maxcapture=half: one capture may take at most half the board's non-neutral cells", Values: []string{"off", "half"}},
+			{Name: "pie", Default: "off", Help: "pie=on (2 players): after the first piece the second player may answer swap and take it", Values: []string{"off", "on"}},
 		},
 		Summary: summary,
 		New:     New,
@@ -114,6 +114,9 @@ type State struct {
 	// the last placement, for EndReason.
 	chose uint8
 }
+
+// Game is the id of the game's registration (engine.State).
+func (st *State) Game() string { return ID }
 
 // New sets up a game.
 func New(setup engine.Setup) (engine.State, error) {
