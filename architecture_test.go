@@ -157,3 +157,52 @@ func TestRendererBehindAnInterface(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDeliveryPackage keeps delivery a subsystem of its own (issue #25):
+// the courier knows the commands' side (service) and the store's port,
+// never a transport, so the bot, the console and a web companion each
+// drive it with their own Sink; the service knows no transport and not
+// the courier (it only fills the outbox); and only the transports and
+// the wiring drive the courier.
+func TestDeliveryPackage(t *testing.T) {
+	rules := []struct {
+		from string   // files under this folder (not tests)...
+		not  []string // ...import none of these (or below them)
+		why  string
+	}{
+		{"delivery/", []string{"tessera/bot", "tessera/console", "tessera/cmd", "github.com/bwmarrin/discordgo",
+			"tessera/storage/boltdb", "tessera/storage/postgres", "tessera/storage/database"}, "delivery knows no transport, and the store only by its port"},
+		{"service/", []string{"tessera/delivery", "tessera/bot", "tessera/console", "tessera/cmd", "github.com/bwmarrin/discordgo"}, "the service fills the outbox; transports and the courier come to it"},
+	}
+	importers := map[string]bool{"bot/": true, "console/": true, "cmd/": true}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			for _, r := range rules {
+				for _, no := range r.not {
+					if strings.HasPrefix(slash, r.from) && (p == no || strings.HasPrefix(p, no+"/")) {
+						t.Errorf("%s imports %s: %s", path, p, r.why)
+					}
+				}
+			}
+			if p == "tessera/delivery" {
+				top, _, _ := strings.Cut(slash, "/")
+				if !importers[top+"/"] {
+					t.Errorf("%s imports the courier: only the transports (bot, console) and cmd drive it", path)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -137,7 +137,7 @@ type Game struct {
 	// StatusID is the status message, edited in place after every move.
 	StatusID string `json:"status_id,omitempty"`
 	// Where the game went when Discord took its place away (see
-	// service/recovery.go): InDMs after its channel was deleted;
+	// delivery/recovery.go): InDMs after its channel was deleted;
 	// Relocations counts new places (a new thread, the parent channel of a
 	// locked thread, direct messages), so each place's first posts have
 	// their own nonces; Notice is the line owed to the new place, saying

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"tessera/delivery"
 	"tessera/service"
 )
 
@@ -73,6 +74,7 @@ type Options struct {
 // Bot serves the service on Discord.
 type Bot struct {
 	svc     *service.Service
+	outbox  *delivery.Courier // delivers svc's outbox to Discord
 	opt     Options
 	log     *slog.Logger
 	session *discordgo.Session // makes every REST request; the first shard's
@@ -134,7 +136,7 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.ShardCheckEvery == 0 {
 		opt.ShardCheckEvery = 6 * time.Hour
 	}
-	b := &Bot{svc: svc, opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
+	b := &Bot{svc: svc, outbox: delivery.New(svc), opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
 		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
 	s, err := b.newSession()
 	if err != nil {
@@ -243,9 +245,9 @@ func (b *Bot) courier() {
 	t := time.NewTicker(b.opt.RetryEvery)
 	defer t.Stop()
 	for {
-		_, err := b.svc.Deliver(ctx, sink{s: b.session, dms: b.dms})
+		_, err := b.outbox.Deliver(ctx, sink{s: b.session, dms: b.dms})
 		switch {
-		case errors.Is(err, service.ErrTokenRefused):
+		case errors.Is(err, delivery.ErrTokenRefused):
 			b.tokenRefused(err)
 			return
 		case err != nil && ctx.Err() == nil:

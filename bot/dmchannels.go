@@ -17,12 +17,12 @@ import (
 // everyone it writes to. A kept channel Discord no longer knows (Unknown
 // Channel) is forgotten and opened anew (see sink.DM).
 type dmChannels struct {
-	store storage.Store
+	store storage.Users
 	mu    sync.Mutex
 	known map[string]string // user id -> channel id
 }
 
-func newDMChannels(store storage.Store) *dmChannels {
+func newDMChannels(store storage.Users) *dmChannels {
 	return &dmChannels{store: store, known: map[string]string{}}
 }
 

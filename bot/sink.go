@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"tessera/delivery"
 	"tessera/service"
 )
 
@@ -37,19 +38,19 @@ func classify(err error) error {
 	}
 	switch discordCode(err) {
 	case discordgo.ErrCodeUnknownChannel:
-		return service.DeliveryFailure(service.Gone, err)
+		return delivery.DeliveryFailure(delivery.Gone, err)
 	case discordgo.ErrCodeUnknownMessage:
-		return service.DeliveryFailure(service.MessageGone, err)
+		return delivery.DeliveryFailure(delivery.MessageGone, err)
 	case discordgo.ErrCodeMissingAccess, discordgo.ErrCodeMissingPermissions, discordgo.ErrCodeCannotReplyWithoutPermissionToReadMessageHistory:
-		return service.DeliveryFailure(service.Blocked, err)
+		return delivery.DeliveryFailure(delivery.Blocked, err)
 	case discordgo.ErrCodeThreadIsLocked, discordgo.ErrCodePerformedOperationOnArchivedThread:
-		return service.DeliveryFailure(service.Locked, err)
+		return delivery.DeliveryFailure(delivery.Locked, err)
 	}
 	switch st := re.Response.StatusCode; {
 	case st == http.StatusUnauthorized:
-		return service.DeliveryFailure(service.Refused, err)
+		return delivery.DeliveryFailure(delivery.Refused, err)
 	case st >= 400 && st < 500 && st != http.StatusTooManyRequests:
-		return service.Permanent(err)
+		return delivery.Permanent(err)
 	}
 	return err
 }
@@ -76,7 +77,7 @@ func (k sink) Thread(ctx context.Context, channelID, fromID, name string) (strin
 		if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage {
 			return fromID, nil
 		}
-		if c := classify(err); c == err || failureOf(c) == service.Refused { // transient, or nothing will work
+		if c := classify(err); c == err || failureOf(c) == delivery.Refused { // transient, or nothing will work
 			return "", c
 		}
 	}
@@ -146,7 +147,7 @@ func (k sink) sendOnce(ctx context.Context, channelID string, m service.Message,
 	if len(m.Files) > 0 {
 		ct, b, err := discordgo.MultipartBodyWithJSON(data, discordFiles(m.Files))
 		if err != nil {
-			return "", service.Permanent(err)
+			return "", delivery.Permanent(err)
 		}
 		body, err = k.s.RequestRaw("POST", endpoint, ct, b, endpoint, 0, discordgo.WithContext(ctx))
 		if err != nil {
@@ -226,7 +227,7 @@ func (k sink) edit(ctx context.Context, channelID, messageID string, m service.M
 	}
 	ct, body, err := discordgo.MultipartBodyWithJSON(data, discordFiles(m.Files))
 	if err != nil {
-		return service.Permanent(err)
+		return delivery.Permanent(err)
 	}
 	_, err = k.s.RequestRaw("PATCH", endpoint, ct, body, bucket, 0, discordgo.WithContext(ctx))
 	return err
@@ -249,7 +250,7 @@ func (k sink) DM(ctx context.Context, userID string, m service.Message, nonce st
 		return classify(err)
 	}
 	_, err = k.send(ctx, id, m, nonce)
-	if cached && failureOf(err) == service.Gone {
+	if cached && failureOf(err) == delivery.Gone {
 		k.dms.forget(ctx, userID, id)
 		if id, _, err = k.dms.channel(ctx, k.s, userID); err != nil {
 			return classify(err)
@@ -309,10 +310,10 @@ func (k sink) Find(ctx context.Context, channelID, userID, marker string, since 
 }
 
 // classifyRefused reports whether Discord refused the token (401).
-func classifyRefused(err error) bool { return failureOf(classify(err)) == service.Refused }
+func classifyRefused(err error) bool { return failureOf(classify(err)) == delivery.Refused }
 
-func failureOf(err error) service.Failure {
-	var de *service.DeliveryError
+func failureOf(err error) delivery.Failure {
+	var de *delivery.DeliveryError
 	if errors.As(err, &de) {
 		return de.Failure
 	}

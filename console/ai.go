@@ -26,7 +26,7 @@ func (c *Console) playAI(ctx context.Context) {
 			fmt.Fprintln(c.out, "the AI failed:", err)
 			return
 		}
-		if _, err := c.svc.Deliver(context.Background(), sink{c}); err != nil {
+		if _, err := c.courier.Deliver(context.Background(), sink{c}); err != nil {
 			fmt.Fprintln(c.out, "delivery failed:", err)
 		}
 		if n == 0 {

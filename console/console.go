@@ -15,12 +15,14 @@ import (
 	"unicode"
 
 	"tessera"
+	"tessera/delivery"
 	"tessera/service"
 )
 
 // Console reads command lines and prints the replies.
 type Console struct {
 	svc     *service.Service
+	courier *delivery.Courier // prints svc's announcements (sink)
 	out     io.Writer
 	dir     string // where pictures go
 	channel string
@@ -30,7 +32,7 @@ type Console struct {
 // New returns a console writing pictures to dir.
 func New(svc *service.Service, out io.Writer, dir string) *Console {
 	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
-	return &Console{svc: svc, out: out, dir: dir, channel: "console"}
+	return &Console{svc: svc, courier: delivery.New(svc), out: out, dir: dir, channel: "console"}
 }
 
 // Help is the console's usage: examples, then every command of the
@@ -184,7 +186,7 @@ func (c *Console) Line(ctx context.Context, line string) {
 	}
 	who, _, _ := strings.Cut(line, ":")
 	c.print(r, strings.TrimSpace(who))
-	if _, err := c.svc.Deliver(ctx, sink{c}); err != nil {
+	if _, err := c.courier.Deliver(ctx, sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
 

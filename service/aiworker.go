@@ -173,7 +173,9 @@ func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error)
 		return false, errAIHeld
 	}
 	defer func() {
-		if rerr := s.store.ReleaseAITurn(ctx, g.ID, owner); rerr != nil {
+		// Given back also when ctx ended (shutting down), so another
+		// process need not wait for the lease to expire.
+		if rerr := s.store.ReleaseAITurn(context.WithoutCancel(ctx), g.ID, owner); rerr != nil {
 			s.log.Warn("ai: cannot release the turn's lease (it expires by itself)", "game", g.ID, "err", rerr)
 		}
 	}()
@@ -188,7 +190,7 @@ func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error)
 		return false, fmt.Errorf("game %d: %w", g.ID, err)
 	}
 	req := Request{User: User{ID: pl.ID, Name: pl.Name}, GuildID: g.GuildID, ChannelID: g.Place(),
-		InteractionID: fmt.Sprintf("ai:%d:%d", g.ID, len(g.Moves))}
+		InteractionID: fmt.Sprintf("ai:%d:%d", g.ID, len(g.Moves))}.WithContext(ctx)
 	if _, err := s.play(req, g, p, seat, m.String()); err != nil {
 		if tessera.ErrorCode(err) == tessera.ECONFLICT {
 			return false, nil // the game changed while the AI thought: the index says whether to think again

@@ -68,7 +68,8 @@ type Config struct {
 	// Provisional is how many rated games a rating needs to lose its
 	// provisional mark (0: Provisional).
 	Provisional int
-	// Courier is how announcements are delivered (courierpool.go).
+	// Courier is how announcements are delivered (package delivery;
+	// courierconfig.go).
 	Courier CourierConfig
 }
 

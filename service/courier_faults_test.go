@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/delivery"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
@@ -114,9 +115,9 @@ func postsOwed(t *testing.T, st storage.Store) map[string]bool {
 // left. The retries' back-off is a few nanoseconds (RetryBase), so a
 // round soon finds them due; the bound on rounds only stops a courier
 // that never empties the outbox.
-func deliverAll(svc *service.Service, sink service.Sink) (errs []error, left int) {
+func deliverAll(svc *service.Service, sink delivery.Sink) (errs []error, left int) {
 	for range 2000 {
-		if _, err := svc.Deliver(context.Background(), sink); err != nil {
+		if _, err := delivery.New(svc).Deliver(context.Background(), sink); err != nil {
 			errs = append(errs, err)
 		}
 		n, err := svc.Store().Outbox(context.Background())

@@ -25,11 +25,12 @@
 //   - Time: clock.go (time controls), scheduler.go (Tick: deadlines and
 //     reminders).
 //   - What players read and see: text.go (scores, events, names),
-//     gamenames.go, typed.go (quoting what was typed), pictures.go and
+//     gamenames.go, typed.go (quoting what was typed), clip.go, pictures.go and
 //     boardbase.go (board pictures and their cache).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
 //     off the interaction path).
-//   - Delivery: courier.go (the outbox delivered through a Sink),
-//     courierpool.go (its workers), recovery.go (what is done when a post
-//     fails or its place is gone).
+//   - Delivery is package delivery (the courier, its pool, recovery, the
+//     Sink and Finder ports); here stay what it asks of the service,
+//     announce.go (Message, the status message, pictures and turn notices
+//     the courier sends), and its settings, courierconfig.go.
 package service

@@ -79,7 +79,7 @@ func Places(g *tessera.Game, st engine.State) []int {
 // rateGame updates the ratings of the players of g, which st has just
 // finished, inside the game's transaction, and returns the line the end
 // post shows ("" for an unrated game).
-func (s *Service) rateGame(ctx context.Context, tx storage.Tx, g *tessera.Game, st engine.State) (string, error) {
+func (s *Service) rateGame(ctx context.Context, tx storage.RatingsTx, g *tessera.Game, st engine.State) (string, error) {
 	if !Rated(g) {
 		return "", nil
 	}
@@ -183,7 +183,7 @@ func nextRatings(g *tessera.Game, places []int, before []tessera.Rating) []tesse
 // in the order in which their ends changed the ratings (RatingSeq), as
 // the games' ends did; games that ended before RatingSeq existed come
 // first, in the order they ended (ties by game number).
-func RebuildRatings(ctx context.Context, st storage.Store) ([]tessera.Rating, error) {
+func RebuildRatings(ctx context.Context, st storage.GameLists) ([]tessera.Rating, error) {
 	var games []*tessera.Game
 	err := st.All(ctx, func(g *tessera.Game) error {
 		if Rated(g) {

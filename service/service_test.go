@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/delivery"
 	"tessera/engine"
 	"tessera/engine/elemental"
 	_ "tessera/engine/games"
@@ -62,7 +63,7 @@ func newHarnessWith(t *testing.T, tune func(*service.Config)) *harness {
 // deliver runs the courier and returns what it delivered.
 func (h *harness) deliver() []sent {
 	h.t.Helper()
-	if _, err := h.svc.Deliver(context.Background(), h.sink); err != nil {
+	if _, err := delivery.New(h.svc).Deliver(context.Background(), h.sink); err != nil {
 		h.t.Fatal(err)
 	}
 	return h.sink.take()

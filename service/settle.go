@@ -37,30 +37,6 @@ func endedChallengeText(g *tessera.Game, what string) string {
 	return fmt.Sprintf("**%s**, game #%d%s: %s.", gameName(g.Setup.Game), g.ID, optionText(g.Setup.Options), what)
 }
 
-// rewriteChallenge delivers an AnnounceSettle. A message that is gone,
-// or that the bot may no longer edit, is left as it is: the buttons on it
-// are refused with a reason when clicked, and nothing else of the game
-// waits behind this edit.
-func (s *Service) rewriteChallenge(ctx context.Context, sink Sink, g *tessera.Game, a tessera.Announcement) error {
-	if g.MessageID == "" || g.ChannelID == "" {
-		// Not recorded yet (the transport records it once Discord has told
-		// it the id, a moment after posting, and a click can come first):
-		// ChallengeMessage rewrites it when it records it.
-		return nil
-	}
-	channel := g.ChannelID
-	if g.MessageChannel != "" {
-		channel = g.MessageChannel
-	}
-	err := sink.Edit(ctx, channel, g.MessageID, Message{Text: a.Text})
-	switch failureOf(err) {
-	case Gone, MessageGone, Blocked, Locked:
-		s.log.Info("the challenge message was not rewritten", "game", g.ID, "message", g.MessageID, "err", err)
-		return nil
-	}
-	return err
-}
-
 // settledText is what a challenge's message says once g is no longer a
 // challenge ("" while it is): for ChallengeMessage, when the challenge
 // was settled before its message was recorded.

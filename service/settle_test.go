@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/delivery"
 	"tessera/service"
 )
 
@@ -99,11 +100,11 @@ func TestSettleWithoutItsMessage(t *testing.T) {
 		t.Fatalf("a game against the AI had its message rewritten: %+v", e)
 	}
 
-	for _, failure := range []service.Failure{service.MessageGone, service.Blocked} {
+	for _, failure := range []delivery.Failure{delivery.MessageGone, delivery.Blocked} {
 		h := newHarnessWith(t, quick)
 		h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 		h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
-		h.sink.editFail = map[string]error{"challenge-msg": service.DeliveryFailure(failure, errors.New("refused"))}
+		h.sink.editFail = map[string]error{"challenge-msg": delivery.DeliveryFailure(failure, errors.New("refused"))}
 		h.ok(h.svc.Click(h.req(bo), "accept:1"))
 		log := h.deliver()
 		if len(of(log, "thread")) != 1 || !strings.Contains(texts(log), "your turn") {

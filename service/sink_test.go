@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"tessera/delivery"
 	"tessera/service"
 )
 
@@ -83,7 +84,7 @@ func (f *fakeSink) DM(_ context.Context, user string, m service.Message, nonce s
 		return f.fail
 	}
 	if f.dmClosed[user] {
-		return service.Permanent(errors.New("Cannot send messages to this user"))
+		return delivery.Permanent(errors.New("Cannot send messages to this user"))
 	}
 	if _, ok := f.nonces["dm"+user+nonce]; ok {
 		return nil

@@ -1,6 +1,8 @@
 // Package storage is the port through which Tessera keeps its games: the
-// interfaces Store and Tx, and the types every adapter shares (Options,
-// the errors, Ended). It imports no driver. The adapters are
+// interfaces Store and Tx, each composed of small roles (Games, GameLists,
+// Challenges, Clocks, AIQueue, Outbox, Users, Interactions, Ratings,
+// Admin; RatingsTx), and the types every adapter shares (Options, the
+// errors, Ended). It imports no driver. The adapters are
 // storage/boltdb (one embedded file, the default) and storage/postgres
 // (a shared server for several processes); storage/database opens the one
 // a configured database names, and storage/storagetest is the conformance
@@ -23,7 +25,10 @@ import (
 	"tessera"
 )
 
-// Store is an open database.
+// Store is an open database: every role below, which is what an adapter
+// implements. A consumer asks only for the roles it uses (the courier:
+// Games, Users and Outbox; the ratings tools: GameLists and Ratings), so
+// a fake in a test implements only those.
 //
 // Every method that reaches the database takes the caller's context
 // first (Created and Close do not: one reads a flag, the other is
@@ -32,6 +37,23 @@ import (
 // bbolt cannot cancel a transaction once started and checks ctx only
 // before starting one (a call on a done ctx returns ctx.Err()).
 type Store interface {
+	Games
+	GameLists
+	Challenges
+	Clocks
+	AIQueue
+	Outbox
+	Users
+	Interactions
+	Ratings
+	Admin
+}
+
+// Games keeps the games themselves. Each change is one transaction:
+// Update's version check makes racing moves give one success and
+// ErrConflict to the others, and an interaction id marks the change it
+// made as handled (ErrDuplicate when it already was).
+type Games interface {
 	// Create stores a new game, giving it the next id (and Version 1), and
 	// marks the interaction that created it as handled (ErrDuplicate if it
 	// already was; "" marks nothing).
@@ -45,7 +67,6 @@ type Store interface {
 	// the other game first and may refuse (an error aborts both), so two
 	// clicks never make two rematches.
 	CreateLinked(ctx context.Context, g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error
-
 	// Game loads a game (ErrNotFound when there is none).
 	Game(ctx context.Context, id uint64) (*tessera.Game, error)
 	// Update changes a game in one transaction: it loads the game, checks
@@ -58,23 +79,46 @@ type Store interface {
 	// status message, reminders) without a version check or bump: the
 	// position is unchanged, so no move in flight needs to retry.
 	Modify(ctx context.Context, id uint64, change func(g *tessera.Game, tx Tx) error) (*tessera.Game, error)
+}
+
+// GameLists lists games: all of them, a player's, a channel's, and a
+// player's finished ones (their history).
+type GameLists interface {
 	// All calls fn for every game in id order.
 	All(ctx context.Context, fn func(g *tessera.Game) error) error
-
 	// ByPlayer lists a player's games, oldest first (by id).
 	ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, error)
 	// ByChannel lists the games of a channel or thread, oldest first.
 	ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error)
-	// OpenChallenges lists the open challenges of a server, oldest first.
-	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
-	// AllOpenChallenges lists every server's open challenges (for their
-	// expiry).
-	AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error)
 	// Finished lists a player's finished games, newest first (by Ended,
 	// then by id), keeping those keep accepts (nil: all): skip of them are
 	// passed over and at most limit returned; more reports whether others
 	// follow.
 	Finished(ctx context.Context, playerID string, keep func(*tessera.Game) bool, skip, limit int) (page []*tessera.Game, more bool, err error)
+}
+
+// Challenges lists the open challenges (anyone may join them).
+type Challenges interface {
+	// OpenChallenges lists the open challenges of a server, oldest first.
+	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
+	// AllOpenChallenges lists every server's open challenges (for their
+	// expiry).
+	AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error)
+}
+
+// Clocks finds the games whose turn deadline has passed.
+type Clocks interface {
+	// Due lists the games in play whose deadline is at or before now,
+	// earliest first.
+	Due(ctx context.Context, now time.Time) ([]uint64, error)
+	// NextDeadline is the earliest deadline of a game in play (zero if
+	// none).
+	NextDeadline(ctx context.Context) (time.Time, error)
+}
+
+// AIQueue is the AI's pending moves, and the leases that make one
+// process think about each.
+type AIQueue interface {
 	// AITurns lists the games in play where an AI seat is to move (AITurn
 	// set), by id: the AI's pending moves, which survive a restart.
 	AITurns(ctx context.Context) ([]uint64, error)
@@ -87,13 +131,12 @@ type Store interface {
 	// ReleaseAITurn ends owner's lease on game id's AI turn; another
 	// owner's lease is left alone.
 	ReleaseAITurn(ctx context.Context, id uint64, owner string) error
-	// Due lists the games in play whose deadline is at or before now,
-	// earliest first.
-	Due(ctx context.Context, now time.Time) ([]uint64, error)
-	// NextDeadline is the earliest deadline of a game in play (zero if
-	// none).
-	NextDeadline(ctx context.Context) (time.Time, error)
+}
 
+// Outbox is the announcements owed to the transport, enqueued by
+// changes (Tx.Enqueue) and delivered by couriers under leases; a game's
+// announcements leave in the order they were enqueued.
+type Outbox interface {
 	// Pending lists the announcements due at now, oldest first (at most
 	// max). An announcement waiting for a retry holds back the later ones
 	// of its game, so a game's messages are never delivered out of order.
@@ -125,13 +168,20 @@ type Store interface {
 	// RetryNow makes every announcement waiting for a retry due now (a
 	// permission came back) and returns how many there were.
 	RetryNow(ctx context.Context) (int, error)
+}
 
+// Users keeps each user's settings.
+type Users interface {
 	// User reads a user's settings (defaults when none are stored).
 	User(ctx context.Context, id string) (tessera.UserSettings, error)
 	// UpdateUser changes a user's settings in one transaction; the change
 	// may also change that user's games through tx (vacation).
 	UpdateUser(ctx context.Context, id string, change func(u *tessera.UserSettings, tx Tx) error) (tessera.UserSettings, error)
+}
 
+// Interactions remembers the interaction ids handled, so that a
+// repeated one changes nothing.
+type Interactions interface {
 	// Handled reports whether an interaction id was already handled.
 	Handled(ctx context.Context, interactionID string) (bool, error)
 	// MarkHandled records an interaction id that changed nothing in a game
@@ -140,7 +190,11 @@ type Store interface {
 	// PruneHandled forgets interaction ids handled before the cutoff
 	// (Discord never resends an interaction after 15 minutes).
 	PruneHandled(ctx context.Context, before time.Time) (int, error)
+}
 
+// Ratings reads and rebuilds the ratings (a game's end changes them
+// through Tx).
+type Ratings interface {
 	// Ratings are the ratings of everyone who played a rated game of game
 	// in guild, in no particular order.
 	Ratings(ctx context.Context, guild, game string) ([]tessera.Rating, error)
@@ -152,7 +206,11 @@ type Store interface {
 	// ReplaceRatings replaces every stored rating by rs in one
 	// transaction.
 	ReplaceRatings(ctx context.Context, rs []tessera.Rating) error
+}
 
+// Admin is the database as a whole: how it was opened, its own check,
+// and closing it.
+type Admin interface {
 	// Created reports whether opening made a new, empty database.
 	Created() bool
 	// Check verifies the database's own structure (not the games: see
@@ -178,17 +236,23 @@ type Tx interface {
 	ModifyGame(ctx context.Context, id uint64, change func(g *tessera.Game) error) error
 	// Games lists a user's games.
 	Games(ctx context.Context, userID string) ([]*tessera.Game, error)
+	// OpenChallenges lists the open challenges of a server as the
+	// transaction sees them, oldest first. Transactions that ask it for
+	// one server run one after the other (in any number of processes),
+	// so a limit counted here and then created holds.
+	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
+	RatingsTx
+}
+
+// RatingsTx is what a game's end needs to change its players' ratings
+// in the game's own transaction.
+type RatingsTx interface {
 	// Rating is the stored rating of user for game in guild; ok false when
 	// the player has none yet.
 	Rating(ctx context.Context, guild, game, user string) (r tessera.Rating, ok bool, err error)
 	// PutRating stores r, replacing the rating of the same guild, game
 	// and user.
 	PutRating(ctx context.Context, r tessera.Rating) error
-	// OpenChallenges lists the open challenges of a server as the
-	// transaction sees them, oldest first. Transactions that ask it for
-	// one server run one after the other (in any number of processes),
-	// so a limit counted here and then created holds.
-	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
 	// NextRatingSeq gives the next number of the order in which games
 	// change ratings (1, 2, ...; the game's RatingSeq). A game's end
 	// takes it after reading its players' ratings (Rating), so two games
@@ -214,6 +278,12 @@ type Options struct {
 	LockTimeout time.Duration
 	// NoSync turns fsync off: for tests and benchmarks only.
 	NoSync bool
+	// Timeout is the longest one statement may run (0: no limit), so that
+	// a query stuck behind a lock or on a sick server ends with an error
+	// instead of holding a courier worker or an interaction for ever. On
+	// PostgreSQL it is the session's statement_timeout; bbolt ignores it
+	// (its file is local, and a transaction cannot be interrupted).
+	Timeout time.Duration
 	// ReadOnly opens an existing database without writing anything: a
 	// missing or empty database is an error (*NotFoundError) instead of a
 	// new one.

@@ -89,7 +89,10 @@ const (
 // check verifies the file's structure and that every stored game replays.
 // When the structure is damaged the games are not read: reading them
 // would meet the same damage.
-func check(ctx context.Context, st storage.Store) (problems []string) {
+func check(ctx context.Context, st interface {
+	storage.Admin
+	storage.GameLists
+}) (problems []string) {
 	for _, err := range st.Check(ctx) {
 		var damaged *storage.DamagedError
 		if errors.As(err, &damaged) {

@@ -20,7 +20,13 @@ import (
 
 // Config is the bot's configuration; config.example.yaml documents it.
 type Config struct {
-	Database string `yaml:"database"`
+	// Database is the database's file or URL and DatabaseTimeout the
+	// longest one statement may run: the database key, in either of its
+	// forms (config_database.go).
+	Database        string        `yaml:"-"`
+	DatabaseTimeout time.Duration `yaml:"-"`
+	DatabaseKey     databaseKey   `yaml:"database"`
+
 	GuildID  string `yaml:"guild_id"`
 	Pictures string `yaml:"pictures"`
 	LogLevel string `yaml:"log_level"`
@@ -115,6 +121,9 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 		if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // an empty file is the defaults
 			return nil, fmt.Errorf("config %s: %w", path, err)
 		}
+	}
+	if err := c.applyDatabase(); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	for env, dst := range map[string]*string{
 		"TESSERA_DATABASE":  &c.Database,

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/delivery"
 	"tessera/engine"
 	"tessera/render"
 	"tessera/service"
@@ -246,10 +247,11 @@ func (l *loader) run(window, drain time.Duration, rate float64) (loadResult, err
 	defer cancel()
 	var courierErr error
 	courierDone := make(chan struct{})
+	courier := delivery.New(l.svc)
 	go func() {
 		defer close(courierDone)
 		for ctx.Err() == nil {
-			if _, err := l.svc.Deliver(ctx, l.sink); err != nil && ctx.Err() == nil {
+			if _, err := courier.Deliver(ctx, l.sink); err != nil && ctx.Err() == nil {
 				courierErr = err
 				return
 			}

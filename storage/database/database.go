@@ -6,7 +6,6 @@ package database
 
 import (
 	"context"
-	"net/url"
 	"strings"
 
 	"tessera/storage"
@@ -45,14 +44,5 @@ func Redact(dsn string) string {
 	if !IsPostgres(dsn) {
 		return dsn
 	}
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return "(a PostgreSQL URL that does not parse)"
-	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.Redacted()
+	return postgres.Redact(dsn)
 }

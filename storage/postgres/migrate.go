@@ -86,6 +86,14 @@ func (s *Store) migrate(ctx context.Context) (created bool, err error) {
 		return false, s.fail(err)
 	}
 	defer conn.Release()
+	// A migration may rewrite a big table, and waits for another
+	// process's: the statement timeout (storage.Options.Timeout) bounds
+	// the bot's queries, not these. RESET gives the connection back its
+	// own before the pool has it again.
+	if _, err := conn.Exec(ctx, "SET statement_timeout = 0"); err != nil {
+		return false, s.fail(err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "RESET statement_timeout")
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
 		return false, s.fail(err)
 	}

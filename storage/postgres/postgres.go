@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ var _ storage.Backuper = (*Store)(nil)
 // lock wait, does not apply. opt.NoSync commits without waiting for the
 // server's disk (synchronous_commit=off: tests and benchmarks only).
 func Open(ctx context.Context, url string, opt storage.Options) (*Store, error) {
-	name := redact(url)
+	name := Redact(url)
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %v", name, err)
@@ -78,6 +79,13 @@ func Open(ctx context.Context, url string, opt storage.Options) (*Store, error) 
 	if opt.ReadOnly {
 		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
 	}
+	if opt.Timeout > 0 {
+		// The server ends a statement that runs longer (SQLSTATE 57014)
+		// and the connection stays usable; a ctx cancelled meanwhile
+		// ends the wait on the client's side (pgx asks the server to
+		// cancel, and drops the connection).
+		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(1, opt.Timeout.Milliseconds()), 10)
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %v", name, err)
@@ -95,9 +103,10 @@ func Open(ctx context.Context, url string, opt storage.Options) (*Store, error) 
 	return s, nil
 }
 
-// redact removes the password from a URL shown in messages and logs,
-// whether it is in the user part or a password= parameter.
-func redact(raw string) string {
+// Redact removes the password from a URL shown in messages and logs,
+// whether it is in the user part or a password= parameter
+// (storage/database.Redact gives every configured database's name).
+func Redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(a PostgreSQL URL that does not parse)"

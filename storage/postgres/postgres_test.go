@@ -578,10 +578,10 @@ func TestBackup(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
-	if got := redact("postgres://bot:s3cret@db.example/tessera"); got != "postgres://bot:xxxxx@db.example/tessera" {
+	if got := Redact("postgres://bot:s3cret@db.example/tessera"); got != "postgres://bot:xxxxx@db.example/tessera" {
 		t.Errorf("redact: %s", got)
 	}
-	if got := redact("postgresql://db.example/tessera?user=bot&password=s3cret"); strings.Contains(got, "s3cret") {
+	if got := Redact("postgresql://db.example/tessera?user=bot&password=s3cret"); strings.Contains(got, "s3cret") {
 		t.Errorf("redact: %s", got)
 	}
 	if got := libpqURL("postgres://u@/db?host=/tmp/x&pool_max_conns=4"); got != "postgres://u@/db?host=%2Ftmp%2Fx" {

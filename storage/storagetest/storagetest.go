@@ -59,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"DumpLoad", testDumpLoad},
 		{"LoadRefusesNonEmpty", testLoadRefusesNonEmpty},
 		{"FailedLoadWritesNothing", testFailedLoad},
+		{"CancelledContext", testCancelledContext},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -344,3 +344,31 @@ func Kill(t testing.TB, dbURL string) int {
 	}
 	return n
 }
+
+// AwaitLockWait returns once a connection to the database of dbURL waits
+// for a lock another transaction holds (a query blocked in flight), so a
+// test can act on that query without sleeping. It fails the test when
+// ctx ends first.
+func AwaitLockWait(ctx context.Context, t testing.TB, dbURL string) {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	conn, err := pgx.Connect(ctx, Server(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	for {
+		var waiting bool
+		err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock')", name).Scan(&waiting)
+		if err != nil {
+			t.Fatalf("waiting for a blocked query: %v", err)
+		}
+		if waiting {
+			return
+		}
+	}
+}

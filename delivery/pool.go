@@ -1,13 +1,9 @@
-package service
+package delivery
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,55 +11,10 @@ import (
 	"tessera"
 )
 
-// CourierConfig is how the courier delivers announcements.
-type CourierConfig struct {
-	// Workers is how many games' announcements are delivered at once
-	// (setting courier.workers, default the number of cores). A game's own
-	// announcements are always delivered one after the other, in order.
-	Workers int
-	// Owner names this process among those sharing one database, in its
-	// leases on the outbox and on the AI's turns (default: host name,
-	// process id and a random suffix).
-	Owner string
-	// Lease is how long a claimed game stays this process's (default 1
-	// minute); a killed process's games are taken over once it runs out.
-	Lease time.Duration
-}
-
-// MaxCourierWorkers bounds courier.workers: each worker renders a board
-// at a time (a few MB), and Discord's rate limits make more pointless.
-const MaxCourierWorkers = 64
-
-// DefaultLease is how long the courier holds a game it claimed.
-const DefaultLease = time.Minute
-
-func (c CourierConfig) workers() int {
-	if c.Workers <= 0 {
-		return runtime.NumCPU()
-	}
-	return min(c.Workers, MaxCourierWorkers)
-}
-
-func (c CourierConfig) lease() time.Duration {
-	if c.Lease <= 0 {
-		return DefaultLease
-	}
-	return c.Lease
-}
-
-// newOwner names a courier uniquely: two processes on one host never share
-// a name, and the name says where a claim came from.
-func newOwner() string {
-	host, _ := os.Hostname()
-	var b [4]byte
-	rand.Read(b[:])
-	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
-}
-
 // round is one claim's worth of delivery: the claimed games' announcements,
 // delivered by up to workers goroutines, a game at a time each.
 type round struct {
-	s     *Service
+	s     *Courier
 	sink  Sink
 	stop  context.CancelFunc
 	until time.Time // no announcement is started after this: the lease may run out
@@ -97,7 +48,7 @@ func (r *round) forget(ctx context.Context) error {
 	if len(done) == 0 {
 		return nil
 	}
-	return r.s.store.Delivered(ctx, done...)
+	return r.s.store.Delivered(recording(ctx), done...)
 }
 
 // game delivers one game's announcements in order. A failure holds back the
@@ -142,7 +93,7 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 			} else {
 				s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
 			}
-			if err := s.store.Retry(ctx, a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
+			if err := s.store.Retry(recording(ctx), a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
 				r.fail(err)
 			}
 			return // the game's later announcements wait behind this one
@@ -182,9 +133,9 @@ func byGame(list []tessera.Announcement) [][]tessera.Announcement {
 // whether another round may find more (it claimed max games, or left some
 // unfinished), how many announcements it delivered and whether any left
 // the outbox.
-func (s *Service) deliverRound(ctx context.Context, sink Sink, max int) (more bool, delivered int, progress bool, err error) {
+func (s *Courier) deliverRound(ctx context.Context, sink Sink, max int) (more bool, delivered int, progress bool, err error) {
 	c := s.cfg.Courier
-	lease := c.lease()
+	lease := c.EffectiveLease()
 	start := time.Now() // leases and retries run on the wall clock, not the game clock
 	list, err := s.store.Claim(ctx, start, c.Owner, lease, max)
 	if err != nil || len(list) == 0 {
@@ -198,7 +149,7 @@ func (s *Service) deliverRound(ctx context.Context, sink Sink, max int) (more bo
 	defer func() {
 		// Another process may take the games at once; an expired lease
 		// would free them anyway.
-		if rerr := s.store.Release(ctx, c.Owner, ids...); err == nil {
+		if rerr := s.store.Release(recording(ctx), c.Owner, ids...); err == nil {
 			err = rerr
 		}
 	}()
@@ -220,7 +171,7 @@ func (s *Service) deliverRound(ctx context.Context, sink Sink, max int) (more bo
 	r := &round{s: s, sink: sink, stop: stop, until: start.Add(lease / 3)}
 	next := make(chan []tessera.Announcement)
 	var wg sync.WaitGroup
-	for range min(c.workers(), len(games)) {
+	for range min(c.EffectiveWorkers(), len(games)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

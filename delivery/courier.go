@@ -1,66 +1,35 @@
-package service
+package delivery
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"log/slog"
+	"sync"
 	"time"
 
 	"tessera"
-	"tessera/engine"
-	"tessera/picture"
+	"tessera/service"
+	"tessera/storage"
 )
-
-// Message is something a transport posts.
-type Message struct {
-	Text     string
-	Files    []File
-	Mentions []string // user ids pinged; nobody else is
-	ReplyTo  string   // a message id this answers
-	// Marker makes the message recognisable among a channel's messages
-	// (see Finder); the transport shows it in small print.
-	Marker  string
-	Buttons []Button // buttons under the message (Rematch)
-}
-
-// Sink delivers announcements to a transport (Discord, the console).
-// nonce is unique per announcement: a transport that supports it makes a
-// repeated delivery (after a crash between sending and recording) a no-op.
-// An error wrapped with Permanent is not retried.
-type Sink interface {
-	// Thread makes a game's thread under channelID, started from the
-	// message fromID when it is not empty; it returns the thread's id.
-	Thread(ctx context.Context, channelID, fromID, name string) (string, error)
-	// Post sends a message to a channel and returns its id.
-	Post(ctx context.Context, channelID string, m Message, nonce string) (string, error)
-	// Edit replaces a message's text and files.
-	Edit(ctx context.Context, channelID, messageID string, m Message) error
-	// DM sends a direct message to a user.
-	DM(ctx context.Context, userID string, m Message, nonce string) error
-	// React adds a reaction to a message.
-	React(ctx context.Context, channelID, messageID, emoji string) error
-}
-
-// PermanentError is a delivery that can never succeed (DMs closed, a
-// deleted channel): it is dropped, not retried.
-type PermanentError struct{ Err error }
-
-func (e *PermanentError) Error() string { return e.Err.Error() }
-func (e *PermanentError) Unwrap() error { return e.Err }
-
-// Permanent marks an error as permanent.
-func Permanent(err error) error { return &PermanentError{Err: err} }
 
 // backoff is the wait before try n+1: RetryBase, twice that, ... at most
 // 5 minutes, or an hour while a human must fix something.
-func (s *Service) backoff(tries int, blocked bool) time.Duration {
+func (s *Courier) backoff(tries int, blocked bool) time.Duration {
 	if blocked {
 		return min(s.cfg.RetryBase<<min(tries, 20), blockedBackoffCap)
 	}
 	d := s.cfg.RetryBase << min(tries, 10)
 	return min(d, 5*time.Minute)
 }
+
+// recording is the context of a store write that records what the
+// transport already did (a thread made, a status posted, a message
+// delivered, a failed try, a lease given back). The courier's ctx is cut
+// when the bot closes, after a grace period; such a write outlives it, so
+// that nothing done is done again on the next start. The database's
+// statement timeout still bounds it.
+func recording(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
 
 // Deliver sends every announcement that is due and removes each one only
 // once the transport accepted it. Games are delivered in parallel (up to
@@ -70,12 +39,12 @@ func (s *Service) backoff(tries int, blocked bool) time.Duration {
 // Games are claimed through the store with a lease, so several processes
 // may share one outbox: a game is delivered by one of them at a time. It
 // returns how many announcements were delivered.
-func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
+func (s *Courier) Deliver(ctx context.Context, sink Sink) (int, error) {
 	s.deliverMu.Lock()
 	defer s.deliverMu.Unlock()
 	// A round claims a few games per worker: enough to keep them busy,
 	// few enough that a slow game does not hold many others' leases.
-	max := max(16, 4*s.cfg.Courier.workers())
+	max := max(16, 4*s.cfg.Courier.EffectiveWorkers())
 	delivered := 0
 	for {
 		more, n, progress, err := s.deliverRound(ctx, sink, max)
@@ -90,7 +59,7 @@ func (s *Service) Deliver(ctx context.Context, sink Sink) (int, error) {
 // permanent: a database that hiccuped (a lost connection, a restart)
 // answers the next try, so the announcement waits for it with back-off.
 // Only a refusal of the transport that no retry can change drops one.
-func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement) error {
+func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement) error {
 	g, err := s.store.Game(ctx, a.GameID)
 	if err != nil {
 		return fmt.Errorf("reading game %d: %w", a.GameID, err)
@@ -110,16 +79,16 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 	}
 	switch a.Kind {
 	case tessera.AnnouncePost:
-		m := Message{Text: a.Text, Mentions: a.Ping, Marker: marker(a)}
+		m := service.Message{Text: a.Text, Mentions: a.Ping, Marker: marker(a)}
 		if a.Rematch {
-			m.Buttons = rematchButtons(g)
+			m.Buttons = s.svc.RematchButtons(g)
 		}
 		if a.Board {
-			pic, err := s.pictureAt(g, a.Moves)
+			pic, err := s.svc.PictureAt(g, a.Moves)
 			if err != nil {
 				return Permanent(err)
 			}
-			m.Files = []File{pic}
+			m.Files = []service.File{pic}
 		}
 		if g.InDMs {
 			return s.postToPlayers(ctx, sink, g, a, m)
@@ -150,7 +119,7 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 		if s.alreadySent(ctx, sink, a, g.Place(), "") {
 			return nil
 		}
-		_, err := sink.Post(ctx, g.Place(), Message{Text: a.Text, ReplyTo: a.Target, Marker: marker(a)}, nonce(a))
+		_, err := sink.Post(ctx, g.Place(), service.Message{Text: a.Text, ReplyTo: a.Target, Marker: marker(a)}, nonce(a))
 		return err
 	}
 	return Permanent(fmt.Errorf("unknown announcement kind %q", a.Kind))
@@ -159,19 +128,18 @@ func (s *Service) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 // makePlace makes the game's thread (or adopts its channel) and its status
 // message. Both steps are recorded as soon as they are done, so a retry
 // does neither twice.
-func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) error {
+func (s *Courier) makePlace(ctx context.Context, sink Sink, g *tessera.Game) error {
 	if g.InDMs {
 		return nil // its channel was deleted before the game began: it is played in direct messages
 	}
 	if g.ThreadID == "" {
 		place := g.ChannelID
 		if !g.NoThread {
-			name := fmt.Sprintf("#%d %s: %s", g.ID, gameName(g.Setup.Game), strings.Join(g.Names(), " vs "))
 			starter := g.MessageID
 			if g.MessageChannel != "" { // the challenge is in another thread: a thread of its own
 				starter = ""
 			}
-			id, err := sink.Thread(ctx, g.ChannelID, starter, clipTo(name, 100))
+			id, err := sink.Thread(ctx, g.ChannelID, starter, service.ThreadName(g))
 			var perm *PermanentError
 			switch {
 			case errors.As(err, &perm):
@@ -182,7 +150,7 @@ func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) err
 				place = id
 			}
 		}
-		ng, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+		ng, err := s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storage.Tx) error {
 			g.ThreadID = place
 			return nil
 		})
@@ -199,8 +167,8 @@ func (s *Service) makePlace(ctx context.Context, sink Sink, g *tessera.Game) err
 
 // editStatus edits the game's status message in place (posting it first
 // if the game has none yet). It always shows the game as it is now.
-func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, nonce, mark string) error {
-	m, err := s.statusMessage(g)
+func (s *Courier) editStatus(ctx context.Context, sink Sink, g *tessera.Game, nonce, mark string) error {
+	m, err := s.svc.StatusMessage(g)
 	if err != nil {
 		return Permanent(err)
 	}
@@ -222,81 +190,24 @@ func (s *Service) editStatus(ctx context.Context, sink Sink, g *tessera.Game, no
 			return err
 		}
 	}
-	_, err = s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err = s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storage.Tx) error {
 		g.StatusID = id
 		return nil
 	})
 	return err
 }
 
-// statusMessage is the game's status: scores, whose turn, the clock, the
-// board. It pings nobody.
-func (s *Service) statusMessage(g *tessera.Game) (Message, error) {
-	p, err := s.state(g)
-	if err != nil {
-		return Message{}, err
-	}
-	st := p.state
-	lines := []string{fmt.Sprintf("**%s**, game #%d: %s", gameName(g.Setup.Game), g.ID, strings.Join(g.Names(), " vs ")), scoreLine(g, st)}
-	switch g.Status {
-	case tessera.StatusPlaying:
-		to := g.Players[st.ToMove()]
-		line := fmt.Sprintf("%s to move", to.Name)
-		if aiToMove(g, st) {
-			line = fmt.Sprintf("%s is thinking", to.Name)
-		}
-		if left, ok := timeLeft(g, s.now()); ok {
-			line += fmt.Sprintf(", %s left (until %s)", Span(left), s.cfg.Stamp(g.Deadline, time.UTC))
-		}
-		lines = append(lines, line+".")
-	case tessera.StatusAborted:
-		lines = append(lines, "Aborted.")
-	case tessera.StatusFinished:
-		if solo(g) {
-			break // the puzzle's line above says it ("Hard puzzle solved! …")
-		}
-		fallthrough
-	default:
-		lines = append(lines, picture.Status(picture.NewPanel("", st.View(engine.NoSeat), g.Names()).Seats)+".")
-	}
-	lines = append(lines, fmt.Sprintf("Clock: %s. Moves so far: %d.", ClockText(g.Clock), len(g.Moves)))
-	pic, err := s.picture(g, st)
-	if err != nil {
-		return Message{}, err
-	}
-	return Message{Text: strings.Join(lines, "\n"), Files: []File{pic}}, nil
-}
-
-// pictureAt renders the board after the first n record entries.
-func (s *Service) pictureAt(g *tessera.Game, n int) (File, error) {
-	var st engine.State
-	if n == len(g.Moves) {
-		p, err := s.state(g)
-		if err != nil {
-			return File{}, err
-		}
-		st = p.state
-	} else {
-		var err error
-		if st, err = ReplayN(g, n); err != nil {
-			return File{}, err
-		}
-	}
-	return s.pictureOf(g, st, n)
-}
-
 // notify sends a turn notice or a reminder by direct message, but only if
 // it is still that player's turn in the position it was written for, and
 // the player has not turned notices off.
-func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tessera.Announcement) error {
+func (s *Courier) notify(ctx context.Context, sink Sink, g *tessera.Game, a tessera.Announcement) error {
 	if g.Status != tessera.StatusPlaying || len(g.Moves) != a.Moves {
 		return nil // they (or someone) moved since: no longer true
 	}
-	p, err := s.state(g)
+	to, err := s.svc.ToMove(g)
 	if err != nil {
 		return Permanent(err)
 	}
-	to := p.state.ToMove()
 	if to < 0 || g.Players[to].ID != a.UserID {
 		return nil
 	}
@@ -311,21 +222,14 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	if len(opp) == 0 {
 		return nil // alone: nobody to wait for, no notice (none is written now)
 	}
-	text := fmt.Sprintf("Your turn in **%s** game #%d%s: %s", gameName(g.Setup.Game), g.ID, againstText(opp), s.cfg.Link(g.GuildID, g.Place()))
-	if a.Kind == tessera.AnnounceReminder {
-		text = fmt.Sprintf("Reminder: %s is waiting for your move in **%s** game #%d (since %s): %s",
-			joinAnd(opp), gameName(g.Setup.Game), g.ID, s.cfg.Stamp(g.TurnStart, loc(u)), s.cfg.Link(g.GuildID, g.Place()))
-	}
-	if left, ok := timeLeft(g, s.now()); ok {
-		text += fmt.Sprintf("\nTime left: %s (until %s).", Span(left), s.cfg.Stamp(g.Deadline, loc(u)))
-	}
-	m := Message{Text: text, Marker: marker(a)}
+	text := s.svc.TurnNotice(g, a, u, opp)
+	m := service.Message{Text: text, Marker: marker(a)}
 	if a.Board {
-		pic, err := s.picture(g, p.state)
+		pic, err := s.svc.Picture(g)
 		if err != nil {
 			return Permanent(err)
 		}
-		m.Files = []File{pic}
+		m.Files = []service.File{pic}
 	}
 	if s.alreadySent(ctx, sink, a, "", a.UserID) {
 		return nil
@@ -336,7 +240,7 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 		// DMs closed: the thread mention is enough. Log it once per user.
 		if !u.DMFailed {
 			s.log.Info("cannot send direct messages to a player; thread mentions only", "user", a.UserID, "err", err)
-			s.store.UpdateUser(ctx, a.UserID, func(u *tessera.UserSettings, _ storageTx) error {
+			s.store.UpdateUser(recording(ctx), a.UserID, func(u *tessera.UserSettings, _ storage.Tx) error {
 				u.DMFailed = true
 				return nil
 			})
@@ -346,19 +250,59 @@ func (s *Service) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	return err
 }
 
-func loc(u tessera.UserSettings) *time.Location {
-	if u.TimeZone != "" {
-		if l, err := time.LoadLocation(u.TimeZone); err == nil {
-			return l
-		}
-	}
-	return time.UTC
+// Courier delivers the outbox of one service to a transport (a Sink):
+// the bot's and the console's. Deliver runs one delivery at a time per
+// lease owner (the service's Courier.Owner), however many couriers it has.
+type Courier struct {
+	svc   Service
+	store Store
+	cfg   service.Config
+	log   *slog.Logger
+	now   func() time.Time
+
+	// deliverMu is shared by every courier of one owner (ownerLock).
+	deliverMu *sync.Mutex
 }
 
-func clipTo(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+// ownerLocks serialise the couriers that claim under one owner, such as
+// two transports on one service (HTTP replicas in one process): a lease
+// keeps the other owners off a game, not its own owner's second courier.
+var ownerLocks sync.Map // owner -> *sync.Mutex
+
+func ownerLock(owner string) *sync.Mutex {
+	m, _ := ownerLocks.LoadOrStore(owner, new(sync.Mutex))
+	return m.(*sync.Mutex)
+}
+
+// Store is what the courier needs of the database: the games (read, and
+// their place recorded), the users' settings, and the outbox.
+type Store interface {
+	storage.Games
+	storage.Users
+	storage.Outbox
+}
+
+// Service is what the courier asks of the commands' side (package
+// service): its store and settings, and the words and pictures of a
+// game's announcements, which the commands write and the courier sends.
+type Service interface {
+	Store() storage.Store
+	Config() service.Config
+	Now() time.Time
+	Logger() *slog.Logger
+	StatusMessage(g *tessera.Game) (service.Message, error)
+	PictureAt(g *tessera.Game, moves int) (service.File, error)
+	Picture(g *tessera.Game) (service.File, error)
+	ToMove(g *tessera.Game) (int, error)
+	TurnNotice(g *tessera.Game, a tessera.Announcement, u tessera.UserSettings, opp []string) string
+	RematchButtons(g *tessera.Game) []service.Button
+	Mention(u service.User) string
+	// Poke wakes the transport's courier loop (Wake): more is due.
+	Poke()
+}
+
+// New returns the courier of svc.
+func New(svc Service) *Courier {
+	cfg := svc.Config()
+	return &Courier{svc: svc, store: svc.Store(), cfg: cfg, log: svc.Logger(), now: svc.Now, deliverMu: ownerLock(cfg.Courier.Owner)}
 }

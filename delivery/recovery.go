@@ -1,4 +1,4 @@
-package service
+package delivery
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/service"
+	"tessera/storage"
 )
 
 // What the courier does when the transport takes a game's place away, or
@@ -19,65 +21,6 @@ import (
 // tells the players once) while a permission is missing, and stops
 // everything when the token is refused. Nothing a human can fix is ever
 // dropped.
-
-// Failure is why a delivery failed, as the transport classifies it.
-type Failure int
-
-// Failures.
-const (
-	// Gone: the channel or thread is gone (Discord 10003 Unknown Channel).
-	Gone Failure = iota + 1
-	// MessageGone: the message to edit or react to is gone (10008).
-	MessageGone
-	// Blocked: a permission is missing (50001 Missing Access, 50013
-	// Missing Permissions); a server admin can fix it.
-	Blocked
-	// Locked: the thread is locked (160005), or archived and locked so
-	// that it cannot be unarchived (50083).
-	Locked
-	// Refused: the transport refused our credentials (401): nothing can
-	// be delivered until the bot restarts with a good token.
-	Refused
-)
-
-// DeliveryError is a delivery failure the courier recovers from.
-type DeliveryError struct {
-	Failure Failure
-	Err     error
-}
-
-func (e *DeliveryError) Error() string { return e.Err.Error() }
-func (e *DeliveryError) Unwrap() error { return e.Err }
-
-// DeliveryFailure marks a transport error with why it failed.
-func DeliveryFailure(f Failure, err error) error { return &DeliveryError{Failure: f, Err: err} }
-
-func failureOf(err error) Failure {
-	var de *DeliveryError
-	if errors.As(err, &de) {
-		return de.Failure
-	}
-	return 0
-}
-
-// ErrTokenRefused is what Deliver returns when the transport refused the
-// token: the courier must stop; everything stays in the outbox.
-var ErrTokenRefused = errors.New("the token was refused")
-
-// Finder is what a transport may also do: look for a message of ours that
-// carries a marker in a channel (or, with channelID "", the direct
-// messages with userID), returning its id or "". It looks back to since,
-// when the message was first sent if it was (however busy the channel
-// since); with since zero, among the recent messages.
-type Finder interface {
-	Find(ctx context.Context, channelID, userID, marker string, since time.Time) (string, error)
-}
-
-// NonceWindow is how long after a first attempt the courier trusts the
-// transport's nonce to make a repeated post a no-op. Discord checks nonces
-// "in the past few minutes"; one minute stays well inside that. After it,
-// the courier looks for the post before sending it again.
-const NonceWindow = time.Minute
 
 // blockedBackoffCap is the longest wait between tries while a human must
 // fix something (a permission): an hour.
@@ -108,7 +51,7 @@ func placeMarker(g *tessera.Game, kind string) string {
 
 // find looks for a marked message in a channel (or the DMs with userID),
 // when the transport can; "" when it is not there or cannot be looked for.
-func (s *Service) find(ctx context.Context, sink Sink, channelID, userID, mark string) string {
+func (s *Courier) find(ctx context.Context, sink Sink, channelID, userID, mark string) string {
 	f, ok := sink.(Finder)
 	if !ok {
 		return ""
@@ -124,7 +67,7 @@ func (s *Service) find(ctx context.Context, sink Sink, channelID, userID, mark s
 // alreadySent looks for a post whose first attempt is older than the nonce
 // window (it may have reached the transport, whose nonce no longer
 // protects it). channelID "" means the direct messages with userID.
-func (s *Service) alreadySent(ctx context.Context, sink Sink, a tessera.Announcement, channelID, userID string) bool {
+func (s *Courier) alreadySent(ctx context.Context, sink Sink, a tessera.Announcement, channelID, userID string) bool {
 	f, ok := sink.(Finder)
 	if !ok || a.Attempted.IsZero() || s.now().Sub(a.Attempted) < NonceWindow {
 		return false
@@ -143,7 +86,7 @@ func (s *Service) alreadySent(ctx context.Context, sink Sink, a tessera.Announce
 // deliverRecovering delivers one announcement; when the game's place is
 // gone or locked it moves the game (at most twice: a deleted thread whose
 // channel is gone too) and tries again.
-func (s *Service) deliverRecovering(ctx context.Context, sink Sink, a tessera.Announcement) error {
+func (s *Courier) deliverRecovering(ctx context.Context, sink Sink, a tessera.Announcement) error {
 	for moves := 0; ; moves++ {
 		err := s.deliver(ctx, sink, a)
 		f := failureOf(err)
@@ -157,7 +100,7 @@ func (s *Service) deliverRecovering(ctx context.Context, sink Sink, a tessera.An
 }
 
 // relocate gives a game a new place after its place failed with f.
-func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure, cause error) error {
+func (s *Courier) relocate(ctx context.Context, sink Sink, id uint64, f Failure, cause error) error {
 	g, err := s.store.Game(ctx, id)
 	if err != nil {
 		return err
@@ -173,8 +116,7 @@ func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure,
 	case f == Locked:
 		return DeliveryFailure(Blocked, cause) // a channel is not locked; treat it as a permission
 	case inThread:
-		name := fmt.Sprintf("#%d %s: %s", g.ID, gameName(g.Setup.Game), strings.Join(g.Names(), " vs "))
-		tid, err := sink.Thread(ctx, g.ChannelID, "", clipTo(name, 100))
+		tid, err := sink.Thread(ctx, g.ChannelID, "", service.ThreadName(g))
 		switch failureOf(err) {
 		case 0:
 			if err != nil {
@@ -194,7 +136,7 @@ func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure,
 		return s.moveToDMs(ctx, g)
 	}
 	s.log.Warn("the game's place was lost; it moves", "game", g.ID, "from", g.Place(), "to", place, "err", cause)
-	_, err = s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err = s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storage.Tx) error {
 		g.ThreadID, g.StatusID, g.Notice = place, "", notice
 		g.Relocations++
 		return nil
@@ -202,18 +144,18 @@ func (s *Service) relocate(ctx context.Context, sink Sink, id uint64, f Failure,
 	return err
 }
 
-func (s *Service) moveToDMs(ctx context.Context, g *tessera.Game) error {
+func (s *Courier) moveToDMs(ctx context.Context, g *tessera.Game) error {
 	s.log.Warn("the game's channel is gone; it goes on in direct messages", "game", g.ID, "channel", g.ChannelID)
-	_, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+	_, err := s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storage.Tx) error {
 		g.InDMs, g.StatusID = true, ""
 		// %s in the notice is each player's opponents, filled in when
 		// it is sent; a player alone has none.
 		against := " against %s"
-		if solo(g) {
+		if g.Setup.Players == 1 { // a game played alone
 			against = ", alone"
 		}
 		g.Notice = fmt.Sprintf("The channel of game #%d (**%s**%s) was deleted, so the game goes on here, in direct messages: "+
-			"use `/move game:%d` (and `/hand`, `/board` with `game:%d`) from anywhere. The board is below.", g.ID, gameName(g.Setup.Game), against, g.ID, g.ID)
+			"use `/move game:%d` (and `/hand`, `/board` with `game:%d`) from anywhere. The board is below.", g.ID, service.GameName(g.Setup.Game), against, g.ID, g.ID)
 		g.Relocations++
 		return nil
 	})
@@ -224,25 +166,21 @@ func (s *Service) moveToDMs(ctx context.Context, g *tessera.Game) error {
 // announcement: the status message (with the board) and the notice saying
 // why the game is here. Each is recorded once done, so a retry repeats
 // neither.
-func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (*tessera.Game, error) {
+func (s *Courier) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (*tessera.Game, error) {
 	if g.InDMs {
 		if g.Notice == "" {
 			return g, nil
 		}
-		p, err := s.state(g)
-		if err != nil {
-			return g, Permanent(err)
-		}
-		pic, err := s.picture(g, p.state)
+		pic, err := s.svc.Picture(g)
 		if err != nil {
 			return g, Permanent(err)
 		}
 		for seat, pl := range g.Players {
 			text := g.Notice
 			if strings.Contains(text, "%s") {
-				text = fmt.Sprintf(text, joinAnd(g.Opponents(pl.ID)))
+				text = fmt.Sprintf(text, service.JoinAnd(g.Opponents(pl.ID)))
 			}
-			m := Message{Text: text, Files: []File{pic}, Marker: placeMarker(g, "n")}
+			m := service.Message{Text: text, Files: []service.File{pic}, Marker: placeMarker(g, "n")}
 			if s.find(ctx, sink, "", pl.ID, m.Marker) != "" {
 				continue
 			}
@@ -253,7 +191,7 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 				}
 			}
 		}
-		return s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+		return s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storage.Tx) error {
 			g.Notice = ""
 			return nil
 		})
@@ -276,15 +214,15 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 		var names []string
 		for _, p := range g.Players {
 			ping = append(ping, p.ID)
-			names = append(names, s.mention(User{ID: p.ID, Name: p.Name}))
+			names = append(names, s.svc.Mention(service.User{ID: p.ID, Name: p.Name}))
 		}
-		m := Message{Text: strings.Join(names, " ") + ": " + g.Notice, Mentions: ping, Marker: placeMarker(g, "n")}
+		m := service.Message{Text: strings.Join(names, " ") + ": " + g.Notice, Mentions: ping, Marker: placeMarker(g, "n")}
 		if s.find(ctx, sink, g.Place(), "", m.Marker) == "" {
 			if _, err := sink.Post(ctx, g.Place(), m, placeNonce(g, "n")); err != nil {
 				return g, err
 			}
 		}
-		return s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+		return s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storage.Tx) error {
 			g.Notice = ""
 			return nil
 		})
@@ -294,7 +232,7 @@ func (s *Service) ensurePlace(ctx context.Context, sink Sink, g *tessera.Game) (
 
 // postToPlayers sends a game's post to each player by direct message (a
 // game whose channel was deleted).
-func (s *Service) postToPlayers(ctx context.Context, sink Sink, g *tessera.Game, a tessera.Announcement, m Message) error {
+func (s *Courier) postToPlayers(ctx context.Context, sink Sink, g *tessera.Game, a tessera.Announcement, m service.Message) error {
 	for seat, p := range g.Players {
 		if s.alreadySent(ctx, sink, a, "", p.ID) {
 			continue
@@ -310,14 +248,14 @@ func (s *Service) postToPlayers(ctx context.Context, sink Sink, g *tessera.Game,
 
 // tellBlocked tells the players once, by direct message, that a game's
 // announcements wait for a permission, and where to play meanwhile.
-func (s *Service) tellBlocked(ctx context.Context, sink Sink, a tessera.Announcement, cause error) {
+func (s *Courier) tellBlocked(ctx context.Context, sink Sink, a tessera.Announcement, cause error) {
 	g, err := s.store.Game(ctx, a.GameID)
 	if err != nil || !g.Blocked.IsZero() {
 		return
 	}
 	s.log.Error("a permission is missing where a game is played; its announcements wait", "game", g.ID, "place", g.Place(), "err", cause)
 	now := s.now()
-	if _, err := s.store.Modify(ctx, g.ID, func(g *tessera.Game, _ storageTx) error {
+	if _, err := s.store.Modify(recording(ctx), g.ID, func(g *tessera.Game, _ storage.Tx) error {
 		g.Blocked = now
 		return nil
 	}); err != nil {
@@ -326,9 +264,9 @@ func (s *Service) tellBlocked(ctx context.Context, sink Sink, a tessera.Announce
 	text := fmt.Sprintf("I cannot post in the place of **%s** game #%d (%s): a permission is missing there "+
 		"(View Channel, Send Messages, Send Messages in Threads, Attach Files, Read Message History or Add Reactions). "+
 		"Nothing is lost: the game's messages wait until a server admin gives them back. Meanwhile `/move game:%d` works from anywhere.",
-		gameName(g.Setup.Game), g.ID, s.cfg.Link(g.GuildID, g.Place()), g.ID)
+		service.GameName(g.Setup.Game), g.ID, s.cfg.Link(g.GuildID, g.Place()), g.ID)
 	for seat, p := range g.Players {
-		if err := sink.DM(ctx, p.ID, Message{Text: text}, "tsb"+b36(g.ID)+"."+b36(uint64(now.Unix()))+"."+strconv.Itoa(seat)); err != nil {
+		if err := sink.DM(ctx, p.ID, service.Message{Text: text}, "tsb"+b36(g.ID)+"."+b36(uint64(now.Unix()))+"."+strconv.Itoa(seat)); err != nil {
 			s.log.Info("cannot tell a player that their game waits", "game", g.ID, "user", p.ID, "err", err)
 		}
 	}
@@ -336,13 +274,13 @@ func (s *Service) tellBlocked(ctx context.Context, sink Sink, a tessera.Announce
 
 // unblocked clears a game's waiting state once its announcements go
 // through again.
-func (s *Service) unblocked(ctx context.Context, id uint64) {
+func (s *Courier) unblocked(ctx context.Context, id uint64) {
 	g, err := s.store.Game(ctx, id)
 	if err != nil || g.Blocked.IsZero() {
 		return
 	}
 	s.log.Info("a game's announcements go through again", "game", id, "waited", s.now().Sub(g.Blocked).String())
-	s.store.Modify(ctx, id, func(g *tessera.Game, _ storageTx) error {
+	s.store.Modify(recording(ctx), id, func(g *tessera.Game, _ storage.Tx) error {
 		g.Blocked = time.Time{}
 		return nil
 	})
@@ -350,14 +288,34 @@ func (s *Service) unblocked(ctx context.Context, id uint64) {
 
 // RetryNow retries every waiting announcement at once: the transport saw
 // something change that may unblock them (a channel's permissions).
-func (s *Service) RetryNow(ctx context.Context) {
+func (s *Courier) RetryNow(ctx context.Context) {
 	if n, err := s.store.RetryNow(ctx); err != nil {
 		s.log.Warn("retrying waiting announcements failed", "err", err)
 	} else if n > 0 {
-		s.poke()
+		s.svc.Poke()
 	}
 }
 
-// Threads reports whether games get a thread each (else they stay in
-// their channel): what /new must be allowed to make.
-func (s *Service) Threads() bool { return !s.cfg.NoThreads }
+// rewriteChallenge delivers an AnnounceSettle. A message that is gone,
+// or that the bot may no longer edit, is left as it is: the buttons on it
+// are refused with a reason when clicked, and nothing else of the game
+// waits behind this edit.
+func (s *Courier) rewriteChallenge(ctx context.Context, sink Sink, g *tessera.Game, a tessera.Announcement) error {
+	if g.MessageID == "" || g.ChannelID == "" {
+		// Not recorded yet (the transport records it once Discord has told
+		// it the id, a moment after posting, and a click can come first):
+		// ChallengeMessage rewrites it when it records it.
+		return nil
+	}
+	channel := g.ChannelID
+	if g.MessageChannel != "" {
+		channel = g.MessageChannel
+	}
+	err := sink.Edit(ctx, channel, g.MessageID, service.Message{Text: a.Text})
+	switch failureOf(err) {
+	case Gone, MessageGone, Blocked, Locked:
+		s.log.Info("the challenge message was not rewritten", "game", g.ID, "message", g.MessageID, "err", err)
+		return nil
+	}
+	return err
+}
