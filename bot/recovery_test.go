@@ -224,7 +224,8 @@ func TestAnswerTooLate(t *testing.T) {
 	w.newGame(t)
 	u := w.toMove(t)
 	move := w.suggest(t, u, "")[0].Value.(string)
-	w.srv.Slow("POST /interactions/*/*/callback", 3100*time.Millisecond, 1)
+	// Past the fake's 3 s (fakediscord.Slowdown times that under -race).
+	w.srv.Slow("POST /interactions/*/*/callback", 3*time.Second*fakediscord.Slowdown+100*time.Millisecond, 1)
 	w.srv.Slash("move", fakediscord.Str("notation", move)).By(u).In(w.srv.GuildID, w.thread).Send(t)
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "played `"+move+"`") }, patience)
 	deadline := time.Now().Add(patience)

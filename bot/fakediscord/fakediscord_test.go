@@ -287,7 +287,7 @@ func TestCallbackRules(t *testing.T) {
 
 	late.Slash("late").Send(t)
 	ic = <-got
-	late.Advance(3*time.Second + time.Millisecond) // the scenario: answer after Discord's 3 s
+	late.Advance(3*time.Second*fakediscord.Slowdown + time.Millisecond) // the scenario: answer after Discord's 3 s (Slowdown times that under -race)
 	err := respond(dgLate, ic, "too late")
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Response.StatusCode != 404 || re.Message.Code != 10062 {
