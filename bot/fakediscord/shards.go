@@ -139,7 +139,7 @@ func (g *gateway) refuseIdentifyLocked(c *gwConn, shard [2]int) bool {
 		return false
 	}
 	key := shard[0] % s.cfg.maxConcurrency
-	now := time.Now()
+	now := s.nowLocked() // the fake's clock: a test may Advance past the window
 	if last, ok := g.lastIdentify[key]; ok && now.Sub(last) < s.cfg.identifyWindow {
 		// "If your app exceeds this limit, Discord will respond with a
 		// Invalid Session (opcode 9) event."
