@@ -129,8 +129,8 @@ func TestCommandTableReaders(t *testing.T) {
 // TestRendererBehindAnInterface: the service draws through its Renderer
 // interface, wired in cmd/tessera, and never imports render/ (its tests
 // may, to wire it); what a picture shows is described in picture/, which
-// depends on the engine alone. A second renderer (SVG for the web) is
-// then one more adapter beside render/.
+// depends on the engine alone. A second renderer (svg/, for the web
+// pages) is one more adapter beside render/, with no library at all.
 func TestRendererBehindAnInterface(t *testing.T) {
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
@@ -149,6 +149,11 @@ func TestRendererBehindAnInterface(t *testing.T) {
 			}
 			if dir == "picture/" && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine")) {
 				t.Errorf("%s (picture) imports %s: only the engine and the standard library", path, p)
+			}
+			// The SVG renderer needs no library: the engine, picture and
+			// the standard library (its tests may import more).
+			if strings.HasPrefix(slash, "svg/") && !strings.HasSuffix(slash, "_test.go") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && p != "tessera/picture" && !strings.HasPrefix(p, "tessera/engine")) {
+				t.Errorf("%s (svg) imports %s: only the engine, picture and the standard library", path, p)
 			}
 		}
 		return nil
