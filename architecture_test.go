@@ -16,7 +16,8 @@ import (
 // storage/, imports no driver), discordgo only in bot/, the engine free of
 // everything but the standard library and itself, the AI of everything
 // but those, and the conformance helpers (storagetest, enginetest,
-// aitest) in tests only.
+// aitest) and the Chromium harness (internal/chrome, the only importer
+// of chromedp) in tests only.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
 		"github.com/fogleman/gg":        "render/",
@@ -51,12 +52,18 @@ func TestDependencyDirection(t *testing.T) {
 			if p == "tessera/storage/storagetest" && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "storage/storagetest/") {
 				t.Errorf("%s imports %s, which only tests may import", path, p)
 			}
-			// The engine's and the AI's conformance helpers import testing:
-			// tests only (and the helpers themselves).
-			for _, helper := range []string{"engine/enginetest", "ai/aitest"} {
+			// The engine's and the AI's conformance helpers, and the
+			// Chromium harness, import testing: tests only (and the
+			// helpers themselves).
+			for _, helper := range []string{"engine/enginetest", "ai/aitest", "internal/chrome"} {
 				if p == "tessera/"+helper && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), helper+"/") {
 					t.Errorf("%s imports %s, which only tests may import", path, p)
 				}
+			}
+			// The Chromium driver drives the browser tests: the harness
+			// and tests only, never the bot's binary.
+			if (p == "github.com/chromedp/chromedp" || strings.HasPrefix(p, "github.com/chromedp/")) && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "internal/chrome/") {
+				t.Errorf("%s imports %s, which only internal/chrome and tests may import", path, p)
 			}
 			// The port is the same whatever the adapter: no driver in it.
 			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "storage/" && strings.Contains(p, ".") {
