@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"image"
+	"image/draw"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -92,21 +93,24 @@ func TestSVGMatchesPNG(t *testing.T) {
 // (red, green, blue; both opaque) and the share of pixels whose every
 // channel is within closeDiff.
 func compare(a, b image.Image) (mean, close float64) {
-	bounds := a.Bounds()
+	pa, pb := rgba(a), rgba(b)
 	var sum, near, n int
-	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
-		for x := bounds.Min.X; x < bounds.Max.X; x++ {
-			r1, g1, b1, _ := a.At(x, y).RGBA()
-			r2, g2, b2, _ := b.At(x, y).RGBA()
-			d := [3]int{abs(int(r1>>8) - int(r2>>8)), abs(int(g1>>8) - int(g2>>8)), abs(int(b1>>8) - int(b2>>8))}
-			sum += d[0] + d[1] + d[2]
-			if max(d[0], d[1], d[2]) <= closeDiff {
-				near++
-			}
-			n++
+	for i := 0; i+3 < len(pa.Pix) && i+3 < len(pb.Pix); i += 4 {
+		d0, d1, d2 := abs(int(pa.Pix[i])-int(pb.Pix[i])), abs(int(pa.Pix[i+1])-int(pb.Pix[i+1])), abs(int(pa.Pix[i+2])-int(pb.Pix[i+2]))
+		sum += d0 + d1 + d2
+		if max(d0, d1, d2) <= closeDiff {
+			near++
 		}
+		n++
 	}
 	return float64(sum) / float64(3*n), float64(near) / float64(n)
+}
+
+// rgba is img as an RGBA picture from (0, 0).
+func rgba(img image.Image) *image.RGBA {
+	out := image.NewRGBA(image.Rect(0, 0, img.Bounds().Dx(), img.Bounds().Dy()))
+	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
+	return out
 }
 
 func abs(x int) int {
