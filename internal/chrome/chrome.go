@@ -6,9 +6,10 @@
 //
 // One browser serves a whole test binary, started by the first test that
 // asks for a tab; each test gets a tab of its own, closed when it ends.
-// Call Main from the package's TestMain so that the browser is closed
-// when the tests are done (the kernel kills it anyway if the binary
-// dies: chromedp starts it with Pdeathsig).
+// A package's TestMain may call Main to close the browser when the tests
+// are done; without it the kernel kills the browser when the binary exits
+// (chromedp starts it with Pdeathsig), so a package that has a TestMain
+// of its own need not change it.
 //
 // Chromium is found at $CHROME or /usr/bin/chromium (Debian's package;
 // .ci/run installs it). Without it a test is skipped, unless CI=true:
