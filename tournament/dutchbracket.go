@@ -42,7 +42,10 @@ type bracketSearch struct {
 	pairs []([2]*swissPlayer) // the candidate being built
 	c     cost
 
-	bound cost // no candidate of this level can cost less
+	bound     cost // no candidate of this level can cost less
+	firstOnly bool // any candidate will do (bestQuality's question)
+	c7        func(left []*swissPlayer) quality
+	target    *quality // C.7: only floaters that leave the next bracket this
 
 	found     bool
 	bestPairs [][2]*swissPlayer
@@ -53,7 +56,7 @@ type bracketSearch struct {
 func (s *bracketSearch) spent() bool { return s.nodes > searchBudget }
 
 // perfect: a candidate that breaks no quality criterion ends the search.
-func (s *bracketSearch) perfect() bool { return s.found && s.best == s.bound }
+func (s *bracketSearch) perfect() bool { return s.found && (s.firstOnly || s.best == s.bound) }
 
 // colourBound is the fewest colour preferences that n pairs of ps must
 // deny: at most n of the paired players get white and n black, and those
@@ -140,6 +143,11 @@ func (s *bracketSearch) leaf(left []*swissPlayer) {
 	}
 	if s.found && !c.less(s.best) {
 		return
+	}
+	if s.target != nil {
+		if q := s.c7(left); q.pairs != s.target.pairs || !equalInts(q.psd, s.target.psd) {
+			return
+		}
 	}
 	down := append(append([]*swissPlayer(nil), left...), s.rest...)
 	sort.SliceStable(down, func(i, j int) bool { return ranksAbove(down[i], down[j]) })
@@ -340,15 +348,11 @@ type option struct {
 	psd   []int // sorted from the largest
 }
 
-// bracket pairs one bracket: the first nMDP players are moved down from
-// above, the rest are its residents (one score); rest are the players
-// below. It returns the pairs (the MDP or the higher ranked first) and
-// the players it leaves to float down.
-func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*swissPlayer, []*swissPlayer) {
+// options lists the outlines of a bracket's pairing, grouped in levels
+// of equal pairs and PSD, best first (C.5, C.6). The first nMDP players
+// of b are moved down from above, the rest are its residents.
+func options(b []*swissPlayer, nMDP int) [][]option {
 	mdps, res := b[:nMDP], b[nMDP:]
-	if len(res) == 0 { // no residents: the moved-down players go on down
-		return nil, b
-	}
 	low := res[0].score
 	var opts []option
 	for m1 := min(nMDP, len(res)); m1 >= 0; m1-- {
@@ -380,55 +384,186 @@ func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*
 			}
 		}
 	}
-	sort.SliceStable(opts, func(i, j int) bool {
-		a, b := opts[i], opts[j]
-		if a.pairs != b.pairs {
-			return a.pairs > b.pairs
-		}
-		for k := 0; k < len(a.psd) && k < len(b.psd); k++ {
-			if a.psd[k] != b.psd[k] {
-				return a.psd[k] < b.psd[k]
-			}
-		}
-		return len(a.psd) < len(b.psd)
-	})
-	// Options equal in pairs and PSD are one level: the best of a level by
-	// the later criteria wins, the first in the rules' order on a tie.
-	s := &bracketSearch{d: d, rest: rest}
+	sort.SliceStable(opts, func(i, j int) bool { return opts[i].quality().better(opts[j].quality()) })
+	var levels [][]option
 	for i := 0; i < len(opts); {
 		j := i + 1
 		for j < len(opts) && opts[j].pairs == opts[i].pairs && equalInts(opts[j].psd, opts[i].psd) {
 			j++
 		}
-		s.bound = colourBound(b, opts[i].pairs)
-		for _, o := range opts[i:j] {
-			s.nodes = 0
-			var s1, unpaired []*swissPlayer
-			in := map[int]bool{}
-			for _, k := range o.mdps {
-				s1 = append(s1, mdps[k])
-				in[k] = true
-			}
-			for k, p := range mdps {
-				if !in[k] {
-					unpaired = append(unpaired, p)
-				}
-			}
-			rem := o.rem
-			s.transpose(s1, res, func(left []*swissPlayer) {
-				if len(left) < 2*rem {
-					return
-				}
-				s.homogeneous(left, rem, unpaired)
-			})
-			if s.perfect() {
-				break
-			}
-		}
-		if s.found {
-			return s.bestPairs, s.bestLeft
-		}
+		levels = append(levels, opts[i:j])
 		i = j
+	}
+	return levels
+}
+
+// quality is what C.5 and C.6 judge of a bracket's pairing: its pairs
+// and its PSD.
+type quality struct {
+	pairs int
+	psd   []int
+}
+
+func (o option) quality() quality { return quality{o.pairs, o.psd} }
+
+func (q quality) better(r quality) bool {
+	if q.pairs != r.pairs {
+		return q.pairs > r.pairs
+	}
+	for k := 0; k < len(q.psd) && k < len(r.psd); k++ {
+		if q.psd[k] != r.psd[k] {
+			return q.psd[k] < r.psd[k]
+		}
+	}
+	return len(q.psd) < len(r.psd)
+}
+
+// searchLevel tries the options of one level in order.
+func (s *bracketSearch) searchLevel(b []*swissPlayer, nMDP int, level []option) {
+	mdps, res := b[:nMDP], b[nMDP:]
+	s.bound = colourBound(b, level[0].pairs)
+	for _, o := range level {
+		s.nodes = 0
+		var s1, unpaired []*swissPlayer
+		in := map[int]bool{}
+		for _, k := range o.mdps {
+			s1 = append(s1, mdps[k])
+			in[k] = true
+		}
+		for k, p := range mdps {
+			if !in[k] {
+				unpaired = append(unpaired, p)
+			}
+		}
+		rem := o.rem
+		s.transpose(s1, res, func(left []*swissPlayer) {
+			if len(left) < 2*rem {
+				return
+			}
+			s.homogeneous(left, rem, unpaired)
+		})
+		if s.perfect() {
+			return
+		}
+	}
+}
+
+// bestQuality is the best pairs and PSD a bracket can have while the
+// round stays completable: what C.7 asks of the next bracket.
+func (d *dutch) bestQuality(b []*swissPlayer, nMDP int, rest []*swissPlayer) quality {
+	if len(b) == nMDP {
+		return quality{psd: []int{}}
+	}
+	for _, level := range options(b, nMDP) {
+		s := &bracketSearch{d: d, rest: rest, firstOnly: true}
+		s.searchLevel(b, nMDP, level)
+		if s.found {
+			return level[0].quality()
+		}
+	}
+	return quality{pairs: -1}
+}
+
+// floaterTargets lists, best first, what the next bracket can be (C.7)
+// for each set of players this level could leave to float down: the
+// unpaired moved-down players of an option and any of its residents.
+func (d *dutch) floaterTargets(b []*swissPlayer, nMDP int, level []option, rest []*swissPlayer, c7 func([]*swissPlayer) quality) []quality {
+	mdps, res := b[:nMDP], b[nMDP:]
+	var out []quality
+	for _, o := range level {
+		in := map[int]bool{}
+		for _, k := range o.mdps {
+			in[k] = true
+		}
+		var unpaired []*swissPlayer
+		for k, p := range mdps {
+			if !in[k] {
+				unpaired = append(unpaired, p)
+			}
+		}
+		k := len(res) - len(o.mdps) - 2*o.rem
+		subsets := combinations(len(res), k)
+		if len(subsets) > 500 {
+			subsets = subsets[:500]
+		}
+		for _, sub := range subsets {
+			left := append([]*swissPlayer(nil), unpaired...)
+			for _, i := range sub {
+				left = append(left, res[i])
+			}
+			down := append(append([]*swissPlayer(nil), left...), rest...)
+			sort.SliceStable(down, func(i, j int) bool { return ranksAbove(down[i], down[j]) })
+			if !d.completable(down) {
+				continue
+			}
+			q := c7(left)
+			dup := false
+			for _, have := range out {
+				if have.pairs == q.pairs && equalInts(have.psd, q.psd) {
+					dup = true
+				}
+			}
+			if !dup {
+				out = append(out, q)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].better(out[j]) })
+	return out
+}
+
+// bracket pairs one bracket: the first nMDP players are moved down from
+// above, the rest are its residents (one score); rest are the players
+// below. It returns the pairs (the MDP or the higher ranked first) and
+// the players it leaves to float down.
+//
+// C.7: unless the next bracket is the last, the players left to float
+// are chosen so that the next bracket has the most pairs and then the
+// smallest PSD it can: each level is searched first for the floaters
+// best for the next bracket, then for the next best.
+func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*swissPlayer, []*swissPlayer) {
+	if len(b) == nMDP { // no residents: the moved-down players go on down
+		return nil, b
+	}
+	var next, below []*swissPlayer // the next score group and those under it
+	for i, p := range rest {
+		if p.score != rest[0].score {
+			next, below = rest[:i], rest[i:]
+			break
+		}
+	}
+	lookAhead := len(below) > 0 // the next bracket is not the last
+	for _, level := range options(b, nMDP) {
+		if !lookAhead {
+			s := &bracketSearch{d: d, rest: rest}
+			s.searchLevel(b, nMDP, level)
+			if s.found {
+				return s.bestPairs, s.bestLeft
+			}
+			continue
+		}
+		memo := map[string]quality{}
+		c7 := func(left []*swissPlayer) quality {
+			key := make([]byte, 0, 2*len(left))
+			for _, p := range left {
+				key = append(key, byte(p.num), byte(p.num>>8))
+			}
+			if q, ok := memo[string(key)]; ok {
+				return q
+			}
+			nb := append(append([]*swissPlayer(nil), left...), next...)
+			sort.SliceStable(nb, func(i, j int) bool { return ranksAbove(nb[i], nb[j]) })
+			q := d.bestQuality(nb, len(left), below)
+			memo[string(key)] = q
+			return q
+		}
+		for _, target := range d.floaterTargets(b, nMDP, level, rest, c7) {
+			s := &bracketSearch{d: d, rest: rest, c7: c7, target: &target}
+			s.searchLevel(b, nMDP, level)
+			if s.found {
+				return s.bestPairs, s.bestLeft
+			}
+		}
 	}
 	return nil, b
 }
