@@ -19,7 +19,10 @@ import (
 //     two players with the same absolute colour preference meet (C.3),
 //     and the rest of the round can still be paired (C.4);
 //   - quality: the most pairs (C.5), the smallest score differences
-//     (C.6, the PSD), the fewest players denied their colour preference
+//     (C.6, the PSD), the next bracket's pairs and PSD (C.7), in the last
+//     round the fewest topscorers (or their opponents) with a colour
+//     difference past ±2 (C.8) or a third colour in a row (C.9), the
+//     fewest players denied their colour preference
 //     (C.10), their strong preference (C.11), the fewest repeated down-
 //     and upfloats of the last round and the one before (C.12 to C.15)
 //     and the smallest score differences of those (C.16 to C.19).
@@ -27,11 +30,9 @@ import (
 // The first candidate that breaks no quality criterion is taken; when
 // none does, the best found. The bye (one point) goes to the player the
 // last bracket leaves, which is the lowest-ranked player of the lowest
-// score without a bye so far. What this does not do (the differences
-// docs/tournaments.md reports against bbpPairings come from here): C.7
-// (choosing downfloaters for the next bracket's sake), the topscorers'
-// exceptions of the last round (C.3, C.8, C.9), and the search gives up
-// on a bracket after a bounded number of candidates, keeping the best.
+// score without a bye so far. The search gives up on a bracket after a
+// bounded number of candidates, keeping the best found;
+// docs/tournaments.md reports how often this agrees with bbpPairings.
 func Dutch(e Event) (Round, error) {
 	if e.seats() != 2 {
 		return Round{}, fmt.Errorf("tournament: the Dutch system pairs two players, not tables of %d", e.seats())
@@ -69,7 +70,8 @@ type swissPlayer struct {
 	hadBye  bool  // a pairing-allocated bye already (C.2)
 	floats  []int // each round: -1 floated down (or had the bye), +1 up, 0 neither
 
-	prefColour, prefStrength, cd int // pref() and diff(), kept once the history is read
+	prefColour, prefStrength, cd int  // pref() and diff(), kept once the history is read
+	top                          bool // a topscorer of the last round (A.7)
 }
 
 const (
@@ -185,21 +187,27 @@ func newDutch(e Event) *dutch {
 			}
 		}
 	}
+	last := e.Rounds > 0 && len(e.Played)+1 == e.Rounds
 	for _, sp := range all {
 		sp.prefColour, sp.prefStrength = sp.readPref()
 		sp.cd = sp.diff()
+		// A.7: in the last round, a player with more than half the
+		// points played for is a topscorer.
+		sp.top = last && sp.score > len(e.Played)
 	}
 	return &dutch{ps: order, initWhite: firstColourWhite(e.Seed), odd: len(order)%2 == 1, memo: map[string]bool{}}
 }
 
-// compatible: the absolute criteria C.1 and C.3 for a pair.
+// compatible: the absolute criteria C.1 and C.3 for a pair (two
+// topscorers, or a topscorer and another, may meet whatever their
+// colours: the quality criteria C.8 and C.9 then count the cost).
 func compatible(a, b *swissPlayer) bool {
 	if a.met[b.id] {
 		return false
 	}
 	ca, sa := a.pref()
 	cb, sb := b.pref()
-	return !(sa == prefAbsolute && sb == prefAbsolute && ca == cb)
+	return !(sa == prefAbsolute && sb == prefAbsolute && ca == cb && !a.top && !b.top)
 }
 
 // ranksAbove orders players by score, then pairing number (A.2).

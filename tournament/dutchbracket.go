@@ -2,13 +2,15 @@ package tournament
 
 import "sort"
 
-// A bracket's quality criteria after C.6, in order (C.10 to C.19); each
+// A bracket's quality criteria after C.7, in order (C.8 to C.19); each
 // only grows as pairs are added, so a partial candidate that is already
 // no better than the best found is dropped.
-type cost [10]int
+type cost [12]int
 
 const (
-	cColour    = iota // C.10 players denied their colour preference
+	cTopDiff   = iota // C.8 topscorers (or opponents) past a colour difference of ±2
+	cTopRow           // C.9 topscorers (or opponents) with a colour three times in a row
+	cColour           // C.10 players denied their colour preference
 	cStrong           // C.11 ... their strong (or absolute) preference
 	cDown1            // C.12 downfloaters who floated down last round
 	cUp1              // C.13 upfloaters who floated up last round
@@ -87,10 +89,19 @@ func (s *bracketSearch) prune() bool { return s.found && !s.c.less(s.best) }
 func (s *bracketSearch) add(a, b *swissPlayer) cost {
 	saved := s.c
 	w, _ := s.d.colours(a, b)
+	top := a.top || b.top
 	for _, p := range []*swissPlayer{a, b} {
 		got := black
 		if p == w {
 			got = white
+		}
+		if top {
+			if d := p.cd + 1 - 2*got; d > 2 || d < -2 {
+				s.c[cTopDiff]++
+			}
+			if n := len(p.colours); n >= 2 && p.colours[n-1] == got && p.colours[n-2] == got {
+				s.c[cTopRow]++
+			}
 		}
 		if c, st := p.pref(); c != noColour && c != got {
 			s.c[cColour]++
@@ -525,14 +536,14 @@ func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*
 	if len(b) == nMDP { // no residents: the moved-down players go on down
 		return nil, b
 	}
-	var next, below []*swissPlayer // the next score group and those under it
+	next, below := rest, []*swissPlayer(nil) // the next score group and those under it
 	for i, p := range rest {
 		if p.score != rest[0].score {
 			next, below = rest[:i], rest[i:]
 			break
 		}
 	}
-	lookAhead := len(below) > 0 // the next bracket is not the last
+	lookAhead := len(rest) > 0
 	for _, level := range options(b, nMDP) {
 		if !lookAhead {
 			s := &bracketSearch{d: d, rest: rest}
