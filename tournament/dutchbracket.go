@@ -85,6 +85,20 @@ func colourBound(ps []*swissPlayer, n int) cost {
 // prune: this partial candidate cannot beat the best found.
 func (s *bracketSearch) prune() bool { return s.found && !s.c.less(s.best) }
 
+// pruneAhead: this partial candidate, plus the fewest colour preferences
+// that the pairs still to make among todo must deny, cannot beat the
+// best found.
+func (s *bracketSearch) pruneAhead(todo []*swissPlayer, pairs int) bool {
+	if !s.found {
+		return false
+	}
+	c := s.c
+	lb := colourBound(todo, pairs)
+	c[cColour] += lb[cColour]
+	c[cStrong] += lb[cStrong]
+	return !c.less(s.best)
+}
+
 // add pairs a and b (a is the MDP when one is) and counts what it costs.
 func (s *bracketSearch) add(a, b *swissPlayer) cost {
 	saved := s.c
@@ -173,14 +187,26 @@ func (s *bracketSearch) leaf(left []*swissPlayer) {
 
 // transpose pairs s1[i] with the members of s2 in order (the rules'
 // transpositions of S2, in lexicographic order), then calls done with the
-// members of s2 left.
-func (s *bracketSearch) transpose(s1, s2 []*swissPlayer, done func(left []*swissPlayer)) {
+// members of s2 left, who are to make more pairs among themselves.
+func (s *bracketSearch) transpose(s1, s2 []*swissPlayer, more int, done func(left []*swissPlayer)) {
 	used := make([]bool, len(s2))
+	todo := make([]*swissPlayer, 0, len(s1)+len(s2))
 	var rec func(i int)
 	rec = func(i int) {
 		s.nodes++
 		if s.spent() || s.perfect() || s.prune() {
 			return
+		}
+		if s.found {
+			todo = append(todo[:0], s1[i:]...)
+			for j, p := range s2 {
+				if !used[j] {
+					todo = append(todo, p)
+				}
+			}
+			if s.pruneAhead(todo, len(s1)-i+more) {
+				return
+			}
 		}
 		if i == len(s1) {
 			var left []*swissPlayer
@@ -222,7 +248,7 @@ func (s *bracketSearch) homogeneous(ps []*swissPlayer, n int, extra []*swissPlay
 		finish(ps)
 		return
 	}
-	s.transpose(ps[:n], ps[n:], finish)
+	s.transpose(ps[:n], ps[n:], 0, finish)
 	if s.perfect() || s.spent() {
 		return
 	}
@@ -242,7 +268,7 @@ func (s *bracketSearch) homogeneous(ps []*swissPlayer, n int, extra []*swissPlay
 				s2 = append(s2, p)
 			}
 		}
-		s.transpose(s1, s2, finish)
+		s.transpose(s1, s2, 0, finish)
 		if s.perfect() || s.spent() {
 			return
 		}
@@ -254,7 +280,7 @@ func (s *bracketSearch) homogeneous(ps []*swissPlayer, n int, extra []*swissPlay
 // unpaired taking a partner in order, as a last resort.
 func (s *bracketSearch) anyPairing(ps []*swissPlayer, n int, left []*swissPlayer, done func([]*swissPlayer)) {
 	s.nodes++
-	if s.spent() || s.perfect() || s.prune() {
+	if s.spent() || s.perfect() || s.prune() || s.pruneAhead(ps, n) {
 		return
 	}
 	if n == 0 {
@@ -447,7 +473,7 @@ func (s *bracketSearch) searchLevel(b []*swissPlayer, nMDP int, level []option) 
 			}
 		}
 		rem := o.rem
-		s.transpose(s1, res, func(left []*swissPlayer) {
+		s.transpose(s1, res, rem, func(left []*swissPlayer) {
 			if len(left) < 2*rem {
 				return
 			}
