@@ -172,9 +172,9 @@ func TestCompareBBPPairings(t *testing.T) {
 	}
 	pct := func(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
 	t.Logf("%d events, %d rounds compared", events, rounds)
-	t.Logf("whole round the same (pairs, colours, bye): %d (%.1f%%)", whole, pct(whole, rounds))
-	t.Logf("whole round the same but for colours: %d (%.1f%%)", loose, pct(loose, rounds))
-	t.Logf("pairs (and byes) the same: %d of %d (%.1f%%); ignoring colours %d (%.1f%%)", pairsSame, pairs, pct(pairsSame, pairs), pairsLoose, pct(pairsLoose, pairs))
+	t.Logf("whole round the same (pairs, colours, bye): %d (%.2f%%)", whole, pct(whole, rounds))
+	t.Logf("whole round the same but for colours: %d (%.2f%%)", loose, pct(loose, rounds))
+	t.Logf("pairs (and byes) the same: %d of %d (%.2f%%); ignoring colours %d (%.2f%%)", pairsSame, pairs, pct(pairsSame, pairs), pairsLoose, pct(pairsLoose, pairs))
 	var ks []string
 	for k := range kinds {
 		ks = append(ks, k)

@@ -46,6 +46,7 @@ type bracketSearch struct {
 
 	bound     cost // no candidate of this level can cost less
 	firstOnly bool // any candidate will do (bestQuality's question)
+	lookOnly  bool // C.7 looks at the next bracket alone, not at the round's completion
 	c7        func(left []*swissPlayer) quality
 	target    *quality // C.7: only floaters that leave the next bracket this
 
@@ -176,7 +177,7 @@ func (s *bracketSearch) leaf(left []*swissPlayer) {
 	}
 	down := append(append([]*swissPlayer(nil), left...), s.rest...)
 	sort.SliceStable(down, func(i, j int) bool { return ranksAbove(down[i], down[j]) })
-	if !s.d.completable(down) {
+	if !s.lookOnly && !s.d.completable(down) {
 		return
 	}
 	s.found = true
@@ -487,12 +488,12 @@ func (s *bracketSearch) searchLevel(b []*swissPlayer, nMDP int, level []option) 
 
 // bestQuality is the best pairs and PSD a bracket can have while the
 // round stays completable: what C.7 asks of the next bracket.
-func (d *dutch) bestQuality(b []*swissPlayer, nMDP int, rest []*swissPlayer) quality {
+func (d *dutch) bestQuality(b []*swissPlayer, nMDP int, rest []*swissPlayer, lookOnly bool) quality {
 	if len(b) == nMDP {
 		return quality{psd: []int{}}
 	}
 	for _, level := range options(b, nMDP) {
-		s := &bracketSearch{d: d, rest: rest, firstOnly: true}
+		s := &bracketSearch{d: d, rest: rest, firstOnly: true, lookOnly: lookOnly}
 		s.searchLevel(b, nMDP, level)
 		if s.found {
 			return level[0].quality()
@@ -590,7 +591,7 @@ func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*
 			}
 			nb := append(append([]*swissPlayer(nil), left...), next...)
 			sort.SliceStable(nb, func(i, j int) bool { return ranksAbove(nb[i], nb[j]) })
-			q := d.bestQuality(nb, len(left), below)
+			q := d.bestQuality(nb, len(left), below, len(below) > 0)
 			memo[string(key)] = q
 			return q
 		}
