@@ -282,3 +282,39 @@ func TestSwissTablesRefuses(t *testing.T) {
 		t.Error("a round in play")
 	}
 }
+
+// With full tables and a multiple of the seats as rounds, every player
+// could sit in every seat equally often; the seating keeps everyone's
+// most and least used seats within 2 of each other, and more than half
+// the players exactly even (docs/tournaments.md gives the measure).
+func TestSwissTablesSeatsEven(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	even, all := 0, 0
+	for trial := 0; trial < 100; trial++ {
+		k := 3 + rng.Intn(2)
+		n := k * (2 + rng.Intn(6))
+		rounds := k * (1 + rng.Intn(2))
+		e := playTables(t, rng, n, k, nil, rounds)
+		h := readHistory(e)
+		for _, p := range e.Players {
+			s := append([]int(nil), h.seats[p.ID]...)
+			for len(s) < k {
+				s = append(s, 0)
+			}
+			lo, hi := s[0], s[0]
+			for _, c := range s {
+				lo, hi = min(lo, c), max(hi, c)
+			}
+			if hi-lo > 2 {
+				t.Errorf("%d players of %d, %d rounds: %s sat %v", n, k, rounds, p.ID, s)
+			}
+			if hi == lo {
+				even++
+			}
+			all++
+		}
+	}
+	if even*2 < all {
+		t.Errorf("only %d of %d players exactly even", even, all)
+	}
+}
