@@ -7,8 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -140,3 +142,10 @@ func (s *site) client() *http.Client {
 	jar := newJar()
 	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
+
+func newJar() http.CookieJar {
+	j, _ := cookiejar.New(nil)
+	return j
+}
+
+func itoa(v uint64) string { return strconv.FormatUint(v, 10) }

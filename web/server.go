@@ -124,6 +124,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /g/{address}/events", s.events)
 	s.mux.HandleFunc("POST /g/{address}/move", s.move)
 	s.mux.HandleFunc("GET /g/{address}/preview", s.preview)
+	s.mux.HandleFunc("GET /g/{address}/{file}", s.download)
 	s.playerRoutes(s.mux)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "There is no page here. Open a game from the link in its thread.")

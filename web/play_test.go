@@ -1,0 +1,134 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"tessera/service"
+)
+
+var csrfRe = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// player opens a player's private link in a fresh browser and returns the
+// browser and the page's CSRF token.
+func (s *site) player(id uint64, u service.User) (*http.Client, string) {
+	s.t.Helper()
+	g := s.game(id)
+	token, err := s.web.links().PlayerToken(context.Background(), g, u.ID)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	c := s.client()
+	res, body := s.get(c, s.addr(id)+"?t="+url.QueryEscape(token))
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != s.addr(id) {
+		s.t.Fatalf("private link: %d to %q, want 303 to the address without the token; %s", res.StatusCode, res.Header.Get("Location"), body)
+	}
+	ck := res.Cookies()
+	if len(ck) != 1 || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != s.addr(id) || ck[0].Value != token {
+		s.t.Fatalf("cookie %+v: want the token, HttpOnly, SameSite=Strict, the game's path", ck)
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
+		s.t.Errorf("Cache-Control %q on the link's answer", cc)
+	}
+	res, body = s.get(c, s.addr(id))
+	if res.StatusCode != 200 || res.Header.Get("Cache-Control") != "no-store" || strings.Contains(body, token) {
+		s.t.Fatalf("player's page: %d, Cache-Control %q, token in page %v", res.StatusCode, res.Header.Get("Cache-Control"), strings.Contains(body, token))
+	}
+	m := csrfRe.FindStringSubmatch(body)
+	if m == nil {
+		s.t.Fatalf("no CSRF token on the player's page")
+	}
+	return c, m[1]
+}
+
+// post sends a form from the page's origin.
+func (s *site) post(c *http.Client, path string, form url.Values, header map[string]string) (*http.Response, string) {
+	s.t.Helper()
+	req, _ := http.NewRequest("POST", s.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", s.srv.URL)
+	for k, v := range header {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := res.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return res, b.String()
+}
+
+// TestPlayFromThePage: a private link becomes the player's cookie; their
+// page shows their hand and their moves; a move posted with the page's
+// token is played through the service (the record has it), and posts
+// without the token, from another site, or by the other seat are refused
+// with 403 or a short message, changing nothing.
+func TestPlayFromThePage(t *testing.T) {
+	s := newSite(t)
+	g := s.start("elemental", "borders=RBGY")
+	st, _ := service.Replay(g)
+	mover, other := ana, bo
+	if st.ToMove() == 1 {
+		mover, other = bo, ana
+	}
+	legal := st.Legal()[0].String()
+	c, csrf := s.player(g.ID, mover)
+	oc, ocsrf := s.player(g.ID, other)
+	path := s.addr(g.ID) + "/move"
+	form := func(move, token string) url.Values {
+		return url.Values{"move": {move}, "csrf": {token}, "version": {"0"}}
+	}
+	for _, tc := range []struct {
+		name   string
+		c      *http.Client
+		form   url.Values
+		header map[string]string
+		code   int
+		want   string
+	}{
+		{"no CSRF token", c, form(legal, ""), nil, 403, "out of date"},
+		{"another page's token", c, form(legal, ocsrf), nil, 403, "out of date"},
+		{"from another site", c, form(legal, csrf), map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, "did not come from"},
+		{"no Origin, no Sec-Fetch-Site", c, form(legal, csrf), map[string]string{"Origin": ""}, 403, "did not come from"},
+		{"an Origin of another host", c, form(legal, csrf), map[string]string{"Origin": "https://evil.example"}, 403, "did not come from"},
+		{"a spectator", s.client(), form(legal, csrf), nil, 403, "Only a player"},
+		{"not their turn", oc, form(legal, ocsrf), nil, 403, "turn"},
+		{"an illegal move", c, form("zz99", csrf), map[string]string{"Accept": "application/json"}, 400, `"ok":false`},
+		{"resignation without its confirm", c, form("resign", csrf), nil, 400, "Confirm"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, body := s.post(tc.c, path, tc.form, tc.header)
+			if res.StatusCode != tc.code || !strings.Contains(body, tc.want) {
+				t.Fatalf("%d, want %d with %q; %.400s", res.StatusCode, tc.code, tc.want, body)
+			}
+			if after := s.game(g.ID); after.Version != g.Version {
+				t.Fatal("the game changed")
+			}
+		})
+	}
+	res, body := s.post(c, path, form(legal, csrf), nil)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("legal move: %d %s", res.StatusCode, body)
+	}
+	after := s.game(g.ID)
+	if len(after.Moves) != 1 || after.Moves[0].Text != legal {
+		t.Fatalf("record %+v, want %q", after.Moves, legal)
+	}
+}
