@@ -70,7 +70,7 @@ func newSite(t *testing.T) *site {
 	}
 	t.Cleanup(func() { st.Close() })
 	s := &site{t: t, now: time.Unix(1700000000, 0).UTC()}
-	s.svc = service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: s.clock,
+	s.svc = service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 0x5eed5eed5eed5eed }, Now: s.clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	s.web, err = New(Config{Service: s.svc, SVG: fakeSVG{}, Poll: 5 * time.Millisecond})
 	if err != nil {
