@@ -84,6 +84,14 @@ type WebClock struct {
 type WebLegal struct {
 	Text string // the notation /move takes
 	Gain string // what it gains, in words ("+4", "+5: covers 3"), "" when nothing to say
+	// Placed says that the game places it on the board (engine.Placer):
+	// Piece from the hand, the cells At (scene units) tapped in order, and
+	// its turn or flip in words (Variant). Unplaced moves (a pass) are
+	// played from a button or the list.
+	Placed  bool
+	Piece   string
+	At      []engine.Point
+	Variant string
 }
 
 // GameView is game g after its first moves record entries (moves < 0: the

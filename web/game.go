@@ -43,22 +43,29 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	viewer := s.viewer(w, r, g)
-	v, err := s.svc.GameView(r.Context(), g, moves, viewer.user)
-	if err != nil {
-		s.serviceError(w, r, err)
-		return
-	}
-	page, err := s.gamePageData(r, g, v, viewer)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
 	name := "game.html"
 	if r.URL.Query().Get("part") == "position" {
 		name = "position" // the scrubber's and the live update's fragment
 	}
-	s.render(w, r, http.StatusOK, name, page)
+	s.showGame(w, r, g, moves, name, http.StatusOK, "")
+}
+
+// showGame writes a game's page (or its fragment) at position moves for
+// whoever asks, with a message from their last action.
+func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
+	who := s.viewer(w, r, g)
+	v, err := s.svc.GameView(r.Context(), g, moves, who.user)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	page, err := s.gamePageData(r, v, who)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	page.Message = message
+	s.render(w, r, code, name, page)
 }
 
 // moveParam reads ?move=N: absent or "last" is the last position; a number
@@ -97,7 +104,7 @@ type gamePage struct {
 	Message string // what the last action said
 }
 
-func (s *Server) gamePageData(r *http.Request, g *tessera.Game, v service.GameView, who viewer) (gamePage, error) {
+func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (gamePage, error) {
 	p := gamePage{Title: fmt.Sprintf("%s · game #%d", v.Name, v.ID), View: v, Address: "/g/" + r.PathValue("address"), Prev: v.Moves - 1, Next: v.Moves + 1}
 	if p.Next > v.Total {
 		p.Next = -1
@@ -158,19 +165,26 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 
 // serviceError answers with a service error's user-safe message.
 func (s *Server) serviceError(w http.ResponseWriter, r *http.Request, err error) {
-	code := http.StatusBadRequest
-	switch tessera.ErrorCode(err) {
-	case tessera.EINTERNAL:
+	if tessera.ErrorCode(err) == tessera.EINTERNAL {
 		s.internal(w, r, err)
 		return
-	case tessera.ENOTFOUND:
-		code = http.StatusNotFound
-	case tessera.EFORBIDDEN:
-		code = http.StatusForbidden
-	case tessera.ECONFLICT:
-		code = http.StatusConflict
 	}
-	s.fail(w, r, code, tessera.ErrorMessage(err))
+	s.fail(w, r, statusOf(err), tessera.ErrorMessage(err))
+}
+
+// statusOf is the HTTP status of a user-safe error.
+func statusOf(err error) int {
+	switch tessera.ErrorCode(err) {
+	case tessera.ENOTFOUND:
+		return http.StatusNotFound
+	case tessera.EFORBIDDEN:
+		return http.StatusForbidden
+	case tessera.ECONFLICT:
+		return http.StatusConflict
+	case tessera.EINTERNAL:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
 }
 
 // funcs are the templates' helpers.
@@ -183,4 +197,21 @@ var funcs = template.FuncMap{
 	},
 	"rfc3339": func(t interface{ Format(string) string }) string { return t.Format("2006-01-02T15:04:05Z07:00") },
 	"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
+	// placed reports whether any of the moves is made on the board.
+	"placed": func(ls []service.WebLegal) bool {
+		for _, l := range ls {
+			if l.Placed {
+				return true
+			}
+		}
+		return false
+	},
+	// points writes cells as "x,y;x,y" for the page's script.
+	"points": func(ps []engine.Point) string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = strconv.FormatFloat(p.X, 'g', 6, 64) + "," + strconv.FormatFloat(p.Y, 'g', 6, 64)
+		}
+		return strings.Join(out, ";")
+	},
 }

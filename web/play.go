@@ -158,6 +158,8 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	var reply service.Reply
 	var err error
 	switch {
+	case r.PostFormValue("hint") == "yes":
+		reply, err = s.svc.Hint(req, ref)
 	case strings.EqualFold(text, "resign") && r.PostFormValue("confirm") == "yes":
 		reply, err = s.svc.ResignConfirm(req, g.ID)
 	case strings.EqualFold(text, "resign"):
@@ -165,15 +167,31 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	default:
 		reply, err = s.svc.Move(req, ref, text)
 	}
-	if err != nil {
-		s.serviceError(w, r, err)
-		return
-	}
 	if wantsJSON(r) {
+		if err != nil {
+			s.serviceError(w, r, err)
+			return
+		}
 		writeJSON(w, http.StatusOK, result{OK: true, Message: reply.Text})
 		return
 	}
-	http.Redirect(w, r, "/g/"+r.PathValue("address"), http.StatusSeeOther)
+	// Without the script: the page again, saying what happened when
+	// there is something to say, else the new position.
+	switch {
+	case err != nil && tessera.ErrorCode(err) == tessera.EINTERNAL:
+		s.internal(w, r, err)
+	case err != nil:
+		fresh, gerr := s.cfg.Store.Game(r.Context(), g.ID)
+		if gerr != nil {
+			s.internal(w, r, gerr)
+			return
+		}
+		s.showGame(w, r, fresh, -1, "game.html", statusOf(err), tessera.ErrorMessage(err))
+	case r.PostFormValue("hint") == "yes":
+		s.showGame(w, r, g, -1, "game.html", http.StatusOK, reply.Text)
+	default:
+		http.Redirect(w, r, "/g/"+r.PathValue("address"), http.StatusSeeOther)
+	}
 }
 
 // preview is the board after one of the player's legal moves, for the

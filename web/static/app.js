@@ -98,3 +98,160 @@
 
   window.TesseraPage = { load: load, game: game };
 })();
+
+// Moving by clicking. The player's page lists their legal moves that are
+// placed on the board (ul.placements: each move's piece, the cells tapped
+// in order in the board's own units, and its turn or flip). The player
+// picks a piece, taps the cells (targets drawn over the board's SVG, whose
+// viewBox is in those units), turns the piece through its legal variants
+// with a preview of the board after the move, and confirms. Only listed
+// moves can be chosen; the server checks the move again.
+(function () {
+  const page = window.TesseraPage;
+  if (!page) return;
+  const SVGNS = "http://www.w3.org/2000/svg";
+
+  // post sends a form's move with the page's CSRF token and shows the
+  // answer; the page then loads the new position.
+  async function post(form) {
+    const play = document.getElementById("play");
+    const say = play && play.querySelector(".message");
+    const res = await fetch(form.action || form.getAttribute("action"), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Accept": "application/json", "X-CSRF-Token": page.game.dataset.csrf || "" },
+      body: new URLSearchParams(new FormData(form)),
+    });
+    let answer = { ok: false, message: "The server did not answer; reload the page." };
+    try { answer = await res.json(); } catch (e) { /* not JSON: keep the generic words */ }
+    await page.load("", true);
+    const again = document.querySelector("#play .message");
+    if (again && answer.message) {
+      again.textContent = answer.message;
+      again.classList.toggle("ok", !!answer.ok);
+      again.classList.remove("hidden");
+    } else if (say && answer.message) {
+      say.textContent = answer.message;
+    }
+  }
+  document.addEventListener("submit", function (e) {
+    const form = e.target.closest("form.post");
+    if (!form || !page.game.dataset.csrf) return;
+    e.preventDefault();
+    post(form);
+  });
+
+  function attach() {
+    const picker = document.querySelector("#play .picker");
+    const board = document.querySelector("figure.board");
+    const svg = board && board.querySelector("svg");
+    if (!picker || !svg || !svg.viewBox || !svg.viewBox.baseVal) return;
+    picker.hidden = false;
+    const moves = Array.from(picker.querySelectorAll(".placements li")).map(function (li) {
+      return {
+        move: li.dataset.move, piece: li.dataset.piece, variant: li.dataset.variant, gain: li.dataset.gain,
+        at: li.dataset.at.split(";").filter(Boolean).map(function (p) { const xy = p.split(","); return [+xy[0], +xy[1]]; }),
+      };
+    });
+    const original = board.innerHTML;
+    const choose = picker.querySelector(".choose");
+    const confirm = picker.querySelector(".confirm");
+    const chosen = picker.querySelector(".chosen");
+    const turn = picker.querySelector('[data-act="turn"]');
+    let piece = null, taps = [], variants = [], vi = 0;
+
+    // The targets' radius: half the distance between the two nearest
+    // distinct points of any move, so that neighbouring targets never
+    // overlap.
+    const all = [];
+    for (const m of moves) for (const p of m.at) all.push(p);
+    let near = Infinity;
+    for (let i = 0; i < all.length && i < 400; i++)
+      for (let j = i + 1; j < all.length && j < 400; j++) {
+        const d = Math.hypot(all[i][0] - all[j][0], all[i][1] - all[j][1]);
+        if (d > 1e-6 && d < near) near = d;
+      }
+    const vb = svg.viewBox.baseVal;
+    const radius = isFinite(near) ? near * 0.45 : Math.min(vb.width, vb.height) / 30;
+
+    const same = (a, b) => Math.abs(a[0] - b[0]) < 1e-6 && Math.abs(a[1] - b[1]) < 1e-6;
+    function candidates() {
+      return moves.filter(function (m) {
+        if (piece !== null && m.piece !== piece) return false;
+        for (let i = 0; i < taps.length; i++) if (!m.at[i] || !same(m.at[i], taps[i])) return false;
+        return true;
+      });
+    }
+
+    function pieces() {
+      choose.textContent = "";
+      const names = [];
+      for (const m of moves) if (m.piece && names.indexOf(m.piece) < 0) names.push(m.piece);
+      if (names.length === 0) { piece = ""; return; }
+      for (const n of names) {
+        const b = document.createElement("button");
+        b.type = "button"; b.className = "btn"; b.textContent = n;
+        b.setAttribute("aria-pressed", String(n === piece));
+        b.addEventListener("click", function () { piece = n; taps = []; show(); });
+        choose.appendChild(b);
+      }
+    }
+
+    function targets() {
+      const live = board.querySelector("svg");
+      const old = live.querySelector("g.hits");
+      if (old) old.remove();
+      if (piece === null) return;
+      const g = document.createElementNS(SVGNS, "g");
+      g.setAttribute("class", "hits");
+      const seen = [];
+      for (const m of candidates()) {
+        const p = m.at[taps.length];
+        if (!p || seen.some(function (q) { return same(p, q); })) continue;
+        seen.push(p);
+        const c = document.createElementNS(SVGNS, "circle");
+        c.setAttribute("class", "hit");
+        c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", radius);
+        c.setAttribute("stroke-width", radius / 8);
+        c.addEventListener("click", function () { taps.push(p); show(); });
+        g.appendChild(c);
+      }
+      live.appendChild(g);
+    }
+
+    async function preview() {
+      const m = variants[vi];
+      chosen.textContent = m.move + (m.variant ? " · " + m.variant : "") + (m.gain ? " (" + m.gain + ")" : "");
+      turn.classList.toggle("hidden", variants.length < 2);
+      turn.textContent = variants.length > 1 ? "Turn (" + (vi + 1) + "/" + variants.length + ")" : "Turn";
+      const res = await fetch(page.game.dataset.address + "/preview?move=" + encodeURIComponent(m.move), { credentials: "same-origin" });
+      if (res.ok && variants[vi] === m) board.innerHTML = await res.text(); // our own renderer's SVG
+    }
+
+    function show() {
+      board.innerHTML = original;
+      pieces();
+      const c = piece === null ? [] : candidates();
+      const done = c.filter(function (m) { return m.at.length === taps.length; });
+      if (piece !== null && c.length > 0 && done.length === c.length) {
+        variants = done; vi = 0;
+        confirm.classList.remove("hidden");
+        preview();
+        return;
+      }
+      confirm.classList.add("hidden");
+      targets();
+    }
+
+    picker.querySelector('[data-act="cancel"]').onclick = function () { taps = []; show(); };
+    turn.onclick = function () { vi = (vi + 1) % variants.length; preview(); };
+    picker.querySelector('[data-act="play"]').onclick = function () {
+      const f = document.querySelector("#play form.moveform");
+      if (!f) return;
+      f.querySelector('[name="move"]').value = variants[vi].move;
+      post(f);
+    };
+    show();
+  }
+  window.TesseraPlay = { attach: attach };
+  attach();
+})();
