@@ -52,7 +52,7 @@ func drawText(id string, sc engine.Scene) []byte {
 
 // site is a web server on a fresh store with one service.
 type site struct {
-	t   *testing.T
+	t   testing.TB
 	svc *service.Service
 	web *Server
 	srv *httptest.Server
@@ -62,7 +62,7 @@ type site struct {
 	now time.Time
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t testing.TB) *site {
 	t.Helper()
 	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {

@@ -132,3 +132,42 @@ func TestPlayFromThePage(t *testing.T) {
 		t.Fatalf("record %+v, want %q", after.Moves, legal)
 	}
 }
+
+// TestResignAndDownloads: a confirmed resignation from the page ends the
+// game; the finished game's page offers its record and replay, which are
+// the service's /export files and GIF; before the end they are refused.
+func TestResignAndDownloads(t *testing.T) {
+	s := newSite(t)
+	g := s.start("elemental", "borders=RBGY")
+	addr := s.addr(g.ID)
+	if res, body := s.get(nil, addr+"/record.json"); res.StatusCode != 404 || !strings.Contains(body, "once the game is over") {
+		t.Fatalf("record of a game in play: %d %.200s", res.StatusCode, body)
+	}
+	c, csrf := s.player(g.ID, bo)
+	res, body := s.post(c, addr+"/move", url.Values{"move": {"resign"}, "confirm": {"yes"}, "csrf": {csrf}, "version": {itoa(g.Version)}}, nil)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("resign: %d %.300s", res.StatusCode, body)
+	}
+	if after := s.game(g.ID); after.Status != "finished" {
+		t.Fatalf("status %s after resigning", after.Status)
+	}
+	_, page := s.get(nil, addr)
+	for _, f := range []string{"/record.json", "/record.txt", "/replay.gif"} {
+		if !strings.Contains(page, addr+f) {
+			t.Errorf("the finished game's page does not offer %s", f)
+		}
+	}
+	for _, tc := range []struct{ file, ctype, want string }{
+		{"/record.json", "application/json", `"format": "tessera-record/1"`},
+		{"/record.txt", "text/plain; charset=utf-8", "Bo"},
+		{"/replay.gif", "image/gif", "GIF89a"},
+	} {
+		res, body := s.get(nil, addr+tc.file)
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != tc.ctype || !strings.Contains(body, tc.want) || !strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment") {
+			t.Errorf("%s: %d %s %q, want %q", tc.file, res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Disposition"), tc.want)
+		}
+	}
+	if res, _ := s.get(nil, addr+"/nothing.exe"); res.StatusCode != 404 {
+		t.Errorf("an unknown file: %d", res.StatusCode)
+	}
+}
