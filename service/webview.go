@@ -194,8 +194,15 @@ func (s *Service) GameView(ctx context.Context, g *tessera.Game, moves int, view
 	if err != nil {
 		return GameView{}, err
 	}
+	placer, _ := p.state.(engine.Placer)
 	for _, lm := range p.legalMoves() {
-		v.Legal = append(v.Legal, WebLegal{Text: lm.text, Gain: lm.gain})
+		wl := WebLegal{Text: lm.text, Gain: lm.gain}
+		if placer != nil {
+			if pl, ok := placer.Placement(lm.move); ok {
+				wl.Placed, wl.Piece, wl.At, wl.Variant = true, pl.Piece, pl.At, pl.Variant
+			}
+		}
+		v.Legal = append(v.Legal, wl)
 	}
 	return v, nil
 }

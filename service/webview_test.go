@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -161,5 +162,47 @@ func TestPreviewBoard(t *testing.T) {
 	}
 	if after, _ := h.svc.Store().Game(ctx, g.ID); after.Version != g.Version {
 		t.Fatal("a preview changed the game")
+	}
+}
+
+// TestGameViewPlacements: every game places its moves on the board
+// (engine.Placer), so the player's page lists each placed move with its
+// cells inside the board's scene, and no two placed moves alike.
+func TestGameViewPlacements(t *testing.T) {
+	for _, kind := range []string{"closure", "elemental", "glorieta", "knotwork", "tilingking"} {
+		t.Run(kind, func(t *testing.T) {
+			h := newHarness(t)
+			g := webGame(t, h, kind, "", 2)
+			st, _ := service.Replay(g)
+			mover := []service.User{ana, bo}[st.ToMove()]
+			v, err := h.svc.GameView(context.Background(), g, -1, mover.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]string{}
+			placed := 0
+			for _, l := range v.Legal {
+				if !l.Placed {
+					continue
+				}
+				placed++
+				if len(l.At) == 0 {
+					t.Fatalf("%s: placed with no cell", l.Text)
+				}
+				for _, p := range l.At {
+					if p.X < 0 || p.Y < 0 || p.X > v.Scene.W || p.Y > v.Scene.H {
+						t.Errorf("%s: cell %v outside the board (%gx%g)", l.Text, p, v.Scene.W, v.Scene.H)
+					}
+				}
+				key := fmt.Sprint(l.Piece, l.At, l.Variant)
+				if other, dup := seen[key]; dup {
+					t.Errorf("%s and %s are placed alike (%s)", other, l.Text, key)
+				}
+				seen[key] = l.Text
+			}
+			if placed == 0 {
+				t.Fatalf("no placed move among %d", len(v.Legal))
+			}
+		})
 	}
 }

@@ -58,7 +58,7 @@ func BenchmarkGamePage(b *testing.B) {
 		g := s.lateGame(b, kind, "")
 		st, _ := service.Replay(g)
 		mover := []service.User{ana, bo}[st.ToMove()]
-		token, _ := s.web.links().PlayerToken(context.Background(), g, mover.ID)
+		token, _ := s.svc.PlayerToken(context.Background(), g, mover.ID)
 		for _, who := range []string{"spectator", "player"} {
 			b.Run(kind+"/"+who, func(b *testing.B) {
 				h := s.web.Handler()

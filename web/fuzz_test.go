@@ -40,7 +40,7 @@ func FuzzRequests(f *testing.F) {
 		}
 		seat := int(st.ToMove())
 		u := []service.User{ana, bo}[seat]
-		token, err := s.web.links().PlayerToken(context.Background(), g, u.ID)
+		token, err := s.svc.PlayerToken(context.Background(), g, u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ import (
 // game loads the game a request's address names; a bad address (or a
 // game that is not there) gets the 404 page.
 func (s *Server) game(w http.ResponseWriter, r *http.Request) (*tessera.Game, bool) {
-	g, err := s.links().GameAt(r.Context(), r.PathValue("address"))
+	g, err := s.svc.GameAt(r.Context(), r.PathValue("address"))
 	if err != nil {
 		if tessera.ErrorCode(err) == tessera.ENOTFOUND {
 			s.fail(w, r, http.StatusNotFound, "There is no game at this address. Open the game from the link in its thread.")

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"html"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,38 +16,18 @@ import (
 	"time"
 
 	"tessera"
-	"tessera/engine"
 	_ "tessera/engine/games"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
+	"tessera/svg"
 )
 
 var (
 	ana = service.User{ID: "1", Name: "Ana"}
 	bo  = service.User{ID: "2", Name: "Bo"}
 )
-
-// fakeSVG draws a scene as a list of its texts: enough for the pages'
-// tests, which read what a page shows, not how it looks.
-type fakeSVG struct{}
-
-func (fakeSVG) BoardOnly(sc engine.Scene) ([]byte, error) { return drawText("board", sc), nil }
-func (fakeSVG) Scene(sc engine.Scene) ([]byte, error)     { return drawText("hand", sc), nil }
-
-func drawText(id string, sc engine.Scene) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg id=%q viewBox="0 0 %g %g">`, id, sc.W, sc.H)
-	for _, t := range sc.Items {
-		if t.Text == "" {
-			continue
-		}
-		fmt.Fprintf(&b, "<text>%s</text>", html.EscapeString(t.Text))
-	}
-	b.WriteString("</svg>")
-	return []byte(b.String())
-}
 
 // site is a web server on a fresh store with one service.
 type site struct {
@@ -71,8 +50,9 @@ func newSite(t testing.TB) *site {
 	t.Cleanup(func() { st.Close() })
 	s := &site{t: t, now: time.Unix(1700000000, 0).UTC()}
 	s.svc = service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 0x5eed5eed5eed5eed }, Now: s.clock,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	s.web, err = New(Config{Service: s.svc, SVG: fakeSVG{}, Poll: 5 * time.Millisecond})
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Web:    service.WebConfig{URL: "http://tessera.test", Secret: []byte(strings.Repeat("k", service.MinWebSecret))}})
+	s.web, err = New(Config{Service: s.svc, SVG: svg.New(), Poll: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +97,7 @@ func (s *site) game(id uint64) *tessera.Game {
 }
 
 // addr is a game's page path.
-func (s *site) addr(id uint64) string { return "/g/" + s.web.links().GameAddress(id) }
+func (s *site) addr(id uint64) string { return "/g/" + s.svc.GameAddress(id) }
 
 // get fetches a path with the client c (nil: a fresh one, no cookies).
 func (s *site) get(c *http.Client, path string) (*http.Response, string) {

@@ -37,7 +37,7 @@ func (s *Server) viewer(w http.ResponseWriter, r *http.Request, g *tessera.Game)
 	if err != nil || c.Value == "" {
 		return viewer{seat: -1}
 	}
-	user, seat, err := s.links().CheckPlayerToken(r.Context(), g, c.Value)
+	user, seat, err := s.svc.CheckPlayerToken(r.Context(), g, c.Value)
 	if err != nil {
 		http.SetCookie(w, s.cookie(r, "", -1))
 		return viewer{seat: -1}
@@ -59,7 +59,7 @@ func (s *Server) secure(r *http.Request) bool {
 	if r.TLS != nil {
 		return true
 	}
-	return strings.HasPrefix(s.publicURL(), "https://")
+	return strings.HasPrefix(s.svc.Config().Web.URL, "https://")
 }
 
 // takeToken checks a private link's token, keeps it in the cookie and
@@ -68,7 +68,7 @@ func (s *Server) secure(r *http.Request) bool {
 func (s *Server) takeToken(w http.ResponseWriter, r *http.Request, g *tessera.Game) {
 	w.Header().Set("Cache-Control", "no-store")
 	token := r.URL.Query().Get("t")
-	if _, _, err := s.links().CheckPlayerToken(r.Context(), g, token); err != nil {
+	if _, _, err := s.svc.CheckPlayerToken(r.Context(), g, token); err != nil {
 		s.fail(w, r, http.StatusForbidden, "This private link is not valid any more (expired or reset). Ask for a new one with /link in Discord; the game's page without it shows the game to everyone in its thread.")
 		return
 	}
@@ -236,12 +236,4 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(v)
-}
-
-// publicURL is the pages' public base URL, when the service knows it.
-func (s *Server) publicURL() string {
-	if u, ok := any(s.svc).(interface{ WebURL() string }); ok {
-		return u.WebURL()
-	}
-	return ""
 }

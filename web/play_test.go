@@ -18,7 +18,7 @@ var csrfRe = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 func (s *site) player(id uint64, u service.User) (*http.Client, string) {
 	s.t.Helper()
 	g := s.game(id)
-	token, err := s.web.links().PlayerToken(context.Background(), g, u.ID)
+	token, err := s.svc.PlayerToken(context.Background(), g, u.ID)
 	if err != nil {
 		s.t.Fatal(err)
 	}

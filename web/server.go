@@ -24,9 +24,9 @@ import (
 	"net/http"
 	"time"
 
-	"tessera/engine"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/svg"
 )
 
 //go:embed templates/*.html
@@ -34,17 +34,6 @@ var templateFS embed.FS
 
 //go:embed static
 var staticFS embed.FS
-
-// Drawer draws the pictures a page inlines, as standalone <svg> elements:
-// svg.Renderer is one (svg.New()).
-type Drawer interface {
-	// Board is a board with its panel; BoardOnly the board alone, its
-	// viewBox in scene units, so that a page's overlay uses the scene's
-	// coordinates.
-	BoardOnly(sc engine.Scene) ([]byte, error)
-	// Scene is a hand.
-	Scene(sc engine.Scene) ([]byte, error)
-}
 
 // LiveCounter is told when a live connection (a page's event stream)
 // opens and closes; package metrics counts them.
@@ -57,8 +46,8 @@ type LiveCounter interface {
 type Config struct {
 	Service *service.Service
 	Store   storage.Store
-	// SVG draws the boards (svg.New()).
-	SVG Drawer
+	// SVG draws the boards and hands inline (svg.New()).
+	SVG *svg.Renderer
 	// Now is the clock (default: the service's).
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -80,7 +69,6 @@ type Server struct {
 	pages *template.Template
 	mux   *http.ServeMux
 	hub   *hub
-	shim  *shimLinks // until service/weblink.go lands (linkshim.go)
 }
 
 // New returns a Server for cfg; Close stops its pollers.
@@ -105,7 +93,6 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, svc: cfg.Service, log: cfg.Logger, pages: pages, mux: http.NewServeMux()}
-	s.shim = newShimLinks(cfg.Store, cfg.Now)
 	s.hub = newHub(cfg.Store, cfg.Poll, cfg.Live, cfg.Logger)
 	s.routes()
 	return s, nil
