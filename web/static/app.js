@@ -218,28 +218,42 @@
       live.appendChild(g);
     }
 
-    async function preview() {
+    // label names the chosen move and its variants; preview shows the
+    // board after it (draw: false while more cells may still be tapped,
+    // so that the targets stay on the board).
+    function label() {
       const m = variants[vi];
       chosen.textContent = m.move + (m.variant ? " · " + m.variant : "") + (m.gain ? " (" + m.gain + ")" : "");
       turn.classList.toggle("hidden", variants.length < 2);
       turn.textContent = variants.length > 1 ? "Turn (" + (vi + 1) + "/" + variants.length + ")" : "Turn";
+    }
+    async function preview() {
+      const m = variants[vi];
+      label();
+      if (more) return;
       const res = await fetch(page.game.dataset.address + "/preview?move=" + encodeURIComponent(m.move), { credentials: "same-origin" });
       if (res.ok && variants[vi] === m) board.innerHTML = await res.text(); // our own renderer's SVG
     }
 
+    // show draws the step the player is at: the pieces, the targets of
+    // the next cell, and the confirm once the taps name a move (a move of
+    // fewer cells, Glorieta's single stone, may be confirmed while the
+    // targets of a longer one stay).
+    let more = false;
     function show() {
       board.innerHTML = original;
       pieces();
       const c = piece === null ? [] : candidates();
       const done = c.filter(function (m) { return m.at.length === taps.length; });
-      if (piece !== null && c.length > 0 && done.length === c.length) {
+      more = done.length < c.length;
+      if (piece !== null && taps.length > 0 && done.length > 0) {
         variants = done; vi = 0;
         confirm.classList.remove("hidden");
         preview();
-        return;
+      } else {
+        confirm.classList.add("hidden");
       }
-      confirm.classList.add("hidden");
-      targets();
+      if (more) targets();
     }
 
     picker.querySelector('[data-act="cancel"]').onclick = function () { taps = []; show(); };
