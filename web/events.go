@@ -35,6 +35,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer s.hub.unsubscribe(g.ID, st)
 
 	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Time{}) // a stream outlives the server's write timeout, if it has one
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")

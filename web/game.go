@@ -197,6 +197,7 @@ var funcs = template.FuncMap{
 	},
 	"rfc3339": func(t interface{ Format(string) string }) string { return t.Format("2006-01-02T15:04:05Z07:00") },
 	"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
+	"span":    service.Span,
 	// placed reports whether any of the moves is made on the board.
 	"placed": func(ls []service.WebLegal) bool {
 		for _, l := range ls {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"tessera/service"
 )
@@ -169,5 +170,72 @@ func TestResignAndDownloads(t *testing.T) {
 	}
 	if res, _ := s.get(nil, addr+"/nothing.exe"); res.StatusCode != 404 {
 		t.Errorf("an unknown file: %d", res.StatusCode)
+	}
+}
+
+// TestPreview: the player to move gets the board after a legal move as
+// SVG; the other seat, a bad move and a spectator get a short refusal.
+func TestPreview(t *testing.T) {
+	s := newSite(t)
+	g := s.start("elemental", "borders=RBGY")
+	st, _ := service.Replay(g)
+	mover, other := ana, bo
+	if st.ToMove() == 1 {
+		mover, other = bo, ana
+	}
+	legal := url.QueryEscape(st.Legal()[0].String())
+	c, _ := s.player(g.ID, mover)
+	oc, _ := s.player(g.ID, other)
+	path := s.addr(g.ID) + "/preview?move="
+	for _, tc := range []struct {
+		name string
+		c    *http.Client
+		move string
+		code int
+		want string
+	}{
+		{"the player to move", c, legal, 200, `id="board"`},
+		{"an illegal move", c, "zz99", 400, ""},
+		{"a move too long", c, strings.Repeat("a", 500), 400, "too long"},
+		{"the other seat", oc, legal, 403, "not your turn"},
+		{"a spectator", nil, legal, 403, "Only a player"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, body := s.get(tc.c, path+tc.move)
+			if res.StatusCode != tc.code || !strings.Contains(body, tc.want) {
+				t.Fatalf("%d, want %d with %q; %.300s", res.StatusCode, tc.code, tc.want, body)
+			}
+			if tc.code == 200 && (res.Header.Get("Content-Type") != "image/svg+xml" || res.Header.Get("Cache-Control") != "no-store") {
+				t.Fatalf("headers %v", res.Header)
+			}
+		})
+	}
+	if after := s.game(g.ID); after.Version != g.Version {
+		t.Fatal("a preview changed the game")
+	}
+}
+
+// TestPrivateLinks: a link whose token is not valid gets a 403 page
+// saying what to do and no cookie; once a token expires, its cookie
+// makes a spectator (no hand) and is deleted.
+func TestPrivateLinks(t *testing.T) {
+	s := newSite(t)
+	g := s.start("elemental", "borders=RBGY")
+	for _, bad := range []string{"", "garbage", strings.Repeat("A", 5000), "%00"} {
+		res, body := s.get(nil, s.addr(g.ID)+"?t="+bad)
+		if res.StatusCode != 403 || !strings.Contains(body, "/link") || len(res.Cookies()) != 0 {
+			t.Fatalf("token %.20q: %d, cookies %v; %.200s", bad, res.StatusCode, res.Cookies(), body)
+		}
+	}
+	c, _ := s.player(g.ID, ana)
+	s.mu.Lock()
+	s.now = s.now.Add(service.DefaultLinkTTL + time.Hour)
+	s.mu.Unlock()
+	res, body := s.get(c, s.addr(g.ID))
+	if res.StatusCode != 200 || strings.Contains(body, "Your hand") {
+		t.Fatalf("an expired cookie: %d, hand shown %v", res.StatusCode, strings.Contains(body, "Your hand"))
+	}
+	if ck := res.Cookies(); len(ck) != 1 || ck[0].MaxAge >= 0 {
+		t.Fatalf("the expired cookie was not deleted: %v", ck)
 	}
 }
