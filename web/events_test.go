@@ -129,3 +129,23 @@ func TestLiveMove(t *testing.T) {
 		t.Fatalf("%d live connections counted, want 0", n)
 	}
 }
+
+// TestLiveOtherProcess: a move made by another service on the same store
+// (another process sharing the database) reaches the page's stream too:
+// the poller reads the store, not this process's memory.
+func TestLiveOtherProcess(t *testing.T) {
+	s := newSite(t)
+	g := s.start("elemental", "borders=RBGY")
+	other := service.New(s.svc.Store(), s.svc.Config())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events := s.openStream(ctx, s.addr(g.ID)+"/events?v="+itoa(g.Version), "")
+	st, _ := service.Replay(g)
+	mover := []service.User{ana, bo}[st.ToMove()]
+	if _, err := other.Move(s.req(mover), "", st.Legal()[0].String()); err != nil {
+		t.Fatal(err)
+	}
+	if e := next(t, events); e.id != itoa(s.game(g.ID).Version) {
+		t.Fatalf("event %+v, want the other process's move", e)
+	}
+}
