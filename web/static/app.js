@@ -208,12 +208,19 @@
         const p = m.at[taps.length];
         if (!p || seen.some(function (q) { return same(p, q); })) continue;
         seen.push(p);
+        // The mark is a circle; the target is the whole cell around it
+        // (a transparent square), so that a finger finds it.
+        const cell = document.createElementNS(SVGNS, "rect");
+        cell.setAttribute("class", "cell");
+        cell.setAttribute("x", p[0] - radius / 0.9); cell.setAttribute("y", p[1] - radius / 0.9);
+        cell.setAttribute("width", 2 * radius / 0.9); cell.setAttribute("height", 2 * radius / 0.9);
+        cell.addEventListener("click", function () { taps.push(p); show(); });
         const c = document.createElementNS(SVGNS, "circle");
         c.setAttribute("class", "hit");
-        c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", radius);
+        c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", radius * 0.8);
         c.setAttribute("stroke-width", radius / 8);
-        c.addEventListener("click", function () { taps.push(p); show(); });
         g.appendChild(c);
+        g.appendChild(cell);
       }
       live.appendChild(g);
     }
