@@ -24,6 +24,8 @@
 //     settle.go (a challenge's end), ratings.go and rated.go.
 //   - Time: clock.go (time controls), scheduler.go (Tick: deadlines and
 //     reminders).
+//   - The game pages' links: weblink.go (WebConfig, the pages' addresses,
+//     players' signed tokens), link.go (/link, a player's private link).
 //   - What players read and see: text.go (scores, events, names),
 //     gamenames.go, typed.go (quoting what was typed), clip.go, pictures.go and
 //     boardbase.go (board pictures and their cache).
