@@ -66,7 +66,7 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 	}
 	switch a.Kind {
 	case tessera.AnnounceThread:
-		return s.makePlace(ctx, sink, g)
+		return s.makePlace(ctx, sink, s.awaitStarter(ctx, sink, g))
 	case tessera.AnnounceTurn, tessera.AnnounceReminder:
 		return s.notify(ctx, sink, g, a)
 	case tessera.AnnounceSettle: // in the channel of the challenge, not the game's place
@@ -126,6 +126,41 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 		return err
 	}
 	return Permanent(fmt.Errorf("unknown announcement kind %q", a.Kind))
+}
+
+// starterPoll is how often a thread that waits for its challenge
+// message's id looks for it in the store (which another process may have
+// written: the one that answered the challenge).
+const starterPoll = 25 * time.Millisecond
+
+// awaitStarter waits, when the transport records challenge messages
+// (StarterRecorder), until the game's challenge message is known, so that
+// its thread starts from it; it gives up after the transport's wait (the
+// answer may never have been posted) and returns the game as last read.
+func (s *Courier) awaitStarter(ctx context.Context, sink Sink, g *tessera.Game) *tessera.Game {
+	r, ok := sink.(StarterRecorder)
+	if !ok || g.ThreadID != "" || g.NoThread || g.InDMs || g.MessageID != "" || g.MessageChannel != "" {
+		return g
+	}
+	deadline := time.Now().Add(r.StarterWait()) // the wall clock: a network's delay, not the game's time
+	t := time.NewTicker(starterPoll)
+	defer t.Stop()
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return g
+		case <-t.C:
+		}
+		ng, err := s.store.Game(ctx, g.ID)
+		if err != nil {
+			continue // the store hiccuped: look again
+		}
+		if g = ng; g.MessageID != "" || g.ThreadID != "" {
+			return g
+		}
+	}
+	s.log.Info("the challenge message was not recorded in time; the game's thread starts on its own", "game", g.ID)
+	return g
 }
 
 // makePlace makes the game's thread (or adopts its channel) and its status
