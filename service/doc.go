@@ -24,15 +24,13 @@
 //     settle.go (a challenge's end), ratings.go and rated.go.
 //   - Time: clock.go (time controls), scheduler.go (Tick: deadlines and
 //     reminders).
-//   - The game pages' links: weblink.go (WebConfig, the pages' addresses,
-//     players' signed tokens), link.go (/link, a player's private link).
 //   - What players read and see: text.go (scores, events, names),
 //     gamenames.go, typed.go (quoting what was typed), clip.go, pictures.go and
 //     boardbase.go (board pictures and their cache).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
 //     off the interaction path).
 //   - The companion web pages (package web drives them): weblink.go (game
-//     page addresses and players' signed private links).
+//     page addresses and players' signed private links), link.go (/link).
 //   - Delivery is package delivery (the courier, its pool, recovery, the
 //     Sink and Finder ports); here stay what it asks of the service,
 //     announce.go (Message, the status message, pictures and turn notices
