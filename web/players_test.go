@@ -92,7 +92,7 @@ func TestPlayersPagesRefusals(t *testing.T) {
 		code int
 		want string
 	}{
-		{"/s/g", http.StatusNotFound, "page at this address"},                                    // no MAC
+		{"/s/g", http.StatusNotFound, "page at this address"},                                   // no MAC
 		{"/s/g-AAAAAAAAAAAAAAAAAAAAAA/challenges", http.StatusNotFound, "page at this address"}, // a forged one
 		{"/s/" + s.svc.GameAddress(1), http.StatusNotFound, "page at this address"},             // a game's, not a server's
 		{base + "/leaderboard/chess", http.StatusNotFound, "no such game"},
