@@ -186,7 +186,11 @@
       choose.textContent = "";
       const names = [];
       for (const m of moves) if (m.piece && names.indexOf(m.piece) < 0) names.push(m.piece);
-      if (names.length === 0) { piece = ""; return; }
+      if (names.length === 0) { // nothing to pick: the cells say all
+        piece = "";
+        picker.querySelector(".hint").textContent = "Tap a marked cell.";
+        return;
+      }
       for (const n of names) {
         const b = document.createElement("button");
         b.type = "button"; b.className = "btn"; b.textContent = n;
