@@ -49,7 +49,7 @@
     load(p && n === p.dataset.total ? "" : n, true);
   });
   document.addEventListener("keydown", function (e) {
-    if (e.target.closest("input, select, textarea")) return;
+    if (e.target.closest && e.target.closest("input, select, textarea")) return; // typing, not scrubbing
     const p = shown();
     if (!p) return;
     const at = +p.dataset.moves, total = +p.dataset.total;
