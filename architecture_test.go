@@ -69,6 +69,10 @@ func TestDependencyDirection(t *testing.T) {
 			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "storage/" && strings.Contains(p, ".") {
 				t.Errorf("%s (the storage port) imports %s: adapters go in storage/<name>/", path, p)
 			}
+			// Tournaments are pairing rules: pure Go, the standard library only.
+			if strings.HasPrefix(filepath.ToSlash(path), "tournament/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera")) {
+				t.Errorf("%s (tournament) imports %s: pairings are pure Go, standard library only", path, p)
+			}
 			// The AI searches any game through the engine's interfaces alone.
 			if strings.HasPrefix(filepath.ToSlash(path), "ai/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") && !strings.HasPrefix(p, "tessera/ai")) {
 				t.Errorf("%s (the AI) imports %s: only the engine and the standard library", path, p)

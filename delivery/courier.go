@@ -80,8 +80,11 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 	switch a.Kind {
 	case tessera.AnnouncePost:
 		m := service.Message{Text: a.Text, Mentions: a.Ping, Marker: marker(a)}
+		if m.Buttons, err = s.svc.LinkButtons(ctx, g, ""); err != nil {
+			return err
+		}
 		if a.Rematch {
-			m.Buttons = s.svc.RematchButtons(g)
+			m.Buttons = append(m.Buttons, s.svc.RematchButtons(g)...)
 		}
 		if a.Board {
 			pic, err := s.svc.PictureAt(g, a.Moves)
@@ -207,6 +210,11 @@ func (s *Courier) editStatus(ctx context.Context, sink Sink, g *tessera.Game, no
 	if err != nil {
 		return Permanent(err)
 	}
+	links, err := s.svc.LinkButtons(ctx, g, "")
+	if err != nil {
+		return err
+	}
+	m.Buttons = append(m.Buttons, links...)
 	if g.StatusID != "" {
 		err := sink.Edit(ctx, g.Place(), g.StatusID, m)
 		if failureOf(err) != MessageGone {
@@ -259,6 +267,9 @@ func (s *Courier) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	}
 	text := s.svc.TurnNotice(g, a, u, opp)
 	m := service.Message{Text: text, Marker: marker(a)}
+	if m.Buttons, err = s.svc.LinkButtons(ctx, g, a.UserID); err != nil {
+		return err
+	}
 	if a.Board {
 		pic, err := s.svc.Picture(g)
 		if err != nil {
@@ -331,6 +342,10 @@ type Service interface {
 	ToMove(g *tessera.Game) (int, error)
 	TurnNotice(g *tessera.Game, a tessera.Announcement, u tessera.UserSettings, opp []string) string
 	RematchButtons(g *tessera.Game) []service.Button
+	// LinkButtons are the link buttons to g's page on a post or status
+	// message (userID ""), or to userID's private link on their turn
+	// notice; none when the pages are off.
+	LinkButtons(ctx context.Context, g *tessera.Game, userID string) ([]service.Button, error)
 	Mention(u service.User) string
 	// Poke wakes the transport's courier loop (Wake): more is due.
 	Poke()

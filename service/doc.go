@@ -29,6 +29,8 @@
 //     boardbase.go (board pictures and their cache).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
 //     off the interaction path).
+//   - The companion web pages (package web drives them): weblink.go (game
+//     page addresses and players' signed private links), link.go (/link).
 //   - Delivery is package delivery (the courier, its pool, recovery, the
 //     Sink and Finder ports); here stay what it asks of the service,
 //     announce.go (Message, the status message, pictures and turn notices

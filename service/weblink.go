@@ -162,26 +162,29 @@ func (s *Service) GuildAt(address string) (guildID string, err error) {
 // game's server turned them off, or its settings cannot be read now (the
 // post then goes without its button rather than wait).
 func (s *Service) GameURL(ctx context.Context, g *tessera.Game) string {
-	if !s.WebOn() {
-		return ""
-	}
-	on, err := s.GuildWebOn(ctx, g.GuildID)
+	u, err := s.gameURL(ctx, g)
 	if err != nil {
 		s.log.Warn("web: cannot read the server's settings; no page link", "game", g.ID, "err", err)
-		return ""
 	}
-	if !on {
-		return ""
+	return u
+}
+
+// gameURL is GameURL, with the store's error when the server's settings
+// cannot be read (the courier retries the announcement then).
+func (s *Service) gameURL(ctx context.Context, g *tessera.Game) (string, error) {
+	on, err := s.GuildWebOn(ctx, g.GuildID)
+	if err != nil || !on {
+		return "", err
 	}
-	return s.cfg.Web.URL + "/g/" + s.GameAddress(g.ID)
+	return s.cfg.Web.URL + "/g/" + s.GameAddress(g.ID), nil
 }
 
 // PlayerURL is GameURL + "?t=" + a token for userID's seat: the player's
 // private link. It is "" (and no error) when there is no page to link.
 func (s *Service) PlayerURL(ctx context.Context, g *tessera.Game, userID string) (string, error) {
-	u := s.GameURL(ctx, g)
-	if u == "" {
-		return "", nil
+	u, err := s.gameURL(ctx, g)
+	if err != nil || u == "" {
+		return "", err
 	}
 	t, err := s.PlayerToken(ctx, g, userID)
 	if err != nil {
@@ -206,10 +209,7 @@ func (s *Service) PlayerToken(ctx context.Context, g *tessera.Game, userID strin
 	if err != nil {
 		return "", err
 	}
-	ttl := s.cfg.Web.LinkTTL
-	if ttl <= 0 || ttl > MaxLinkTTL {
-		ttl = DefaultLinkTTL
-	}
+	ttl := s.linkTTL()
 	b := make([]byte, tokenFixed, tokenFixed+len(userID)+macLen)
 	b[0] = tokenVersion
 	binary.BigEndian.PutUint64(b[1:9], g.ID)
@@ -265,5 +265,9 @@ func (s *Service) GuildWebOn(ctx context.Context, guildID string) (bool, error) 
 	if !s.WebOn() {
 		return false, nil
 	}
-	return true, nil
+	g, err := s.store.Guild(ctx, guildID)
+	if err != nil {
+		return false, err
+	}
+	return !g.WebOff, nil
 }

@@ -409,6 +409,19 @@ func (w *writer) text(s string, x, y, size float64, c engine.Color, align engine
 	w.pending = append(w.pending, element{tag: "text", shared: shared, own: append(own, '"'), text: s})
 }
 
+// fitText is text held to the width the Go fonts give it (textLength):
+// a browser without them sets it in its own sans-serif, which may be
+// wider (DejaVu Sans, a tenth), and a long line of the panel would then
+// run off the picture.
+func (w *writer) fitText(s string, x, y, size float64, c engine.Color, align engine.Align, bold bool) {
+	w.text(s, x, y, size, c, align, bold)
+	if s == "" {
+		return
+	}
+	e := &w.pending[len(w.pending)-1]
+	e.own = append(w.num(append(e.own, ` textLength="`...), textWidth(s, size, bold)), `" lengthAdjust="spacingAndGlyphs"`...)
+}
+
 // flush writes the queued elements, a run of two or more with the same
 // shared attributes inside one <g>.
 func (w *writer) flush() {
