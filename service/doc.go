@@ -30,7 +30,8 @@
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
 //     off the interaction path).
 //   - The companion web pages (package web drives them): weblink.go (game
-//     page addresses and players' signed private links), link.go (/link).
+//     page addresses and players' signed private links), link.go (/link),
+//     webview.go (what a game's page shows to one viewer).
 //   - Delivery is package delivery (the courier, its pool, recovery, the
 //     Sink and Finder ports); here stay what it asks of the service,
 //     announce.go (Message, the status message, pictures and turn notices
