@@ -49,7 +49,7 @@
     load(p && n === p.dataset.total ? "" : n, true);
   });
   document.addEventListener("keydown", function (e) {
-    if (e.target.closest("input, select, textarea")) return;
+    if (e.target.closest && e.target.closest("input, select, textarea")) return; // typing, not scrubbing
     const p = shown();
     if (!p) return;
     const at = +p.dataset.moves, total = +p.dataset.total;
@@ -186,7 +186,11 @@
       choose.textContent = "";
       const names = [];
       for (const m of moves) if (m.piece && names.indexOf(m.piece) < 0) names.push(m.piece);
-      if (names.length === 0) { piece = ""; return; }
+      if (names.length === 0) { // nothing to pick: the cells say all
+        piece = "";
+        picker.querySelector(".hint").textContent = "Tap a marked cell.";
+        return;
+      }
       for (const n of names) {
         const b = document.createElement("button");
         b.type = "button"; b.className = "btn"; b.textContent = n;
