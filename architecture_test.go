@@ -13,17 +13,19 @@ import (
 
 // TestDependencyDirection keeps the layout honest: gg only in render/,
 // bbolt only in storage/boltdb/, pgx only in storage/postgres/ (the port,
-// storage/, imports no driver), discordgo only in bot/, the engine free of
+// storage/, imports no driver), discordgo only in bot/, the Prometheus
+// client only in metrics/, the engine free of
 // everything but the standard library and itself, the AI of everything
 // but those, and the conformance helpers (storagetest, enginetest,
 // aitest) and the Chromium harness (internal/chrome, the only importer
 // of chromedp) in tests only.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
-		"github.com/fogleman/gg":        "render/",
-		"go.etcd.io/bbolt":              "storage/boltdb/",
-		"github.com/jackc/pgx":          "storage/postgres/",
-		"github.com/bwmarrin/discordgo": "bot/",
+		"github.com/fogleman/gg":              "render/",
+		"go.etcd.io/bbolt":                    "storage/boltdb/",
+		"github.com/jackc/pgx":                "storage/postgres/",
+		"github.com/bwmarrin/discordgo":       "bot/",
+		"github.com/prometheus/client_golang": "metrics/",
 	}
 	checked := 0
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -210,6 +212,36 @@ func TestDeliveryPackage(t *testing.T) {
 				if !importers[top+"/"] {
 					t.Errorf("%s imports the courier: only the transports (bot, console) and cmd drive it", path)
 				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMetricsPackage: the service, the bot and the web pages report to
+// package metrics through interfaces of their own, so only the wiring
+// (cmd) imports it, and it imports none of them (only the shared records
+// at the root).
+func TestMetricsPackage(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if p == "tessera/metrics" && !strings.HasPrefix(slash, "cmd/") {
+				t.Errorf("%s imports tessera/metrics: report through an interface of your own; cmd/tessera wires the registry", path)
+			}
+			if strings.HasPrefix(slash, "metrics/") && strings.HasPrefix(p, "tessera/") {
+				t.Errorf("%s (metrics) imports %s: metrics knows only the shared records (package tessera)", path, p)
 			}
 		}
 		return nil
