@@ -14,9 +14,8 @@ import (
 // TestDependencyDirection keeps the layout honest: gg only in render/,
 // bbolt only in storage/boltdb/, pgx only in storage/postgres/ (the port,
 // storage/, imports no driver), discordgo only in bot/, the Prometheus
-// client only in metrics/, the engine free of
-// everything but the standard library and itself, the AI of everything
-// but those, and the conformance helpers (storagetest, enginetest,
+// client only in metrics/, the engine free of everything but the
+// standard library and itself, the AI of everything but those, and the conformance helpers (storagetest, enginetest,
 // aitest) and the Chromium harness (internal/chrome, the only importer
 // of chromedp) in tests only.
 func TestDependencyDirection(t *testing.T) {
@@ -70,6 +69,10 @@ func TestDependencyDirection(t *testing.T) {
 			// The port is the same whatever the adapter: no driver in it.
 			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "storage/" && strings.Contains(p, ".") {
 				t.Errorf("%s (the storage port) imports %s: adapters go in storage/<name>/", path, p)
+			}
+			// Tournaments are pairing rules: pure Go, the standard library only.
+			if strings.HasPrefix(filepath.ToSlash(path), "tournament/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera")) {
+				t.Errorf("%s (tournament) imports %s: pairings are pure Go, standard library only", path, p)
 			}
 			// The AI searches any game through the engine's interfaces alone.
 			if strings.HasPrefix(filepath.ToSlash(path), "ai/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") && !strings.HasPrefix(p, "tessera/ai")) {
@@ -212,6 +215,54 @@ func TestDeliveryPackage(t *testing.T) {
 				if !importers[top+"/"] {
 					t.Errorf("%s imports the courier: only the transports (bot, console) and cmd drive it", path)
 				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWebImports: the web transport (web/) reaches the games through the
+// service alone: it imports the service, the SVG renderer, the storage
+// port (no adapter), the shared records, the engine and picture, and the
+// standard library; and nothing imports it but cmd/tessera, which wires
+// it (tests of web/ itself may use more: a store, the PNG renderer).
+func TestWebImports(t *testing.T) {
+	allowed := []string{"tessera/service", "tessera/svg", "tessera/storage", "tessera/engine", "tessera/picture"}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		inWeb := strings.HasPrefix(slash, "web/")
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if (p == "tessera/web" || strings.HasPrefix(p, "tessera/web/")) && !inWeb && !strings.HasPrefix(slash, "cmd/tessera/") {
+				t.Errorf("%s imports %s: only cmd/tessera wires the web transport", path, p)
+			}
+			if !inWeb || strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			if strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
+				t.Errorf("%s (web) imports %s: the pages use the standard library only", path, p)
+			}
+			if p == "tessera" || !strings.HasPrefix(p, "tessera/") {
+				continue
+			}
+			ok := false
+			for _, a := range allowed {
+				if p == a || strings.HasPrefix(p, a+"/") && a != "tessera/storage" && a != "tessera/service" {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Errorf("%s (web) imports %s: the pages reach the games through the service (allowed: %s)", path, p, strings.Join(allowed, ", "))
 			}
 		}
 		return nil

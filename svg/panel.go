@@ -122,7 +122,11 @@ func (w *writer) panel(l panelLayout, top, h float64) {
 	}
 	w.fontGroup(fonts)
 	for _, t := range l.lines {
-		w.text(t.text, t.x, t.y, t.px, t.color, t.align, t.bold)
+		if textWidth(t.text, t.px, t.bold) > Width/3 { // long enough to run off
+			w.fitText(t.text, t.x, t.y, t.px, t.color, t.align, t.bold)
+		} else {
+			w.text(t.text, t.x, t.y, t.px, t.color, t.align, t.bold)
+		}
 	}
 	w.endFontGroup()
 }

@@ -1,7 +1,7 @@
 package enginetest
 
 import (
-	"fmt"
+	"encoding/binary"
 	"math"
 	"strings"
 	"testing"
@@ -39,7 +39,8 @@ func checkPlacer(t *testing.T, st engine.State, legal []engine.Move) {
 			names[f[0]] = true
 		}
 	}
-	seen := map[string]string{}
+	seen := make(map[string]string, len(legal))
+	var key []byte
 	unplaced := 0
 	for _, m := range legal {
 		p, ok := pl.Placement(m)
@@ -61,10 +62,12 @@ func checkPlacer(t *testing.T, st engine.State, legal []engine.Move) {
 		if p.Piece != "" && !names[strings.TrimSuffix(p.Piece, "*")] {
 			t.Fatalf("Placement(%q) takes %q, which the hand's picture does not name (it names %v)", m, p.Piece, names)
 		}
-		k := p.Piece + "|" + p.Variant
-		for _, q := range p.At {
-			k += fmt.Sprintf("|%.3f,%.3f", q.X, q.Y)
+		key = append(append(append(append(key[:0], p.Piece...), 0), p.Variant...), 0)
+		for _, q := range p.At { // to a thousandth of a unit
+			key = binary.LittleEndian.AppendUint64(key, uint64(math.Round(q.X*1000)))
+			key = binary.LittleEndian.AppendUint64(key, uint64(math.Round(q.Y*1000)))
 		}
+		k := string(key)
 		if other, dup := seen[k]; dup {
 			t.Fatalf("legal moves %q and %q have the same placement %+v: a tap could not tell them apart", other, m, p)
 		}

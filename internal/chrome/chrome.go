@@ -6,9 +6,10 @@
 //
 // One browser serves a whole test binary, started by the first test that
 // asks for a tab; each test gets a tab of its own, closed when it ends.
-// Call Main from the package's TestMain so that the browser is closed
-// when the tests are done (the kernel kills it anyway if the binary
-// dies: chromedp starts it with Pdeathsig).
+// A package's TestMain may call Main to close the browser when the tests
+// are done; without it the kernel kills the browser when the binary exits
+// (chromedp starts it with Pdeathsig), so a package that has a TestMain
+// of its own need not change it.
 //
 // Chromium is found at $CHROME or /usr/bin/chromium (Debian's package;
 // .ci/run installs it). Without it a test is skipped, unless CI=true:
@@ -158,7 +159,8 @@ func Run[T any](t testing.TB, tab context.Context, action chromedp.Action[T]) T 
 }
 
 // Screenshot loads an HTML document in a tab with a viewport of w x h
-// CSS pixels at one device pixel each, and returns what it shows.
+// CSS pixels at one device pixel each, waits for its fonts, and returns
+// what it shows.
 func Screenshot(t testing.TB, html string, w, h int) image.Image {
 	t.Helper()
 	tab := Tab(t)
@@ -166,6 +168,7 @@ func Screenshot(t testing.TB, html string, w, h int) image.Image {
 		chromedp.EmulateViewport(int64(w), int64(h)),
 		chromedp.Navigate("data:text/html;base64,"+base64.StdEncoding.EncodeToString([]byte(html))),
 	)
+	Run(t, tab, chromedp.Evaluate[bool]("document.fonts.ready.then(() => true)", chromedp.EvalAwaitPromise))
 	shot := Run(t, tab, chromedp.CaptureScreenshot())
 	img, err := png.Decode(bytes.NewReader(shot))
 	if err != nil {
@@ -179,10 +182,11 @@ func Screenshot(t testing.TB, html string, w, h int) image.Image {
 
 // Rasterize draws an <svg> element (or any HTML fragment) at the top
 // left of an otherwise empty page of w x h pixels, as a browser shows it
-// inlined, and returns the picture.
-func Rasterize(t testing.TB, fragment []byte, w, h int) image.Image {
+// inlined, and returns the picture. head is more of the page's <head>
+// (a style sheet with fonts, say), or "".
+func Rasterize(t testing.TB, head string, fragment []byte, w, h int) image.Image {
 	t.Helper()
-	html := `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;padding:0;background:#fff}svg{display:block}</style></head><body>` +
+	html := `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;padding:0;background:#fff}svg{display:block}</style>` + head + `</head><body>` +
 		string(fragment) + `</body></html>`
 	return Screenshot(t, html, w, h)
 }

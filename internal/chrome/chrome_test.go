@@ -14,7 +14,7 @@ func TestMain(m *testing.M) { chrome.Main(m) }
 // colour profile).
 func TestRasterize(t *testing.T) {
 	doc := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30" viewBox="0 0 40 30"><path fill="#d83a2e" d="M10 10h20v10H10Z"/></svg>`)
-	img := chrome.Rasterize(t, doc, 40, 30)
+	img := chrome.Rasterize(t, "", doc, 40, 30)
 	for _, tc := range []struct {
 		x, y int
 		want color.NRGBA
@@ -32,7 +32,7 @@ func TestRasterize(t *testing.T) {
 // TestTabsShareOneBrowser: two tabs of one test binary work side by side.
 func TestTabsShareOneBrowser(t *testing.T) {
 	for i := 0; i < 2; i++ {
-		img := chrome.Rasterize(t, []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><path d="M0 0h4v4H0Z"/></svg>`), 4, 4)
+		img := chrome.Rasterize(t, "", []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><path d="M0 0h4v4H0Z"/></svg>`), 4, 4)
 		if r, _, _, _ := img.At(2, 2).RGBA(); r != 0 {
 			t.Fatalf("tab %d: the black square is not black", i)
 		}

@@ -1,0 +1,377 @@
+package tournament
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Dutch pairs the next round of a two-player Swiss event by FIDE's Dutch
+// system (C.04.3, the 2017 rules), seat 1 playing white. The event's
+// players not withdrawn are paired; its played rounds must all have
+// their results. The first round's colours come from the event's seed.
+//
+// The brackets are paired from the top score down, each bracket's
+// candidates tried in the rules' order (S1 against S2, transpositions of
+// S2, then exchanges between S1 and S2; moved-down players first in a
+// heterogeneous bracket) and judged by the criteria in order:
+//
+//   - absolute: no two players meet twice (C.1), no second bye (C.2), no
+//     two players with the same absolute colour preference meet (C.3),
+//     and the rest of the round can still be paired (C.4);
+//   - quality: the most pairs (C.5), the smallest score differences
+//     (C.6, the PSD), the next bracket's pairs and PSD (C.7), in the last
+//     round the fewest topscorers (or their opponents) with a colour
+//     difference past ±2 (C.8) or a third colour in a row (C.9), the
+//     fewest players denied their colour preference
+//     (C.10), their strong preference (C.11), the fewest repeated down-
+//     and upfloats of the last round and the one before (C.12 to C.15)
+//     and the smallest score differences of those (C.16 to C.19).
+//
+// The first candidate that breaks no quality criterion is taken; when
+// none does, the best found. The bye (one point) goes to the player the
+// last bracket leaves, which is the lowest-ranked player of the lowest
+// score without a bye so far. The search gives up on a bracket after a
+// bounded number of candidates, keeping the best found;
+// docs/tournaments.md reports how often this agrees with bbpPairings.
+func Dutch(e Event) (Round, error) {
+	if e.seats() != 2 {
+		return Round{}, fmt.Errorf("tournament: the Dutch system pairs two players, not tables of %d", e.seats())
+	}
+	if err := checkPlayers(e.Players); err != nil {
+		return Round{}, err
+	}
+	if err := checkRounds(e); err != nil {
+		return Round{}, err
+	}
+	for r, rd := range e.Played {
+		for _, t := range rd.Tables {
+			if len(t.Seats) != 2 {
+				return Round{}, fmt.Errorf("tournament: round %d has a table of %d in a two-player event", r+1, len(t.Seats))
+			}
+			if !t.Played() {
+				return Round{}, fmt.Errorf("%w: round %d, %s-%s", ErrRoundOpen, r+1, t.Seats[0], t.Seats[1])
+			}
+		}
+	}
+	d := newDutch(e)
+	if len(d.ps) < 2 {
+		return Round{}, fmt.Errorf("%w: a Swiss round needs 2 players to pair, got %d", ErrTooFewPlayers, len(d.ps))
+	}
+	return d.pair()
+}
+
+// swissPlayer is a player's history as the Dutch rules read it.
+type swissPlayer struct {
+	id      string
+	num     int   // pairing number, from 1
+	score   int   // in half points
+	colours []int // of the games played, in order: 0 white (seat 1), 1 black
+	met     map[string]bool
+	hadBye  bool  // a pairing-allocated bye already (C.2)
+	floats  []int // each round: -1 floated down (or had the bye), +1 up, 0 neither
+
+	prefColour, prefStrength, cd int  // pref() and diff(), kept once the history is read
+	top                          bool // a topscorer of the last round (A.7)
+}
+
+const (
+	white, black = 0, 1
+	noColour     = -1
+)
+
+// Strengths of a colour preference (A.6).
+const (
+	prefNone = iota
+	prefMild
+	prefStrong
+	prefAbsolute
+)
+
+// diff is the colour difference: games with white less games with black.
+func (p *swissPlayer) diff() int {
+	d := 0
+	for _, c := range p.colours {
+		if c == white {
+			d++
+		} else {
+			d--
+		}
+	}
+	return d
+}
+
+// pref is the player's colour preference and its strength (A.6).
+func (p *swissPlayer) pref() (colour, strength int) { return p.prefColour, p.prefStrength }
+
+func (p *swissPlayer) readPref() (colour, strength int) {
+	n := len(p.colours)
+	if n == 0 {
+		return noColour, prefNone
+	}
+	d := p.diff()
+	last := p.colours[n-1]
+	switch {
+	case d > 1:
+		return black, prefAbsolute
+	case d < -1:
+		return white, prefAbsolute
+	case n >= 2 && p.colours[n-2] == last:
+		return 1 - last, prefAbsolute
+	case d == 1:
+		return black, prefStrong
+	case d == -1:
+		return white, prefStrong
+	}
+	return 1 - last, prefMild
+}
+
+func (p *swissPlayer) float(back int) int {
+	if i := len(p.floats) - back; i >= 0 && i < len(p.floats) {
+		return p.floats[i]
+	}
+	return 0
+}
+
+type dutch struct {
+	ps        []*swissPlayer // to pair, in pairing-number order
+	initWhite bool           // the initial colour (E.5) is white
+	odd       bool           // one bye this round
+	memo      map[string]bool
+}
+
+func newDutch(e Event) *dutch {
+	seeded := Seeded(e.Players)
+	all := map[string]*swissPlayer{}
+	var order []*swissPlayer
+	for i, p := range seeded {
+		sp := &swissPlayer{id: p.ID, num: i + 1, met: map[string]bool{}}
+		all[p.ID] = sp
+		if !p.Withdrawn {
+			order = append(order, sp)
+		}
+	}
+	for _, rd := range e.Played {
+		before := map[string]int{}
+		for id, sp := range all {
+			before[id] = sp.score
+		}
+		moved := map[string]bool{}
+		for _, t := range rd.Tables {
+			pts := Points(t)
+			for s, id := range t.Seats {
+				sp, o := all[id], t.Seats[1-s]
+				sp.colours = append(sp.colours, s)
+				sp.met[o] = true
+				sp.score += int(pts[s] * 2)
+				f := 0
+				switch {
+				case before[o] > before[id]:
+					f = +1
+				case before[o] < before[id]:
+					f = -1
+				}
+				sp.floats = append(sp.floats, f)
+				moved[id] = true
+			}
+		}
+		for _, id := range rd.Byes {
+			sp := all[id]
+			sp.hadBye = true
+			sp.score += 2
+			sp.floats = append(sp.floats, -1)
+			moved[id] = true
+		}
+		for id, sp := range all {
+			if !moved[id] {
+				sp.floats = append(sp.floats, 0)
+			}
+		}
+	}
+	last := e.Rounds > 0 && len(e.Played)+1 == e.Rounds
+	for _, sp := range all {
+		sp.prefColour, sp.prefStrength = sp.readPref()
+		sp.cd = sp.diff()
+		// A.7: in the last round, a player with more than half the
+		// points played for is a topscorer.
+		sp.top = last && sp.score > len(e.Played)
+	}
+	return &dutch{ps: order, initWhite: firstColourWhite(e.Seed), odd: len(order)%2 == 1, memo: map[string]bool{}}
+}
+
+// compatible: the absolute criteria C.1 and C.3 for a pair (two
+// topscorers, or a topscorer and another, may meet whatever their
+// colours: the quality criteria C.8 and C.9 then count the cost).
+func compatible(a, b *swissPlayer) bool {
+	if a.met[b.id] {
+		return false
+	}
+	ca, sa := a.pref()
+	cb, sb := b.pref()
+	return !(sa == prefAbsolute && sb == prefAbsolute && ca == cb && !a.top && !b.top)
+}
+
+// ranksAbove orders players by score, then pairing number (A.2).
+func ranksAbove(a, b *swissPlayer) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.num < b.num
+}
+
+func (d *dutch) pair() (Round, error) {
+	players := append([]*swissPlayer(nil), d.ps...)
+	sort.SliceStable(players, func(i, j int) bool { return ranksAbove(players[i], players[j]) })
+	if !d.completable(players) {
+		return Round{}, ErrUnpairable
+	}
+	var pairs [][2]*swissPlayer
+	var bye *swissPlayer
+	var moved []*swissPlayer // moved-down players
+	for i := 0; i < len(players); {
+		j := i
+		for j < len(players) && players[j].score == players[i].score {
+			j++
+		}
+		bracket := append(append([]*swissPlayer(nil), moved...), players[i:j]...)
+		rest := players[j:]
+		got, left := d.bracket(bracket, len(moved), rest)
+		pairs = append(pairs, got...)
+		moved = left
+		i = j
+	}
+	switch {
+	case len(moved) == 1 && d.odd && !moved[0].hadBye:
+		bye = moved[0]
+	case len(moved) > 0:
+		return Round{}, ErrUnpairable // cannot happen: each bracket kept the rest completable
+	}
+	var rd Round
+	for _, pr := range pairs {
+		w, b := d.colours(pr[0], pr[1])
+		rd.Tables = append(rd.Tables, Table{Seats: []string{w.id, b.id}})
+	}
+	if bye != nil {
+		rd.Byes = []string{bye.id}
+	}
+	return rd, nil
+}
+
+// completable reports whether these players can all be paired under the
+// absolute criteria, one of them (without a bye so far) taking the bye
+// when the round has one and they are odd in number (C.4).
+func (d *dutch) completable(ps []*swissPlayer) bool {
+	if len(ps)%2 == 1 && !d.odd {
+		return false
+	}
+	key := make([]byte, 0, len(ps))
+	for _, p := range ps {
+		key = append(key, byte(p.num), byte(p.num>>8))
+	}
+	if v, ok := d.memo[string(key)]; ok {
+		return v
+	}
+	v := d.match(ps)
+	d.memo[string(key)] = v
+	return v
+}
+
+func (d *dutch) match(ps []*swissPlayer) bool {
+	if len(ps) == 0 {
+		return true
+	}
+	// The player with the fewest partners first keeps the search small.
+	best, fewest := 0, len(ps)+1
+	for i, a := range ps {
+		n := 0
+		for _, b := range ps {
+			if a != b && compatible(a, b) {
+				n++
+			}
+		}
+		if len(ps)%2 == 1 && !a.hadBye {
+			n++
+		}
+		if n < fewest {
+			best, fewest = i, n
+		}
+	}
+	a := ps[best]
+	others := make([]*swissPlayer, 0, len(ps)-1)
+	others = append(append(others, ps[:best]...), ps[best+1:]...)
+	if len(ps)%2 == 1 && !a.hadBye && d.completable(others) {
+		return true
+	}
+	for i, b := range others {
+		if !compatible(a, b) {
+			continue
+		}
+		rest := make([]*swissPlayer, 0, len(others)-1)
+		rest = append(append(rest, others[:i]...), others[i+1:]...)
+		if d.completable(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// colours seats a pair by the rules E.1 to E.5: white first.
+func (d *dutch) colours(a, b *swissPlayer) (w, bl *swissPlayer) {
+	if ranksAbove(b, a) {
+		a, b = b, a // a is the higher ranked
+	}
+	give := func(c int) (*swissPlayer, *swissPlayer) { // a gets c
+		if c == white {
+			return a, b
+		}
+		return b, a
+	}
+	ca, sa := a.pref()
+	cb, sb := b.pref()
+	switch {
+	case ca != noColour && cb != noColour && ca != cb: // E.1
+		return give(ca)
+	case ca != noColour && cb == noColour:
+		return give(ca)
+	case ca == noColour && cb != noColour:
+		return give(1 - cb)
+	case ca != noColour && sa != sb: // E.2, both want ca
+		if sa > sb {
+			return give(ca)
+		}
+		return give(1 - cb)
+	case ca != noColour && sa == prefAbsolute: // both absolute: the wider difference
+		da, db := abs(a.cd), abs(b.cd)
+		if da != db {
+			if da > db {
+				return give(ca)
+			}
+			return give(1 - cb)
+		}
+	}
+	// E.3: alternate to the latest round in which they had different
+	// colours.
+	for i, j := len(a.colours)-1, len(b.colours)-1; i >= 0 && j >= 0; i, j = i-1, j-1 {
+		if a.colours[i] != b.colours[j] {
+			return give(1 - a.colours[i])
+		}
+	}
+	if ca != noColour { // E.4
+		return give(ca)
+	}
+	// E.5: the initial colour to an odd pairing number.
+	init := black
+	if d.initWhite {
+		init = white
+	}
+	if a.num%2 == 1 {
+		return give(init)
+	}
+	return give(1 - init)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,240 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+// randomEvent makes a Swiss event of n players with random ratings (some
+// equal, so the given order counts) and plays rounds of it: each round
+// paired by pair, each game given a random result (the first seat wins,
+// draws or loses). It stops early if a round cannot be paired.
+func randomEvent(t *testing.T, rng *rand.Rand, n, rounds int, pair func(Event) (Round, error)) (Event, error) {
+	e := Event{Name: fmt.Sprintf("random %d", n), Format: FormatSwiss, Rounds: rounds, Seed: rng.Int63()}
+	for i := 0; i < n; i++ {
+		e.Players = append(e.Players, Player{ID: fmt.Sprintf("p%02d", i+1), Name: fmt.Sprintf("Player %d", i+1), Rating: 1000 + rng.Intn(40)*25})
+	}
+	for r := 0; r < rounds; r++ {
+		rd, err := pair(e)
+		if err != nil {
+			return e, err
+		}
+		for i := range rd.Tables {
+			rd.Tables[i].Places = [][]int{{1, 2}, {1, 1}, {2, 1}}[rng.Intn(3)]
+		}
+		e.Played = append(e.Played, rd)
+	}
+	return e, nil
+}
+
+// checkSwissRound holds a round to the absolute rules: every player once
+// (a table or the bye), a bye only for an odd count and never twice to a
+// player, no pairing repeated, and colours (seats) that keep each
+// player's difference within ±2 and never give three of one in a row,
+// except in the last round for topscorers (more than half the points
+// played for) and their opponents, whom the rules (A.7, C.3) let play
+// past those limits rather than out of their score group.
+func checkSwissRound(t *testing.T, e Event, rd Round) {
+	t.Helper()
+	seen := map[string]int{}
+	for _, tb := range rd.Tables {
+		for _, id := range tb.Seats {
+			seen[id]++
+		}
+	}
+	for _, id := range rd.Byes {
+		seen[id]++
+	}
+	active := 0
+	for _, p := range e.Players {
+		if p.Withdrawn {
+			if seen[p.ID] != 0 {
+				t.Errorf("round %d: withdrawn %s is paired", len(e.Played)+1, p.ID)
+			}
+			continue
+		}
+		active++
+		if seen[p.ID] != 1 {
+			t.Errorf("round %d: %s placed %d times", len(e.Played)+1, p.ID, seen[p.ID])
+		}
+	}
+	if want := active % 2; len(rd.Byes) != want {
+		t.Errorf("round %d: %d byes for %d players", len(e.Played)+1, len(rd.Byes), active)
+	}
+	met := map[[2]string]bool{}
+	byes := map[string]bool{}
+	colours := map[string][]int{}
+	for _, old := range append(append([]Round(nil), e.Played...), rd) {
+		for _, tb := range old.Tables {
+			a, b := tb.Seats[0], tb.Seats[1]
+			if a > b {
+				a, b = b, a
+			}
+			if met[[2]string{a, b}] {
+				t.Errorf("round %d: %s and %s meet again", len(e.Played)+1, a, b)
+			}
+			met[[2]string{a, b}] = true
+			colours[tb.Seats[0]] = append(colours[tb.Seats[0]], white)
+			colours[tb.Seats[1]] = append(colours[tb.Seats[1]], black)
+		}
+		for _, id := range old.Byes {
+			if byes[id] {
+				t.Errorf("round %d: %s has a second bye", len(e.Played)+1, id)
+			}
+			byes[id] = true
+		}
+	}
+	exempt := map[string]bool{}
+	if len(e.Played)+1 == e.Rounds {
+		points := map[string]float64{}
+		for _, old := range e.Played {
+			for _, tb := range old.Tables {
+				for i, p := range Points(tb) {
+					points[tb.Seats[i]] += p
+				}
+			}
+			for _, id := range old.Byes {
+				points[id]++
+			}
+		}
+		for _, tb := range rd.Tables {
+			if a, b := tb.Seats[0], tb.Seats[1]; points[a] > float64(len(e.Played))/2 || points[b] > float64(len(e.Played))/2 {
+				exempt[a], exempt[b] = true, true
+			}
+		}
+	}
+	for id, cs := range colours {
+		if exempt[id] {
+			continue
+		}
+		d := 0
+		for i, c := range cs {
+			d += 1 - 2*c
+			if i >= 2 && cs[i-1] == c && cs[i-2] == c {
+				t.Errorf("round %d: %s has the same seat three times in a row: %v", len(e.Played)+1, id, cs)
+			}
+		}
+		if d > 2 || d < -2 {
+			t.Errorf("round %d: %s has colour difference %d: %v", len(e.Played)+1, id, d, cs)
+		}
+	}
+}
+
+// pairable reports by brute force whether some pairing of the event's
+// next round meets the absolute criteria (no repeat, no second bye, no
+// two players with the same absolute colour preference).
+func pairable(e Event) bool {
+	d := newDutch(e)
+	var rec func(ps []*swissPlayer, bye bool) bool
+	rec = func(ps []*swissPlayer, bye bool) bool {
+		if len(ps) == 0 {
+			return true
+		}
+		a := ps[0]
+		if bye && !a.hadBye && rec(ps[1:], false) {
+			return true
+		}
+		for j := 1; j < len(ps); j++ {
+			if compatible(a, ps[j]) {
+				rest := append(append([]*swissPlayer(nil), ps[1:j]...), ps[j+1:]...)
+				if rec(rest, bye) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return rec(d.ps, len(d.ps)%2 == 1)
+}
+
+// Random Swiss events of 5 to 40 players, up to log2(n)+2 rounds: every
+// round keeps the absolute rules, and a round refused as unpairable is
+// unpairable indeed (brute force, for the small events where it can
+// happen).
+func TestDutchProperties(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	refused := 0
+	for trial := 0; trial < 60; trial++ {
+		n := 5 + rng.Intn(36)
+		rounds := 1
+		for 1<<rounds < n {
+			rounds++
+		}
+		rounds += 1 + rng.Intn(2)
+		_, err := randomEvent(t, rng, n, rounds, func(e Event) (Round, error) {
+			rd, err := Dutch(e)
+			if err == nil {
+				checkSwissRound(t, e, rd)
+			} else if errors.Is(err, ErrUnpairable) {
+				if n <= 12 && pairable(e) {
+					t.Errorf("%d players, round %d refused, but a pairing exists", n, len(e.Played)+1)
+				}
+			}
+			return rd, err
+		})
+		if err != nil {
+			if !errors.Is(err, ErrUnpairable) {
+				t.Fatal(err)
+			}
+			refused++
+		}
+	}
+	t.Logf("%d events stopped at an unpairable round", refused)
+}
+
+// The first round: the top half against the bottom half, 1 against n/2+1,
+// the colours alternating down the boards from the drawn initial colour.
+func TestDutchFirstRound(t *testing.T) {
+	e := Event{Format: FormatSwiss, Players: rated(7), Seed: 5}
+	rd, err := Dutch(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tb := range rd.Tables {
+		got = append(got, tb.Seats[0]+"-"+tb.Seats[1])
+	}
+	want := []string{"s1-s4", "s5-s2", "s3-s6"}
+	if !firstColourWhite(e.Seed) {
+		want = []string{"s4-s1", "s2-s5", "s6-s3"}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || fmt.Sprint(rd.Byes) != "[s7]" {
+		t.Errorf("round 1: %v bye %v, want %v bye [s7]", got, rd.Byes, want)
+	}
+}
+
+// Same event, same pairing: nothing depends on map order or the clock.
+func TestDutchDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	e, _ := randomEvent(t, rng, 23, 3, Dutch)
+	first, err := Dutch(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		again, _ := Dutch(e)
+		if fmt.Sprint(again) != fmt.Sprint(first) {
+			t.Fatalf("pairing changed: %v then %v", first, again)
+		}
+	}
+}
+
+// Bad events say what is wrong.
+func TestDutchRefuses(t *testing.T) {
+	open := Event{Format: FormatSwiss, Players: players("a", "b"), Played: []Round{{Tables: []Table{{Seats: []string{"a", "b"}}}}}}
+	if _, err := Dutch(open); !errors.Is(err, ErrRoundOpen) {
+		t.Errorf("a round in play: %v", err)
+	}
+	if _, err := Dutch(Event{Format: FormatSwiss, Players: players("a")}); !errors.Is(err, ErrTooFewPlayers) {
+		t.Errorf("one player: %v", err)
+	}
+	if _, err := Dutch(Event{Seats: 3, Players: players("a", "b", "c")}); err == nil {
+		t.Error("tables of three paired by the Dutch system")
+	}
+	met := Event{Format: FormatSwiss, Players: players("a", "b"), Played: []Round{{Tables: []Table{two("a", "b", "1-0")}}}}
+	if _, err := Dutch(met); !errors.Is(err, ErrUnpairable) {
+		t.Errorf("two players who met: %v", err)
+	}
+}

@@ -1,0 +1,363 @@
+package tournament
+
+import (
+	"fmt"
+	"sort"
+)
+
+// SwissTables pairs the next round of an event of a game for three or
+// four (Seats), Swiss fashion:
+//
+//   - The tables: as many full tables as the players fill; when the count
+//     does not divide, smaller tables of the sizes in TableSizes (the
+//     sizes the game allows), as few as will do, else byes for the rest.
+//     The byes go to the players with the fewest byes so far, of them the
+//     lowest ranked (by points, then seed), so no one has a second bye
+//     while another has none.
+//   - The players: ranked by points, then seed, and dealt to the tables
+//     from the top, the best together and the smaller tables last; then
+//     players are exchanged between tables, the nearest tables first,
+//     while that lowers the number of pairs who already met, so that
+//     repeats happen only where they cannot be avoided this way.
+//   - The seats: at each table, the seating that keeps each player's
+//     seats most even over the event (the fewest times anyone sits where
+//     they have sat before, counted squared so that no one player takes
+//     all the repeats), the higher ranked choosing first on a tie.
+//
+// The played rounds must have their results. Withdrawn players are not
+// seated.
+func SwissTables(e Event) (Round, error) {
+	if err := checkPlayers(e.Players); err != nil {
+		return Round{}, err
+	}
+	if err := checkRounds(e); err != nil {
+		return Round{}, err
+	}
+	k := e.seats()
+	if k < 2 {
+		return Round{}, fmt.Errorf("tournament: tables of %d", k)
+	}
+	for _, s := range e.TableSizes {
+		if s < 2 || s > k {
+			return Round{}, fmt.Errorf("tournament: a table of %d in a game for %d", s, k)
+		}
+	}
+	for r, rd := range e.Played {
+		for _, t := range rd.Tables {
+			if !t.Played() {
+				return Round{}, fmt.Errorf("%w: round %d", ErrRoundOpen, r+1)
+			}
+		}
+	}
+	st, err := Standings(e)
+	if err != nil {
+		return Round{}, err
+	}
+	withdrawn := map[string]bool{}
+	for _, p := range e.Players {
+		withdrawn[p.ID] = p.Withdrawn
+	}
+	var ranked []string // by points, then seed
+	for _, s := range st {
+		if !withdrawn[s.ID] {
+			ranked = append(ranked, s.ID)
+		}
+	}
+	points := map[string]float64{}
+	for _, s := range st {
+		points[s.ID] = s.Points
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return points[ranked[i]] > points[ranked[j]] })
+	sizes, nByes := tableSizes(len(ranked), k, e.TableSizes)
+	if len(sizes) == 0 {
+		return Round{}, fmt.Errorf("%w: %d players cannot fill a table of %d", ErrTooFewPlayers, len(ranked), k)
+	}
+
+	h := readHistory(e)
+	// The byes: fewest byes so far, then the lowest ranked.
+	var rd Round
+	if nByes > 0 {
+		order := append([]string(nil), ranked...)
+		rank := map[string]int{}
+		for i, id := range ranked {
+			rank[id] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool {
+			a, b := order[i], order[j]
+			if h.byes[a] != h.byes[b] {
+				return h.byes[a] < h.byes[b]
+			}
+			return rank[a] > rank[b]
+		})
+		out := map[string]bool{}
+		for _, id := range order[:nByes] {
+			out[id] = true
+		}
+		var left []string
+		for _, id := range ranked {
+			if out[id] {
+				rd.Byes = append(rd.Byes, id)
+			} else {
+				left = append(left, id)
+			}
+		}
+		ranked = left
+	}
+	// Deal, then exchange to avoid repeats.
+	var groups [][]string
+	at := 0
+	for _, size := range sizes {
+		groups = append(groups, append([]string(nil), ranked[at:at+size]...))
+		at += size
+	}
+	h.spread(groups)
+	for _, g := range groups {
+		rd.Tables = append(rd.Tables, Table{Seats: h.seat(g)})
+	}
+	return rd, nil
+}
+
+// tableSizes splits n players into tables of k, or of the allowed smaller
+// sizes, with the fewest byes, then the most full tables, then the fewest
+// tables; the full tables first.
+func tableSizes(n, k int, allowed []int) (sizes []int, byes int) {
+	ok := map[int]bool{k: true}
+	for _, s := range allowed {
+		ok[s] = true
+	}
+	var small []int // the allowed sizes below k, largest first
+	for s := k - 1; s >= 2; s-- {
+		if ok[s] {
+			small = append(small, s)
+		}
+	}
+	for byes = 0; byes <= n; byes++ {
+		m := n - byes
+		for full := m / k; full >= 0; full-- {
+			if rest, found := fewest(m-full*k, small); found {
+				if full == 0 && len(rest) == 0 {
+					continue
+				}
+				for i := 0; i < full; i++ {
+					sizes = append(sizes, k)
+				}
+				return append(sizes, rest...), byes
+			}
+		}
+	}
+	return nil, n
+}
+
+// fewest makes n from the fewest of these sizes (largest first), if it
+// can be made.
+func fewest(n int, sizes []int) ([]int, bool) {
+	if n == 0 {
+		return nil, true
+	}
+	best := -1
+	var out []int
+	var rec func(n, from int, cur []int)
+	rec = func(n, from int, cur []int) {
+		if n == 0 {
+			if best < 0 || len(cur) < best {
+				best = len(cur)
+				out = append([]int(nil), cur...)
+			}
+			return
+		}
+		for i := from; i < len(sizes); i++ {
+			if sizes[i] <= n {
+				rec(n-sizes[i], i, append(cur, sizes[i]))
+			}
+		}
+	}
+	rec(n, 0, nil)
+	return out, best >= 0
+}
+
+// history is what the played rounds say of each player.
+type history struct {
+	met   map[[2]string]int // how often two players sat together
+	seats map[string][]int  // how often a player sat in each seat (from 0)
+	byes  map[string]int
+}
+
+func readHistory(e Event) *history {
+	h := &history{met: map[[2]string]int{}, seats: map[string][]int{}, byes: map[string]int{}}
+	for _, rd := range e.Played {
+		for _, t := range rd.Tables {
+			for i, a := range t.Seats {
+				for len(h.seats[a]) <= i {
+					h.seats[a] = append(h.seats[a], 0)
+				}
+				h.seats[a][i]++
+				for _, b := range t.Seats[i+1:] {
+					h.met[pairKey(a, b)]++
+				}
+			}
+		}
+		for _, id := range rd.Byes {
+			h.byes[id]++
+		}
+	}
+	return h
+}
+
+func pairKey(a, b string) [2]string {
+	if a > b {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
+
+// repeats counts the pairs at a table who met before.
+func (h *history) repeats(g []string) int {
+	n := 0
+	for i, a := range g {
+		for _, b := range g[i+1:] {
+			n += h.met[pairKey(a, b)]
+		}
+	}
+	return n
+}
+
+// spread exchanges players between tables while that lowers the repeats,
+// trying the nearest tables first and, within them, the players nearest
+// in rank, so the groups stay as close to the score order as they can.
+func (h *history) spread(groups [][]string) {
+	for pass := 0; pass < 50; pass++ {
+		improved := false
+		for dist := 1; dist < len(groups) && !improved; dist++ {
+			for i := 0; i+dist < len(groups) && !improved; i++ {
+				j := i + dist
+				a, b := groups[i], groups[j]
+				before := h.repeats(a) + h.repeats(b)
+				if before == 0 {
+					continue
+				}
+				// a's lowest with b's highest first.
+				for x := len(a) - 1; x >= 0 && !improved; x-- {
+					for y := 0; y < len(b) && !improved; y++ {
+						a[x], b[y] = b[y], a[x]
+						if h.repeats(a)+h.repeats(b) < before {
+							improved = true
+						} else {
+							a[x], b[y] = b[y], a[x]
+						}
+					}
+				}
+			}
+		}
+		if !improved {
+			return
+		}
+	}
+}
+
+// seat orders a table's players: of all orders, the one whose players
+// have sat least often in the seats it gives them (counted squared, so
+// that the repeats are shared), the first in the players' order on a
+// tie, so the higher ranked choose first.
+func (h *history) seat(g []string) []string {
+	best, bestCost := []string(nil), -1
+	permute(len(g), func(order []int) {
+		c := 0
+		for s, i := range order {
+			n := 0
+			if s < len(h.seats[g[i]]) {
+				n = h.seats[g[i]][s]
+			}
+			c += (n + 1) * (n + 1)
+		}
+		if bestCost < 0 || c < bestCost {
+			bestCost = c
+			best = best[:0]
+			for _, i := range order {
+				best = append(best, g[i])
+			}
+		}
+	})
+	return best
+}
+
+// permute calls f with every order of 0..n-1, in lexicographic order.
+func permute(n int, f func([]int)) {
+	order := make([]int, 0, n)
+	used := make([]bool, n)
+	var rec func()
+	rec = func() {
+		if len(order) == n {
+			f(order)
+			return
+		}
+		for i := 0; i < n; i++ {
+			if !used[i] {
+				used[i] = true
+				order = append(order, i)
+				rec()
+				order = order[:len(order)-1]
+				used[i] = false
+			}
+		}
+	}
+	rec()
+}
+
+// TableRoundRobin is the series of games for a group that fits one
+// table: a Williams design, in which every player sits in every seat
+// equally often and sits right after every other player equally often
+// (the seat after a strong player is a seat of its own in games where
+// one plays after another). For an even count that takes as many games
+// as players (2 players: 2 games, seats swapped; 4 players: 4 games);
+// for an odd count twice as many (3 players: 6 games, which are all six
+// seatings: the 3 rotations alone would seat every player in every seat
+// but always after the same player).
+func TableRoundRobin(ids []string) ([]Round, error) {
+	ps := make([]Player, len(ids))
+	for i, id := range ids {
+		ps[i] = Player{ID: id}
+	}
+	if err := checkPlayers(ps); err != nil {
+		return nil, err
+	}
+	n := len(ids)
+	if n < 2 {
+		return nil, fmt.Errorf("%w: a table needs 2, got %d", ErrTooFewPlayers, n)
+	}
+	// The first row: 0, 1, n-1, 2, n-2, ...; the others add 1 mod n.
+	first := []int{0}
+	for lo, hi := 1, n-1; len(first) < n; {
+		first = append(first, lo)
+		lo++
+		if len(first) < n {
+			first = append(first, hi)
+			hi--
+		}
+	}
+	var rows [][]int
+	for r := 0; r < n; r++ {
+		row := make([]int, n)
+		for i, x := range first {
+			row[i] = (x + r) % n
+		}
+		rows = append(rows, row)
+	}
+	if n%2 == 1 {
+		for r := 0; r < n; r++ {
+			row := make([]int, n)
+			for i := range row {
+				row[i] = rows[r][n-1-i]
+			}
+			rows = append(rows, row)
+		}
+	}
+	var out []Round
+	for _, row := range rows {
+		t := Table{}
+		for _, i := range row {
+			t.Seats = append(t.Seats, ids[i])
+		}
+		out = append(out, Round{Tables: []Table{t}})
+	}
+	return out, nil
+}
