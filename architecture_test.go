@@ -15,9 +15,10 @@ import (
 // bbolt only in storage/boltdb/, pgx only in storage/postgres/ (the port,
 // storage/, imports no driver), discordgo only in bot/, the Prometheus
 // client only in metrics/, the engine free of everything but the
-// standard library and itself, the AI of everything but those, and the conformance helpers (storagetest, enginetest,
-// aitest) and the Chromium harness (internal/chrome, the only importer
-// of chromedp) in tests only.
+// standard library and itself, the AI of everything but those, and the
+// conformance helpers (storagetest, enginetest, aitest) and the Chromium
+// harness (internal/chrome, the only importer of chromedp) in tests
+// only.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
 		"github.com/fogleman/gg":              "render/",

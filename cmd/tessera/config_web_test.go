@@ -62,7 +62,8 @@ func TestConfigWeb(t *testing.T) {
 }
 
 // TestConsoleServesPages: `tessera console --web 127.0.0.1:0` serves
-// /healthz and /metrics beside the console, prints the pages' address
+// the game pages, /healthz and /metrics beside the console, prints the
+// pages' address
 // and each game's page when it starts, and stops the server with the
 // console. The key it signs with is the database's own, made once and
 // the same on the next start.
@@ -113,6 +114,16 @@ func TestConsoleServesPages(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(body.String(), "tessera_outbox_waiting") {
 		t.Fatalf("/metrics: %d %.300s", resp.StatusCode, body.String())
+	}
+	resp, err = http.Get(base + "/g/" + m[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	body.Reset()
+	_, _ = io.Copy(&body, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(body.String(), "<svg") {
+		t.Fatalf("the game's page: %d %.300s", resp.StatusCode, body.String())
 	}
 	w.Close()
 	select {

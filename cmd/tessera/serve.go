@@ -152,7 +152,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		sc.Logger, sc.Link, sc.Wording = log, console.Link, console.Wording
 		sc.Web, sc.Meter = webCfg, reg
 		svc := service.New(store, sc)
-		pages, closePages, err := newPages(svc, store, reg, log)
+		pages, closePages, err := web.newPages(svc, store, reg, log)
 		if err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
 			return 1
@@ -190,7 +190,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 1
 	}
 	reg.WatchReady("discord", b.Ready)
-	pages, closePages, err := newPages(svc, store, reg, log)
+	pages, closePages, err := web.newPages(svc, store, reg, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1

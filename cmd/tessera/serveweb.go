@@ -18,6 +18,8 @@ import (
 	"tessera/metrics"
 	"tessera/service"
 	"tessera/storage"
+	"tessera/svg"
+	"tessera/web"
 )
 
 // webSecretName is the name of the pages' key among the database's
@@ -165,9 +167,16 @@ func (h *httpSide) shutdown() {
 	}
 }
 
-// newPages makes the game pages' handler on the service, and what ends
-// their live connections; nil while the pages are off (no web.listen)
-// or not built into this binary yet.
-func newPages(svc *service.Service, store storage.Store, reg *metrics.Registry, log *slog.Logger) (http.Handler, func(), error) {
-	return nil, nil, nil
+// newPages makes the game pages (package web) on the service when this
+// process serves them (web.listen), and what ends their live
+// connections; nil otherwise.
+func (h *httpSide) newPages(svc *service.Service, store storage.Store, reg *metrics.Registry, log *slog.Logger) (http.Handler, func(), error) {
+	if h.pages == nil {
+		return nil, nil, nil
+	}
+	srv, err := web.New(web.Config{Service: svc, Store: store, SVG: svg.New(), Logger: log, Live: reg})
+	if err != nil {
+		return nil, nil, fmt.Errorf("the game pages: %w", err)
+	}
+	return srv.Handler(), srv.Close, nil
 }
