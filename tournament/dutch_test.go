@@ -238,3 +238,21 @@ func TestDutchRefuses(t *testing.T) {
 		t.Errorf("two players who met: %v", err)
 	}
 }
+
+// BenchmarkDutch pairs round 5 of random events of 16 to 300 players
+// (docs/benchmarks.md).
+func BenchmarkDutch(b *testing.B) {
+	for _, n := range []int{16, 40, 100, 200, 300} {
+		e, err := randomEvent(nil, rand.New(rand.NewSource(int64(n))), n, 4, Dutch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Dutch(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
