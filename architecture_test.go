@@ -16,7 +16,8 @@ import (
 // storage/, imports no driver), discordgo only in bot/, the engine free of
 // everything but the standard library and itself, the AI of everything
 // but those, and the conformance helpers (storagetest, enginetest,
-// aitest) in tests only.
+// aitest) and the Chromium harness (internal/chrome, the only importer
+// of chromedp) in tests only.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
 		"github.com/fogleman/gg":        "render/",
@@ -51,12 +52,18 @@ func TestDependencyDirection(t *testing.T) {
 			if p == "tessera/storage/storagetest" && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "storage/storagetest/") {
 				t.Errorf("%s imports %s, which only tests may import", path, p)
 			}
-			// The engine's and the AI's conformance helpers import testing:
-			// tests only (and the helpers themselves).
-			for _, helper := range []string{"engine/enginetest", "ai/aitest"} {
+			// The engine's and the AI's conformance helpers, and the
+			// Chromium harness, import testing: tests only (and the
+			// helpers themselves).
+			for _, helper := range []string{"engine/enginetest", "ai/aitest", "internal/chrome"} {
 				if p == "tessera/"+helper && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), helper+"/") {
 					t.Errorf("%s imports %s, which only tests may import", path, p)
 				}
+			}
+			// The Chromium driver drives the browser tests: the harness
+			// and tests only, never the bot's binary.
+			if (p == "github.com/chromedp/chromedp" || strings.HasPrefix(p, "github.com/chromedp/")) && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "internal/chrome/") {
+				t.Errorf("%s imports %s, which only internal/chrome and tests may import", path, p)
 			}
 			// The port is the same whatever the adapter: no driver in it.
 			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "storage/" && strings.Contains(p, ".") {
@@ -133,8 +140,8 @@ func TestCommandTableReaders(t *testing.T) {
 // TestRendererBehindAnInterface: the service draws through its Renderer
 // interface, wired in cmd/tessera, and never imports render/ (its tests
 // may, to wire it); what a picture shows is described in picture/, which
-// depends on the engine alone. A second renderer (SVG for the web) is
-// then one more adapter beside render/.
+// depends on the engine alone. A second renderer (svg/, for the web
+// pages) is one more adapter beside render/, with no library at all.
 func TestRendererBehindAnInterface(t *testing.T) {
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
@@ -153,6 +160,11 @@ func TestRendererBehindAnInterface(t *testing.T) {
 			}
 			if dir == "picture/" && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine")) {
 				t.Errorf("%s (picture) imports %s: only the engine and the standard library", path, p)
+			}
+			// The SVG renderer needs no library: the engine, picture and
+			// the standard library (its tests may import more).
+			if strings.HasPrefix(slash, "svg/") && !strings.HasSuffix(slash, "_test.go") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && p != "tessera/picture" && !strings.HasPrefix(p, "tessera/engine")) {
+				t.Errorf("%s (svg) imports %s: only the engine, picture and the standard library", path, p)
 			}
 		}
 		return nil
@@ -202,6 +214,54 @@ func TestDeliveryPackage(t *testing.T) {
 				if !importers[top+"/"] {
 					t.Errorf("%s imports the courier: only the transports (bot, console) and cmd drive it", path)
 				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWebImports: the web transport (web/) reaches the games through the
+// service alone: it imports the service, the SVG renderer, the storage
+// port (no adapter), the shared records, the engine and picture, and the
+// standard library; and nothing imports it but cmd/tessera, which wires
+// it (tests of web/ itself may use more: a store, the PNG renderer).
+func TestWebImports(t *testing.T) {
+	allowed := []string{"tessera/service", "tessera/svg", "tessera/storage", "tessera/engine", "tessera/picture"}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		inWeb := strings.HasPrefix(slash, "web/")
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if (p == "tessera/web" || strings.HasPrefix(p, "tessera/web/")) && !inWeb && !strings.HasPrefix(slash, "cmd/tessera/") {
+				t.Errorf("%s imports %s: only cmd/tessera wires the web transport", path, p)
+			}
+			if !inWeb || strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			if strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
+				t.Errorf("%s (web) imports %s: the pages use the standard library only", path, p)
+			}
+			if p == "tessera" || !strings.HasPrefix(p, "tessera/") {
+				continue
+			}
+			ok := false
+			for _, a := range allowed {
+				if p == a || strings.HasPrefix(p, a+"/") && a != "tessera/storage" && a != "tessera/service" {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Errorf("%s (web) imports %s: the pages reach the games through the service (allowed: %s)", path, p, strings.Join(allowed, ", "))
 			}
 		}
 		return nil

@@ -252,6 +252,18 @@ type UserSettings struct {
 	// (Discord opens it once per user; the bot keeps its id here so a
 	// restart does not open it again).
 	DMChannel string `json:"dm_channel,omitempty"`
+	// LinkEpoch is the generation of the user's private links to game
+	// pages: each token carries it, and /link reset:true bumps it, so
+	// every older link stops working at once.
+	LinkEpoch uint32 `json:"link_epoch,omitempty"`
+}
+
+// GuildSettings are a server's own settings, changed by its members with
+// Manage Server.
+type GuildSettings struct {
+	// WebOff turns the server's game pages off (/settings web:off): no
+	// links are given, and its pages answer "not found".
+	WebOff bool `json:"web_off,omitempty"`
 }
 
 // Seat is the seat of a person in the game, or -1. AI seats are nobody's:

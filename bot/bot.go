@@ -406,7 +406,8 @@ func (b *Bot) introduce(u *discordgo.User) {
 
 // request builds the service request of an interaction, on its context.
 func request(ctx context.Context, i *discordgo.Interaction) service.Request {
-	r := service.Request{User: interactionUser(i), GuildID: i.GuildID, ChannelID: i.ChannelID, InteractionID: i.ID}
+	r := service.Request{User: interactionUser(i), GuildID: i.GuildID, ChannelID: i.ChannelID, InteractionID: i.ID,
+		ManageServer: i.Member != nil && i.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) != 0}
 	return r.WithContext(ctx)
 }
 

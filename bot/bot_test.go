@@ -54,6 +54,13 @@ func (l *logBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String is the whole log so far.
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // count is how many log lines contain s.
 func (l *logBuffer) count(s string) int {
 	l.mu.Lock()
@@ -100,6 +107,13 @@ func newWorld(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) (*worl
 func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	t.Helper()
 	w, logger := newWorld(t, opt, fopts...)
+	w.begin(t, opt, logger)
+	return w
+}
+
+// begin starts the world's bot on its service, and adds bo.
+func (w *world) begin(t *testing.T, opt bot.Options, logger *slog.Logger) {
+	t.Helper()
 	srv := w.srv
 	opt.Token = "test-token"
 	if opt.RetryEvery == 0 {
@@ -114,7 +128,6 @@ func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
 	w.opt = opt
 	w.launch(t, opt.Token)
 	w.bo = srv.AddUser("bo")
-	return w
 }
 
 // fakeLimit is the bot's global limit for the fake: the fake's (its

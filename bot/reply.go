@@ -132,6 +132,10 @@ func components(r service.Reply) []discordgo.MessageComponent {
 			rows = append(rows, row)
 			row = discordgo.ActionsRow{}
 		}
+		if bt.URL != "" { // a link button: Discord opens the URL, sends us nothing
+			row.Components = append(row.Components, discordgo.Button{Label: bt.Label, Style: discordgo.LinkButton, URL: bt.URL})
+			continue
+		}
 		style := discordgo.PrimaryButton
 		switch bt.Style {
 		case service.Secondary:

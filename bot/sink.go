@@ -23,6 +23,15 @@ type sink struct {
 	dms *dmChannels // each user's DM channel, opened once
 }
 
+// starterWait is how long a game's thread waits for the id of its
+// challenge message (bot/reply.go records it right after answering; an
+// HTTP interaction's answer is read back first, a round trip to Discord).
+const starterWait = 5 * time.Second
+
+// StarterWait makes the bot a delivery.StarterRecorder: a game that
+// begins as it is made gets its thread from its challenge message.
+func (sink) StarterWait() time.Duration { return starterWait }
+
 // classify tells the service what a refusal from Discord means: the
 // codes the courier recovers from (a deleted channel or message, a missing
 // permission, a locked thread, a refused token), else permanent for a 4xx

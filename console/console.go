@@ -206,7 +206,7 @@ func (s sink) Post(_ context.Context, channelID string, m service.Message, _ str
 	fmt.Fprintf(s.c.out, "  [%s] %s\n", short(channelID), strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
 	s.c.files(m.Files)
 	for _, b := range m.Buttons {
-		fmt.Fprintf(s.c.out, "    [%s: /click %s]\n", b.Label, b.ID)
+		fmt.Fprintf(s.c.out, "    %s\n", button(b))
 	}
 	return fmt.Sprint("msg", s.c.n), nil
 }
@@ -218,7 +218,19 @@ func (s sink) Edit(_ context.Context, channelID, _ string, m service.Message) er
 
 func (s sink) DM(_ context.Context, userID string, m service.Message, _ string) error {
 	fmt.Fprintf(s.c.out, "  [direct message to %s] %s\n", userID, strings.ReplaceAll(Plain(m.Text), "\n", " "))
+	for _, b := range m.Buttons {
+		fmt.Fprintf(s.c.out, "    %s\n", button(b))
+	}
 	return nil
+}
+
+// button is how the console shows a button: the command a click is, or
+// the address a link button opens.
+func button(b service.Button) string {
+	if b.URL != "" {
+		return fmt.Sprintf("[%s: %s]", b.Label, b.URL)
+	}
+	return fmt.Sprintf("[%s: /click %s]", b.Label, b.ID)
 }
 
 func (s sink) React(_ context.Context, _, _, emoji string) error {
@@ -248,7 +260,8 @@ func (c *Console) Do(line string) (service.Reply, error) {
 		return service.Reply{Text: fmt.Sprintf("%q is not a player's name: a name is letters, digits, '_', '.' and '-', at most %d of them.", clip(who), maxName), Ephemeral: true}, nil
 	}
 	c.n++
-	req := service.Request{User: user(who), ChannelID: c.channel, GuildID: "console", InteractionID: ""}
+	// Whoever types at the console owns it: they manage its "server".
+	req := service.Request{User: user(who), ChannelID: c.channel, GuildID: "console", InteractionID: "", ManageServer: true}
 	f := strings.Fields(cmdline)
 	if len(f) == 0 {
 		return service.Reply{Text: Help(), Ephemeral: true}, nil
@@ -349,7 +362,7 @@ func (c *Console) print(r service.Reply, who string) {
 	}
 	fmt.Fprintln(c.out, prefix+text)
 	for _, b := range r.Buttons {
-		fmt.Fprintf(c.out, "  [%s: /click %s]\n", b.Label, b.ID)
+		fmt.Fprintf(c.out, "  %s\n", button(b))
 	}
 	c.files(files)
 }

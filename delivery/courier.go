@@ -66,7 +66,7 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 	}
 	switch a.Kind {
 	case tessera.AnnounceThread:
-		return s.makePlace(ctx, sink, g)
+		return s.makePlace(ctx, sink, s.awaitStarter(ctx, sink, g))
 	case tessera.AnnounceTurn, tessera.AnnounceReminder:
 		return s.notify(ctx, sink, g, a)
 	case tessera.AnnounceSettle: // in the channel of the challenge, not the game's place
@@ -80,8 +80,11 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 	switch a.Kind {
 	case tessera.AnnouncePost:
 		m := service.Message{Text: a.Text, Mentions: a.Ping, Marker: marker(a)}
+		if m.Buttons, err = s.svc.LinkButtons(ctx, g, ""); err != nil {
+			return err
+		}
 		if a.Rematch {
-			m.Buttons = s.svc.RematchButtons(g)
+			m.Buttons = append(m.Buttons, s.svc.RematchButtons(g)...)
 		}
 		if a.Board {
 			pic, err := s.svc.PictureAt(g, a.Moves)
@@ -123,6 +126,41 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 		return err
 	}
 	return Permanent(fmt.Errorf("unknown announcement kind %q", a.Kind))
+}
+
+// starterPoll is how often a thread that waits for its challenge
+// message's id looks for it in the store (which another process may have
+// written: the one that answered the challenge).
+const starterPoll = 25 * time.Millisecond
+
+// awaitStarter waits, when the transport records challenge messages
+// (StarterRecorder), until the game's challenge message is known, so that
+// its thread starts from it; it gives up after the transport's wait (the
+// answer may never have been posted) and returns the game as last read.
+func (s *Courier) awaitStarter(ctx context.Context, sink Sink, g *tessera.Game) *tessera.Game {
+	r, ok := sink.(StarterRecorder)
+	if !ok || g.ThreadID != "" || g.NoThread || g.InDMs || g.MessageID != "" || g.MessageChannel != "" {
+		return g
+	}
+	deadline := time.Now().Add(r.StarterWait()) // the wall clock: a network's delay, not the game's time
+	t := time.NewTicker(starterPoll)
+	defer t.Stop()
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return g
+		case <-t.C:
+		}
+		ng, err := s.store.Game(ctx, g.ID)
+		if err != nil {
+			continue // the store hiccuped: look again
+		}
+		if g = ng; g.MessageID != "" || g.ThreadID != "" {
+			return g
+		}
+	}
+	s.log.Info("the challenge message was not recorded in time; the game's thread starts on its own", "game", g.ID)
+	return g
 }
 
 // makePlace makes the game's thread (or adopts its channel) and its status
@@ -172,6 +210,11 @@ func (s *Courier) editStatus(ctx context.Context, sink Sink, g *tessera.Game, no
 	if err != nil {
 		return Permanent(err)
 	}
+	links, err := s.svc.LinkButtons(ctx, g, "")
+	if err != nil {
+		return err
+	}
+	m.Buttons = append(m.Buttons, links...)
 	if g.StatusID != "" {
 		err := sink.Edit(ctx, g.Place(), g.StatusID, m)
 		if failureOf(err) != MessageGone {
@@ -224,6 +267,9 @@ func (s *Courier) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	}
 	text := s.svc.TurnNotice(g, a, u, opp)
 	m := service.Message{Text: text, Marker: marker(a)}
+	if m.Buttons, err = s.svc.LinkButtons(ctx, g, a.UserID); err != nil {
+		return err
+	}
 	if a.Board {
 		pic, err := s.svc.Picture(g)
 		if err != nil {
@@ -296,6 +342,10 @@ type Service interface {
 	ToMove(g *tessera.Game) (int, error)
 	TurnNotice(g *tessera.Game, a tessera.Announcement, u tessera.UserSettings, opp []string) string
 	RematchButtons(g *tessera.Game) []service.Button
+	// LinkButtons are the link buttons to g's page on a post or status
+	// message (userID ""), or to userID's private link on their turn
+	// notice; none when the pages are off.
+	LinkButtons(ctx context.Context, g *tessera.Game, userID string) ([]service.Button, error)
 	Mention(u service.User) string
 	// Poke wakes the transport's courier loop (Wake): more is due.
 	Poke()

@@ -35,6 +35,16 @@ type Finder interface {
 	Find(ctx context.Context, channelID, userID, marker string, since time.Time) (string, error)
 }
 
+// StarterRecorder is what a transport may also be: one that records the
+// message a challenge was answered with (service.ChallengeMessage) right
+// after answering, so that the game's thread starts from that message.
+// A game that begins as it is made (against the computer, a puzzle) owes
+// its thread before that record exists: the courier waits up to
+// StarterWait for it, then makes the thread on its own.
+type StarterRecorder interface {
+	StarterWait() time.Duration
+}
+
 // PermanentError is a delivery that can never succeed (DMs closed, a
 // deleted channel): it is dropped, not retried.
 type PermanentError struct{ Err error }

@@ -9,9 +9,10 @@ package engine
 // Game.Puzzle, Option.Values), and enginetest.Run checks every interface
 // below that a game implements against Legal and Apply.
 //
-// For the platform (service, render): Previewer, Gainer, Framer, Starter.
-// For a search (ai/, lab/): FastPlayer, Determinizer, Keyer, KeyLister,
-// Sampler, Finisher; for the designers' statistics: Ender. Eleven in all.
+// For the platform (service, render, web): Previewer, Gainer, Framer,
+// Starter, Placer. For a search (ai/, lab/): FastPlayer, Determinizer,
+// Keyer, KeyLister, Sampler, Finisher; for the designers' statistics:
+// Ender. Twelve in all.
 //
 // Before issue #25 there were fourteen, in three files: Banker (a
 // constant, now Game.Banked) and the service's hinter and searchHinter
@@ -66,6 +67,34 @@ type Framer interface {
 // Buys: Closure's starting draw in the first post.
 type Starter interface {
 	StartEvents() []Event
+}
+
+// Placement is where a move goes on the board's picture, in the units of
+// the position's Board() scene: what a player taps to make it.
+type Placement struct {
+	// Piece is what the move takes from the hand, named as the hand's
+	// picture (HandScene) names it; "" for none.
+	Piece string
+	// At are the cells tapped, in order, at their centres (Glorieta's two
+	// stones; Knotwork's tile, then its neutral star).
+	At []Point
+	// Variant is the piece's turn, flip or orientation in words ("90°",
+	// "flipped"); "" when the cell and the piece say all.
+	Variant string
+}
+
+// Placer is implemented by games whose moves are made by placing
+// something on the board. Placement says where a legal move of the
+// position goes; ok is false for a move that is not placed on a cell (a
+// pass, a resignation, a flip of the whole board). Two legal moves of a
+// position never have the same Piece, At and Variant, so the taps name
+// exactly one move.
+//
+// Buys: moving by tapping the board on the web page (web's game page
+// overlays the legal moves' points on the board); without it a page
+// plays from the list of legal moves.
+type Placer interface {
+	Placement(m Move) (Placement, bool)
 }
 
 // FastPlayer is implemented by games that can play fast, for playouts.

@@ -5,6 +5,7 @@ package service
 // courier sends.
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -123,6 +124,37 @@ func loc(u tessera.UserSettings) *time.Location {
 		}
 	}
 	return time.UTC
+}
+
+// Labels of the link buttons to a game's page.
+const (
+	PageButtonLabel   = "Open the game page"
+	PlayerButtonLabel = "Play on your game page"
+)
+
+// LinkButtons are the link buttons an announcement of g carries: for a
+// post or the status message (userID ""), the game's page; for a turn
+// notice to userID, their private link. None when the pages are off for
+// g's server; an error when the store cannot say (the courier retries).
+func (s *Service) LinkButtons(ctx context.Context, g *tessera.Game, userID string) ([]Button, error) {
+	if !s.WebOn() {
+		return nil, nil
+	}
+	if userID == "" {
+		u, err := s.gameURL(ctx, g)
+		if err != nil || u == "" {
+			return nil, err
+		}
+		return []Button{{Label: PageButtonLabel, URL: u}}, nil
+	}
+	if g.Seat(userID) < 0 {
+		return nil, nil
+	}
+	u, err := s.PlayerURL(ctx, g, userID)
+	if err != nil || u == "" {
+		return nil, err
+	}
+	return []Button{{Label: PlayerButtonLabel, URL: u}}, nil
 }
 
 // RematchButtons are the buttons under a finished game's last post.

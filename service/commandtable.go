@@ -1,5 +1,7 @@
 package service
 
+import "strings"
+
 // commands is the table of commands (command.go): its order is the order
 // in which Discord lists them, and its texts are what players read there.
 // It is made at each use, so that the game: option lists every game
@@ -53,9 +55,14 @@ func commands() []Command {
 		{Name: "vacation", Description: "Pause your clocks in all your games", Run: runVacation, Options: []Option{
 			{Type: IntegerOption, Name: "days", Description: "How many days you are away", Required: true, MinValue: &one, MaxValue: 366},
 		}},
-		{Name: "settings", Description: "Your settings: turn notices by direct message, time zone", Run: runSettings, Options: []Option{
+		{Name: "settings", Description: "Your settings: turn notices by direct message, time zone; the server's game pages", Run: runSettings, Options: []Option{
 			{Type: StringOption, Name: "notify", Description: "Direct message when it is your turn", Choices: []Choice{{Name: "on", Value: "on"}, {Name: "off", Value: "off"}}},
 			{Type: StringOption, Name: "timezone", Description: "Your time zone, e.g. Europe/Paris", MaxLength: 64},
+			{Type: StringOption, Name: "web", Description: "This server's game pages (members with Manage Server)", Choices: []Choice{{Name: "on", Value: "on"}, {Name: "off", Value: "off"}}},
+		}},
+		{Name: "link", Description: "Your private link to a game's page, to see your hand and move there (only you see it)", Run: runLink, Options: []Option{
+			gameRef,
+			{Type: BooleanOption, Name: "reset", Description: "Revoke every link you were given before, then give a new one"},
 		}},
 	}
 }
@@ -126,7 +133,33 @@ func runVacation(s *Service, req Request, in Args) (Reply, error) {
 }
 
 func runSettings(s *Service, req Request, in Args) (Reply, error) {
-	return s.Settings(req, in.String("notify"), in.String("timezone"))
+	web := in.String("web")
+	if web == "" {
+		return s.Settings(req, in.String("notify"), in.String("timezone"))
+	}
+	if in.String("notify") == "" && in.String("timezone") == "" {
+		return s.ServerSettings(req, web)
+	}
+	// Both kinds at once: the server's is checked first, so that a
+	// refusal leaves the caller's own settings as they were too.
+	if err := checkServerSettings(req, strings.ToLower(strings.TrimSpace(web))); err != nil {
+		return Reply{}, err
+	}
+	own, err := s.Settings(req, in.String("notify"), in.String("timezone"))
+	if err != nil {
+		return Reply{}, err
+	}
+	server, err := s.ServerSettings(req, web)
+	if err != nil {
+		return Reply{}, err
+	}
+	own.Text += "\n" + server.Text
+	return own, nil
+}
+
+func runLink(s *Service, req Request, in Args) (Reply, error) {
+	reset, _ := in.Bool("reset")
+	return s.Link(req, in.String("game"), reset)
 }
 
 // completeGame suggests the caller's games in play.

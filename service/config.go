@@ -71,6 +71,9 @@ type Config struct {
 	// Courier is how announcements are delivered (package delivery;
 	// courierconfig.go).
 	Courier CourierConfig
+	// Web is the companion pages: their public address and the key that
+	// signs their addresses and the players' links (weblink.go).
+	Web WebConfig
 }
 
 // Wording is how hints name what the caller types, which differs by

@@ -29,6 +29,10 @@
 //     boardbase.go (board pictures and their cache).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
 //     off the interaction path).
+//   - The companion web pages (package web drives them): weblink.go (game
+//     page addresses and players' signed private links), link.go (/link),
+//     webview.go (what a game's page shows one viewer, and a move's
+//     preview), webplayers.go (the data of a server's players' pages).
 //   - Delivery is package delivery (the courier, its pool, recovery, the
 //     Sink and Finder ports); here stay what it asks of the service,
 //     announce.go (Message, the status message, pictures and turn notices

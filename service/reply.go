@@ -19,7 +19,11 @@ type Request struct {
 	InteractionID string // repeated ids are applied once; "" for none
 	// Unrated is /new's rated:false: the game it makes changes no rating.
 	Unrated bool
-	ctx     context.Context // see Context
+	// ManageServer: the caller may manage the server (Discord's Manage
+	// Server permission, 0x20; the console's owner always may). Server
+	// settings (/settings web:) need it.
+	ManageServer bool
+	ctx          context.Context // see Context
 }
 
 // ButtonStyle is the look of a button.
@@ -34,11 +38,13 @@ const (
 )
 
 // Button is a clickable action; ID is what the click sends back (at most
-// 100 characters).
+// 100 characters). A link button has a URL instead of an ID: it opens
+// the URL (a game's page) and sends nothing back; its Style is ignored.
 type Button struct {
 	ID    string
 	Label string
 	Style ButtonStyle
+	URL   string
 }
 
 // File is an attachment: a picture (a board, a hand, a replay) or a

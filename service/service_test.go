@@ -27,7 +27,7 @@ var (
 )
 
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	svc  *service.Service
 	sink *fakeSink
 	n    int
@@ -42,7 +42,7 @@ func newHarnessClock(t *testing.T, clock string) *harness {
 }
 
 // newHarnessWith is a harness whose service configuration tune changes.
-func newHarnessWith(t *testing.T, tune func(*service.Config)) *harness {
+func newHarnessWith(t testing.TB, tune func(*service.Config)) *harness {
 	t.Helper()
 	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {

@@ -48,3 +48,56 @@ func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) 
 	}
 	return Reply{Text: fmt.Sprintf("Turn notices by direct message: %s. Time zone: %s.", state, tz), Ephemeral: true}, nil
 }
+
+// ServerSettings changes the server's own settings: web "on"/"off" (its
+// game pages and the links to them). Only members who may manage the
+// server change them; anyone may read them (web "").
+func (s *Service) ServerSettings(req Request, web string) (Reply, error) {
+	ctx := req.Context()
+	web = strings.ToLower(strings.TrimSpace(web))
+	if err := checkServerSettings(req, web); err != nil {
+		return Reply{}, err
+	}
+	g, err := s.store.UpdateGuild(ctx, req.GuildID, func(g *tessera.GuildSettings) error {
+		switch web {
+		case "on":
+			g.WebOff = false
+		case "off":
+			g.WebOff = true
+		}
+		return nil
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	switch {
+	case !s.WebOn():
+		return Reply{Text: fmt.Sprintf("Game pages of %s: %s (this bot has no pages set up, so there are none either way).", s.cfg.Wording.Server, onOff(!g.WebOff)), Ephemeral: true}, nil
+	case g.WebOff:
+		return Reply{Text: fmt.Sprintf("Game pages of %s: off. Posts carry no link, and the pages and every private link answer \"not found\" until /settings web:on.", s.cfg.Wording.Server), Ephemeral: true}, nil
+	}
+	return Reply{Text: fmt.Sprintf("Game pages of %s: on. Game posts carry a link to their page, and /link gives players their private link.", s.cfg.Wording.Server), Ephemeral: true}, nil
+}
+
+// onOff is "on" or "off".
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+// checkServerSettings refuses a server setting the caller may not change
+// (or one that is not a value), before anything is written.
+func checkServerSettings(req Request, web string) error {
+	if web != "" && web != "on" && web != "off" {
+		return errorf(tessera.EINVALID, "web is on or off.")
+	}
+	if req.GuildID == "" {
+		return errorf(tessera.EINVALID, "web: is a server's setting; use it in the server's channels.")
+	}
+	if web != "" && !req.ManageServer {
+		return errorf(tessera.EFORBIDDEN, "Only members with the Manage Server permission may turn this server's game pages on or off.")
+	}
+	return nil
+}

@@ -16,15 +16,16 @@ import (
 // conformance suite (storagetest) says what is missing.
 //
 // What is copied is the data, not the layout: games, the outbox, users,
-// ratings, handled interaction ids and the counters. Every index (by
-// player, by channel, deadlines, AI turns, open challenges, finished
-// games) is derived from the games, so Load makes it again and two
-// adapters need not agree on how they keep it.
+// ratings, handled interaction ids, servers' settings, secrets and the
+// counters. Every index (by player, by channel, deadlines, AI turns,
+// open challenges, finished games) is derived from the games, so Load
+// makes it again and two adapters need not agree on how they keep it.
 type Dumper interface {
 	// Dump calls put for every record of the database, in one consistent
 	// read (a snapshot: the bot may go on meanwhile). The order is
 	// Counters first, then the games by id, the outbox by Seq, users,
-	// ratings and handled interactions; an error from put stops it.
+	// ratings, handled interactions, guilds and secrets; an error from put
+	// stops it.
 	Dump(ctx context.Context, put func(Record) error) error
 	// Load writes every record src gives (through put) into an empty
 	// database, in one transaction: when src or a write fails, nothing is
@@ -48,6 +49,21 @@ type Record struct {
 	User         *User
 	Rating       *tessera.Rating
 	Handled      *Handled
+	Guild        *Guild
+	Secret       *Secret
+}
+
+// Guild is a server's stored settings.
+type Guild struct {
+	ID       string                `json:"id"`
+	Settings tessera.GuildSettings `json:"settings"`
+}
+
+// Secret is one of the database's secrets (Secrets.Secret), copied so
+// that the links it signed still work in the new database.
+type Secret struct {
+	Name  string `json:"name"`
+	Value []byte `json:"value"`
 }
 
 // Counters are the database's sequences: the last game id and the last
@@ -74,7 +90,8 @@ type Handled struct {
 }
 
 // Kind names the record's kind ("counters", "game", "announcement",
-// "user", "rating", "handled"; "" for an empty record).
+// "user", "rating", "handled", "guild", "secret"; "" for an empty
+// record).
 func (r Record) Kind() string {
 	switch {
 	case r.Counters != nil:
@@ -89,6 +106,10 @@ func (r Record) Kind() string {
 		return "rating"
 	case r.Handled != nil:
 		return "handled"
+	case r.Guild != nil:
+		return "guild"
+	case r.Secret != nil:
+		return "secret"
 	}
 	return ""
 }
@@ -111,6 +132,10 @@ func (r Record) Key() string {
 		return fmt.Sprintf("rating %s/%s/%s", r.Rating.GuildID, r.Rating.Game, r.Rating.UserID)
 	case r.Handled != nil:
 		return "handled " + r.Handled.ID
+	case r.Guild != nil:
+		return "guild " + r.Guild.ID
+	case r.Secret != nil:
+		return "secret " + r.Secret.Name
 	}
 	return ""
 }

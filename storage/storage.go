@@ -1,6 +1,7 @@
 // Package storage is the port through which Tessera keeps its games: the
 // interfaces Store and Tx, each composed of small roles (Games, GameLists,
-// Challenges, Clocks, AIQueue, Outbox, Users, Interactions, Ratings,
+// Challenges, Clocks, AIQueue, Outbox, Users, Guilds, Secrets,
+// Interactions, Ratings,
 // Admin; RatingsTx), and the types every adapter shares (Options, the
 // errors, Ended). It imports no driver. The adapters are
 // storage/boltdb (one embedded file, the default) and storage/postgres
@@ -44,6 +45,8 @@ type Store interface {
 	AIQueue
 	Outbox
 	Users
+	Guilds
+	Secrets
 	Interactions
 	Ratings
 	Admin
@@ -177,6 +180,26 @@ type Users interface {
 	// UpdateUser changes a user's settings in one transaction; the change
 	// may also change that user's games through tx (vacation).
 	UpdateUser(ctx context.Context, id string, change func(u *tessera.UserSettings, tx Tx) error) (tessera.UserSettings, error)
+}
+
+// Guilds keeps each server's own settings (tessera.GuildSettings).
+type Guilds interface {
+	// Guild reads a server's settings (defaults when none are stored).
+	Guild(ctx context.Context, id string) (tessera.GuildSettings, error)
+	// UpdateGuild changes a server's settings in one transaction; two
+	// updates of one server apply one after the other, in any number of
+	// processes. An error from change writes nothing.
+	UpdateGuild(ctx context.Context, id string, change func(g *tessera.GuildSettings) error) (tessera.GuildSettings, error)
+}
+
+// Secrets keeps the database's own secrets by name (the key that signs
+// the game pages' addresses and links), so every process on one database
+// uses the same.
+type Secrets interface {
+	// Secret reads the secret name, or stores the one make returns when
+	// there is none, in one transaction: processes racing to make it all
+	// get the one stored first. An error from make stores nothing.
+	Secret(ctx context.Context, name string, make func() ([]byte, error)) ([]byte, error)
 }
 
 // Interactions remembers the interaction ids handled, so that a

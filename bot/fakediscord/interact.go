@@ -93,6 +93,7 @@ type InteractionBuilder struct {
 	user      *discordgo.User
 	messageID string
 	locale    string
+	perms     *int64 // the member's permissions; nil: AllPermissions
 }
 
 func (s *Server) builder(typ discordgo.InteractionType, name string, data map[string]any) *InteractionBuilder {
@@ -210,6 +211,14 @@ func (b *InteractionBuilder) OnMessage(messageID string) *InteractionBuilder {
 	return b
 }
 
+// Permissions sets the interacting member's permissions in the channel
+// (the interaction's member.permissions; default AllPermissions), e.g.
+// AllPermissions &^ 0x20 for a member without Manage Server.
+func (b *InteractionBuilder) Permissions(p int64) *InteractionBuilder {
+	b.perms = &p
+	return b
+}
+
 // Locale sets the user's locale (default en-US).
 func (b *InteractionBuilder) Locale(l string) *InteractionBuilder {
 	b.locale = l
@@ -307,7 +316,11 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 	if rec.guildID != "" {
 		o["guild_id"] = rec.guildID
 		o["guild_locale"] = "en-US"
-		o["member"] = memberJSON(b.user, time.Now())
+		member := memberJSON(b.user, time.Now())
+		if b.perms != nil {
+			member["permissions"] = strconv.FormatInt(*b.perms, 10)
+		}
+		o["member"] = member
 		o["context"] = 0
 	} else {
 		o["user"] = userJSON(b.user)

@@ -143,13 +143,14 @@ func validateComponents(e *formErrors, field string, rows []any) {
 			case 2: // button
 				maxLen(e, cf+".label", c["label"], MaxButtonLabel)
 				if num(c["style"]) == 5 { // link
-					if runes(c["url"]) == 0 {
-						e.add(cf+".url", "BASE_TYPE_REQUIRED", "This field is required")
-					}
+					validateLinkURL(e, cf+".url", c["url"])
 					if hasID {
 						e.add(cf+".custom_id", "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED", "A link button cannot have a custom_id.")
 					}
 					continue
+				}
+				if _, hasURL := c["url"]; hasURL {
+					e.add(cf+".url", "BUTTON_COMPONENT_URL_NOT_ALLOWED", "Only link buttons (style 5) can have a url.")
 				}
 			case 3, 5, 6, 7, 8: // selects
 				selects++
@@ -179,6 +180,31 @@ func validateComponents(e *formErrors, field string, rows []any) {
 		if len(kids) > MaxRowButtons || (selects > 0 && len(kids) > 1) {
 			e.add(rf+".components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
 		}
+	}
+}
+
+// MaxButtonURL is the longest URL a link button takes.
+const MaxButtonURL = 512
+
+// validateLinkURL checks a link button's url as Discord does: required,
+// at most MaxButtonURL characters, a well-formed URL of scheme http,
+// https or discord (docs/testing.md cites where each rule comes from).
+func validateLinkURL(e *formErrors, field string, v any) {
+	u, _ := v.(string)
+	if u == "" {
+		e.add(field, "BASE_TYPE_REQUIRED", "This field is required")
+		return
+	}
+	maxLen(e, field, u, MaxButtonURL)
+	scheme, rest, ok := strings.Cut(u, "://")
+	switch strings.ToLower(scheme) {
+	case "http", "https", "discord":
+	default:
+		e.add(field, "URL_TYPE_INVALID_SCHEME", fmt.Sprintf("Scheme %q is not supported. Scheme must be one of ('http', 'https', 'discord').", scheme))
+		return
+	}
+	if !ok || rest == "" || strings.ContainsAny(u, " \t\n<>\"") {
+		e.add(field, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
 	}
 }
 

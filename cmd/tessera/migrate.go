@@ -104,8 +104,8 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 
 	c := m.counts
 	fmt.Fprintf(stdout, "copied %s to %s:\n", database.Redact(*from), database.Redact(*to))
-	fmt.Fprintf(stdout, "  %d games (last id %d), %d announcements waiting (last seq %d), %d users, %d ratings, %d handled interactions\n",
-		c["game"], m.counters.LastGameID, c["announcement"], m.counters.LastSeq, c["user"], c["rating"], c["handled"])
+	fmt.Fprintf(stdout, "  %d games (last id %d), %d announcements waiting (last seq %d), %d users, %d ratings, %d handled interactions, %d servers' settings, %d secrets\n",
+		c["game"], m.counters.LastGameID, c["announcement"], m.counters.LastSeq, c["user"], c["rating"], c["handled"], c["guild"], c["secret"])
 	fmt.Fprintf(stdout, "  indexes compared: %d players (their games and finished games), %d channels and threads, %d servers' open challenges, deadlines, AI turns, the outbox's order\n",
 		len(m.players), len(m.channels), len(m.guilds))
 	if m.unplayable > 0 {

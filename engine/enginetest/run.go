@@ -35,6 +35,9 @@ import (
 //     draws only legal moves, each about equally often (chi-square);
 //   - engine.KeyLister, engine.Finisher and engine.Sampler agree with
 //     Legal and Apply and leave the position as it was;
+//   - placements (engine.Placer): every legal move placed on the board
+//     has one, inside the board's picture, with a piece the hand's
+//     picture names, no two alike; pass-like moves have none;
 //   - determinizations (engine.Determinizer) keep everything the viewer
 //     sees, leave their receiver alone, and do not depend on what the
 //     viewer cannot see;
@@ -400,6 +403,7 @@ func (c *checker) position() {
 	c.largest = max(c.largest, len(legal))
 	CheckKeys(c.t, st, c.sample(legal, 4*c.sz.compare))
 	checkKeyLister(c.t, st, legal)
+	checkPlacer(c.t, st, legal)
 	if len(legal) <= c.sz.finishers {
 		checkFinisher(c.t, st, legal)
 	}

@@ -64,13 +64,32 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 				return err
 			}
 		}
-		return tx.Bucket(bHandled).ForEach(func(k, v []byte) error {
+		if err := tx.Bucket(bHandled).ForEach(func(k, v []byte) error {
 			if len(v) != 8 {
 				return fmt.Errorf("handled %q: %d-byte time", k, len(v))
 			}
 			at := time.Unix(int64(binary.BigEndian.Uint64(v)), 0).UTC()
 			return put(storage.Record{Handled: &storage.Handled{ID: string(k), At: at}})
-		})
+		}); err != nil {
+			return err
+		}
+		if b := tx.Bucket(bGuilds); b != nil {
+			if err := b.ForEach(func(k, v []byte) error {
+				g := storage.Guild{ID: string(k)}
+				if err := json.Unmarshal(v, &g.Settings); err != nil {
+					return fmt.Errorf("guild %s: %w", k, err)
+				}
+				return put(storage.Record{Guild: &g})
+			}); err != nil {
+				return err
+			}
+		}
+		if b := tx.Bucket(bSecrets); b != nil {
+			return b.ForEach(func(k, v []byte) error {
+				return put(storage.Record{Secret: &storage.Secret{Name: string(k), Value: append([]byte(nil), v...)}})
+			})
+		}
+		return nil
 	})
 }
 
@@ -79,7 +98,7 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 // storage.Dumper).
 func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) error) error) error {
 	return s.update(ctx, func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bGames, bOutbox, bUsers, bRatings, bHandled} {
+		for _, name := range [][]byte{bGames, bOutbox, bUsers, bRatings, bHandled, bGuilds} {
 			if b := tx.Bucket(name); b != nil {
 				if k, _ := b.Cursor().First(); k != nil {
 					return storage.ErrNotEmpty
@@ -131,6 +150,19 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 					return fmt.Errorf("a handled interaction without an id")
 				}
 				return tx.Bucket(bHandled).Put([]byte(r.Handled.ID), itob(uint64(r.Handled.At.Unix())))
+			case r.Guild != nil:
+				v, err := json.Marshal(r.Guild.Settings)
+				if err != nil {
+					return err
+				}
+				return tx.Bucket(bGuilds).Put([]byte(r.Guild.ID), v)
+			case r.Secret != nil:
+				// The source's secret replaces one this database made
+				// for itself: the links out there were signed with it.
+				if r.Secret.Name == "" || len(r.Secret.Value) == 0 {
+					return fmt.Errorf("a secret without a name or a value")
+				}
+				return tx.Bucket(bSecrets).Put([]byte(r.Secret.Name), r.Secret.Value)
 			default:
 				return fmt.Errorf("an empty record")
 			}

@@ -105,6 +105,9 @@ func initSchema(tx *bolt.Tx, path string) error {
 	if err := initHistory(tx); err != nil {
 		return err
 	}
+	if err := initGuilds(tx); err != nil {
+		return err
+	}
 	return indexAISeats(tx)
 }
 

@@ -120,7 +120,22 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 			return err
 		}
 	}
-	return s.fail(rows.Err())
+	if err := s.fail(rows.Err()); err != nil {
+		return err
+	}
+	err = each("SELECT id, settings FROM guilds ORDER BY id", func(id string, b []byte) error {
+		g := storage.Guild{ID: id}
+		if err := json.Unmarshal(b, &g.Settings); err != nil {
+			return fmt.Errorf("database %s: guild %s: %w", s.name, id, err)
+		}
+		return put(storage.Record{Guild: &g})
+	})
+	if err != nil {
+		return err
+	}
+	return each("SELECT name, value FROM secrets ORDER BY name", func(name string, b []byte) error {
+		return put(storage.Record{Secret: &storage.Secret{Name: name, Value: b}})
+	})
 }
 
 // Load writes the records src gives into this empty database in one
@@ -129,7 +144,8 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 	return s.inTx(ctx, func(t *Tx) error {
 		var used bool
 		if err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM games) OR EXISTS (SELECT 1 FROM outbox)
-			OR EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM ratings) OR EXISTS (SELECT 1 FROM handled)`).Scan(&used); err != nil {
+			OR EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM ratings) OR EXISTS (SELECT 1 FROM handled)
+			OR EXISTS (SELECT 1 FROM guilds)`).Scan(&used); err != nil {
 			return s.fail(err)
 		}
 		if used {
@@ -172,6 +188,21 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 				return s.fail(t.PutRating(ctx, *r.Rating))
 			case r.Handled != nil:
 				_, err := t.tx.Exec(ctx, "INSERT INTO handled (interaction_id, at) VALUES ($1, $2)", r.Handled.ID, r.Handled.At.Unix())
+				return s.fail(err)
+			case r.Guild != nil:
+				b, err := json.Marshal(r.Guild.Settings)
+				if err != nil {
+					return err
+				}
+				_, err = t.tx.Exec(ctx, "INSERT INTO guilds (id, settings) VALUES ($1, $2)", r.Guild.ID, b)
+				return s.fail(err)
+			case r.Secret != nil:
+				// The source's secret replaces one this database made
+				// for itself: the links out there were signed with it.
+				if r.Secret.Name == "" || len(r.Secret.Value) == 0 {
+					return errors.New("load: a secret without a name or a value")
+				}
+				_, err := t.tx.Exec(ctx, "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value", r.Secret.Name, r.Secret.Value)
 				return s.fail(err)
 			default:
 				return errors.New("load: an empty record")

@@ -98,6 +98,12 @@ func Fill(t *testing.T, s storage.Store) {
 	if err := s.MarkHandled(t.Context(), "i-plain"); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.UpdateGuild(t.Context(), "g1", func(g *tessera.GuildSettings) error { g.WebOff = true; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Secret(t.Context(), "web", func() ([]byte, error) { return []byte{0, 1, 2, 0xff}, nil }); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // Canon is r.Canonical(), for comparing two databases' records.
@@ -129,7 +135,7 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 			t.Errorf("record %d:\nloaded %s\ndumped %s", i, Canon(after[i]), Canon(before[i]))
 		}
 	}
-	if fmt.Sprint(kinds) != "map[announcement:4 counters:1 game:4 handled:4 rating:2 user:2]" {
+	if fmt.Sprint(kinds) != "map[announcement:4 counters:1 game:4 guild:1 handled:4 rating:2 secret:1 user:2]" {
 		t.Errorf("records by kind: %v", kinds)
 	}
 	// Every index is made again from the games.
@@ -170,6 +176,12 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 	})
 	same("user", func(s storage.Store) (any, error) { u, err := s.User(t.Context(), "1"); return u.TimeZone, err })
 	same("handled", func(s storage.Store) (any, error) { return s.Handled(t.Context(), "i-rematch") })
+	same("guild", func(s storage.Store) (any, error) { g, err := s.Guild(t.Context(), "g1"); return g.WebOff, err })
+	// The secret comes along, so the pages' addresses and players' links
+	// signed before the move still verify.
+	same("secret", func(s storage.Store) (any, error) {
+		return s.Secret(t.Context(), "web", func() ([]byte, error) { return []byte("made anew"), nil })
+	})
 	// A game keeps its version: a move read from the original applies.
 	g := game(t, src, 1)
 	if _, err := dst.Update(t.Context(), 1, g.Version, "", noop); err != nil {

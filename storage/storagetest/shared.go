@@ -30,6 +30,8 @@ func RunShared(t *testing.T, open func(t *testing.T) (a, b storage.Store)) {
 		{"ClaimsOneOwnerAtATime", sharedClaims},
 		{"AITurnLeases", sharedAITurns},
 		{"OpenChallengesCountedInTx", sharedOpenLimit},
+		{"OneSecret", sharedSecretRace},
+		{"GuildUpdatesInTurn", sharedGuildUpdates},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,66 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// heartbeat is how often an idle stream sends a comment, so that proxies
+// keep it open.
+const heartbeat = 25 * time.Second
+
+// events is a game's Server-Sent Events stream: an event "change" with
+// the game's version (its id, which Last-Event-ID gives back after a
+// reconnection) and its move count whenever the game changes. The page
+// then fetches the new position.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.game(w, r)
+	if !ok {
+		return
+	}
+	// The page says which version it shows (?v=); a reconnection says
+	// which event it saw last. Anything else counts as nothing seen.
+	seen, _ := strconv.ParseUint(r.URL.Query().Get("v"), 10, 64)
+	if id := r.Header.Get("Last-Event-ID"); id != "" {
+		seen, _ = strconv.ParseUint(id, 10, 64)
+	}
+	st, ok := s.hub.subscribe(g.ID, seen, change{Version: g.Version, Moves: len(g.Moves), Status: string(g.Status)})
+	if !ok {
+		http.Error(w, "The server is shutting down; the page reconnects by itself.", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.hub.unsubscribe(g.ID, st)
+
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Time{}) // a stream outlives the server's write timeout, if it has one
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprint(w, "retry: 2000\n\n")
+	if rc.Flush() != nil {
+		return
+	}
+	beat := time.NewTicker(heartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.hub.done:
+			return
+		case <-beat.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+		case c := <-st.c:
+			data, _ := json.Marshal(c)
+			fmt.Fprintf(w, "id: %d\nevent: change\ndata: %s\n\n", c.Version, data)
+		}
+		if rc.Flush() != nil {
+			return
+		}
+	}
+}

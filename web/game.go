@@ -1,0 +1,218 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"tessera"
+	"tessera/engine"
+	"tessera/service"
+)
+
+// game loads the game a request's address names; a bad address (or a
+// game that is not there) gets the 404 page.
+func (s *Server) game(w http.ResponseWriter, r *http.Request) (*tessera.Game, bool) {
+	g, err := s.svc.GameAt(r.Context(), r.PathValue("address"))
+	if err != nil {
+		if tessera.ErrorCode(err) == tessera.ENOTFOUND {
+			s.fail(w, r, http.StatusNotFound, "There is no game at this address. Open the game from the link in its thread.")
+		} else {
+			s.internal(w, r, err)
+		}
+		return nil, false
+	}
+	return g, true
+}
+
+// gamePage is a game's page: the position ?move=N names (default the
+// last), live.
+func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+	g, ok := s.game(w, r)
+	if !ok {
+		return
+	}
+	if r.URL.Query().Has("t") {
+		s.takeToken(w, r, g)
+		return
+	}
+	moves, ok := s.moveParam(w, r, g)
+	if !ok {
+		return
+	}
+	name := "game.html"
+	if r.URL.Query().Get("part") == "position" {
+		name = "position" // the scrubber's and the live update's fragment
+	}
+	s.showGame(w, r, g, moves, name, http.StatusOK, "")
+}
+
+// showGame writes a game's page (or its fragment) at position moves for
+// whoever asks, with a message from their last action.
+func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
+	who := s.viewer(w, r, g)
+	v, err := s.svc.GameView(r.Context(), g, moves, who.user)
+	if err != nil {
+		s.serviceError(w, r, err)
+		return
+	}
+	page, err := s.gamePageData(r, v, who)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	page.Message = message
+	s.render(w, r, code, name, page)
+}
+
+// moveParam reads ?move=N: absent or "last" is the last position; a number
+// beyond either end is the nearest position; anything else is refused.
+func (s *Server) moveParam(w http.ResponseWriter, r *http.Request, g *tessera.Game) (int, bool) {
+	q := strings.TrimSpace(r.URL.Query().Get("move"))
+	if q == "" || q == "last" {
+		return -1, true
+	}
+	n, err := strconv.Atoi(q)
+	if err != nil {
+		if len(q) > 20 || strings.Trim(q, "+-0123456789") != "" {
+			s.fail(w, r, http.StatusBadRequest, "?move= takes a move number: 0 for the start, 1 for the position after the first move, and so on.")
+			return 0, false
+		}
+		// A number too long for an int: the nearest end.
+		if strings.HasPrefix(q, "-") {
+			return 0, true
+		}
+		return -1, true
+	}
+	return max(0, min(n, len(g.Moves))), true
+}
+
+// gamePage is what the game's templates read.
+type gamePage struct {
+	Title   string
+	View    service.GameView
+	Address string // the page's path: /g/<address>
+	Board   template.HTML
+	Hand    template.HTML
+	Player  bool   // the viewer holds a seat (their cookie's token)
+	CSRF    string // the forms' token (players only)
+	Prev    int    // the scrubber's neighbours (-1: none)
+	Next    int
+	Message string // what the last action said
+}
+
+func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (gamePage, error) {
+	p := gamePage{Title: fmt.Sprintf("%s · game #%d", v.Name, v.ID), View: v, Address: "/g/" + r.PathValue("address"), Prev: v.Moves - 1, Next: v.Moves + 1}
+	if p.Next > v.Total {
+		p.Next = -1
+	}
+	board, err := s.cfg.SVG.BoardOnly(v.Scene)
+	if err != nil {
+		return p, err
+	}
+	p.Board = template.HTML(board) // the renderer escapes every text it writes
+	if v.Hand != nil {
+		hand, err := s.cfg.SVG.Scene(*v.Hand)
+		if err != nil {
+			return p, err
+		}
+		p.Hand = template.HTML(hand)
+	}
+	if who.user != "" {
+		p.Player = true
+		p.CSRF = csrfToken(who.token)
+	}
+	return p, nil
+}
+
+// render writes a template; an error before the first byte is a 500 page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
+		s.log.Error("web: template", "name", name, "err", err)
+		http.Error(w, "Something went wrong on our side. Please reload the page.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	w.Write(buf.Bytes())
+}
+
+// errorPage is what the error template reads.
+type errorPage struct {
+	Title   string
+	Code    int
+	Message string
+}
+
+// fail answers with a short page saying what to do instead.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	if wantsJSON(r) {
+		writeJSON(w, code, result{Message: msg})
+		return
+	}
+	s.render(w, r, code, "error.html", errorPage{Title: http.StatusText(code), Code: code, Message: msg})
+}
+
+// internal logs our own error and answers without its details.
+func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
+	s.log.Error("web: internal error", "path", r.URL.Path, "err", err)
+	s.fail(w, r, http.StatusInternalServerError, "Something went wrong on our side; nothing was changed. Please try again.")
+}
+
+// serviceError answers with a service error's user-safe message.
+func (s *Server) serviceError(w http.ResponseWriter, r *http.Request, err error) {
+	if tessera.ErrorCode(err) == tessera.EINTERNAL {
+		s.internal(w, r, err)
+		return
+	}
+	s.fail(w, r, statusOf(err), tessera.ErrorMessage(err))
+}
+
+// statusOf is the HTTP status of a user-safe error.
+func statusOf(err error) int {
+	switch tessera.ErrorCode(err) {
+	case tessera.ENOTFOUND:
+		return http.StatusNotFound
+	case tessera.EFORBIDDEN:
+		return http.StatusForbidden
+	case tessera.ECONFLICT:
+		return http.StatusConflict
+	case tessera.EINTERNAL:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
+}
+
+// funcs are the templates' helpers.
+var funcs = template.FuncMap{
+	"color": func(c engine.Color) string {
+		if c.A == 0 {
+			return ""
+		}
+		return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+	},
+	"rfc3339": func(t interface{ Format(string) string }) string { return t.Format("2006-01-02T15:04:05Z07:00") },
+	"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
+	"span":    service.Span,
+	// placed reports whether any of the moves is made on the board.
+	"placed": func(ls []service.WebLegal) bool {
+		for _, l := range ls {
+			if l.Placed {
+				return true
+			}
+		}
+		return false
+	},
+	// points writes cells as "x,y;x,y" for the page's script.
+	"points": func(ps []engine.Point) string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = strconv.FormatFloat(p.X, 'g', 6, 64) + "," + strconv.FormatFloat(p.Y, 'g', 6, 64)
+		}
+		return strings.Join(out, ";")
+	},
+}

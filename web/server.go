@@ -1,0 +1,135 @@
+// Package web is the companion web pages' transport: an HTTP server (the
+// standard library's net/http and html/template, its templates and assets
+// embedded) that shows a game's page, live, and lets a player move from
+// it. It drives the service like the bot and the console do, and draws
+// boards through the SVG renderer (package svg).
+//
+// The routes:
+//
+//	GET  /g/{address}          a game's page (?move=N names a position; ?t= a player's link)
+//	GET  /g/{address}/events   Server-Sent Events: the game's move count when it changes
+//	POST /g/{address}/move     a move from the page (the player's cookie and the page's CSRF token)
+//	GET  /g/{address}/preview  the board after one of the player's legal moves
+//	GET  /static/...           the style sheet and the script
+//
+// and the players' pages under /s/ (players.go).
+package web
+
+import (
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"tessera/service"
+	"tessera/storage"
+	"tessera/svg"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// LiveCounter is told when a live connection (a page's event stream)
+// opens and closes; package metrics counts them.
+type LiveCounter interface {
+	LiveOpened()
+	LiveClosed()
+}
+
+// Config is what a Server needs.
+type Config struct {
+	Service *service.Service
+	Store   storage.Store
+	// SVG draws the boards and hands inline (svg.New()).
+	SVG *svg.Renderer
+	// Now is the clock (default: the service's).
+	Now    func() time.Time
+	Logger *slog.Logger
+	// Live, when set, counts the open live connections.
+	Live LiveCounter
+	// Poll is how often a watched game's version is read from the store,
+	// so that a move made by any process reaches the pages (default 250 ms).
+	Poll time.Duration
+}
+
+// DefaultPoll is Config.Poll's default.
+const DefaultPoll = 250 * time.Millisecond
+
+// Server is the web transport.
+type Server struct {
+	cfg   Config
+	svc   *service.Service
+	log   *slog.Logger
+	pages *template.Template
+	mux   *http.ServeMux
+	hub   *hub
+}
+
+// New returns a Server for cfg; Close stops its pollers.
+func New(cfg Config) (*Server, error) {
+	if cfg.Service == nil || cfg.SVG == nil {
+		return nil, errors.New("web.New: Config.Service and Config.SVG are required")
+	}
+	if cfg.Store == nil {
+		cfg.Store = cfg.Service.Store()
+	}
+	if cfg.Now == nil {
+		cfg.Now = cfg.Service.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = cfg.Service.Logger()
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = DefaultPoll
+	}
+	pages, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, svc: cfg.Service, log: cfg.Logger, pages: pages, mux: http.NewServeMux()}
+	s.hub = newHub(cfg.Store, cfg.Poll, cfg.Live, cfg.Logger)
+	s.routes()
+	return s, nil
+}
+
+// Handler serves the pages, with the security headers on every answer.
+func (s *Server) Handler() http.Handler { return secure(s.mux) }
+
+// Close stops the live updates' pollers and ends the open streams.
+func (s *Server) Close() { s.hub.close() }
+
+func (s *Server) routes() {
+	static, _ := fs.Sub(staticFS, "static")
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	s.mux.HandleFunc("GET /g/{address}", s.gamePage)
+	s.mux.HandleFunc("GET /g/{address}/events", s.events)
+	s.mux.HandleFunc("POST /g/{address}/move", s.move)
+	s.mux.HandleFunc("GET /g/{address}/preview", s.preview)
+	s.mux.HandleFunc("GET /g/{address}/{file}", s.download)
+	s.playerRoutes(s.mux)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusNotFound, "There is no page here. Open a game from the link in its thread.")
+	})
+}
+
+// csp allows nothing inline and nothing from elsewhere.
+const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+// secure sets the headers every answer carries: no inline script or
+// style, no framing, no referrer (a private link carries a token).
+func secure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
