@@ -12,7 +12,8 @@
 //     transport registers, parses and dispatches by), renderer.go (the
 //     Renderer interface).
 //   - The Service and its settings: service.go (New, Fail), config.go
-//     (Config, Wording, Validate).
+//     (Config, Wording, Validate), meter.go (Meter: what it reports to
+//     the operators' metrics).
 //   - The commands: commands.go (challenges, accept, moves, resign, hand,
 //     board, games, rules), open.go (open challenges), puzzle.go (puzzles
 //     and hints), rematch.go, history.go, export.go, replay.go and
