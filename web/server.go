@@ -58,8 +58,11 @@ type Config struct {
 	Poll time.Duration
 }
 
-// DefaultPoll is Config.Poll's default.
-const DefaultPoll = 250 * time.Millisecond
+// DefaultPoll is Config.Poll's default; MinPoll its least.
+const (
+	DefaultPoll = 250 * time.Millisecond
+	MinPoll     = 5 * time.Millisecond
+)
 
 // Server is the web transport.
 type Server struct {
@@ -88,6 +91,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Poll <= 0 {
 		cfg.Poll = DefaultPoll
 	}
+	cfg.Poll = max(cfg.Poll, MinPoll) // each watched game is one read per poll
 	pages, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err

@@ -65,3 +65,36 @@ func TestPostNeedsPlayer(t *testing.T) {
 		t.Fatalf("the game changed: version %d, was %d", after.Version, g.Version)
 	}
 }
+
+// TestSameOrigin: a post counts as the pages' own only when the browser
+// says so (Sec-Fetch-Site), or, from an older browser, when its Origin is
+// the server's host or the pages' public address.
+func TestSameOrigin(t *testing.T) {
+	const public = "https://tessera.example.org"
+	for _, tc := range []struct {
+		name, site, origin, host string
+		want                     bool
+	}{
+		{"the browser says same-origin", "same-origin", "", "x", true},
+		{"the browser says same-site: another subdomain", "same-site", "https://tessera.example.org", "tessera.example.org", false},
+		{"the browser says cross-site, whatever the Origin", "cross-site", public, "tessera.example.org", false},
+		{"a user's own navigation is no form of ours", "none", "", "x", false},
+		{"Origin is the host", "", "http://127.0.0.1:8080", "127.0.0.1:8080", true},
+		{"Origin is the public address behind a proxy", "", public, "10.0.0.5:8080", true},
+		{"Origin of another site", "", "https://evil.example", "tessera.example.org", false},
+		{"Origin null (a sandboxed frame)", "", "null", "x", false},
+		{"neither header", "", "", "x", false},
+	} {
+		r, _ := http.NewRequest("POST", "http://"+tc.host+"/g/1-x/move", nil)
+		r.Host = tc.host
+		if tc.site != "" {
+			r.Header.Set("Sec-Fetch-Site", tc.site)
+		}
+		if tc.origin != "" {
+			r.Header.Set("Origin", tc.origin)
+		}
+		if got := sameOrigin(r, public); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
