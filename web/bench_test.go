@@ -50,7 +50,8 @@ func (s *site) lateGame(tb testing.TB, kind, options string) *tessera.Game {
 
 // BenchmarkGamePage is the server's time for a late position's page of
 // each game, as a spectator sees it and as the player to move does (their
-// hand and legal moves with what each gains); ms-median is the median of
+// hand and legal moves with what each gains), and as the spectators after
+// the first get it (the page cache); ms-median is the median of
 // the requests timed one by one, the goal being at most 20 ms;
 // svg-bytes is the board's inline SVG (goal: at most 40 KB).
 func BenchmarkGamePage(b *testing.B) {
@@ -64,8 +65,12 @@ func BenchmarkGamePage(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, who := range []string{"spectator", "player"} {
+		for _, who := range []string{"spectator", "player", "spectator-cached"} {
 			b.Run(kind+"/"+who, func(b *testing.B) {
+				s.web.cache.life = -1 // every page made anew
+				if who == "spectator-cached" {
+					s.web.cache.life = pageLife // as after a move: every open page asks for the same one
+				}
 				h := s.web.Handler()
 				var times []time.Duration
 				size := 0

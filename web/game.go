@@ -54,6 +54,14 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 // whoever asks, with a message from their last action.
 func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
 	who := s.viewer(w, r, g)
+	key := pageKey{game: g.ID, version: g.Version, moves: moves, template: name}
+	spectator := who.user == "" && message == "" && code == http.StatusOK
+	if spectator {
+		if body, ok := s.cache.get(key); ok {
+			writeHTML(w, code, body)
+			return
+		}
+	}
 	v, err := s.svc.GameView(r.Context(), g, moves, who.user)
 	if err != nil {
 		s.serviceError(w, r, err)
@@ -65,7 +73,14 @@ func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Gam
 		return
 	}
 	page.Message = message
-	s.render(w, r, code, name, page)
+	body, ok := s.execute(w, name, page)
+	if !ok {
+		return
+	}
+	if spectator {
+		s.cache.put(key, body)
+	}
+	writeHTML(w, code, body)
 }
 
 // moveParam reads ?move=N: absent or "last" is the last position; a number
@@ -130,15 +145,26 @@ func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (
 
 // render writes a template; an error before the first byte is a 500 page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, data any) {
+	if body, ok := s.execute(w, name, data); ok {
+		writeHTML(w, code, body)
+	}
+}
+
+// execute makes a template's bytes; on an error it answers 500 itself.
+func (s *Server) execute(w http.ResponseWriter, name string, data any) ([]byte, bool) {
 	var buf bytes.Buffer
 	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
 		s.log.Error("web: template", "name", name, "err", err)
 		http.Error(w, "Something went wrong on our side. Please reload the page.", http.StatusInternalServerError)
-		return
+		return nil, false
 	}
+	return buf.Bytes(), true
+}
+
+func writeHTML(w http.ResponseWriter, code int, body []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
-	w.Write(buf.Bytes())
+	w.Write(body)
 }
 
 // errorPage is what the error template reads.

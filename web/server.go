@@ -64,6 +64,9 @@ const (
 	MinPoll     = 5 * time.Millisecond
 )
 
+// pageLife is how long a spectator's page is served again as it was made.
+const pageLife = time.Minute
+
 // Server is the web transport.
 type Server struct {
 	cfg   Config
@@ -72,6 +75,7 @@ type Server struct {
 	pages *template.Template
 	mux   *http.ServeMux
 	hub   *hub
+	cache *pageCache // spectators' pages, by version
 }
 
 // New returns a Server for cfg; Close stops its pollers.
@@ -97,6 +101,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, svc: cfg.Service, log: cfg.Logger, pages: pages, mux: http.NewServeMux()}
+	s.cache = newPageCache(pageLife, cfg.Now)
 	s.hub = newHub(cfg.Store, cfg.Poll, cfg.Live, cfg.Logger)
 	s.routes()
 	return s, nil

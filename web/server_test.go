@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"tessera/service"
 )
 
 // TestRoutes: every route answers, with the security headers, and a bad
@@ -96,5 +98,29 @@ func TestSameOrigin(t *testing.T) {
 		if got := sameOrigin(r, public); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestPageCache: spectators share a page made once, but a move (a new
+// version) is never answered with the old page, and a player's page,
+// with their hand, is never one a spectator is given.
+func TestPageCache(t *testing.T) {
+	s := newSite(t)
+	g := s.start("elemental", "borders=RBGY")
+	c, _ := s.player(g.ID, ana) // Ana's page first: it must not be kept for others
+	if _, body := s.get(c, s.addr(g.ID)); !strings.Contains(body, "Your hand") {
+		t.Fatal("the player's page has no hand")
+	}
+	_, first := s.get(nil, s.addr(g.ID))
+	if strings.Contains(first, "Your hand") || !strings.Contains(first, "Start of 0") {
+		t.Fatalf("the spectator's page: hand %v, start %v", strings.Contains(first, "Your hand"), strings.Contains(first, "Start of 0"))
+	}
+	st, _ := service.Replay(g)
+	mover := []service.User{ana, bo}[st.ToMove()]
+	if _, err := s.svc.Move(s.req(mover), "", st.Legal()[0].String()); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := s.get(nil, s.addr(g.ID)); !strings.Contains(body, "Move 1 of 1") {
+		t.Fatal("after a move, the spectator's page is the old one")
 	}
 }
