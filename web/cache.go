@@ -12,10 +12,18 @@ import (
 // what changes without a move (a player's rating, after another game)
 // shows within the cache's life.
 type pageCache struct {
-	mu    sync.Mutex
-	pages map[pageKey]cached
-	life  time.Duration
-	now   func() time.Time
+	mu     sync.Mutex
+	pages  map[pageKey]cached
+	making map[pageKey]*making // pages being made: the others wait for them
+	life   time.Duration
+	now    func() time.Time
+}
+
+// making is one page being made, and what came of it once done is closed.
+type making struct {
+	done chan struct{}
+	body []byte
+	err  error
 }
 
 type pageKey struct {
@@ -34,22 +42,45 @@ type cached struct {
 const pageCacheSize = 256
 
 func newPageCache(life time.Duration, now func() time.Time) *pageCache {
-	return &pageCache{pages: map[pageKey]cached{}, life: life, now: now}
+	return &pageCache{pages: map[pageKey]cached{}, making: map[pageKey]*making{}, life: life, now: now}
 }
 
-func (c *pageCache) get(k pageKey) ([]byte, bool) {
+// do returns the page k names: kept, or being made by another request
+// (then it waits for that one), or made now by build and kept. An error is
+// not kept: the next request tries again.
+func (c *pageCache) do(k pageKey, build func() ([]byte, error)) ([]byte, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	p, ok := c.pages[k]
-	if !ok || c.now().Sub(p.made) > c.life {
-		return nil, false
+	if p, ok := c.pages[k]; ok && c.now().Sub(p.made) <= c.life {
+		c.mu.Unlock()
+		return p.body, nil
 	}
-	return p.body, true
+	if m, ok := c.making[k]; ok {
+		c.mu.Unlock()
+		<-m.done
+		return m.body, m.err
+	}
+	m := &making{done: make(chan struct{}), err: errNotMade}
+	c.making[k] = m
+	c.mu.Unlock()
+	defer func() { // even if build panics, the waiters are let go
+		c.mu.Lock()
+		delete(c.making, k)
+		if m.err == nil {
+			c.put(k, m.body)
+		}
+		c.mu.Unlock()
+		close(m.done)
+	}()
+	m.body, m.err = build()
+	return m.body, m.err
 }
 
+// errNotMade is what waiters get when the request making the page failed
+// without an error of its own (it panicked).
+const errNotMade = webError("web: the page was not made")
+
+// put keeps a page; c.mu is held.
 func (c *pageCache) put(k pageKey, body []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if len(c.pages) >= pageCacheSize {
 		clear(c.pages)
 	}

@@ -51,34 +51,36 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 }
 
 // showGame writes a game's page (or its fragment) at position moves for
-// whoever asks, with a message from their last action.
+// whoever asks, with a message from their last action. A spectator's page
+// comes from the page cache (made once for all who ask at the same time).
 func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
 	who := s.viewer(w, r, g)
-	key := pageKey{game: g.ID, version: g.Version, moves: moves, template: name}
-	spectator := who.user == "" && message == "" && code == http.StatusOK
-	if spectator {
-		if body, ok := s.cache.get(key); ok {
-			writeHTML(w, code, body)
-			return
+	build := func() ([]byte, error) {
+		v, err := s.svc.GameView(r.Context(), g, moves, who.user)
+		if err != nil {
+			return nil, err
 		}
+		page, err := s.gamePageData(r, v, who)
+		if err != nil {
+			return nil, err
+		}
+		page.Message = message
+		var buf bytes.Buffer
+		if err := s.pages.ExecuteTemplate(&buf, name, page); err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", name, err)
+		}
+		return buf.Bytes(), nil
 	}
-	v, err := s.svc.GameView(r.Context(), g, moves, who.user)
+	var body []byte
+	var err error
+	if who.user == "" && message == "" && code == http.StatusOK {
+		body, err = s.cache.do(pageKey{game: g.ID, version: g.Version, moves: moves, template: name}, build)
+	} else {
+		body, err = build()
+	}
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
-	}
-	page, err := s.gamePageData(r, v, who)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	page.Message = message
-	body, ok := s.execute(w, name, page)
-	if !ok {
-		return
-	}
-	if spectator {
-		s.cache.put(key, body)
 	}
 	writeHTML(w, code, body)
 }
