@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -102,7 +103,8 @@ func BenchmarkGamePage(b *testing.B) {
 // and makes a move: mem/conn is the process's heap and stacks per
 // connection (both ends: the client's side is in the same process),
 // ms-to-last the time from the move's commit to the last stream's event
-// (the pollers read every 250 ms, the default).
+// (the pollers read every 250 ms, the default), ms-to-last-page to the
+// last page's new position fetched, as the page's script does.
 func BenchmarkLive(b *testing.B) {
 	const conns = 2000
 	for b.Loop() {
@@ -115,9 +117,10 @@ func BenchmarkLive(b *testing.B) {
 		ctx, cancel := context.WithCancel(context.Background())
 		tr := &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: 0}
 		client := &http.Client{Transport: tr}
-		var ready, got sync.WaitGroup
+		var ready, got, shown sync.WaitGroup
 		ready.Add(conns)
 		got.Add(conns)
+		shown.Add(conns)
 		for range conns {
 			go func() {
 				req, _ := http.NewRequestWithContext(ctx, "GET", s.srv.URL+s.addr(g.ID)+"/events?v="+itoa(g.Version), nil)
@@ -126,6 +129,7 @@ func BenchmarkLive(b *testing.B) {
 					b.Error(err)
 					ready.Done()
 					got.Done()
+					shown.Done()
 					return
 				}
 				defer res.Body.Close()
@@ -135,10 +139,18 @@ func BenchmarkLive(b *testing.B) {
 				for sc.Scan() {
 					if strings.HasPrefix(sc.Text(), "event: change") {
 						got.Done()
+						// As the page's script does: fetch the new position.
+						page, err := client.Get(s.srv.URL + s.addr(g.ID) + "?part=position")
+						if err == nil {
+							io.Copy(io.Discard, page.Body)
+							page.Body.Close()
+						}
+						shown.Done()
 						return
 					}
 				}
 				got.Done()
+				shown.Done()
 			}()
 		}
 		ready.Wait()
@@ -153,6 +165,8 @@ func BenchmarkLive(b *testing.B) {
 		moved := time.Now()
 		got.Wait()
 		b.ReportMetric(float64(time.Since(moved).Microseconds())/1000, "ms-to-last")
+		shown.Wait()
+		b.ReportMetric(float64(time.Since(moved).Microseconds())/1000, "ms-to-last-page")
 		b.ReportMetric(float64((after.HeapInuse+after.StackInuse)-(before.HeapInuse+before.StackInuse))/conns, "bytes/conn")
 		cancel()
 		tr.CloseIdleConnections()
