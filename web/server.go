@@ -110,7 +110,9 @@ func New(cfg Config) (*Server, error) {
 // Handler serves the pages, with the security headers on every answer.
 func (s *Server) Handler() http.Handler { return secure(s.mux) }
 
-// Close stops the live updates' pollers and ends the open streams.
+// Close stops the live updates' pollers and ends the open streams. Call
+// it before http.Server.Shutdown, which waits for every open connection
+// to end and would otherwise wait for the streams forever.
 func (s *Server) Close() { s.hub.close() }
 
 func (s *Server) routes() {
