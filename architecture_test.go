@@ -13,17 +13,19 @@ import (
 
 // TestDependencyDirection keeps the layout honest: gg only in render/,
 // bbolt only in storage/boltdb/, pgx only in storage/postgres/ (the port,
-// storage/, imports no driver), discordgo only in bot/, the engine free of
-// everything but the standard library and itself, the AI of everything
-// but those, and the conformance helpers (storagetest, enginetest,
-// aitest) and the Chromium harness (internal/chrome, the only importer
-// of chromedp) in tests only.
+// storage/, imports no driver), discordgo only in bot/, the Prometheus
+// client only in metrics/, the engine free of everything but the
+// standard library and itself, the AI of everything but those, and the
+// conformance helpers (storagetest, enginetest, aitest) and the Chromium
+// harness (internal/chrome, the only importer of chromedp) in tests
+// only.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
-		"github.com/fogleman/gg":        "render/",
-		"go.etcd.io/bbolt":              "storage/boltdb/",
-		"github.com/jackc/pgx":          "storage/postgres/",
-		"github.com/bwmarrin/discordgo": "bot/",
+		"github.com/fogleman/gg":              "render/",
+		"go.etcd.io/bbolt":                    "storage/boltdb/",
+		"github.com/jackc/pgx":                "storage/postgres/",
+		"github.com/bwmarrin/discordgo":       "bot/",
+		"github.com/prometheus/client_golang": "metrics/",
 	}
 	checked := 0
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -242,7 +244,10 @@ func TestWebImports(t *testing.T) {
 		inWeb := strings.HasPrefix(slash, "web/")
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if (p == "tessera/web" || strings.HasPrefix(p, "tessera/web/")) && !inWeb && !strings.HasPrefix(slash, "cmd/tessera/") {
+			// A test may wire the pages beside another transport as
+			// cmd/tessera does (the bot's: a move clicked on a page reaches
+			// the fake Discord's thread).
+			if (p == "tessera/web" || strings.HasPrefix(p, "tessera/web/")) && !inWeb && !strings.HasPrefix(slash, "cmd/tessera/") && !strings.HasSuffix(path, "_test.go") {
 				t.Errorf("%s imports %s: only cmd/tessera wires the web transport", path, p)
 			}
 			if !inWeb || strings.HasSuffix(path, "_test.go") {
@@ -262,6 +267,36 @@ func TestWebImports(t *testing.T) {
 			}
 			if !ok {
 				t.Errorf("%s (web) imports %s: the pages reach the games through the service (allowed: %s)", path, p, strings.Join(allowed, ", "))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMetricsPackage: the service, the bot and the web pages report to
+// package metrics through interfaces of their own, so only the wiring
+// (cmd) imports it, and it imports none of them (only the shared records
+// at the root).
+func TestMetricsPackage(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if p == "tessera/metrics" && !strings.HasPrefix(slash, "cmd/") {
+				t.Errorf("%s imports tessera/metrics: report through an interface of your own; cmd/tessera wires the registry", path)
+			}
+			if strings.HasPrefix(slash, "metrics/") && strings.HasPrefix(p, "tessera/") {
+				t.Errorf("%s (metrics) imports %s: metrics knows only the shared records (package tessera)", path, p)
 			}
 		}
 		return nil

@@ -237,6 +237,11 @@ type Announcement struct {
 
 	// Rematch puts a Rematch button on a post (the one that ends a game).
 	Rematch bool `json:"rematch,omitempty"`
+
+	// Enqueued is when the store took the announcement (Tx.Enqueue stamps
+	// it on the machine's clock): the outbox's oldest waiting one's age,
+	// which /healthz and /metrics report, is measured from it.
+	Enqueued time.Time `json:"enqueued,omitempty"`
 }
 
 // UserSettings are a player's own settings.

@@ -69,6 +69,9 @@ type Options struct {
 	// RateLimit is the REST requests' global limit (default Discord's,
 	// DefaultRateLimit); the per-route limits come from Discord's answers.
 	RateLimit RateLimit
+	// Meter receives Discord's 429s and the requests sent again, for the
+	// operators' metrics (meter.go; nil: none).
+	Meter Meter
 }
 
 // Bot serves the service on Discord.
@@ -136,6 +139,9 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.ShardCheckEvery == 0 {
 		opt.ShardCheckEvery = 6 * time.Hour
 	}
+	if opt.Meter == nil {
+		opt.Meter = noMeter{}
+	}
 	b := &Bot{svc: svc, outbox: delivery.New(svc), opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
 		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
 	s, err := b.newSession()
@@ -169,7 +175,7 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	// One limiter for every session: the courier's posts and the answers
 	// to interactions count against the same limits on Discord.
 	client := *s.Client
-	client.Transport = b.limiter.transport(client.Transport)
+	client.Transport = b.limiter.transport(meterTransport{base: transportOr(client.Transport), m: b.opt.Meter})
 	s.Client = &client
 	return s, nil
 }

@@ -197,6 +197,7 @@ func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error)
 		}
 		return false, fmt.Errorf("game %d: the AI's move %s: %w", g.ID, m, err)
 	}
+	s.cfg.Meter.AIMoved(g.Setup.Game, level.String(), stats.Elapsed)
 	s.log.Info("ai moved", "game", g.ID, "seat", seat+1, "level", level, "move", m.String(),
 		"playouts", stats.Playouts, "ms", stats.Elapsed.Milliseconds(), "shortcut", stats.Shortcut)
 	return true, nil

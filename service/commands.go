@@ -545,6 +545,9 @@ func (s *Service) play(req Request, g *tessera.Game, p *position, seat int, text
 	if _, err := s.commit(req, g, st, seat, m.String(), o, nil); err != nil {
 		return engine.Outcome{}, err
 	}
+	if m.String() != "resign" {
+		s.cfg.Meter.Moved(g.Setup.Game)
+	}
 	return o, nil
 }
 

@@ -74,6 +74,9 @@ type Config struct {
 	// Web is the companion pages: their public address and the key that
 	// signs their addresses and the players' links (weblink.go).
 	Web WebConfig
+	// Meter receives the moves and the computer's thinking, for the
+	// operators' metrics (meter.go; nil: none).
+	Meter Meter
 }
 
 // Wording is how hints name what the caller types, which differs by

@@ -12,7 +12,8 @@
 //     transport registers, parses and dispatches by), renderer.go (the
 //     Renderer interface).
 //   - The Service and its settings: service.go (New, Fail), config.go
-//     (Config, Wording, Validate).
+//     (Config, Wording, Validate), meter.go (Meter: what it reports to
+//     the operators' metrics).
 //   - The commands: commands.go (challenges, accept, moves, resign, hand,
 //     board, games, rules), open.go (open challenges), puzzle.go (puzzles
 //     and hints), rematch.go, history.go, export.go, replay.go and
@@ -31,7 +32,8 @@
 //     off the interaction path).
 //   - The companion web pages (package web drives them): weblink.go (game
 //     page addresses and players' signed private links), link.go (/link),
-//     webview.go (what a game's page shows to one viewer).
+//     webview.go (what a game's page shows one viewer, and a move's
+//     preview), webplayers.go (the data of a server's players' pages).
 //   - Delivery is package delivery (the courier, its pool, recovery, the
 //     Sink and Finder ports); here stay what it asks of the service,
 //     announce.go (Message, the status message, pictures and turn notices

@@ -93,6 +93,9 @@ func New(store storage.Store, cfg Config) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if s.cfg.Meter == nil {
+		s.cfg.Meter = noMeter{}
+	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -248,8 +248,9 @@ type Admin interface {
 // transaction. Its methods take the context of the Store call that
 // opened the transaction (or one derived from it).
 type Tx interface {
-	// Enqueue adds an announcement to the outbox, giving it the next Seq;
-	// it is delivered after the transaction commits, and survives a crash.
+	// Enqueue adds an announcement to the outbox, giving it the next Seq
+	// (and its Enqueued time, when zero, from the machine's clock); it is
+	// delivered after the transaction commits, and survives a crash.
 	Enqueue(ctx context.Context, a tessera.Announcement) error
 	// User reads a user's settings.
 	User(ctx context.Context, id string) (tessera.UserSettings, error)

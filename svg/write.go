@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"math"
 	"strconv"
-	"strings"
 
 	"tessera/engine"
 )
@@ -40,6 +39,13 @@ type writer struct {
 	decimals int // digits after the point for coordinates
 	pending  []element
 	font     font // the font the texts inherit (see fontGroup)
+	styles   map[style]string
+}
+
+// style is a path's paint, the key of its shared attributes.
+type style struct {
+	fill, stroke engine.Color
+	width        float64
 }
 
 // font is a text's font attributes.
@@ -249,15 +255,20 @@ type pathWriter struct {
 	last     byte // the last command letter written
 	number   bool // the last thing written is a number...
 	dot      bool // ...with a decimal point
+	// scratch holds a segment's two forms while segment compares them.
+	scratch *[2][]byte
 }
 
 // segment writes a command (upper case) and its points, absolute or
 // relative to from, whichever is shorter; axis is set for H and V, which
 // take one coordinate.
 func (pw *pathWriter) segment(cmd byte, from [2]int64, pts [][2]int64, axis bool) {
-	abs := pw.clone()
+	if pw.scratch == nil {
+		pw.scratch = new([2][]byte)
+	}
+	abs, rel := *pw, *pw
+	abs.b, rel.b = pw.scratch[0][:0], pw.scratch[1][:0]
 	abs.command(cmd)
-	rel := pw.clone()
 	rel.command(cmd + 'a' - 'A')
 	for _, q := range pts {
 		switch {
@@ -274,18 +285,13 @@ func (pw *pathWriter) segment(cmd byte, from [2]int64, pts [][2]int64, axis bool
 			rel.num(q[1] - from[1])
 		}
 	}
+	pw.scratch[0], pw.scratch[1] = abs.b, rel.b
+	best := abs
 	if len(rel.b) < len(abs.b) {
-		*pw = rel
-	} else {
-		*pw = abs
+		best = rel
 	}
-}
-
-// clone is a copy to write on without touching pw's buffer's contents.
-func (pw *pathWriter) clone() pathWriter {
-	c := *pw
-	c.b = c.b[:len(c.b):len(c.b)]
-	return c
+	pw.b = append(pw.b, best.b...)
+	pw.last, pw.number, pw.dot = best.last, best.number, best.dot
 }
 
 // command writes a command letter, unless it repeats the last one (a
@@ -306,43 +312,57 @@ func (pw *pathWriter) num(n int64) {
 	if neg {
 		n = -n
 	}
-	s := strconv.FormatInt(n, 10)
-	if pw.decimals > 0 {
-		for len(s) <= pw.decimals {
-			s = "0" + s
-		}
-		i, f := s[:len(s)-pw.decimals], strings.TrimRight(s[len(s)-pw.decimals:], "0")
-		if i == "0" && f != "" {
-			i = ""
-		}
-		if f != "" {
-			s = i + "." + f
-		} else {
-			s = i
-		}
+	var buf [24]byte
+	digits := strconv.AppendInt(buf[:0], n, 10)
+	var out [26]byte
+	s := out[:0]
+	if neg && n != 0 {
+		s = append(s, '-')
 	}
-	if neg && s != "0" {
-		s = "-" + s
+	dot := false
+	if d := pw.decimals; d > 0 {
+		for len(digits) <= d { // at least one digit before the point
+			digits = append([]byte{'0'}, digits...)
+		}
+		whole, frac := digits[:len(digits)-d], bytes.TrimRight(digits[len(digits)-d:], "0")
+		if !(len(whole) == 1 && whole[0] == '0' && len(frac) > 0) {
+			s = append(s, whole...)
+		}
+		if len(frac) > 0 {
+			s = append(append(s, '.'), frac...)
+			dot = true
+		}
+	} else {
+		s = append(s, digits...)
 	}
 	if pw.number && s[0] != '-' && !(s[0] == '.' && pw.dot) {
 		pw.b = append(pw.b, ' ')
 	}
 	pw.b = append(pw.b, s...)
-	pw.number, pw.dot = true, strings.Contains(s, ".")
+	pw.number, pw.dot = true, dot
 }
 
 // path queues a filled and/or stroked path; width is the stroke's width
 // in the units the path is written in.
 func (w *writer) path(p *engine.Path, fill, stroke engine.Color, width float64) {
-	shared := paint("fill", fill)
 	stroked := !stroke.None() && width > 0
-	if stroked {
-		shared += paint("stroke", stroke)
-		if width != 1 { // SVG's default
-			shared += ` stroke-width="` + w.fmtNum(width) + `"`
+	if !stroked {
+		width, stroke = 0, engine.Color{}
+	}
+	k := style{fill, stroke, width}
+	shared, ok := w.styles[k]
+	if !ok {
+		shared = paint("fill", fill)
+		if stroked {
+			shared += paint("stroke", stroke)
+			if width != 1 { // SVG's default
+				shared += ` stroke-width="` + w.fmtNum(width) + `"`
+			}
 		}
-	} else {
-		width = 0
+		if w.styles == nil {
+			w.styles = map[style]string{}
+		}
+		w.styles[k] = shared
 	}
 	e := element{tag: "path", shared: shared, own: w.pathData(make([]byte, 0, 16+8*len(p.Pts)), p),
 		opaque:     (fill.None() || fill.A == 255) && (!stroked || stroke.A == 255),
@@ -377,8 +397,7 @@ func merge(run []element) []element {
 			inner, outer = append(inner, e.inner), append(outer, e.outer)
 			continue
 		}
-		e.own = append([]byte(nil), e.own...)
-		out = append(out, e)
+		out = append(out, e) // its own bytes are its alone: the next may join them
 		inner, outer = append(inner[:0], e.inner), append(outer[:0], e.outer)
 	}
 	return out

@@ -82,6 +82,10 @@ type Config struct {
 		RequestsPerSecond *int `yaml:"requests_per_second"`
 	} `yaml:"discord"`
 
+	// The web and metrics blocks: the game pages and the operators'
+	// endpoints (config_web.go).
+	webSettings `yaml:",inline"`
+
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
 }
@@ -156,6 +160,9 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	if err := c.checkInteractions(getenv); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if err := c.checkWeb(getenv); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	switch c.LogLevel {

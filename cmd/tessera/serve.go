@@ -13,6 +13,7 @@ import (
 
 	"tessera/bot"
 	"tessera/console"
+	"tessera/metrics"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/database"
@@ -42,6 +43,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
 	dbFlag := fs.String("db", "", "database file or postgres:// URL (default: the configured database)")
 	seed := fs.Uint64("seed", 0, "local console only: deal its new games from seeds N, N+1, ... so that a session can be followed move by move (0: random)")
+	webFlag := fs.String("web", "", "serve the game pages on this address, like :8080 (default: the configured web.listen)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -63,6 +65,13 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	if *dbFlag != "" {
 		cfg.Database = *dbFlag
+	}
+	if *webFlag != "" {
+		if err := checkListen(*webFlag); err != nil {
+			fmt.Fprintf(stderr, "tessera: --web %q: %v\n", *webFlag, err)
+			return 2
+		}
+		cfg.Web.Listen = *webFlag
 	}
 	local := name == "console"
 	if !local && cfg.Token == "" {
@@ -120,6 +129,20 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 2
 	}
 
+	web, err := listenHTTP(cfg, cfg.Web.Listen, local, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 2
+	}
+	defer web.shutdown()
+	reg := metrics.New()
+	reg.WatchOutbox(store)
+	webCfg, err := web.webConfig(ctx, cfg, store)
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 1
+	}
+
 	if local {
 		sc := cfg.serviceConfig()
 		if *seed != 0 {
@@ -127,12 +150,22 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 			sc.Seed = func() uint64 { next++; return next - 1 }
 		}
 		sc.Logger, sc.Link, sc.Wording = log, console.Link, console.Wording
+		sc.Web, sc.Meter = webCfg, reg
 		svc := service.New(store, sc)
+		pages, closePages, err := web.newPages(svc, store, reg, log)
+		if err != nil {
+			fmt.Fprintln(stderr, "tessera:", err)
+			return 1
+		}
+		web.serve(reg, pages, closePages)
 		kept := database.Redact(cfg.Database)
 		if store.Created() {
 			kept += ", a new, empty database" + created
 		}
 		fmt.Fprintf(stdout, "Tessera local console. Games are kept in %s; pictures go to %s/.\n", kept, cfg.Pictures)
+		if web.pages != nil {
+			fmt.Fprintf(stdout, "Game pages at %s (each game's address is printed when it starts).\n", web.url)
+		}
 		if err := console.New(svc, stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
 			return 1
@@ -141,9 +174,10 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	sc := cfg.serviceConfig()
 	sc.Logger, sc.Mention, sc.Link, sc.Stamp = log, bot.Mention, bot.Link, bot.Stamp
+	sc.Web, sc.Meter = webCfg, reg
 	svc := service.New(store, sc)
 	opt := bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText, Shards: cfg.shards,
-		RateLimit: cfg.rateLimit()}
+		RateLimit: cfg.rateLimit(), Meter: reg}
 	if cfg.Interactions.Listen != "" {
 		// Interactions come over HTTP; the gateway stays only for
 		// plain-text moves (config_interactions.go).
@@ -155,6 +189,13 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1
 	}
+	reg.WatchReady("discord", b.Ready)
+	pages, closePages, err := web.newPages(svc, store, reg, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 1
+	}
+	web.serve(reg, pages, closePages)
 	if err := b.Run(ctx); err != nil && ctx.Err() == nil {
 		if !errors.Is(err, bot.ErrTokenRefused) { // the bot already said what to do
 			log.Error("bot stopped", "err", err)

@@ -321,6 +321,9 @@ func (t *Tx) Enqueue(ctx context.Context, a tessera.Announcement) error {
 		return err
 	}
 	a.Seq = seq
+	if a.Enqueued.IsZero() {
+		a.Enqueued = time.Now().UTC()
+	}
 	v, err := json.Marshal(a)
 	if err != nil {
 		return err

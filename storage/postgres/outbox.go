@@ -41,6 +41,9 @@ func nanos(t time.Time) *int64 {
 // looks at the outbox, so nothing can miss it meanwhile.
 func (t *Tx) Enqueue(ctx context.Context, a tessera.Announcement) error {
 	a.Seq = 0
+	if a.Enqueued.IsZero() {
+		a.Enqueued = time.Now().UTC()
+	}
 	body, err := json.Marshal(a)
 	if err != nil {
 		return err

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConfigWeb: the web and metrics blocks, their environment
+// variables, and their refusals, each naming its key and never showing
+// the secret.
+func TestConfigWeb(t *testing.T) {
+	none := func(string) string { return "" }
+	c, err := parseConfig(nil, "", none)
+	if err != nil || c.Web.Listen != "" || c.Web.URL != "" || c.Metrics.Listen != "" {
+		t.Fatalf("default: %+v %+v %v", c.Web, c.Metrics, err)
+	}
+	secret := strings.Repeat("s", 32)
+	c, err = parseConfig([]byte("web:\n  listen: \":8080\"\n  url: https://tessera.example.org/\n  secret: "+secret+"\n  link_days: 7\nmetrics:\n  listen: \"127.0.0.1:9100\"\n"), "c.yaml", none)
+	if err != nil || c.Web.Listen != ":8080" || c.Web.URL != "https://tessera.example.org" || c.Web.LinkDays != 7 || c.Metrics.Listen != "127.0.0.1:9100" {
+		t.Fatalf("set (the URL's trailing slash dropped): %+v %+v %v", c.Web, c.Metrics, err)
+	}
+	// A loopback address needs no URL: the address is it.
+	if _, err := parseConfig([]byte("web:\n  listen: \"localhost:8080\"\n"), "c.yaml", none); err != nil {
+		t.Fatalf("localhost without a URL: %v", err)
+	}
+	env := map[string]string{"TESSERA_WEB_LISTEN": "127.0.0.1:8081", "TESSERA_WEB_URL": "http://pages.example", "TESSERA_WEB_SECRET": secret + "x", "TESSERA_METRICS_LISTEN": ":9101"}
+	c, err = parseConfig([]byte("web:\n  listen: \":1\"\n"), "c.yaml", func(k string) string { return env[k] })
+	if err != nil || c.Web.Listen != "127.0.0.1:8081" || c.Web.URL != "http://pages.example" || c.Web.Secret != secret+"x" || c.Metrics.Listen != ":9101" {
+		t.Fatalf("from the environment: %+v %v", c.Web, err)
+	}
+	short := "tooshort-" + strings.Repeat("q", 10)
+	for _, tc := range []struct{ yaml, want string }{
+		// Players on Discord reach the pages by a name only the host knows.
+		{"web:\n  listen: \":8080\"\n", "web.url"},
+		{"web:\n  listen: \"8080\"\n  url: https://t.example\n", "web.listen"},
+		{"web:\n  url: ftp://t.example\n", "web.url"},
+		{"web:\n  url: https://t.example/?a=1\n", "web.url"},
+		{"web:\n  url: tessera.example.org\n", "web.url"},
+		{"web:\n  url: https://t.example/" + strings.Repeat("p", maxWebURL) + "\n", "512"},
+		{"web:\n  url: https://t.example\n  secret: " + short + "\n", "at least 32 bytes"},
+		{"web:\n  url: https://t.example\n  link_days: 400\n", "web.link_days"},
+		{"web:\n  url: https://t.example\n  link_days: -1\n", "web.link_days"},
+		{"metrics:\n  listen: \"localhost\"\n", "metrics.listen"},
+		{"web:\n  listen: \"localhost:8080\"\nmetrics:\n  listen: \"localhost:8080\"\n", "another port"},
+		{"web:\n  port: 8080\n", "port"},
+	} {
+		_, err := parseConfig([]byte(tc.yaml), "c.yaml", none)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "config") {
+			t.Errorf("%q: %v (want an error naming %s)", tc.yaml, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), short) {
+			t.Errorf("%q: the error shows the secret: %v", tc.yaml, err)
+		}
+	}
+}
+
+// TestConsoleServesPages: `tessera console --web 127.0.0.1:0` serves
+// the game pages, /healthz and /metrics beside the console, prints the
+// pages' address
+// and each game's page when it starts, and stops the server with the
+// console. The key it signs with is the database's own, made once and
+// the same on the next start.
+func TestConsoleServesPages(t *testing.T) {
+	dir := t.TempDir()
+	env := consoleEnv(t, filepath.Join(dir, "t.db"))
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	var out, errb syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- runConsole([]string{"--web", "127.0.0.1:0"}, r, &out, &errb, func(k string) string { return env[k] })
+	}()
+	w.Write([]byte("ana: /new elemental bo borders=RBGY\nbo: /accept\n"))
+	page := regexp.MustCompile(`\[Open the game page: (http://127\.0\.0\.1:\d+)/g/(1-[A-Za-z0-9_-]{22})\]`)
+	var m []string
+	// The waits bound a hang; they measure nothing.
+	for deadline := time.Now().Add(time.Minute); m == nil; m = page.FindStringSubmatch(out.String()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no game page printed: %s %s", out.String(), errb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	base := m[1]
+	if !strings.Contains(out.String(), "Game pages at "+base) {
+		t.Fatalf("the console does not say where the pages are: %s", out.String())
+	}
+	resp, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h struct{ Status, Store string }
+	json.NewDecoder(resp.Body).Decode(&h)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || h.Status != "ok" || h.Store != "ok" {
+		t.Fatalf("/healthz: %d %+v", resp.StatusCode, h)
+	}
+	resp, err = http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body strings.Builder
+	_, _ = io.Copy(&body, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(body.String(), "tessera_outbox_waiting") {
+		t.Fatalf("/metrics: %d %.300s", resp.StatusCode, body.String())
+	}
+	resp, err = http.Get(base + "/g/" + m[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	body.Reset()
+	_, _ = io.Copy(&body, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(body.String(), "<svg") {
+		t.Fatalf("the game's page: %d %.300s", resp.StatusCode, body.String())
+	}
+	w.Close()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the console did not end with its input")
+	}
+	if _, err := http.Get(base + "/healthz"); err == nil {
+		t.Fatal("the pages' server still answers after the console ended")
+	}
+
+	// The same database, started again: the same key, so the same address.
+	code, out2, errs := runWithEnv(t, env, "ana: /link #1\n", "--web", "127.0.0.1:0")
+	if code != 0 || !strings.Contains(out2, "/g/"+m[2]+"?t=") {
+		t.Fatalf("restart: exit %d, no link to %s: %s %s", code, m[2], out2, errs)
+	}
+}
