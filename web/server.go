@@ -10,9 +10,14 @@
 //	GET  /g/{address}/events   Server-Sent Events: the game's move count when it changes
 //	POST /g/{address}/move     a move from the page (the player's cookie and the page's CSRF token)
 //	GET  /g/{address}/preview  the board after one of the player's legal moves
+//	GET  /g/{address}/{file}   a finished game's record.json, record.txt, replay.gif
 //	GET  /static/...           the style sheet and the script
 //
-// and the players' pages under /s/ (players.go).
+// and the players' pages under /s/ (players.go). Every page works without
+// the script (links and forms); static/app.js adds the live updates, the
+// scrubbing by arrow keys and moving by clicking. Who sees what: a
+// spectator what the game's thread shows (service.GameView), the seat's
+// player, by the private link's cookie, their hand and moves too.
 package web
 
 import (
