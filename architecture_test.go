@@ -244,8 +244,9 @@ func TestWebImports(t *testing.T) {
 		inWeb := strings.HasPrefix(slash, "web/")
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			// Tests elsewhere may drive the pages (the bot's browser test
-			// moves on a page and reads the fake Discord's thread).
+			// A test may wire the pages beside another transport as
+			// cmd/tessera does (the bot's: a move clicked on a page reaches
+			// the fake Discord's thread).
 			if (p == "tessera/web" || strings.HasPrefix(p, "tessera/web/")) && !inWeb && !strings.HasPrefix(slash, "cmd/tessera/") && !strings.HasSuffix(path, "_test.go") {
 				t.Errorf("%s imports %s: only cmd/tessera wires the web transport", path, p)
 			}

@@ -38,6 +38,20 @@ func (s *Service) WebGuild(ctx context.Context, address string) (string, error) 
 	return guild, nil
 }
 
+// PlayersURL is the address of a server's players' pages (Web.URL +
+// "/s/" + GuildAddress), for /leaderboard's and /profile's answers to
+// link; "" when the pages are off, or the server turned them off, or its
+// settings cannot be read now.
+func (s *Service) PlayersURL(ctx context.Context, guildID string) string {
+	if !s.WebOn() || guildID == "" {
+		return ""
+	}
+	if on, err := s.GuildWebOn(ctx, guildID); err != nil || !on {
+		return ""
+	}
+	return s.cfg.Web.URL + "/s/" + s.GuildAddress(guildID)
+}
+
 // WebLeaderboardSize bounds a leaderboard page's rows.
 const WebLeaderboardSize = 100
 

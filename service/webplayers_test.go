@@ -21,7 +21,11 @@ func TestWebPlayersData(t *testing.T) {
 	playing := h.newGame("elemental", "borders=RBGY", ana, bo)
 	h.ok(h.svc.NewOpen(h.req(cy), service.NewGameRequest{Game: "glorieta", Options: "handful=3"}))
 
-	guild, err := h.svc.WebGuild(ctx, h.svc.GuildAddress("g"))
+	url := h.svc.PlayersURL(ctx, "g")
+	if url != "https://t.example/s/"+h.svc.GuildAddress("g") {
+		t.Fatalf("PlayersURL %q", url)
+	}
+	guild, err := h.svc.WebGuild(ctx, url[len("https://t.example/s/"):])
 	if err != nil || guild != "g" {
 		t.Fatalf("WebGuild = %q, %v", guild, err)
 	}
@@ -82,5 +86,8 @@ func TestWebPlayersRefusals(t *testing.T) {
 	off := newHarness(t)
 	if _, err := off.svc.WebGuild(ctx, h.svc.GuildAddress("g")); tessera.ErrorCode(err) != tessera.ENOTFOUND {
 		t.Errorf("pages off: %v, want ENOTFOUND", err)
+	}
+	if u := off.svc.PlayersURL(ctx, "g"); u != "" {
+		t.Errorf("pages off: PlayersURL %q, want none", u)
 	}
 }

@@ -8,7 +8,8 @@ import (
 // Dutch pairs the next round of a two-player Swiss event by FIDE's Dutch
 // system (C.04.3, the 2017 rules), seat 1 playing white. The event's
 // players not withdrawn are paired; its played rounds must all have
-// their results. The first round's colours come from the event's seed.
+// their results. The first round's colours come from the event's seed;
+// Rounds, the rounds planned, says which round is the last (A.7).
 //
 // The brackets are paired from the top score down, each bracket's
 // candidates tried in the rules' order (S1 against S2, transpositions of

@@ -19,10 +19,13 @@ import (
 //     players are exchanged between tables, the nearest tables first,
 //     while that lowers the number of pairs who already met, so that
 //     repeats happen only where they cannot be avoided this way.
-//   - The seats: at each table, the seating that keeps each player's
-//     seats most even over the event (the fewest times anyone sits where
-//     they have sat before, counted squared so that no one player takes
-//     all the repeats), the higher ranked choosing first on a tie.
+//   - The seats: players of equal points are exchanged between tables
+//     when that lets the tables seat them more evenly and makes no
+//     meeting a repeat; then at each table, the seating that keeps each
+//     player's seats most even over the event (the fewest times anyone
+//     sits where they have sat before, counted squared so that no one
+//     player takes all the repeats), the higher ranked choosing first on
+//     a tie.
 //
 // The played rounds must have their results. Withdrawn players are not
 // seated.
@@ -111,6 +114,7 @@ func SwissTables(e Event) (Round, error) {
 		at += size
 	}
 	h.spread(groups)
+	h.evenSeats(groups, points)
 	for _, g := range groups {
 		rd.Tables = append(rd.Tables, Table{Seats: h.seat(g)})
 	}
@@ -254,11 +258,55 @@ func (h *history) spread(groups [][]string) {
 	}
 }
 
+// evenSeats exchanges players of equal points between tables when that
+// lets the tables seat them more evenly and meets no one again: the score
+// groups and the repeats stay as they are, only who needs which seat
+// moves.
+func (h *history) evenSeats(groups [][]string, points map[string]float64) {
+	for pass := 0; pass < 50; pass++ {
+		improved := false
+		for i := 0; i < len(groups) && !improved; i++ {
+			for j := i + 1; j < len(groups) && !improved; j++ {
+				a, b := groups[i], groups[j]
+				before := h.seatCost(a) + h.seatCost(b)
+				rep := h.repeats(a) + h.repeats(b)
+				for x := range a {
+					for y := range b {
+						if improved || points[a[x]] != points[b[y]] {
+							continue
+						}
+						a[x], b[y] = b[y], a[x]
+						if h.repeats(a)+h.repeats(b) <= rep && h.seatCost(a)+h.seatCost(b) < before {
+							improved = true
+						} else {
+							a[x], b[y] = b[y], a[x]
+						}
+					}
+				}
+			}
+		}
+		if !improved {
+			return
+		}
+	}
+}
+
+// seatCost is the cost of a table's best seating (seat).
+func (h *history) seatCost(g []string) int {
+	_, c := h.bestSeating(g)
+	return c
+}
+
 // seat orders a table's players: of all orders, the one whose players
 // have sat least often in the seats it gives them (counted squared, so
 // that the repeats are shared), the first in the players' order on a
 // tie, so the higher ranked choose first.
 func (h *history) seat(g []string) []string {
+	best, _ := h.bestSeating(g)
+	return best
+}
+
+func (h *history) bestSeating(g []string) ([]string, int) {
 	best, bestCost := []string(nil), -1
 	permute(len(g), func(order []int) {
 		c := 0
@@ -277,7 +325,7 @@ func (h *history) seat(g []string) []string {
 			}
 		}
 	})
-	return best
+	return best, bestCost
 }
 
 // permute calls f with every order of 0..n-1, in lexicographic order.

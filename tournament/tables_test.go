@@ -318,3 +318,53 @@ func TestSwissTablesSeatsEven(t *testing.T) {
 		t.Errorf("only %d of %d players exactly even", even, all)
 	}
 }
+
+// FuzzSwissTables plays events of games for two to four with any count
+// up to 30, the table sizes the game allows, withdrawals and any places:
+// no panic, and every round seats each player once at allowed tables,
+// its byes to those with the fewest; standings always follow.
+func FuzzSwissTables(f *testing.F) {
+	f.Add(int64(1), uint8(3), uint8(10), uint8(2), uint64(0))
+	f.Add(int64(2), uint8(4), uint8(7), uint8(1), uint64(3))
+	f.Fuzz(func(t *testing.T, seed int64, seats, n, sizes uint8, withdraw uint64) {
+		rng := rand.New(rand.NewSource(seed))
+		k := 2 + int(seats%3)
+		e := Event{Format: FormatTables, Seats: k, Players: rated(int(n % 31))}
+		for s := 2; s < k; s++ {
+			if sizes>>s&1 == 1 {
+				e.TableSizes = append(e.TableSizes, s)
+			}
+		}
+		for r := 0; r < 5; r++ {
+			for i := range e.Players {
+				if withdraw>>(uint(r*5+i)%64)&1 == 1 && rng.Intn(3) == 0 {
+					e.Players[i].Withdrawn = true
+				}
+			}
+			rd, err := SwissTables(e)
+			if err != nil {
+				return
+			}
+			var active []Player
+			for _, p := range e.Players {
+				if !p.Withdrawn {
+					active = append(active, p)
+				}
+			}
+			check := e
+			check.Players = active
+			checkTablesRound(t, check, rd)
+			for i := range rd.Tables {
+				places := make([]int, len(rd.Tables[i].Seats))
+				for j := range places {
+					places[j] = rng.Intn(5) - 1
+				}
+				rd.Tables[i].Places = places
+			}
+			e.Played = append(e.Played, rd)
+			if _, err := Standings(e); err != nil {
+				t.Fatalf("standings of a round just paired: %v", err)
+			}
+		}
+	})
+}

@@ -87,9 +87,18 @@ var (
 	ErrRoundOpen     = errors.New("tournament: the last round has games without a result")
 )
 
+// MaxPlayers bounds an event: past any server's, and small enough that
+// a Swiss round is paired in seconds (2.8 s for 300 players on the
+// shared VM; docs/benchmarks.md). The search of the Dutch system grows
+// faster than the square of the players.
+const MaxPlayers = 300
+
 // checkPlayers refuses empty or repeated ids, which would make the
-// pairings and standings ambiguous.
+// pairings and standings ambiguous, and events past MaxPlayers.
 func checkPlayers(ps []Player) error {
+	if len(ps) > MaxPlayers {
+		return fmt.Errorf("tournament: %d players, past the %d an event may hold", len(ps), MaxPlayers)
+	}
 	seen := make(map[string]bool, len(ps))
 	for i, p := range ps {
 		if p.ID == "" {

@@ -67,3 +67,24 @@ func TestEventJSON(t *testing.T) {
 		t.Errorf("JSON changed the event:\n%s", b)
 	}
 }
+
+// An event past MaxPlayers is refused by every pairing, not attempted.
+func TestTooManyPlayers(t *testing.T) {
+	ps := rated(MaxPlayers + 1)
+	if _, err := Dutch(Event{Format: FormatSwiss, Players: ps}); err == nil {
+		t.Error("Dutch paired it")
+	}
+	if _, err := SwissTables(Event{Format: FormatTables, Seats: 3, Players: ps}); err == nil {
+		t.Error("SwissTables paired it")
+	}
+	if _, err := Bracket(ps); err == nil {
+		t.Error("Bracket seeded it")
+	}
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.ID)
+	}
+	if _, err := RoundRobin(names, false); err == nil {
+		t.Error("RoundRobin paired it")
+	}
+}
