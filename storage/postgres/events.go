@@ -22,11 +22,7 @@ import (
 // nextEventID takes the next event id inside the transaction (a
 // rolled-back create gives it back), never below an id already stored.
 func (t *Tx) nextEventID(ctx context.Context) (uint64, error) {
-	var id int64
-	err := t.tx.QueryRow(ctx, `UPDATE counters
-		SET value = greatest(value, (SELECT coalesce(max(id), 0) FROM events)) + 1
-		WHERE name = 'events' RETURNING value`).Scan(&id)
-	return uint64(id), err
+	return t.nextID(ctx, "events")
 }
 
 // decodeEvent reads a record; a record that does not decode is damage.
@@ -125,25 +121,7 @@ func (s *Store) UpdateEvent(ctx context.Context, id, version uint64, interaction
 
 // GuildEvents lists a server's events, oldest first.
 func (s *Store) GuildEvents(ctx context.Context, guildID string) ([]*tessera.Event, error) {
-	rows, err := s.pool.Query(ctx, "SELECT id, record FROM events WHERE guild_id = $1 ORDER BY id", guildID)
-	if err != nil {
-		return nil, s.fail(err)
-	}
-	defer rows.Close()
-	var out []*tessera.Event
-	for rows.Next() {
-		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
-			return nil, s.fail(err)
-		}
-		e, err := s.decodeEvent(id, b)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, s.fail(rows.Err())
+	return queryRecords(ctx, s, s.pool, s.decodeEvent, "SELECT id, record FROM events WHERE guild_id = $1 ORDER BY id", guildID)
 }
 
 // EventsDue lists the open events whose start time is at or before now,
