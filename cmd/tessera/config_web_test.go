@@ -144,3 +144,45 @@ func TestConsoleServesPages(t *testing.T) {
 		t.Fatalf("restart: exit %d, no link to %s: %s %s", code, m[2], out2, errs)
 	}
 }
+
+// FuzzConfigWeb: a configuration that loads has pages that links can
+// reach (an http or https URL of at most maxWebURL characters, without a
+// trailing slash, or a loopback web.listen standing for it), a key of at
+// least 32 bytes or none, and a refusal never quotes the key.
+func FuzzConfigWeb(f *testing.F) {
+	key := strings.Repeat("k", 32)
+	f.Add("localhost:8080", "", "")
+	f.Add(":8080", "https://tessera.example.org/", key)
+	f.Add("", "http://t.example", "short")
+	f.Add("0.0.0.0:80", "javascript:alert(1)", key+key)
+	f.Add("[::1]:8080", "https://t.example/a?b=c#d", "")
+	f.Fuzz(func(t *testing.T, listen, url, secret string) {
+		env := map[string]string{"TESSERA_WEB_LISTEN": listen, "TESSERA_WEB_URL": url, "TESSERA_WEB_SECRET": secret}
+		c, err := parseConfig(nil, "", func(k string) string { return env[k] })
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "config") {
+				t.Fatalf("an error that does not say it is the configuration: %v", err)
+			}
+			// (A key that is part of the URL or the address given may
+			// show as part of those.)
+			if len(secret) >= 8 && strings.Contains(err.Error(), secret) && !strings.Contains(url, secret) && !strings.Contains(listen, secret) {
+				t.Fatalf("the error quotes the secret: %v", err)
+			}
+			return
+		}
+		w := c.Web
+		if s := w.Secret; s != "" && len(s) < 32 {
+			t.Fatalf("a %d-byte key loaded", len(s))
+		}
+		switch {
+		case w.URL != "":
+			if !strings.HasPrefix(w.URL, "http://") && !strings.HasPrefix(w.URL, "https://") || len(w.URL) > maxWebURL || strings.HasSuffix(w.URL, "/") {
+				t.Fatalf("url %q loaded", w.URL)
+			}
+		case w.Listen != "":
+			if !localListen(w.Listen) {
+				t.Fatalf("listen %q loaded without a url", w.Listen)
+			}
+		}
+	})
+}
