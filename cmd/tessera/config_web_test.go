@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -62,8 +63,8 @@ func TestConfigWeb(t *testing.T) {
 }
 
 // TestConsoleServesPages: `tessera console --web 127.0.0.1:0` serves
-// the game pages, /healthz and /metrics beside the console, prints the
-// pages' address
+// the game pages, /healthz and /metrics beside the console (a page's
+// live updates counted while open), prints the pages' address
 // and each game's page when it starts, and stops the server with the
 // console. The key it signs with is the database's own, made once and
 // the same on the next start.
@@ -125,6 +126,35 @@ func TestConsoleServesPages(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body.String(), "<svg") {
 		t.Fatalf("the game's page: %d %.300s", resp.StatusCode, body.String())
 	}
+	// A page's live updates count in tessera_web_live_connections while
+	// they stream. (The waits bound a hang; they measure nothing.)
+	live := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			resp, err := http.Get(base + "/metrics")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(b), "\ntessera_web_live_connections "+want+"\n") {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("tessera_web_live_connections never became %s", want)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/g/"+m[2]+"/events", nil)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != 200 {
+		t.Fatalf("the live updates: %v %v", stream, err)
+	}
+	live("1")
+	cancel()
+	stream.Body.Close()
+	live("0")
 	w.Close()
 	select {
 	case code := <-done:
