@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -62,8 +63,8 @@ func TestConfigWeb(t *testing.T) {
 }
 
 // TestConsoleServesPages: `tessera console --web 127.0.0.1:0` serves
-// the game pages, /healthz and /metrics beside the console, prints the
-// pages' address
+// the game pages, /healthz and /metrics beside the console (a page's
+// live updates counted while open), prints the pages' address
 // and each game's page when it starts, and stops the server with the
 // console. The key it signs with is the database's own, made once and
 // the same on the next start.
@@ -125,6 +126,35 @@ func TestConsoleServesPages(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body.String(), "<svg") {
 		t.Fatalf("the game's page: %d %.300s", resp.StatusCode, body.String())
 	}
+	// A page's live updates count in tessera_web_live_connections while
+	// they stream. (The waits bound a hang; they measure nothing.)
+	live := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+			resp, err := http.Get(base + "/metrics")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(b), "\ntessera_web_live_connections "+want+"\n") {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("tessera_web_live_connections never became %s", want)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/g/"+m[2]+"/events", nil)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != 200 {
+		t.Fatalf("the live updates: %v %v", stream, err)
+	}
+	live("1")
+	cancel()
+	stream.Body.Close()
+	live("0")
 	w.Close()
 	select {
 	case code := <-done:
@@ -143,4 +173,46 @@ func TestConsoleServesPages(t *testing.T) {
 	if code != 0 || !strings.Contains(out2, "/g/"+m[2]+"?t=") {
 		t.Fatalf("restart: exit %d, no link to %s: %s %s", code, m[2], out2, errs)
 	}
+}
+
+// FuzzConfigWeb: a configuration that loads has pages that links can
+// reach (an http or https URL of at most maxWebURL characters, without a
+// trailing slash, or a loopback web.listen standing for it), a key of at
+// least 32 bytes or none, and a refusal never quotes the key.
+func FuzzConfigWeb(f *testing.F) {
+	key := strings.Repeat("k", 32)
+	f.Add("localhost:8080", "", "")
+	f.Add(":8080", "https://tessera.example.org/", key)
+	f.Add("", "http://t.example", "short")
+	f.Add("0.0.0.0:80", "javascript:alert(1)", key+key)
+	f.Add("[::1]:8080", "https://t.example/a?b=c#d", "")
+	f.Fuzz(func(t *testing.T, listen, url, secret string) {
+		env := map[string]string{"TESSERA_WEB_LISTEN": listen, "TESSERA_WEB_URL": url, "TESSERA_WEB_SECRET": secret}
+		c, err := parseConfig(nil, "", func(k string) string { return env[k] })
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "config") {
+				t.Fatalf("an error that does not say it is the configuration: %v", err)
+			}
+			// (A key that is part of the URL or the address given may
+			// show as part of those.)
+			if len(secret) >= 8 && strings.Contains(err.Error(), secret) && !strings.Contains(url, secret) && !strings.Contains(listen, secret) {
+				t.Fatalf("the error quotes the secret: %v", err)
+			}
+			return
+		}
+		w := c.Web
+		if s := w.Secret; s != "" && len(s) < 32 {
+			t.Fatalf("a %d-byte key loaded", len(s))
+		}
+		switch {
+		case w.URL != "":
+			if !strings.HasPrefix(w.URL, "http://") && !strings.HasPrefix(w.URL, "https://") || len(w.URL) > maxWebURL || strings.HasSuffix(w.URL, "/") {
+				t.Fatalf("url %q loaded", w.URL)
+			}
+		case w.Listen != "":
+			if !localListen(w.Listen) {
+				t.Fatalf("listen %q loaded without a url", w.Listen)
+			}
+		}
+	})
 }
