@@ -71,6 +71,11 @@ func TestDependencyDirection(t *testing.T) {
 			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "storage/" && strings.Contains(p, ".") {
 				t.Errorf("%s (the storage port) imports %s: adapters go in storage/<name>/", path, p)
 			}
+			// The shared records depend on the engine and the pairing
+			// library (an Event holds its tournament.Event), nothing else.
+			if dir, _ := filepath.Split(filepath.ToSlash(path)); dir == "" && !strings.HasSuffix(path, "_test.go") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") && p != "tessera/tournament") {
+				t.Errorf("%s (the shared records) imports %s: only the engine, tournament and the standard library", path, p)
+			}
 			// Tournaments are pairing rules: pure Go, the standard library only.
 			if strings.HasPrefix(filepath.ToSlash(path), "tournament/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera")) {
 				t.Errorf("%s (tournament) imports %s: pairings are pure Go, standard library only", path, p)

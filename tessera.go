@@ -2,9 +2,10 @@
 // transports share, and nothing that runs: a game's record (Game, with its
 // Players, its MoveEntry list and its Clock), the announcements it owes
 // (Announcement, the outbox), a player's UserSettings, a Rating in one
-// server (ratings.go), and user-safe errors (Error, Errorf, ErrorCode,
-// ErrorMessage: the code says what kind of failure, the message may be
-// shown to a player). It depends only on the engine.
+// server (ratings.go), a tournament's Event (events.go), and user-safe
+// errors (Error, Errorf, ErrorCode, ErrorMessage: the code says what kind
+// of failure, the message may be shown to a player). It depends only on the engine and the pairing
+// library (tournament).
 //
 // Where everything else lives, and how a command travels through the
 // packages, is told in docs/architecture.md.
@@ -182,6 +183,14 @@ type Game struct {
 	// before the number existed. tessera ratings replays games in this
 	// order.
 	RatingSeq uint64 `json:"rating_seq,omitempty"`
+
+	// Event is the tournament this game was made for (0: none), and
+	// EventRound and EventTable its table there: 0-based indexes into
+	// the event's Pairing.Played and Games, so the transaction that ends
+	// the game records its result in the right place.
+	Event      uint64 `json:"event,omitempty"`
+	EventRound int    `json:"event_round,omitempty"`
+	EventTable int    `json:"event_table,omitempty"`
 }
 
 // Place is where the game's messages go.

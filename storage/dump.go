@@ -16,24 +16,25 @@ import (
 // conformance suite (storagetest) says what is missing.
 //
 // What is copied is the data, not the layout: games, the outbox, users,
-// ratings, handled interaction ids, servers' settings, secrets and the
-// counters. Every index (by player, by channel, deadlines, AI turns,
-// open challenges, finished games) is derived from the games, so Load
+// ratings, handled interaction ids, servers' settings, secrets,
+// tournaments and the counters. Every index (by player, by channel,
+// deadlines, AI turns, open challenges, finished games; a server's
+// events, events due) is derived from the games and the events, so Load
 // makes it again and two adapters need not agree on how they keep it.
 type Dumper interface {
 	// Dump calls put for every record of the database, in one consistent
 	// read (a snapshot: the bot may go on meanwhile). The order is
 	// Counters first, then the games by id, the outbox by Seq, users,
-	// ratings, handled interactions, guilds and secrets; an error from put
-	// stops it.
+	// ratings, handled interactions, guilds, secrets and the events by id;
+	// an error from put stops it.
 	Dump(ctx context.Context, put func(Record) error) error
 	// Load writes every record src gives (through put) into an empty
 	// database, in one transaction: when src or a write fails, nothing is
 	// kept. It refuses a database that holds anything (ErrNotEmpty).
-	// Games keep their ids and versions and announcements their Seq (the
-	// message nonce), and the counters end at least at the highest id,
-	// Seq and RatingSeq loaded, so that the next game, announcement and
-	// rated game's end never reuse one.
+	// Games and events keep their ids and versions and announcements
+	// their Seq (the message nonce), and the counters end at least at the
+	// highest id, Seq and RatingSeq loaded, so that the next game, event,
+	// announcement and rated game's end never reuse one.
 	Load(ctx context.Context, src func(put func(Record) error) error) error
 }
 
@@ -51,6 +52,7 @@ type Record struct {
 	Handled      *Handled
 	Guild        *Guild
 	Secret       *Secret
+	Event        *tessera.Event // with its ID and Version
 }
 
 // Guild is a server's stored settings.
@@ -74,6 +76,8 @@ type Counters struct {
 	LastSeq    uint64 `json:"last_seq"`
 	// LastRatingSeq is the last Tx.NextRatingSeq given out.
 	LastRatingSeq uint64 `json:"last_rating_seq,omitempty"`
+	// LastEventID is the last event id given out.
+	LastEventID uint64 `json:"last_event_id,omitempty"`
 }
 
 // User is a user's stored settings.
@@ -90,7 +94,7 @@ type Handled struct {
 }
 
 // Kind names the record's kind ("counters", "game", "announcement",
-// "user", "rating", "handled", "guild", "secret"; "" for an empty
+// "user", "rating", "handled", "guild", "secret", "event"; "" for an empty
 // record).
 func (r Record) Kind() string {
 	switch {
@@ -110,12 +114,15 @@ func (r Record) Kind() string {
 		return "guild"
 	case r.Secret != nil:
 		return "secret"
+	case r.Event != nil:
+		return "event"
 	}
 	return ""
 }
 
 // Key names the record within its database ("game 12", "user 34",
-// "announcement 7", "rating g/elemental/34", "handled i", "counters"):
+// "announcement 7", "rating g/elemental/34", "handled i", "event 3",
+// "counters"):
 // two databases hold the same data when they hold the same keys with the
 // same Canonical records.
 func (r Record) Key() string {
@@ -136,6 +143,8 @@ func (r Record) Key() string {
 		return "guild " + r.Guild.ID
 	case r.Secret != nil:
 		return "secret " + r.Secret.Name
+	case r.Event != nil:
+		return fmt.Sprintf("event %d", r.Event.ID)
 	}
 	return ""
 }

@@ -1,8 +1,8 @@
 // Package storage is the port through which Tessera keeps its games: the
 // interfaces Store and Tx, each composed of small roles (Games, GameLists,
 // Challenges, Clocks, AIQueue, Outbox, Users, Guilds, Secrets,
-// Interactions, Ratings,
-// Admin; RatingsTx), and the types every adapter shares (Options, the
+// Interactions, Ratings, Events,
+// Admin; RatingsTx, EventsTx), and the types every adapter shares (Options, the
 // errors, Ended). It imports no driver. The adapters are
 // storage/boltdb (one embedded file, the default) and storage/postgres
 // (a shared server for several processes); storage/database opens the one
@@ -49,6 +49,7 @@ type Store interface {
 	Secrets
 	Interactions
 	Ratings
+	Events
 	Admin
 }
 
@@ -231,6 +232,35 @@ type Ratings interface {
 	ReplaceRatings(ctx context.Context, rs []tessera.Rating) error
 }
 
+// Events keeps the tournaments (tessera.Event). Each change is one
+// transaction with UpdateEvent's version check, as Games.Update's: of
+// two processes pairing the same round from the same version, one
+// succeeds and the other gets ErrConflict, so a round is paired once. A
+// change that also touches games (a game's end records its result, pairs
+// the next round and makes its games) is made in the game's own
+// transaction through Tx (EventsTx).
+type Events interface {
+	// CreateEvent stores a new event, giving it the next event id (and
+	// Version 1), and marks the interaction that created it as handled
+	// (ErrDuplicate if it already was; "" marks nothing).
+	CreateEvent(ctx context.Context, e *tessera.Event, interactionID string) error
+	// Event loads an event (ErrNotFound when there is none).
+	Event(ctx context.Context, id uint64) (*tessera.Event, error)
+	// UpdateEvent changes an event in one transaction: it loads the
+	// event, checks that its version is still version (else ErrConflict,
+	// nothing written), marks the interaction handled (else
+	// ErrDuplicate), calls change, bumps the version and writes. change
+	// may make the round's games (tx.CreateGame) and enqueue their
+	// announcements; an error from it aborts everything.
+	UpdateEvent(ctx context.Context, id, version uint64, interactionID string, change func(e *tessera.Event, tx Tx) error) (*tessera.Event, error)
+	// GuildEvents lists a server's events, oldest first (by id), whatever
+	// their status.
+	GuildEvents(ctx context.Context, guildID string) ([]*tessera.Event, error)
+	// EventsDue lists the open events whose Starts is set and at or
+	// before now, earliest first (then by id): the ones to start.
+	EventsDue(ctx context.Context, now time.Time) ([]uint64, error)
+}
+
 // Admin is the database as a whole: how it was opened, its own check,
 // and closing it.
 type Admin interface {
@@ -266,6 +296,7 @@ type Tx interface {
 	// so a limit counted here and then created holds.
 	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
 	RatingsTx
+	EventsTx
 }
 
 // RatingsTx is what a game's end needs to change its players' ratings
@@ -284,6 +315,27 @@ type RatingsTx interface {
 	// their changes were made, whatever their moves' times: the order
 	// tessera ratings replays them in.
 	NextRatingSeq(ctx context.Context) (uint64, error)
+}
+
+// EventsTx is what a game's change needs to carry its tournament on in
+// the same transaction: a game's end records its result in its event,
+// pairs the next round and makes that round's games, all or nothing, so a
+// crash in the middle leaves the round unpaired and the next try pairs it
+// once.
+type EventsTx interface {
+	// Event reads an event as the transaction sees it (ErrNotFound when
+	// there is none). In a store shared by several processes it holds the
+	// event until the transaction ends, so a change read here and then
+	// written with PutEvent is not lost to another's.
+	Event(ctx context.Context, id uint64) (*tessera.Event, error)
+	// PutEvent writes e, which must have been read at its current version
+	// (ErrConflict when another change wrote it since), and bumps
+	// e.Version.
+	PutEvent(ctx context.Context, e *tessera.Event) error
+	// CreateGame stores a new game, giving it the next game id and Version
+	// 1 as Games.Create does, in this transaction (rolled back with it:
+	// the id is given again).
+	CreateGame(ctx context.Context, g *tessera.Game) error
 }
 
 // Backuper is a Store that can write a consistent copy of itself while
@@ -320,7 +372,7 @@ var ErrConflict = tessera.Errorf(tessera.ECONFLICT, "The position changed while 
 // ErrDuplicate is returned when an interaction id was already handled.
 var ErrDuplicate = errors.New("storage: interaction already handled")
 
-// ErrNotFound is returned for a missing game.
+// ErrNotFound is returned for a missing game (or event).
 var ErrNotFound = tessera.Errorf(tessera.ENOTFOUND, "There is no such game.")
 
 // Ended is when a finished game ended: the time of its last record entry

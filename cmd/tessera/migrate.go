@@ -104,9 +104,9 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 
 	c := m.counts
 	fmt.Fprintf(stdout, "copied %s to %s:\n", database.Redact(*from), database.Redact(*to))
-	fmt.Fprintf(stdout, "  %d games (last id %d), %d announcements waiting (last seq %d), %d users, %d ratings, %d handled interactions, %d servers' settings, %d secrets\n",
-		c["game"], m.counters.LastGameID, c["announcement"], m.counters.LastSeq, c["user"], c["rating"], c["handled"], c["guild"], c["secret"])
-	fmt.Fprintf(stdout, "  indexes compared: %d players (their games and finished games), %d channels and threads, %d servers' open challenges, deadlines, AI turns, the outbox's order\n",
+	fmt.Fprintf(stdout, "  %d games (last id %d), %d announcements waiting (last seq %d), %d users, %d ratings, %d handled interactions, %d servers' settings, %d secrets, %d events (last id %d)\n",
+		c["game"], m.counters.LastGameID, c["announcement"], m.counters.LastSeq, c["user"], c["rating"], c["handled"], c["guild"], c["secret"], c["event"], m.counters.LastEventID)
+	fmt.Fprintf(stdout, "  indexes compared: %d players (their games and finished games), %d channels and threads, %d servers' open challenges and events, deadlines, events due, AI turns, the outbox's order\n",
 		len(m.players), len(m.channels), len(m.guilds))
 	if m.unplayable > 0 {
 		fmt.Fprintf(stdout, "  %d games do not replay in the original either (tessera check --db %s says why); they were copied as they are\n", m.unplayable, database.Redact(*from))
@@ -181,6 +181,8 @@ func (m *migration) add(r storage.Record) {
 			m.channels[g.ThreadID] = true
 		}
 		m.guilds[g.GuildID] = true
+	case r.Event != nil:
+		m.guilds[r.Event.GuildID] = true
 	}
 }
 
@@ -212,8 +214,8 @@ func (m *migration) verify(ctx context.Context, src, dst storage.Store) (problem
 		k := r.Key()
 		seen[k] = true
 		if r.Counters != nil {
-			if r.Counters.LastGameID < m.counters.LastGameID || r.Counters.LastSeq < m.counters.LastSeq || r.Counters.LastRatingSeq < m.counters.LastRatingSeq {
-				problems = append(problems, fmt.Sprintf("counters %+v in the copy are below the original's %+v: ids, message nonces or the ratings' order would be reused", *r.Counters, m.counters))
+			if r.Counters.LastGameID < m.counters.LastGameID || r.Counters.LastSeq < m.counters.LastSeq || r.Counters.LastRatingSeq < m.counters.LastRatingSeq || r.Counters.LastEventID < m.counters.LastEventID {
+				problems = append(problems, fmt.Sprintf("counters %+v in the copy are below the original's %+v: ids, message nonces, the ratings' order or event ids would be reused", *r.Counters, m.counters))
 			}
 			return nil
 		}
@@ -270,6 +272,14 @@ func (m *migration) compareIndexes(ctx context.Context, src, dst storage.Store) 
 	}
 	for _, g := range sortedKeys(m.guilds) {
 		same("open challenges in server "+g, func(s storage.Store) (any, error) { return idsOf(s.OpenChallenges(ctx, g)) })
+		same("events of server "+g, func(s storage.Store) (any, error) {
+			es, err := s.GuildEvents(ctx, g)
+			ids := []uint64{}
+			for _, e := range es {
+				ids = append(ids, e.ID)
+			}
+			return ids, err
+		})
 	}
 	same("all open challenges", func(s storage.Store) (any, error) {
 		ids, err := idsOf(s.AllOpenChallenges(ctx))
@@ -279,6 +289,7 @@ func (m *migration) compareIndexes(ctx context.Context, src, dst storage.Store) 
 	same("AI turns", func(s storage.Store) (any, error) { return s.AITurns(ctx) })
 	never := time.Unix(1<<40, 0)
 	same("deadlines", func(s storage.Store) (any, error) { return s.Due(ctx, never) })
+	same("events due", func(s storage.Store) (any, error) { return s.EventsDue(ctx, never) })
 	same("next deadline", func(s storage.Store) (any, error) {
 		t, err := s.NextDeadline(ctx)
 		return t.UnixNano(), err

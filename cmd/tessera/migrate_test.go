@@ -14,6 +14,7 @@ import (
 	"tessera/storage"
 	"tessera/storage/boltdb"
 	"tessera/storage/storagetest"
+	"tessera/tournament"
 )
 
 // playedDB makes a database through the service: finished and rated
@@ -66,8 +67,33 @@ func playedDB(t *testing.T) string {
 	return db
 }
 
+// addEvents stores two tournaments in the closed database db: one open
+// with a start time (the due index), one running with a round paired
+// (its table's game is game 1).
+func addEvents(t *testing.T, db string) {
+	t.Helper()
+	st, err := boltdb.Open(db, storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	open := storagetest.NewEvent()
+	open.GuildID, open.Starts = "g", time.Unix(1900000000, 0).UTC()
+	if err := st.CreateEvent(t.Context(), open, "e1"); err != nil {
+		t.Fatal(err)
+	}
+	running := storagetest.NewEvent()
+	running.GuildID, running.Status = "g", tessera.EventRunning
+	running.Pairing.Played = []tournament.Round{{Tables: []tournament.Table{{Seats: []string{"1", "2"}}}, Byes: []string{"3", "bot"}}}
+	running.Games = [][]uint64{{1}}
+	if err := st.CreateEvent(t.Context(), running, "e2"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestMigrateCopiesAndChecks(t *testing.T) {
 	src := playedDB(t)
+	addEvents(t, src)
 	dst := filepath.Join(t.TempDir(), "copy.db")
 	code, out, errs := runCmd(t, "", "migrate", "--from", src, "--to", dst)
 	if code != 0 || !strings.Contains(out, dst+": OK") || !strings.Contains(out, "every game replays identically") {
@@ -76,7 +102,7 @@ func TestMigrateCopiesAndChecks(t *testing.T) {
 	t.Logf("tessera migrate printed:\n%s", out)
 	// Six games (two finished, three in play, one open challenge), their
 	// announcements, two users with settings, five ratings.
-	if !strings.Contains(out, "6 games (last id 6)") || !strings.Contains(out, "5 ratings") || !strings.Contains(out, "1 users") {
+	if !strings.Contains(out, "6 games (last id 6)") || !strings.Contains(out, "5 ratings") || !strings.Contains(out, "1 users") || !strings.Contains(out, "2 events (last id 2)") {
 		t.Fatalf("counts:\n%s", out)
 	}
 	a, b := openRO(t, src), openRO(t, dst)

@@ -23,6 +23,9 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 		if b := tx.Bucket(bRatings); b != nil {
 			c.LastRatingSeq = b.Sequence()
 		}
+		if b := tx.Bucket(bEvents); b != nil {
+			c.LastEventID = b.Sequence()
+		}
 		if err := put(storage.Record{Counters: &c}); err != nil {
 			return err
 		}
@@ -85,8 +88,19 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 			}
 		}
 		if b := tx.Bucket(bSecrets); b != nil {
-			return b.ForEach(func(k, v []byte) error {
+			if err := b.ForEach(func(k, v []byte) error {
 				return put(storage.Record{Secret: &storage.Secret{Name: string(k), Value: append([]byte(nil), v...)}})
+			}); err != nil {
+				return err
+			}
+		}
+		if b := tx.Bucket(bEvents); b != nil {
+			return b.ForEach(func(k, v []byte) error {
+				var e tessera.Event
+				if err := json.Unmarshal(v, &e); err != nil {
+					return fmt.Errorf("event %d: %w", binary.BigEndian.Uint64(k), err)
+				}
+				return put(storage.Record{Event: &e})
 			})
 		}
 		return nil
@@ -98,7 +112,7 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 // storage.Dumper).
 func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) error) error) error {
 	return s.update(ctx, func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bGames, bOutbox, bUsers, bRatings, bHandled, bGuilds} {
+		for _, name := range [][]byte{bGames, bOutbox, bUsers, bRatings, bHandled, bGuilds, bEvents} {
 			if b := tx.Bucket(name); b != nil {
 				if k, _ := b.Cursor().First(); k != nil {
 					return storage.ErrNotEmpty
@@ -112,6 +126,7 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 				last.LastGameID = max(last.LastGameID, r.Counters.LastGameID)
 				last.LastSeq = max(last.LastSeq, r.Counters.LastSeq)
 				last.LastRatingSeq = max(last.LastRatingSeq, r.Counters.LastRatingSeq)
+				last.LastEventID = max(last.LastEventID, r.Counters.LastEventID)
 			case r.Game != nil:
 				g := r.Game
 				if g.ID == 0 {
@@ -163,6 +178,16 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 					return fmt.Errorf("a secret without a name or a value")
 				}
 				return tx.Bucket(bSecrets).Put([]byte(r.Secret.Name), r.Secret.Value)
+			case r.Event != nil:
+				e := r.Event
+				if e.ID == 0 {
+					return fmt.Errorf("an event without an id")
+				}
+				if tx.Bucket(bEvents).Get(itob(e.ID)) != nil {
+					return fmt.Errorf("event %d given twice", e.ID)
+				}
+				last.LastEventID = max(last.LastEventID, e.ID)
+				return putEvent(tx, e, nil)
 			default:
 				return fmt.Errorf("an empty record")
 			}
@@ -175,6 +200,9 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 			return err
 		}
 		if err := tx.Bucket(bOutbox).SetSequence(max(last.LastSeq, tx.Bucket(bOutbox).Sequence())); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bEvents).SetSequence(max(last.LastEventID, tx.Bucket(bEvents).Sequence())); err != nil {
 			return err
 		}
 		if last.LastRatingSeq == 0 {

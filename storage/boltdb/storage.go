@@ -1,8 +1,9 @@
 // Package boltdb is the embedded adapter of the storage port: games in
 // one bbolt file, with their indexes by player, channel, deadline, open
-// challenge and finished game, the outbox, users, ratings and the
-// interaction ids already handled. It is the only importer of bbolt, and
-// the default: one process owns the file (bbolt's lock).
+// challenge and finished game, the outbox, users, ratings, tournaments
+// (events.go) and the interaction ids already handled. It is the only
+// importer of bbolt, and the default: one process owns the file (bbolt's
+// lock).
 //
 // Every change is one bbolt transaction, written with fsync, so a crash
 // loses nothing that was acknowledged and never leaves half a move.
@@ -106,6 +107,9 @@ func initSchema(tx *bolt.Tx, path string) error {
 		return err
 	}
 	if err := initGuilds(tx); err != nil {
+		return err
+	}
+	if err := initEvents(tx); err != nil {
 		return err
 	}
 	return indexAISeats(tx)

@@ -176,6 +176,7 @@ func (s *Store) Check(ctx context.Context) []error {
 		{"outbox", "SELECT seq::text, body FROM outbox"},
 		{"users", "SELECT id, settings FROM users WHERE settings IS NOT NULL"},
 		{"guilds", "SELECT id, settings FROM guilds"},
+		{"events", "SELECT id::text, record FROM events"},
 		{"ratings", "SELECT guild_id || '/' || game || '/' || user_id, rating FROM ratings"},
 	} {
 		rows, err := tx.Query(ctx, table.sql)

@@ -33,12 +33,13 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 	}
 	defer tx.Rollback(ctx)
 	var c storage.Counters
-	var lastGame, lastSeq, lastRating int64
+	var lastGame, lastSeq, lastRating, lastEvent int64
 	if err := tx.QueryRow(ctx, `SELECT greatest((SELECT value FROM counters WHERE name = 'games'), (SELECT coalesce(max(id), 0) FROM games)), (`+lastSeqSQL+`),
-		(SELECT value FROM counters WHERE name = 'ratings')`).Scan(&lastGame, &lastSeq, &lastRating); err != nil {
+		(SELECT value FROM counters WHERE name = 'ratings'),
+		greatest((SELECT value FROM counters WHERE name = 'events'), (SELECT coalesce(max(id), 0) FROM events))`).Scan(&lastGame, &lastSeq, &lastRating, &lastEvent); err != nil {
 		return s.fail(err)
 	}
-	c.LastGameID, c.LastSeq, c.LastRatingSeq = uint64(lastGame), uint64(lastSeq), uint64(lastRating)
+	c.LastGameID, c.LastSeq, c.LastRatingSeq, c.LastEventID = uint64(lastGame), uint64(lastSeq), uint64(lastRating), uint64(lastEvent)
 	if err := put(storage.Record{Counters: &c}); err != nil {
 		return err
 	}
@@ -133,8 +134,18 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 	if err != nil {
 		return err
 	}
-	return each("SELECT name, value FROM secrets ORDER BY name", func(name string, b []byte) error {
+	err = each("SELECT name, value FROM secrets ORDER BY name", func(name string, b []byte) error {
 		return put(storage.Record{Secret: &storage.Secret{Name: name, Value: b}})
+	})
+	if err != nil {
+		return err
+	}
+	return each("SELECT e.id::text, e.record FROM events e ORDER BY e.id", func(id string, b []byte) error {
+		var e tessera.Event
+		if err := json.Unmarshal(b, &e); err != nil {
+			return &storage.DamagedError{Path: s.name, Reason: fmt.Sprintf("event %s: %v", id, err)}
+		}
+		return put(storage.Record{Event: &e})
 	})
 }
 
@@ -145,7 +156,7 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 		var used bool
 		if err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM games) OR EXISTS (SELECT 1 FROM outbox)
 			OR EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM ratings) OR EXISTS (SELECT 1 FROM handled)
-			OR EXISTS (SELECT 1 FROM guilds)`).Scan(&used); err != nil {
+			OR EXISTS (SELECT 1 FROM guilds) OR EXISTS (SELECT 1 FROM events)`).Scan(&used); err != nil {
 			return s.fail(err)
 		}
 		if used {
@@ -204,6 +215,18 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 				}
 				_, err := t.tx.Exec(ctx, "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value", r.Secret.Name, r.Secret.Value)
 				return s.fail(err)
+			case r.Event != nil:
+				if r.Event.ID == 0 || r.Event.ID > 1<<62 {
+					return fmt.Errorf("load: an event with id %d", r.Event.ID)
+				}
+				var taken bool
+				if err := t.tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM events WHERE id = $1)", int64(r.Event.ID)).Scan(&taken); err != nil {
+					return s.fail(err)
+				}
+				if taken {
+					return fmt.Errorf("load: event %d given twice", r.Event.ID)
+				}
+				return t.putEvent(ctx, r.Event)
 			default:
 				return errors.New("load: an empty record")
 			}
@@ -212,12 +235,16 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 		if err != nil {
 			return err
 		}
-		if counters.LastGameID > 1<<62 || counters.LastSeq > 1<<62 || counters.LastRatingSeq > 1<<62 {
+		if counters.LastGameID > 1<<62 || counters.LastSeq > 1<<62 || counters.LastRatingSeq > 1<<62 || counters.LastEventID > 1<<62 {
 			return fmt.Errorf("load: counters %+v out of range", counters)
 		}
 		// The next id and Seq are above everything given out before.
 		if _, err := t.tx.Exec(ctx, `UPDATE counters SET value = greatest(value, $1, (SELECT coalesce(max(id), 0) FROM games)) WHERE name = 'games'`,
 			int64(counters.LastGameID)); err != nil {
+			return s.fail(err)
+		}
+		if _, err := t.tx.Exec(ctx, `UPDATE counters SET value = greatest(value, $1, (SELECT coalesce(max(id), 0) FROM events)) WHERE name = 'events'`,
+			int64(counters.LastEventID)); err != nil {
 			return s.fail(err)
 		}
 		if _, err := t.tx.Exec(ctx, `UPDATE counters SET value = greatest(value, $1) WHERE name = 'ratings'`,

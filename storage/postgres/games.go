@@ -21,10 +21,17 @@ import (
 // (a rolled-back create gives its id back, as bbolt's sequence does),
 // never below an id already stored (games copied in by tessera migrate).
 func (t *Tx) nextGameID(ctx context.Context) (uint64, error) {
+	return t.nextID(ctx, "games")
+}
+
+// nextID takes the next id of table (games, events) from its counter row
+// in the transaction, never below an id stored in table. table is one of
+// this package's own names, never input.
+func (t *Tx) nextID(ctx context.Context, table string) (uint64, error) {
 	var id int64
 	err := t.tx.QueryRow(ctx, `UPDATE counters
-		SET value = greatest(value, (SELECT coalesce(max(id), 0) FROM games)) + 1
-		WHERE name = 'games' RETURNING value`).Scan(&id)
+		SET value = greatest(value, (SELECT coalesce(max(id), 0) FROM `+table+`)) + 1
+		WHERE name = $1 RETURNING value`, table).Scan(&id)
 	return uint64(id), err
 }
 

@@ -206,23 +206,29 @@ func (s *Store) decodeGame(id int64, b []byte) (*tessera.Game, error) {
 
 // queryGames reads the games a query selects (id, record), in its order.
 func (s *Store) queryGames(ctx context.Context, q querier, sql string, args ...any) ([]*tessera.Game, error) {
+	return queryRecords(ctx, s, q, s.decodeGame, sql, args...)
+}
+
+// queryRecords reads the records a query selects (id, record), each
+// decoded by decode, in the query's order.
+func queryRecords[T any](ctx context.Context, s *Store, q querier, decode func(id int64, b []byte) (T, error), sql string, args ...any) ([]T, error) {
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, s.fail(err)
 	}
 	defer rows.Close()
-	var out []*tessera.Game
+	var out []T
 	for rows.Next() {
 		var id int64
 		var b []byte
 		if err := rows.Scan(&id, &b); err != nil {
 			return nil, s.fail(err)
 		}
-		g, err := s.decodeGame(id, b)
+		r, err := decode(id, b)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, g)
+		out = append(out, r)
 	}
 	return out, s.fail(rows.Err())
 }

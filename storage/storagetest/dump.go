@@ -8,6 +8,7 @@ import (
 
 	"tessera"
 	"tessera/storage"
+	"tessera/tournament"
 )
 
 func dumper(t *testing.T, s storage.Store) storage.Dumper {
@@ -32,9 +33,10 @@ func Dump(t *testing.T, s storage.Store) []storage.Record {
 // Fill stores one of every kind of data in the empty s: games in every
 // state (in play with a deadline, a thread and an AI seat to move, an open
 // challenge, finished and rated with a rematch), announcements (one
-// waiting for a retry, one attempted), users, ratings and handled
-// interactions. The last announcement is delivered, so the outbox's
-// counter is above every Seq left in it.
+// waiting for a retry, one attempted), users, ratings, handled
+// interactions and events (one open with a start time, one running whose
+// round made a game). The last announcement is delivered, so the
+// outbox's counter is above every Seq left in it.
 func Fill(t *testing.T, s storage.Store) {
 	t.Helper()
 	t0 := time.Unix(1_000_000, 123).UTC()
@@ -104,6 +106,27 @@ func Fill(t *testing.T, s storage.Store) {
 	if _, err := s.Secret(t.Context(), "web", func() ([]byte, error) { return []byte{0, 1, 2, 0xff}, nil }); err != nil {
 		t.Fatal(err)
 	}
+	open := NewEvent()
+	open.Starts = t0.Add(3 * time.Hour)
+	if err := s.CreateEvent(t.Context(), open, "i-event"); err != nil {
+		t.Fatal(err)
+	}
+	running := NewEvent()
+	running.GuildID = "g2"
+	createEvent(t, s, running)
+	if _, err := s.UpdateEvent(t.Context(), running.ID, 1, "", func(e *tessera.Event, tx storage.Tx) error {
+		g := NewGame()
+		g.GuildID, g.Event = "g2", e.ID
+		if err := tx.CreateGame(t.Context(), g); err != nil {
+			return err
+		}
+		e.Status = tessera.EventRunning
+		e.Pairing.Played = []tournament.Round{{Tables: []tournament.Table{{Seats: []string{"1", "2"}}}, Byes: []string{"3", "bot"}}}
+		e.Games = [][]uint64{{g.ID}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // Canon is r.Canonical(), for comparing two databases' records.
@@ -126,7 +149,7 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 		kinds[before[i].Kind()]++
 		if i == 0 {
 			b, a := before[0].Counters, after[0].Counters
-			if b == nil || a == nil || a.LastGameID < b.LastGameID || a.LastSeq < b.LastSeq || a.LastRatingSeq < b.LastRatingSeq || b.LastRatingSeq == 0 {
+			if b == nil || a == nil || a.LastGameID < b.LastGameID || a.LastSeq < b.LastSeq || a.LastRatingSeq < b.LastRatingSeq || b.LastRatingSeq == 0 || a.LastEventID < b.LastEventID || b.LastEventID == 0 {
 				t.Fatalf("counters %s after loading %s (they come first)", Canon(after[0]), Canon(before[0]))
 			}
 			continue
@@ -135,7 +158,7 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 			t.Errorf("record %d:\nloaded %s\ndumped %s", i, Canon(after[i]), Canon(before[i]))
 		}
 	}
-	if fmt.Sprint(kinds) != "map[announcement:4 counters:1 game:4 guild:1 handled:4 rating:2 secret:1 user:2]" {
+	if fmt.Sprint(kinds) != "map[announcement:4 counters:1 event:2 game:5 guild:1 handled:5 rating:2 secret:1 user:2]" {
 		t.Errorf("records by kind: %v", kinds)
 	}
 	// Every index is made again from the games.
@@ -182,6 +205,11 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 	same("secret", func(s storage.Store) (any, error) {
 		return s.Secret(t.Context(), "web", func() ([]byte, error) { return []byte("made anew"), nil })
 	})
+	same("events", func(s storage.Store) (any, error) {
+		es, err := s.GuildEvents(t.Context(), "g2")
+		return eventIDs(es), err
+	})
+	same("events due", func(s storage.Store) (any, error) { return s.EventsDue(t.Context(), t0.Add(4*time.Hour)) })
 	// A game keeps its version: a move read from the original applies.
 	g := game(t, src, 1)
 	if _, err := dst.Update(t.Context(), 1, g.Version, "", noop); err != nil {
@@ -207,6 +235,15 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// Nor the next event its id, and an event keeps its version.
+	ne := NewEvent()
+	createEvent(t, dst, ne)
+	if ne.ID <= before[0].Counters.LastEventID {
+		t.Errorf("a new event in the copy got id %d, the original had given %d", ne.ID, before[0].Counters.LastEventID)
+	}
+	if _, err := dst.UpdateEvent(t.Context(), 1, event(t, src, 1).Version, "", func(*tessera.Event, storage.Tx) error { return nil }); err != nil {
+		t.Errorf("an event's change on the copy at the original's version: %v", err)
+	}
 	enqueue(t, dst, n.ID, "fresh")
 	p, _ := dst.Pending(t.Context(), t0.Add(time.Hour), 10)
 	if len(p) == 0 || p[len(p)-1].Kind != "fresh" || p[len(p)-1].Seq <= before[0].Counters.LastSeq {
@@ -230,6 +267,7 @@ func testLoadRefusesNonEmpty(t *testing.T, open func(t *testing.T) storage.Store
 			return err
 		},
 		"a handled interaction": func(s storage.Store) error { return s.MarkHandled(t.Context(), "x") },
+		"an event":              func(s storage.Store) error { return s.CreateEvent(t.Context(), NewEvent(), "") },
 		"a rating": func(s storage.Store) error {
 			return s.ReplaceRatings(t.Context(), []tessera.Rating{rating("g", "elemental", "1", 25)})
 		},
@@ -281,6 +319,7 @@ func testFailedLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 		"an empty record":             {},
 		"a game without an id":        {Game: &tessera.Game{Version: 1}},
 		"an announcement with no Seq": {Announcement: &tessera.Announcement{GameID: 1}},
+		"an event without an id":      {Event: &tessera.Event{Version: 1}},
 	} {
 		if err := dumper(t, open(t)).Load(t.Context(), func(put func(storage.Record) error) error { return put(r) }); err == nil {
 			t.Errorf("%s was loaded", name)

@@ -15,8 +15,9 @@ import (
 // database: open returns two handles on the same new, empty database, as
 // two bot processes would hold (PostgreSQL: two pools). A move applies
 // once whichever handle it comes through, an interaction is handled once,
-// ids are never given twice, and a game's announcements are claimed by
-// one owner at a time, taken over when its lease expires. bbolt, whose
+// ids are never given twice, a game's announcements are claimed by one
+// owner at a time, taken over when its lease expires, and a tournament's
+// round is paired once while every game's result is kept. bbolt, whose
 // file one process owns, runs it with the same handle twice.
 func RunShared(t *testing.T, open func(t *testing.T) (a, b storage.Store)) {
 	tests := []struct {
@@ -32,6 +33,8 @@ func RunShared(t *testing.T, open func(t *testing.T) (a, b storage.Store)) {
 		{"OpenChallengesCountedInTx", sharedOpenLimit},
 		{"OneSecret", sharedSecretRace},
 		{"GuildUpdatesInTurn", sharedGuildUpdates},
+		{"RoundPairedOnce", sharedRoundPairedOnce},
+		{"EventResultsAllKept", sharedResultsAllKept},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
