@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -50,7 +51,8 @@ func (s *site) lateGame(tb testing.TB, kind, options string) *tessera.Game {
 
 // BenchmarkGamePage is the server's time for a late position's page of
 // each game, as a spectator sees it and as the player to move does (their
-// hand and legal moves with what each gains); ms-median is the median of
+// hand and legal moves with what each gains), and as the spectators after
+// the first get it (the page cache); ms-median is the median of
 // the requests timed one by one, the goal being at most 20 ms;
 // svg-bytes is the board's inline SVG (goal: at most 40 KB).
 func BenchmarkGamePage(b *testing.B) {
@@ -64,8 +66,12 @@ func BenchmarkGamePage(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, who := range []string{"spectator", "player"} {
+		for _, who := range []string{"spectator", "player", "spectator-cached"} {
 			b.Run(kind+"/"+who, func(b *testing.B) {
+				s.web.cache.life = -1 // every page made anew
+				if who == "spectator-cached" {
+					s.web.cache.life = pageLife // as after a move: every open page asks for the same one
+				}
 				h := s.web.Handler()
 				var times []time.Duration
 				size := 0
@@ -97,7 +103,8 @@ func BenchmarkGamePage(b *testing.B) {
 // and makes a move: mem/conn is the process's heap and stacks per
 // connection (both ends: the client's side is in the same process),
 // ms-to-last the time from the move's commit to the last stream's event
-// (the pollers read every 250 ms, the default).
+// (the pollers read every 250 ms, the default), ms-to-last-page to the
+// last page's new position fetched, as the page's script does.
 func BenchmarkLive(b *testing.B) {
 	const conns = 2000
 	for b.Loop() {
@@ -110,9 +117,10 @@ func BenchmarkLive(b *testing.B) {
 		ctx, cancel := context.WithCancel(context.Background())
 		tr := &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: 0}
 		client := &http.Client{Transport: tr}
-		var ready, got sync.WaitGroup
+		var ready, got, shown sync.WaitGroup
 		ready.Add(conns)
 		got.Add(conns)
+		shown.Add(conns)
 		for range conns {
 			go func() {
 				req, _ := http.NewRequestWithContext(ctx, "GET", s.srv.URL+s.addr(g.ID)+"/events?v="+itoa(g.Version), nil)
@@ -121,6 +129,7 @@ func BenchmarkLive(b *testing.B) {
 					b.Error(err)
 					ready.Done()
 					got.Done()
+					shown.Done()
 					return
 				}
 				defer res.Body.Close()
@@ -130,10 +139,18 @@ func BenchmarkLive(b *testing.B) {
 				for sc.Scan() {
 					if strings.HasPrefix(sc.Text(), "event: change") {
 						got.Done()
+						// As the page's script does: fetch the new position.
+						page, err := client.Get(s.srv.URL + s.addr(g.ID) + "?part=position")
+						if err == nil {
+							io.Copy(io.Discard, page.Body)
+							page.Body.Close()
+						}
+						shown.Done()
 						return
 					}
 				}
 				got.Done()
+				shown.Done()
 			}()
 		}
 		ready.Wait()
@@ -148,6 +165,8 @@ func BenchmarkLive(b *testing.B) {
 		moved := time.Now()
 		got.Wait()
 		b.ReportMetric(float64(time.Since(moved).Microseconds())/1000, "ms-to-last")
+		shown.Wait()
+		b.ReportMetric(float64(time.Since(moved).Microseconds())/1000, "ms-to-last-page")
 		b.ReportMetric(float64((after.HeapInuse+after.StackInuse)-(before.HeapInuse+before.StackInuse))/conns, "bytes/conn")
 		cancel()
 		tr.CloseIdleConnections()

@@ -51,21 +51,38 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 }
 
 // showGame writes a game's page (or its fragment) at position moves for
-// whoever asks, with a message from their last action.
+// whoever asks, with a message from their last action. A spectator's page
+// comes from the page cache (made once for all who ask at the same time).
 func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
 	who := s.viewer(w, r, g)
-	v, err := s.svc.GameView(r.Context(), g, moves, who.user)
+	build := func() ([]byte, error) {
+		v, err := s.svc.GameView(r.Context(), g, moves, who.user)
+		if err != nil {
+			return nil, err
+		}
+		page, err := s.gamePageData(r, v, who)
+		if err != nil {
+			return nil, err
+		}
+		page.Message = message
+		var buf bytes.Buffer
+		if err := s.pages.ExecuteTemplate(&buf, name, page); err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", name, err)
+		}
+		return buf.Bytes(), nil
+	}
+	var body []byte
+	var err error
+	if who.user == "" && message == "" && code == http.StatusOK {
+		body, err = s.cache.do(pageKey{game: g.ID, version: g.Version, moves: moves, template: name}, build)
+	} else {
+		body, err = build()
+	}
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
-	page, err := s.gamePageData(r, v, who)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	page.Message = message
-	s.render(w, r, code, name, page)
+	writeHTML(w, code, body)
 }
 
 // moveParam reads ?move=N: absent or "last" is the last position; a number
@@ -130,15 +147,26 @@ func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (
 
 // render writes a template; an error before the first byte is a 500 page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, data any) {
+	if body, ok := s.execute(w, name, data); ok {
+		writeHTML(w, code, body)
+	}
+}
+
+// execute makes a template's bytes; on an error it answers 500 itself.
+func (s *Server) execute(w http.ResponseWriter, name string, data any) ([]byte, bool) {
 	var buf bytes.Buffer
 	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
 		s.log.Error("web: template", "name", name, "err", err)
 		http.Error(w, "Something went wrong on our side. Please reload the page.", http.StatusInternalServerError)
-		return
+		return nil, false
 	}
+	return buf.Bytes(), true
+}
+
+func writeHTML(w http.ResponseWriter, code int, body []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
-	w.Write(buf.Bytes())
+	w.Write(body)
 }
 
 // errorPage is what the error template reads.

@@ -91,14 +91,19 @@ func csrfToken(cookie string) string {
 }
 
 // sameOrigin reports whether a post comes from the pages themselves:
-// Sec-Fetch-Site when the browser sends it, else Origin against the host.
-func sameOrigin(r *http.Request) bool {
+// Sec-Fetch-Site when the browser sends it, else Origin against the
+// request's host or the pages' public address (public, the service's
+// Web.URL).
+func sameOrigin(r *http.Request, public string) bool {
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
 		return site == "same-origin"
 	}
 	origin := r.Header.Get("Origin")
 	if origin == "" || origin == "null" {
 		return false
+	}
+	if public != "" && origin == public {
+		return true // behind a proxy that does not pass the Host on
 	}
 	u, err := url.Parse(origin)
 	return err == nil && u.Host == r.Host
@@ -107,12 +112,12 @@ func sameOrigin(r *http.Request) bool {
 // player checks that a post comes from the seat's player on their own
 // page: the cookie's token, the page's CSRF token, the same origin.
 func (s *Server) player(w http.ResponseWriter, r *http.Request, g *tessera.Game) (viewer, bool) {
-	if !sameOrigin(r) {
+	if !sameOrigin(r, s.svc.Config().Web.URL) {
 		s.fail(w, r, http.StatusForbidden, "This request did not come from the game's page; open the page and use its buttons.")
 		return viewer{}, false
 	}
 	who := s.viewer(w, r, g)
-	if who.user == "" {
+	if who.user == "" || who.seat < 0 || who.seat >= len(g.Players) {
 		s.fail(w, r, http.StatusForbidden, "Only a player can move here: open your private link (ask /link in Discord).")
 		return viewer{}, false
 	}

@@ -239,3 +239,31 @@ func TestPrivateLinks(t *testing.T) {
 		t.Fatalf("the expired cookie was not deleted: %v", ck)
 	}
 }
+
+// TestPuzzleFromThePage: a puzzle's page offers its hint and no
+// resignation; the hint is the service's, shown to the player; after a
+// move, undo is one of the page's buttons.
+func TestPuzzleFromThePage(t *testing.T) {
+	s := newSite(t)
+	if _, err := s.svc.Puzzle(s.req(ana), "easy"); err != nil {
+		t.Fatal(err)
+	}
+	g := s.game(1)
+	c, csrf := s.player(g.ID, ana)
+	_, page := s.get(c, s.addr(g.ID))
+	if !strings.Contains(page, `name="hint" value="yes"`) || strings.Contains(page, "Resign") {
+		t.Fatalf("a puzzle's page: hint %v, resign %v", strings.Contains(page, `name="hint"`), strings.Contains(page, "Resign"))
+	}
+	res, body := s.post(c, s.addr(g.ID)+"/move", url.Values{"hint": {"yes"}, "csrf": {csrf}}, map[string]string{"Accept": "application/json"})
+	if res.StatusCode != 200 || !strings.Contains(body, `"ok":true`) || !strings.Contains(body, "game #1") {
+		t.Fatalf("hint: %d %s", res.StatusCode, body)
+	}
+	st, _ := service.Replay(g)
+	res, _ = s.post(c, s.addr(g.ID)+"/move", url.Values{"move": {st.Legal()[0].String()}, "csrf": {csrf}}, nil)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("a puzzle's move: %d", res.StatusCode)
+	}
+	if _, page = s.get(c, s.addr(g.ID)); !strings.Contains(page, `name="move" value="undo"`) {
+		t.Fatal("no undo button after a move")
+	}
+}

@@ -10,9 +10,14 @@
 //	GET  /g/{address}/events   Server-Sent Events: the game's move count when it changes
 //	POST /g/{address}/move     a move from the page (the player's cookie and the page's CSRF token)
 //	GET  /g/{address}/preview  the board after one of the player's legal moves
+//	GET  /g/{address}/{file}   a finished game's record.json, record.txt, replay.gif
 //	GET  /static/...           the style sheet and the script
 //
-// and the players' pages under /s/ (players.go).
+// and the players' pages under /s/ (players.go). Every page works without
+// the script (links and forms); static/app.js adds the live updates, the
+// scrubbing by arrow keys and moving by clicking. Who sees what: a
+// spectator what the game's thread shows (service.GameView), the seat's
+// player, by the private link's cookie, their hand and moves too.
 package web
 
 import (
@@ -58,8 +63,14 @@ type Config struct {
 	Poll time.Duration
 }
 
-// DefaultPoll is Config.Poll's default.
-const DefaultPoll = 250 * time.Millisecond
+// DefaultPoll is Config.Poll's default; MinPoll its least.
+const (
+	DefaultPoll = 250 * time.Millisecond
+	MinPoll     = 5 * time.Millisecond
+)
+
+// pageLife is how long a spectator's page is served again as it was made.
+const pageLife = time.Minute
 
 // Server is the web transport.
 type Server struct {
@@ -69,6 +80,7 @@ type Server struct {
 	pages *template.Template
 	mux   *http.ServeMux
 	hub   *hub
+	cache *pageCache // spectators' pages, by version
 }
 
 // New returns a Server for cfg; Close stops its pollers.
@@ -88,11 +100,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Poll <= 0 {
 		cfg.Poll = DefaultPoll
 	}
+	cfg.Poll = max(cfg.Poll, MinPoll) // each watched game is one read per poll
 	pages, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, svc: cfg.Service, log: cfg.Logger, pages: pages, mux: http.NewServeMux()}
+	s.cache = newPageCache(pageLife, cfg.Now)
 	s.hub = newHub(cfg.Store, cfg.Poll, cfg.Live, cfg.Logger)
 	s.routes()
 	return s, nil
@@ -101,7 +115,9 @@ func New(cfg Config) (*Server, error) {
 // Handler serves the pages, with the security headers on every answer.
 func (s *Server) Handler() http.Handler { return secure(s.mux) }
 
-// Close stops the live updates' pollers and ends the open streams.
+// Close stops the live updates' pollers and ends the open streams. Call
+// it before http.Server.Shutdown, which waits for every open connection
+// to end and would otherwise wait for the streams forever.
 func (s *Server) Close() { s.hub.close() }
 
 func (s *Server) routes() {

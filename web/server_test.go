@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"tessera/service"
 )
 
 // TestRoutes: every route answers, with the security headers, and a bad
@@ -63,5 +65,62 @@ func TestPostNeedsPlayer(t *testing.T) {
 	}
 	if after := s.game(g.ID); after.Version != g.Version {
 		t.Fatalf("the game changed: version %d, was %d", after.Version, g.Version)
+	}
+}
+
+// TestSameOrigin: a post counts as the pages' own only when the browser
+// says so (Sec-Fetch-Site), or, from an older browser, when its Origin is
+// the server's host or the pages' public address.
+func TestSameOrigin(t *testing.T) {
+	const public = "https://tessera.example.org"
+	for _, tc := range []struct {
+		name, site, origin, host string
+		want                     bool
+	}{
+		{"the browser says same-origin", "same-origin", "", "x", true},
+		{"the browser says same-site: another subdomain", "same-site", "https://tessera.example.org", "tessera.example.org", false},
+		{"the browser says cross-site, whatever the Origin", "cross-site", public, "tessera.example.org", false},
+		{"a user's own navigation is no form of ours", "none", "", "x", false},
+		{"Origin is the host", "", "http://127.0.0.1:8080", "127.0.0.1:8080", true},
+		{"Origin is the public address behind a proxy", "", public, "10.0.0.5:8080", true},
+		{"Origin of another site", "", "https://evil.example", "tessera.example.org", false},
+		{"Origin null (a sandboxed frame)", "", "null", "x", false},
+		{"neither header", "", "", "x", false},
+	} {
+		r, _ := http.NewRequest("POST", "http://"+tc.host+"/g/1-x/move", nil)
+		r.Host = tc.host
+		if tc.site != "" {
+			r.Header.Set("Sec-Fetch-Site", tc.site)
+		}
+		if tc.origin != "" {
+			r.Header.Set("Origin", tc.origin)
+		}
+		if got := sameOrigin(r, public); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPageCache: spectators share a page made once, but a move (a new
+// version) is never answered with the old page, and a player's page,
+// with their hand, is never one a spectator is given.
+func TestPageCache(t *testing.T) {
+	s := newSite(t)
+	g := s.start("elemental", "borders=RBGY")
+	c, _ := s.player(g.ID, ana) // Ana's page first: it must not be kept for others
+	if _, body := s.get(c, s.addr(g.ID)); !strings.Contains(body, "Your hand") {
+		t.Fatal("the player's page has no hand")
+	}
+	_, first := s.get(nil, s.addr(g.ID))
+	if strings.Contains(first, "Your hand") || !strings.Contains(first, "Start of 0") {
+		t.Fatalf("the spectator's page: hand %v, start %v", strings.Contains(first, "Your hand"), strings.Contains(first, "Start of 0"))
+	}
+	st, _ := service.Replay(g)
+	mover := []service.User{ana, bo}[st.ToMove()]
+	if _, err := s.svc.Move(s.req(mover), "", st.Legal()[0].String()); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := s.get(nil, s.addr(g.ID)); !strings.Contains(body, "Move 1 of 1") {
+		t.Fatal("after a move, the spectator's page is the old one")
 	}
 }

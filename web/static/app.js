@@ -14,16 +14,25 @@
 
   // load replaces the position with the server's fragment for ?move=n
   // ("" for the last), and names it in the address bar.
+  // A newer load aborts an older one (a live update during a scrub, or
+  // the answer to a move racing its own live event); the message of the
+  // player's last action waits in said for whichever load shows the page.
   let loading = null;
+  let said = null;
   async function load(n, push) {
     const q = n === "" ? "" : "?move=" + n;
     const ctl = new AbortController();
     if (loading) loading.abort();
     loading = ctl;
     const sep = q ? "&" : "?";
-    const res = await fetch(address + q + sep + "part=position", { signal: ctl.signal, credentials: "same-origin" });
-    if (!res.ok) return;
-    const html = await res.text();
+    let html;
+    try {
+      const res = await fetch(address + q + sep + "part=position", { signal: ctl.signal, credentials: "same-origin" });
+      if (!res.ok) return;
+      html = await res.text();
+    } catch (e) {
+      return; // aborted by a newer load, or offline: the next event or key tries again
+    }
     if (loading !== ctl) return;
     loading = null;
     const old = shown();
@@ -36,6 +45,13 @@
     if (push) history.pushState({ move: n }, "", address + q);
     countdown();
     if (window.TesseraPlay) window.TesseraPlay.attach();
+    const box = said && document.getElementById("said");
+    if (box) {
+      box.textContent = said.message;
+      box.classList.toggle("ok", !!said.ok);
+      box.classList.remove("hidden");
+      said = null;
+    }
   }
 
   // Scrubbing: the links carry data-move; the script loads the fragment
@@ -96,7 +112,7 @@
   countdown();
   setInterval(countdown, 1000);
 
-  window.TesseraPage = { load: load, game: game };
+  window.TesseraPage = { load: load, game: game, say: function (answer) { said = answer; } };
 })();
 
 // Moving by clicking. The player's page lists their legal moves that are
@@ -114,24 +130,22 @@
   // post sends a form's move with the page's CSRF token and shows the
   // answer; the page then loads the new position.
   async function post(form) {
-    const play = document.getElementById("play");
-    const say = play && play.querySelector(".message");
-    const res = await fetch(form.action || form.getAttribute("action"), {
-      method: "POST", credentials: "same-origin",
-      headers: { "Accept": "application/json", "X-CSRF-Token": page.game.dataset.csrf || "" },
-      body: new URLSearchParams(new FormData(form)),
-    });
+    let res;
+    try {
+      res = await fetch(form.action || form.getAttribute("action"), {
+        method: "POST", credentials: "same-origin",
+        headers: { "Accept": "application/json", "X-CSRF-Token": page.game.dataset.csrf || "" },
+        body: new URLSearchParams(new FormData(form)),
+      });
+    } catch (e) {
+      page.say({ ok: false, message: "The move did not reach the server; check the connection and try again." });
+      page.load("", false);
+      return;
+    }
     let answer = { ok: false, message: "The server did not answer; reload the page." };
     try { answer = await res.json(); } catch (e) { /* not JSON: keep the generic words */ }
-    await page.load("", true);
-    const again = document.querySelector("#play .message");
-    if (again && answer.message) {
-      again.textContent = answer.message;
-      again.classList.toggle("ok", !!answer.ok);
-      again.classList.remove("hidden");
-    } else if (say && answer.message) {
-      say.textContent = answer.message;
-    }
+    page.say(answer); // shown by the load that draws the new position
+    page.load("", false);
   }
   document.addEventListener("submit", function (e) {
     const form = e.target.closest("form.post");
