@@ -155,7 +155,11 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	text := strings.TrimSpace(r.PostFormValue("move"))
 	req := service.Request{User: service.User{ID: who.user, Name: g.Players[who.seat].Name}, GuildID: g.GuildID, ChannelID: g.Place()}
 	// The page's version names the click: a form sent twice is played once.
-	if v, err := strconv.ParseUint(r.PostFormValue("version"), 10, 64); err == nil {
+	// A move chosen on a page older than the game (the opponent moved, or
+	// the player moved from Discord) is refused: it was chosen for another
+	// position.
+	v, verr := strconv.ParseUint(r.PostFormValue("version"), 10, 64)
+	if verr == nil {
 		req.InteractionID = fmt.Sprintf("web:%d:%d:%s", g.ID, v, who.user)
 	}
 	req = req.WithContext(r.Context())
@@ -163,6 +167,8 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	var reply service.Reply
 	var err error
 	switch {
+	case verr == nil && v != g.Version && r.PostFormValue("hint") != "yes":
+		err = tessera.Errorf(tessera.ECONFLICT, "The game has changed since this page was made, so nothing was played; look at the position now and choose again.")
 	case r.PostFormValue("hint") == "yes":
 		reply, err = s.svc.Hint(req, ref)
 	case strings.EqualFold(text, "resign") && r.PostFormValue("confirm") == "yes":
