@@ -57,7 +57,10 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 // whoever asks, with a message from their last action. A spectator's page
 // comes from the page cache (made once for all who ask at the same time).
 func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
-	who := s.viewer(w, r, g)
+	who, ok := s.viewer(w, r, g)
+	if !ok {
+		return
+	}
 	build := func() ([]byte, error) {
 		v, err := s.svc.GameView(r.Context(), g, moves, who.user)
 		if err != nil {
