@@ -180,7 +180,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	var err error
 	switch {
 	case verr == nil && v != g.Version && r.PostFormValue("hint") != "yes":
-		err = tessera.Errorf(tessera.ECONFLICT, "The game has changed since this page was made, so nothing was played; look at the position now and choose again.")
+		err = tessera.Errorf(tessera.ECONFLICT, "This page is out of date: the game has changed since it was made, so this move was not played (a move you had already sent was played once). Look at the position now and choose again.")
 	case r.PostFormValue("hint") == "yes":
 		reply, err = s.svc.Hint(req, ref)
 	case strings.EqualFold(text, "resign") && r.PostFormValue("confirm") == "yes":

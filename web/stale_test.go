@@ -40,7 +40,7 @@ func TestStalePageMove(t *testing.T) {
 		header map[string]string
 		want   string
 	}{
-		{"without the script", nil, "has changed"},
+		{"without the script", nil, "out of date"},
 		{"from the script", map[string]string{"Accept": "application/json"}, `"ok":false`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
