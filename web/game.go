@@ -44,8 +44,11 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := "game.html"
-	if r.URL.Query().Get("part") == "position" {
+	switch r.URL.Query().Get("part") {
+	case "position":
 		name = "position" // the scrubber's and the live update's fragment
+	case "placements":
+		name = "placements" // a long list of the player's moves, fetched by the script (see maxListed)
 	}
 	s.showGame(w, r, g, moves, name, http.StatusOK, "")
 }
@@ -54,7 +57,10 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 // whoever asks, with a message from their last action. A spectator's page
 // comes from the page cache (made once for all who ask at the same time).
 func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
-	who := s.viewer(w, r, g)
+	who, ok := s.viewer(w, r, g)
+	if !ok {
+		return
+	}
 	build := func() ([]byte, error) {
 		v, err := s.svc.GameView(r.Context(), g, moves, who.user)
 		if err != nil {
@@ -119,7 +125,17 @@ type gamePage struct {
 	Prev    int    // the scrubber's neighbours (-1: none)
 	Next    int
 	Message string // what the last action said
+	// Lazy: the player has more than maxListed legal moves (Glorieta's
+	// pairs of stones: thousands), so the page lists none; its script
+	// fetches the placements (?part=placements) and the form takes the
+	// move typed in.
+	Lazy bool
 }
+
+// maxListed is the most legal moves a page lists inline. Glorieta's
+// second turn has 8,001 and listed them all, twice, in a page of 1.2 MB
+// sent again on every live update.
+const maxListed = 500
 
 func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (gamePage, error) {
 	p := gamePage{Title: fmt.Sprintf("%s · game #%d", v.Name, v.ID), View: v, Address: "/g/" + r.PathValue("address"), Prev: v.Moves - 1, Next: v.Moves + 1}
@@ -138,6 +154,7 @@ func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (
 		}
 		p.Hand = template.HTML(hand)
 	}
+	p.Lazy = len(v.Legal) > maxListed
 	if who.user != "" {
 		p.Player = true
 		p.CSRF = csrfToken(who.token)

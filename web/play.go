@@ -32,18 +32,24 @@ type viewer struct {
 
 // viewer reads the request's player cookie; a token that no longer holds
 // (expired, revoked, another game's) makes a spectator and is forgotten.
-func (s *Server) viewer(w http.ResponseWriter, r *http.Request, g *tessera.Game) viewer {
+// When the store cannot be read to check it, the cookie is kept and the
+// request answered 500 (false): a passing fault must not sign a player out.
+func (s *Server) viewer(w http.ResponseWriter, r *http.Request, g *tessera.Game) (viewer, bool) {
 	c, err := r.Cookie(tokenCookie)
 	if err != nil || c.Value == "" {
-		return viewer{seat: -1}
+		return viewer{seat: -1}, true
 	}
 	user, seat, err := s.svc.CheckPlayerToken(r.Context(), g, c.Value)
+	if tessera.ErrorCode(err) == tessera.EINTERNAL {
+		s.internal(w, r, err)
+		return viewer{seat: -1}, false
+	}
 	if err != nil {
 		http.SetCookie(w, s.cookie(r, "", -1))
-		return viewer{seat: -1}
+		return viewer{seat: -1}, true
 	}
 	w.Header().Set("Cache-Control", "no-store") // a player's page shows their hand
-	return viewer{user: user, seat: seat, token: c.Value}
+	return viewer{user: user, seat: seat, token: c.Value}, true
 }
 
 // cookie is the player cookie for the game page r asks for: HttpOnly,
@@ -68,7 +74,10 @@ func (s *Server) secure(r *http.Request) bool {
 func (s *Server) takeToken(w http.ResponseWriter, r *http.Request, g *tessera.Game) {
 	w.Header().Set("Cache-Control", "no-store")
 	token := r.URL.Query().Get("t")
-	if _, _, err := s.svc.CheckPlayerToken(r.Context(), g, token); err != nil {
+	if _, _, err := s.svc.CheckPlayerToken(r.Context(), g, token); tessera.ErrorCode(err) == tessera.EINTERNAL {
+		s.internal(w, r, err) // the store, not the link: "try again"
+		return
+	} else if err != nil {
 		s.fail(w, r, http.StatusForbidden, "This private link is not valid any more (expired or reset). Ask for a new one with /link in Discord; the game's page without it shows the game to everyone in its thread.")
 		return
 	}
@@ -116,7 +125,10 @@ func (s *Server) player(w http.ResponseWriter, r *http.Request, g *tessera.Game)
 		s.fail(w, r, http.StatusForbidden, "This request did not come from the game's page; open the page and use its buttons.")
 		return viewer{}, false
 	}
-	who := s.viewer(w, r, g)
+	who, ok := s.viewer(w, r, g)
+	if !ok {
+		return viewer{}, false
+	}
 	if who.user == "" || who.seat < 0 || who.seat >= len(g.Players) {
 		s.fail(w, r, http.StatusForbidden, "Only a player can move here: open your private link (ask /link in Discord).")
 		return viewer{}, false
@@ -155,7 +167,11 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	text := strings.TrimSpace(r.PostFormValue("move"))
 	req := service.Request{User: service.User{ID: who.user, Name: g.Players[who.seat].Name}, GuildID: g.GuildID, ChannelID: g.Place()}
 	// The page's version names the click: a form sent twice is played once.
-	if v, err := strconv.ParseUint(r.PostFormValue("version"), 10, 64); err == nil {
+	// A move chosen on a page older than the game (the opponent moved, or
+	// the player moved from Discord) is refused: it was chosen for another
+	// position.
+	v, verr := strconv.ParseUint(r.PostFormValue("version"), 10, 64)
+	if verr == nil {
 		req.InteractionID = fmt.Sprintf("web:%d:%d:%s", g.ID, v, who.user)
 	}
 	req = req.WithContext(r.Context())
@@ -163,6 +179,8 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	var reply service.Reply
 	var err error
 	switch {
+	case verr == nil && v != g.Version && r.PostFormValue("hint") != "yes":
+		err = tessera.Errorf(tessera.ECONFLICT, "This page is out of date: the game has changed since it was made, so this move was not played (a move you had already sent was played once). Look at the position now and choose again.")
 	case r.PostFormValue("hint") == "yes":
 		reply, err = s.svc.Hint(req, ref)
 	case strings.EqualFold(text, "resign") && r.PostFormValue("confirm") == "yes":
@@ -206,7 +224,10 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	who := s.viewer(w, r, g)
+	who, ok := s.viewer(w, r, g)
+	if !ok {
+		return
+	}
 	if who.user == "" {
 		s.fail(w, r, http.StatusForbidden, "Only a player can preview a move: open your private link (ask /link in Discord).")
 		return

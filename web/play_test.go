@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestPlayFromThePage(t *testing.T) {
 	oc, ocsrf := s.player(g.ID, other)
 	path := s.addr(g.ID) + "/move"
 	form := func(move, token string) url.Values {
-		return url.Values{"move": {move}, "csrf": {token}, "version": {"0"}}
+		return url.Values{"move": {move}, "csrf": {token}, "version": {strconv.FormatUint(g.Version, 10)}}
 	}
 	for _, tc := range []struct {
 		name   string

@@ -159,6 +159,19 @@
     const board = document.querySelector("figure.board");
     const svg = board && board.querySelector("svg");
     if (!picker || !svg || !svg.viewBox || !svg.viewBox.baseVal) return;
+    // A long list of moves is not in the page: fetch it once, then attach.
+    const list = picker.querySelector(".placements");
+    if (list && list.dataset.src && !list.dataset.loaded) {
+      list.dataset.loaded = "1";
+      fetch(list.dataset.src, { credentials: "same-origin" }).then(function (res) {
+        return res.ok ? res.text() : "";
+      }).then(function (html) {
+        if (!html || !document.body.contains(list)) return;
+        list.innerHTML = html; // the server's own template: escaped
+        attach();
+      }).catch(function () { /* offline: the form still takes a typed move */ });
+      return;
+    }
     picker.hidden = false;
     const moves = Array.from(picker.querySelectorAll(".placements li")).map(function (li) {
       return {
