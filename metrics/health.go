@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -12,7 +13,9 @@ type Health struct {
 	// Status is "ok" (HTTP 200) or "unavailable" (503): the store cannot
 	// be read, or a part (Discord) is down.
 	Status string `json:"status"`
-	// Store is "ok" or why the store cannot be read.
+	// Store is "ok" or "unavailable". Why it cannot be read goes to the
+	// log only: a database's error may name its host, user or database,
+	// and the check answers anyone who asks.
 	Store string `json:"store"`
 	// Parts are the transports' states by name ("discord": the gateway or
 	// the interactions endpoint), "ok" or what is down.
@@ -36,7 +39,8 @@ func (r *Registry) Check(ctx context.Context) Health {
 	if st != nil {
 		o, err := r.readOutbox(ctx, st)
 		if err != nil {
-			h.Status, h.Store = "unavailable", "cannot read the store: "+short(err)
+			h.Status, h.Store = "unavailable", "unavailable"
+			r.logger().Warn("health check: cannot read the store", "err", err)
 		}
 		h.Waiting, h.OldestSeconds = o.Waiting, o.Oldest.Round(time.Millisecond).Seconds()
 	}
@@ -50,6 +54,14 @@ func (r *Registry) Check(ctx context.Context) Health {
 		}
 	}
 	return h
+}
+
+// logger is Logger, or slog's default.
+func (r *Registry) logger() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.Default()
 }
 
 // short is an error's first 200 bytes: enough to say what is down, and a

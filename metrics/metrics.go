@@ -9,6 +9,7 @@ package metrics
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -51,6 +52,9 @@ type Registry struct {
 	// machine's clock).
 	Timeout time.Duration
 	Now     func() time.Time
+	// Logger gets what the health check does not show (default
+	// slog.Default()).
+	Logger *slog.Logger
 
 	mu     sync.Mutex
 	outbox Outbox
@@ -120,6 +124,13 @@ func (r *Registry) Handler() http.Handler {
 func (r *Registry) Mount(mux *http.ServeMux) {
 	mux.Handle("GET /metrics", guarded(r.Handler()))
 	mux.Handle("GET /healthz", guarded(r.Health()))
+	// Any other method: the mux's own 405 would go without the headers.
+	onlyGet := guarded(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "only GET", http.StatusMethodNotAllowed)
+	}))
+	mux.Handle("/metrics", onlyGet)
+	mux.Handle("/healthz", onlyGet)
 }
 
 // guarded sets the security headers: the answers are data, never a

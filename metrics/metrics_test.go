@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -137,7 +138,7 @@ func TestHealth(t *testing.T) {
 	ob.mu.Lock()
 	ob.err = errors.New("database not open")
 	ob.mu.Unlock()
-	if h := check(503, "unavailable"); !strings.Contains(h.Store, "database not open") {
+	if h := check(503, "unavailable"); h.Store != "unavailable" { // the error itself is logged only (TestHealthHidesTheStoresError)
 		t.Fatalf("store down: %+v", h)
 	}
 }
@@ -149,13 +150,54 @@ func TestMountedHeaders(t *testing.T) {
 	r := metrics.New()
 	mux := http.NewServeMux()
 	r.Mount(mux)
-	for _, path := range []string{"/healthz", "/metrics"} {
+	for _, tc := range []struct {
+		method, path string
+		code         int
+	}{
+		{"GET", "/healthz", 200},
+		{"GET", "/metrics", 200},
+		// Another method is refused with the same headers (the mux's own
+		// 405 would carry none).
+		{"POST", "/healthz", 405},
+		{"DELETE", "/metrics", 405},
+	} {
 		rec := httptest.NewRecorder()
-		mux.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		mux.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, nil))
 		h := rec.Header()
-		if rec.Code != 200 || !strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") || h.Get("X-Frame-Options") != "DENY" ||
+		if rec.Code != tc.code || !strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") || h.Get("X-Frame-Options") != "DENY" ||
 			h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Cache-Control") != "no-store" {
-			t.Errorf("%s: %d, headers %v", path, rec.Code, h)
+			t.Errorf("%s %s: %d, headers %v", tc.method, tc.path, rec.Code, h)
 		}
 	}
+}
+
+// TestHealthHidesTheStoresError: a store that cannot be read makes the
+// check 503 and says "unavailable", not the database's error, which may
+// name its host or user (the check answers anyone); the error is logged.
+func TestHealthHidesTheStoresError(t *testing.T) {
+	r := metrics.New()
+	var log strings.Builder
+	r.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	r.WatchOutbox(failingOutbox{})
+	rec := httptest.NewRecorder()
+	r.Health().ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	if rec.Code != 503 || strings.Contains(rec.Body.String(), "db.internal") || !strings.Contains(rec.Body.String(), `"store":"unavailable"`) {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if !strings.Contains(log.String(), "db.internal") {
+		t.Fatalf("the store's error was not logged: %q", log.String())
+	}
+}
+
+// failingOutbox is a store whose reads fail with an error that names
+// its host.
+type failingOutbox struct{}
+
+func (failingOutbox) Outbox(context.Context) (int, error) {
+	return 0, errors.New(`dial tcp db.internal:5432: connect: connection refused (user "tessera")`)
+}
+
+func (f failingOutbox) Pending(ctx context.Context, _ time.Time, _ int) ([]tessera.Announcement, error) {
+	_, err := f.Outbox(ctx)
+	return nil, err
 }

@@ -2,11 +2,13 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"tessera"
 	"tessera/engine"
@@ -53,6 +55,10 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	s.showGame(w, r, g, moves, name, http.StatusOK, "")
 }
 
+// sharedBuildTimeout bounds the making of a page that several requests
+// wait for (none of their contexts alone may end it).
+const sharedBuildTimeout = 30 * time.Second
+
 // showGame writes a game's page (or its fragment) at position moves for
 // whoever asks, with a message from their last action. A spectator's page
 // comes from the page cache (made once for all who ask at the same time).
@@ -61,7 +67,7 @@ func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Gam
 	if !ok {
 		return
 	}
-	build := func() ([]byte, error) {
+	build := func(r *http.Request) ([]byte, error) {
 		v, err := s.svc.GameView(r.Context(), g, moves, who.user)
 		if err != nil {
 			return nil, err
@@ -80,9 +86,13 @@ func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Gam
 	var body []byte
 	var err error
 	if who.user == "" && message == "" && code == http.StatusOK {
-		body, err = s.cache.do(pageKey{game: g.ID, version: g.Version, moves: moves, template: name}, build)
+		// A page made for everyone who asks at once is not cut short by
+		// its first asker's leaving: the others wait for it.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), sharedBuildTimeout)
+		defer cancel()
+		body, err = s.cache.do(pageKey{game: g.ID, version: g.Version, moves: moves, template: name}, func() ([]byte, error) { return build(r.WithContext(ctx)) })
 	} else {
-		body, err = build()
+		body, err = build(r)
 	}
 	if err != nil {
 		s.serviceError(w, r, err)

@@ -136,6 +136,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	defer web.shutdown()
 	reg := metrics.New()
+	reg.Logger = log
 	reg.WatchOutbox(store)
 	webCfg, err := web.webConfig(ctx, cfg, store)
 	if err != nil {
