@@ -59,8 +59,7 @@ func BenchmarkGamePage(b *testing.B) {
 	for _, kind := range []string{"closure", "elemental", "glorieta", "knotwork", "tilingking"} {
 		s := newSite(b)
 		g := s.lateGame(b, kind, "")
-		st, _ := service.Replay(g)
-		mover := []service.User{ana, bo}[st.ToMove()]
+		st, mover, _ := s.turn(g)
 		token, _ := s.svc.PlayerToken(context.Background(), g, mover.ID)
 		board, err := s.web.cfg.SVG.BoardOnly(st.Board())
 		if err != nil {
@@ -157,8 +156,7 @@ func BenchmarkLive(b *testing.B) {
 		runtime.GC()
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
-		st, _ := service.Replay(g)
-		mover := []service.User{ana, bo}[st.ToMove()]
+		st, mover, _ := s.turn(g)
 		if _, err := s.svc.Move(s.req(mover), "", st.Legal()[0].String()); err != nil {
 			b.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"tessera/internal/chrome"
-	"tessera/service"
 )
 
 // step does one click of a player on their page, as a person would:
@@ -34,11 +33,7 @@ func TestClickToMove(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			s := newSite(t)
 			g := s.start(kind, "")
-			st, err := service.Replay(g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mover := []service.User{ana, bo}[st.ToMove()]
+			_, mover, _ := s.turn(g)
 			token, err := s.svc.PlayerToken(context.Background(), g, mover.ID)
 			if err != nil {
 				t.Fatal(err)

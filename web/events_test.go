@@ -95,8 +95,7 @@ func TestLiveMove(t *testing.T) {
 	defer cancel()
 	events := s.openStream(ctx, s.addr(g.ID)+"/events?v="+itoa(g.Version), "")
 
-	st, _ := service.Replay(g)
-	mover := []service.User{ana, bo}[st.ToMove()]
+	st, mover, _ := s.turn(g)
 	if _, err := s.svc.Move(s.req(mover), "", st.Legal()[0].String()); err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +139,7 @@ func TestLiveOtherProcess(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	events := s.openStream(ctx, s.addr(g.ID)+"/events?v="+itoa(g.Version), "")
-	st, _ := service.Replay(g)
-	mover := []service.User{ana, bo}[st.ToMove()]
+	st, mover, _ := s.turn(g)
 	if _, err := other.Move(s.req(mover), "", st.Legal()[0].String()); err != nil {
 		t.Fatal(err)
 	}

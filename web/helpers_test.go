@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/engine"
 	_ "tessera/engine/games"
 	"tessera/render"
 	"tessera/service"
@@ -129,3 +130,17 @@ func newJar() http.CookieJar {
 }
 
 func itoa(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// turn is game g's position, its player to move and the other player
+// (Ana and Bo's two-seat games).
+func (s *site) turn(g *tessera.Game) (st engine.State, mover, other service.User) {
+	s.t.Helper()
+	st, err := service.Replay(g)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if st.ToMove() == 1 {
+		return st, bo, ana
+	}
+	return st, ana, bo
+}

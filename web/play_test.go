@@ -85,11 +85,7 @@ func (s *site) post(c *http.Client, path string, form url.Values, header map[str
 func TestPlayFromThePage(t *testing.T) {
 	s := newSite(t)
 	g := s.start("elemental", "borders=RBGY")
-	st, _ := service.Replay(g)
-	mover, other := ana, bo
-	if st.ToMove() == 1 {
-		mover, other = bo, ana
-	}
+	st, mover, other := s.turn(g)
 	legal := st.Legal()[0].String()
 	c, csrf := s.player(g.ID, mover)
 	oc, ocsrf := s.player(g.ID, other)
@@ -179,11 +175,7 @@ func TestResignAndDownloads(t *testing.T) {
 func TestPreview(t *testing.T) {
 	s := newSite(t)
 	g := s.start("elemental", "borders=RBGY")
-	st, _ := service.Replay(g)
-	mover, other := ana, bo
-	if st.ToMove() == 1 {
-		mover, other = bo, ana
-	}
+	st, mover, other := s.turn(g)
 	legal := url.QueryEscape(st.Legal()[0].String())
 	c, _ := s.player(g.ID, mover)
 	oc, _ := s.player(g.ID, other)

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"tessera/service"
 )
 
 // TestRoutes: every route answers, with the security headers, and a bad
@@ -115,8 +113,7 @@ func TestPageCache(t *testing.T) {
 	if strings.Contains(first, "Your hand") || !strings.Contains(first, "Start of 0") {
 		t.Fatalf("the spectator's page: hand %v, start %v", strings.Contains(first, "Your hand"), strings.Contains(first, "Start of 0"))
 	}
-	st, _ := service.Replay(g)
-	mover := []service.User{ana, bo}[st.ToMove()]
+	st, mover, _ := s.turn(g)
 	if _, err := s.svc.Move(s.req(mover), "", st.Legal()[0].String()); err != nil {
 		t.Fatal(err)
 	}

@@ -23,8 +23,7 @@ func TestSpectatorSeesNothingHidden(t *testing.T) {
 			s := newSite(t)
 			g := s.start(kind, "")
 			for range 3 { // a few moves, so that hands were drawn again
-				st, _ := service.Replay(g)
-				who := []service.User{ana, bo}[st.ToMove()]
+				st, who, _ := s.turn(g)
 				if _, err := s.svc.Move(s.req(who), "", st.Legal()[0].String()); err != nil {
 					t.Fatal(err)
 				}
