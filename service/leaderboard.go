@@ -98,7 +98,8 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 		return Reply{}, err
 	}
 	text := fmt.Sprintf("**%s** leaderboard of %s: %s.%s", g.Name, s.cfg.Wording.Server, plural(len(rs), "rated player"), mine)
-	return Reply{Text: text, Files: []File{{Name: "leaderboard.png", Data: png}}}, nil
+	return Reply{Text: text, Files: []File{{Name: "leaderboard.png", Data: png}},
+		Buttons: s.playersButton(ctx, req.GuildID, "/leaderboard/"+g.ID, LeaderboardPageLabel)}, nil
 }
 
 func (s *Service) provisionalMark(r tessera.Rating) string {

@@ -258,7 +258,8 @@ func (s *Service) leaveOpen(req Request, g *tessera.Game, seat int) (Reply, erro
 }
 
 // Challenges lists the open challenges of the caller's server, each with
-// a Join button (at most 25: Discord's 5 rows of 5 buttons).
+// a Join button (at most 25: Discord's 5 rows of 5 buttons; 24 and a
+// link to the challenges page when the server has pages).
 func (s *Service) Challenges(req Request) (Reply, error) {
 	ctx := req.Context()
 	open, err := s.store.OpenChallenges(ctx, req.GuildID)
@@ -270,8 +271,9 @@ func (s *Service) Challenges(req Request) (Reply, error) {
 	}
 	lines := []string{"Open challenges (click Join to take a seat):"}
 	size := len(lines[0])
+	page := s.playersButton(ctx, req.GuildID, "/challenges", ChallengesPageLabel)
 	var buttons []Button
-	for i := len(open) - 1; i >= 0 && len(buttons) < maxListed; i-- { // newest first
+	for i := len(open) - 1; i >= 0 && len(buttons) < maxListed-len(page); i-- { // newest first
 		g := open[i]
 		line := clipTo(fmt.Sprintf("#%d **%s** by %s: %d of %d seats free%s, %s",
 			g.ID, gameName(g.Setup.Game), g.Players[g.ChallengerSeat()].Name, g.Setup.Players-len(g.Players), g.Setup.Players,
@@ -290,7 +292,7 @@ func (s *Service) Challenges(req Request) (Reply, error) {
 	if more := len(open) - len(buttons); more > 0 {
 		lines = append(lines, fmt.Sprintf("… and %d more; join one of these, or post your own.", more))
 	}
-	return Reply{Text: strings.Join(lines, "\n"), Ephemeral: true, Buttons: buttons}, nil
+	return Reply{Text: strings.Join(lines, "\n"), Ephemeral: true, Buttons: append(buttons, page...)}, nil
 }
 
 // The list's text stays within Discord's 2000 characters, with room for

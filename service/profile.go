@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -42,7 +43,8 @@ func (s *Service) Profile(req Request, user User) (Reply, error) {
 		return Reply{}, err
 	}
 	text := fmt.Sprintf("Profile of **%s** in %s: %s, %s in play.", card.Title, s.cfg.Wording.Server, plural(ratedGames(card), "rated game"), plural(card.InPlay, "game"))
-	return Reply{Text: text, Files: []File{{Name: "profile.png", Data: png}}}, nil
+	return Reply{Text: text, Files: []File{{Name: "profile.png", Data: png}},
+		Buttons: s.playersButton(ctx, req.GuildID, "/players/"+url.PathEscape(user.ID), ProfilePageLabel)}, nil
 }
 
 func ratedGames(c picture.ProfileCard) int {

@@ -52,6 +52,24 @@ func (s *Service) PlayersURL(ctx context.Context, guildID string) string {
 	return s.cfg.Web.URL + "/s/" + s.GuildAddress(guildID)
 }
 
+// Labels of the link buttons to the players' pages.
+const (
+	LeaderboardPageLabel = "Open the leaderboard page"
+	ProfilePageLabel     = "Open the profile page"
+	ChallengesPageLabel  = "Open the challenges page"
+)
+
+// playersButton is a link button to one of the server's players' pages
+// (path after the server's address: "/leaderboard/closure",
+// "/players/<id>", "/challenges"), or none when there are no pages.
+func (s *Service) playersButton(ctx context.Context, guildID, path, label string) []Button {
+	u := s.PlayersURL(ctx, guildID)
+	if u == "" {
+		return nil
+	}
+	return []Button{{Label: label, URL: u + path}}
+}
+
 // WebLeaderboardSize bounds a leaderboard page's rows.
 const WebLeaderboardSize = 100
 
