@@ -21,6 +21,7 @@ import (
 // GameView is one position of a game as a page shows it to one viewer.
 type GameView struct {
 	ID      uint64
+	GuildID string // the server the game is played in ("" outside one)
 	Game    string // the game's id ("elemental")
 	Name    string // its name ("Elemental Connection")
 	Status  tessera.Status
@@ -109,7 +110,7 @@ func (s *Service) GameView(ctx context.Context, g *tessera.Game, moves int, view
 	if moves > total {
 		return GameView{}, errorf(tessera.EINVALID, "Game #%d has %s: pick a position from 0 to %d.", g.ID, plural(total, "move"), total)
 	}
-	v := GameView{ID: g.ID, Game: g.Setup.Game, Name: gameName(g.Setup.Game), Status: g.Status, Version: g.Version,
+	v := GameView{ID: g.ID, GuildID: g.GuildID, Game: g.Setup.Game, Name: gameName(g.Setup.Game), Status: g.Status, Version: g.Version,
 		Moves: moves, Total: total, Solo: solo(g), Aborted: g.Status == tessera.StatusAborted, Viewer: -1,
 		Clock: WebClock{Kind: g.Clock.Kind}}
 	if v.Clock.Kind == "" {

@@ -135,6 +135,10 @@ type gamePage struct {
 	Prev    int    // the scrubber's neighbours (-1: none)
 	Next    int
 	Message string // what the last action said
+	// Players is the path of the server's players' pages (its
+	// leaderboards, profiles, open challenges); "" for a game outside a
+	// server.
+	Players string
 	// Lazy: the player has more than maxListed legal moves (Glorieta's
 	// pairs of stones: thousands), so the page lists none; its script
 	// fetches the placements (?part=placements) and the form takes the
@@ -163,6 +167,9 @@ func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (
 			return p, err
 		}
 		p.Hand = template.HTML(hand)
+	}
+	if g := v.GuildID; g != "" {
+		p.Players = "/s/" + s.svc.GuildAddress(g)
 	}
 	p.Lazy = len(v.Legal) > maxListed
 	if who.user != "" {

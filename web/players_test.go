@@ -109,3 +109,16 @@ func TestPlayersPagesRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestGamePageLinksThePlayersPages: a game's page leads to its server's
+// players' pages (the only other way in is a link button in Discord).
+func TestGamePageLinksThePlayersPages(t *testing.T) {
+	s, base, playing := playersSite(t)
+	_, body := s.get(nil, s.addr(playing))
+	if !strings.Contains(body, `href="`+base+`"`) {
+		t.Fatalf("the game's page has no link to %s", base)
+	}
+	if res, _ := s.get(nil, base); res.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %d", base, res.StatusCode)
+	}
+}
