@@ -122,7 +122,10 @@ func (s *Server) Close() { s.hub.close() }
 
 func (s *Server) routes() {
 	static, _ := fs.Sub(staticFS, "static")
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	files := http.StripPrefix("/static/", http.FileServerFS(static))
+	s.mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
+		files.ServeHTTP(w, r) // one file: the folder itself is not listed
+	})
 	s.mux.HandleFunc("GET /g/{address}", s.gamePage)
 	s.mux.HandleFunc("GET /g/{address}/events", s.events)
 	s.mux.HandleFunc("POST /g/{address}/move", s.move)

@@ -121,3 +121,17 @@ func TestPageCache(t *testing.T) {
 		t.Fatal("after a move, the spectator's page is the old one")
 	}
 }
+
+// TestStaticFolderNotListed: the assets are served one by one; the
+// folder itself is the not-found page, not a listing.
+func TestStaticFolderNotListed(t *testing.T) {
+	s := newSite(t)
+	if res, body := s.get(nil, "/static/"); res.StatusCode != http.StatusNotFound || strings.Contains(body, `href="app.js"`) {
+		t.Fatalf("/static/: %d\n%.200s", res.StatusCode, body)
+	}
+	for _, f := range []string{"/static/app.js", "/static/style.css"} {
+		if res, _ := s.get(nil, f); res.StatusCode != http.StatusOK || res.Header.Get("Content-Security-Policy") == "" {
+			t.Fatalf("%s: %d %v", f, res.StatusCode, res.Header)
+		}
+	}
+}
