@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
-	"strconv"
 	"strings"
 
 	"tessera/bot"
@@ -30,8 +28,7 @@ func (c *Config) checkInteractions(getenv func(string) string) error {
 	case in.PublicKey == "":
 		return fmt.Errorf("interactions.public_key: give the application's public key (developer portal, General Information), or remove interactions.listen")
 	}
-	_, port, err := net.SplitHostPort(in.Listen)
-	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+	if checkListen(in.Listen) != nil {
 		return fmt.Errorf("interactions.listen %q: write host:port or :port, like :8080", in.Listen)
 	}
 	if _, err := bot.ParsePublicKey(in.PublicKey); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -96,6 +97,11 @@ func (c *Config) checkWeb(getenv func(string) string) error {
 // checkListen checks a host:port (or :port) address.
 func checkListen(addr string) error {
 	_, port, err := net.SplitHostPort(addr)
+	// Digits only: strconv.Atoi also takes a sign ("+0"), which no
+	// listener does (FuzzConfigInteractions found it).
+	if strings.Trim(port, "0123456789") != "" || len(port) > 5 {
+		err = errors.New("not a port")
+	}
 	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
 		return fmt.Errorf("write host:port or :port, like :8080")
 	}
