@@ -222,6 +222,11 @@ const (
 	AnnounceReact    = "react"    // react to a player's message
 	AnnounceReply    = "reply"    // answer a player's message (plain-text move refused)
 	AnnounceSettle   = "settle"   // rewrite a settled challenge's message, without its buttons
+
+	// A tournament's announcements carry its EventID (and GameID 0).
+	AnnounceEventThread = "event-thread" // make the event's thread from its post and post the standings there
+	AnnounceEventPost   = "event-post"   // a post in the event's thread (Text; the standings picture when Board)
+	AnnounceEventStatus = "event-status" // edit the event's post: its entries, status and buttons
 )
 
 // Announcement is a message the bot owes Discord. It is written in the
@@ -231,6 +236,9 @@ type Announcement struct {
 	Seq    uint64    `json:"seq"` // set by the store; also the message nonce
 	Kind   string    `json:"kind"`
 	GameID uint64    `json:"game_id"`
+	// EventID is the tournament an event announcement is for (its GameID
+	// is then 0).
+	EventID uint64 `json:"event_id,omitempty"`
 	Moves  int       `json:"moves"` // the position it shows: the game after this many record entries
 	UserID string    `json:"user_id,omitempty"`
 	Text   string    `json:"text,omitempty"`

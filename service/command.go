@@ -23,6 +23,21 @@ type Command struct {
 	Public bool
 	// Run carries the command out with the options the transport parsed.
 	Run func(s *Service, req Request, in Args) (Reply, error)
+	// Subcommands, when set, are the command's only choices, each a
+	// Command with its own options and Run ("/tournament new game: ...");
+	// the command itself then has no Options and no Run. The transport
+	// resolves one with Sub.
+	Subcommands []Command
+}
+
+// Sub finds one of the command's subcommands by name.
+func (c Command) Sub(name string) (Command, bool) {
+	for _, sc := range c.Subcommands {
+		if sc.Name == name {
+			return sc, true
+		}
+	}
+	return Command{}, false
 }
 
 // OptionType is the kind of value an option takes.

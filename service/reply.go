@@ -85,6 +85,11 @@ type Reply struct {
 	// and which is rewritten without its buttons once the challenge is
 	// settled.
 	Challenge uint64
+	// Event is the tournament an event's post is for (/tournament new):
+	// the transport tells EventMessage the channel and id of the message
+	// it posted, which carries the Join, Leave and Start buttons, is
+	// edited as entries come and go, and starts the event's thread.
+	Event uint64
 	// Update replaces the message whose button was clicked (a page turn)
 	// instead of answering with a new one.
 	Update bool
