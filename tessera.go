@@ -233,21 +233,21 @@ const (
 // same transaction as the move that caused it and deleted only when
 // Discord accepted it, so a crash or restart delivers it later, once.
 type Announcement struct {
-	Seq    uint64    `json:"seq"` // set by the store; also the message nonce
-	Kind   string    `json:"kind"`
-	GameID uint64    `json:"game_id"`
+	Seq    uint64 `json:"seq"` // set by the store; also the message nonce
+	Kind   string `json:"kind"`
+	GameID uint64 `json:"game_id"`
 	// EventID is the tournament an event announcement is for (its GameID
 	// is then 0).
-	EventID uint64 `json:"event_id,omitempty"`
-	Moves  int       `json:"moves"` // the position it shows: the game after this many record entries
-	UserID string    `json:"user_id,omitempty"`
-	Text   string    `json:"text,omitempty"`
-	Board  bool      `json:"board,omitempty"`  // attach the board picture
-	Ping   []string  `json:"ping,omitempty"`   // user ids pinged
-	Target string    `json:"target,omitempty"` // a message id (react, reply)
-	Emoji  string    `json:"emoji,omitempty"`
-	Tries  int       `json:"tries,omitempty"`
-	Next   time.Time `json:"next,omitempty"` // not before (back-off)
+	EventID uint64    `json:"event_id,omitempty"`
+	Moves   int       `json:"moves"` // the position it shows: the game after this many record entries
+	UserID  string    `json:"user_id,omitempty"`
+	Text    string    `json:"text,omitempty"`
+	Board   bool      `json:"board,omitempty"`  // attach the board picture
+	Ping    []string  `json:"ping,omitempty"`   // user ids pinged
+	Target  string    `json:"target,omitempty"` // a message id (react, reply)
+	Emoji   string    `json:"emoji,omitempty"`
+	Tries   int       `json:"tries,omitempty"`
+	Next    time.Time `json:"next,omitempty"` // not before (back-off)
 	// Attempted is when a delivery was first tried: after Discord's nonce
 	// window the courier looks for the post before sending it again.
 	Attempted time.Time `json:"attempted,omitempty"`
