@@ -81,7 +81,9 @@ func testAnalyses(t *testing.T, open func(t *testing.T) storage.Store) {
 	set(9, func(a *tessera.Analysis) { a.Status, a.Error = tessera.AnalysisFailed, "boom" })
 	queue("[4 3]")
 	// A failed one asked again goes to the queue's end.
-	set(9, func(a *tessera.Analysis) { a.Status, a.Error, a.Requested = tessera.AnalysisQueued, "", at.Add(time.Hour) })
+	set(9, func(a *tessera.Analysis) {
+		a.Status, a.Error, a.Requested = tessera.AnalysisQueued, "", at.Add(time.Hour)
+	})
 	queue("[4 3 9]")
 	if _, err := s.UpdateAnalysis(ctx, 8, func(a *tessera.Analysis) error { return nil }); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("update without create: %v, want ErrNotFound", err)
