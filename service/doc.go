@@ -29,7 +29,10 @@
 //     gamenames.go, typed.go (quoting what was typed), clip.go, pictures.go and
 //     boardbase.go (board pictures and their cache).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
-//     off the interaction path).
+//     off the interaction path); analyze.go (/analyze and its result's
+//     words and chart), analyzeworker.go (the analyses' queue, off the
+//     interaction path, resumed after a restart), analyzerun.go (a
+//     record's positions analysed, shared with `tessera analyze`).
 //   - The companion web pages (package web drives them): weblink.go (game
 //     page addresses and players' signed private links), link.go (/link),
 //     webview.go (what a game's page shows one viewer, and a move's
