@@ -8,6 +8,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -224,7 +225,7 @@ func eventListLine(e *tessera.Event) string {
 // standingsLines are the standings as text: rank, player, points,
 // tie-breaks and games played.
 func standingsLines(e *tessera.Event) ([]string, error) {
-	st, err := tournament.Standings(e.Pairing)
+	st, err := Standings(e)
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +379,7 @@ func (s *Service) winnerLine(e *tessera.Event) string {
 			return fmt.Sprintf("Winner: **%s**.", names[w])
 		}
 	}
-	st, err := tournament.Standings(e.Pairing)
+	st, err := Standings(e)
 	if err != nil || len(st) == 0 {
 		return ""
 	}
@@ -392,4 +393,43 @@ func (s *Service) winnerLine(e *tessera.Event) string {
 		return "Winner: " + first[0] + "."
 	}
 	return "Sharing first place: " + joinAnd(first) + "."
+}
+
+// Standings are the event's standings (tournament.Standings). A
+// knockout's match plays several games in one round, which the library
+// reads as a player seated twice: each match's k-th game is counted in a
+// round of its own (the round's byes with its first games), which gives
+// the same points and tie-breaks. Pictures of the standings read them
+// here.
+func Standings(e *tessera.Event) ([]tournament.Standing, error) {
+	return tournament.Standings(standingsView(e))
+}
+
+func standingsView(e *tessera.Event) tournament.Event {
+	if e.Pairing.Format != tournament.FormatKnockout {
+		return e.Pairing
+	}
+	v := e.Pairing
+	v.Played = nil
+	for _, rd := range e.Pairing.Played {
+		var split []tournament.Round
+		for t, table := range rd.Tables {
+			k := 0 // the match's games before this one
+			for _, before := range rd.Tables[:t] {
+				if len(table.Seats) > 0 && slices.Contains(before.Seats, table.Seats[0]) {
+					k++
+				}
+			}
+			for len(split) <= k {
+				split = append(split, tournament.Round{})
+			}
+			split[k].Tables = append(split[k].Tables, table)
+		}
+		if len(split) == 0 {
+			split = append(split, tournament.Round{})
+		}
+		split[0].Byes = rd.Byes
+		v.Played = append(v.Played, split...)
+	}
+	return v
 }
