@@ -127,6 +127,7 @@ func (s *Service) EventPostMessage(e *tessera.Event) Message {
 		lines = append(lines, "Finished. "+s.winnerLine(e))
 	case tessera.EventCancelled:
 		lines = append(lines, "Cancelled: "+e.Note+".")
+		m.Buttons = nil
 	}
 	m.Text = strings.Join(lines, "\n")
 	return m
@@ -306,7 +307,15 @@ func (s *Service) EventPairings(req Request, ref string, round int) (Reply, erro
 			round = s.firstOpenRound(e)
 		}
 	}
-	text := clipTo(s.pairingsText(e, round-1), 1990)
+	links := map[uint64]string{}
+	if round-1 < len(e.Games) {
+		for _, id := range e.Games[round-1] {
+			if g, err := s.store.Game(req.Context(), id); err == nil && g.ThreadID != "" {
+				links[id] = s.cfg.Link(g.GuildID, g.Place())
+			}
+		}
+	}
+	text := clipTo(s.pairingsText(e, round-1, links), 1990)
 	return Reply{Text: text, Ephemeral: true}, nil
 }
 
@@ -324,8 +333,9 @@ func (s *Service) firstOpenRound(e *tessera.Event) int {
 }
 
 // pairingsText is round r's tables (from 0): players by seat, and each
-// table's result, or its game while it is played.
-func (s *Service) pairingsText(e *tessera.Event, r int) string {
+// table's result, or its game while it is played (with a link to its
+// place when links has one).
+func (s *Service) pairingsText(e *tessera.Event, r int, links map[uint64]string) string {
 	names := map[string]string{}
 	for _, p := range e.Pairing.Players {
 		names[p.ID] = p.Name
@@ -354,6 +364,9 @@ func (s *Service) pairingsText(e *tessera.Event, r int) string {
 		}
 		if game != 0 {
 			line += fmt.Sprintf(" (game #%d)", game)
+			if l := links[game]; l != "" {
+				line += " " + l
+			}
 		}
 		lines = append(lines, line)
 	}

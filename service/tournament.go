@@ -567,10 +567,10 @@ func (s *Service) CancelEvent(req Request, ref string) (Reply, error) {
 		}
 		running := e.Status == tessera.EventRunning
 		e.Status, e.Updated = tessera.EventCancelled, s.now().UTC()
-		e.Note = fmt.Sprintf("cancelled by %s", req.User.Name)
+		e.Note = fmt.Sprintf("called off by %s", req.User.Name)
 		if running {
 			if err := enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventPost,
-				Text: fmt.Sprintf("%s is cancelled by %s: nothing more is paired; games in play go on unrated for the event.", eventTitle(e), req.User.Name)}); err != nil {
+				Text: fmt.Sprintf("%s is cancelled by %s: nothing more is paired; games in play go on as ordinary games.", eventTitle(e), req.User.Name)}); err != nil {
 				return err
 			}
 		}

@@ -542,3 +542,131 @@ func TestEventsRandom(t *testing.T) {
 		})
 	}
 }
+
+// TestEventHouseAI: ai: enters the computer as a player: its games seat
+// an AI seat at that level (unrated, as every game against it), which the
+// AI worker moves; games between people are rated; removing the bot
+// removes its entry.
+func TestEventHouseAI(t *testing.T) {
+	h := newAIHarness(t, "")
+	id := h.newEvent(service.NewEventRequest{Game: "closure", Format: "round-robin", AI: "easy"})
+	ps := players(2)
+	h.enter(id, ps...)
+	e := h.event(id)
+	if len(e.Pairing.Players) != 3 || e.AI["ai-easy"] != "easy" || !strings.Contains(h.svc.EventPostMessage(e).Text, "Tessera (easy)") {
+		t.Fatalf("the computer's entry: %+v", e.Pairing.Players)
+	}
+	h.ok(h.svc.StartEvent(h.req(ana), id))
+	e = h.event(id)
+	humans := 0
+	for r, rd := range e.Pairing.Played {
+		for tb, table := range rd.Tables {
+			g := h.game(e.Games[r][tb])
+			i := slices.Index(table.Seats, "ai-easy")
+			switch {
+			case i >= 0 && (g.Players[i].AI != "easy" || g.Players[i].ID != botUser.ID || service.Rated(&tessera.Game{Status: tessera.StatusFinished, Players: g.Players})):
+				t.Fatalf("the computer's game #%d: %+v", g.ID, g.Players)
+			case i < 0:
+				humans++
+				if g.Unrated {
+					t.Fatalf("game #%d between people is unrated in a rated event", g.ID)
+				}
+			}
+		}
+	}
+	if humans != 1 {
+		t.Fatalf("%d games between people, want 1", humans)
+	}
+	if h.playAI() == 0 {
+		t.Fatal("the computer made no move where it sits first")
+	}
+	// The organiser removes the computer: its games are resigned.
+	r := h.ok(h.svc.RemoveFromEvent(h.req(ana), fmt.Sprint(id), botUser))
+	if len(r.Buttons) != 2 || r.Buttons[0].ID != fmt.Sprintf("tkick:%d:ai-easy", id) {
+		t.Fatalf("remove asks to confirm: %+v", r)
+	}
+	h.ok(h.svc.Click(h.req(ana), r.Buttons[0].ID))
+	e = h.playEvent(id, lowerSeedWins)
+	if e.Status != tessera.EventFinished {
+		t.Fatalf("status %s", e.Status)
+	}
+	for _, rd := range e.Pairing.Played {
+		for _, table := range rd.Tables {
+			if i := slices.Index(table.Seats, "ai-easy"); i >= 0 && table.Places[i] == 1 {
+				t.Fatalf("the computer, removed, won a game: %+v", table)
+			}
+		}
+	}
+}
+
+// eventOutbox are the event's announcements waiting in the outbox, by
+// kind, and takes them out.
+func (h *harness) eventOutbox(id uint64) map[string][]tessera.Announcement {
+	h.t.Helper()
+	ctx := h.t.Context()
+	all, err := h.svc.Store().Pending(ctx, h.now.Add(365*24*60*60e9), 10000)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	out := map[string][]tessera.Announcement{}
+	var seqs []uint64
+	for _, a := range all {
+		if a.EventID == id {
+			if a.GameID != 0 {
+				h.t.Fatalf("an event announcement with game %d", a.GameID)
+			}
+			out[a.Kind] = append(out[a.Kind], a)
+		}
+		seqs = append(seqs, a.Seq)
+	}
+	if err := h.svc.Store().Delivered(ctx, seqs...); err != nil {
+		h.t.Fatal(err)
+	}
+	return out
+}
+
+// TestEventAnnouncements: each change of an event writes what its
+// channel is owed in the same transaction: the post's edit for every
+// entry, at the start the thread, the edit without buttons and the
+// round's pairings with the standings picture; after each game the
+// result with the standings; at the end the final places.
+func TestEventAnnouncements(t *testing.T) {
+	h := newHarness(t)
+	id := h.newEvent(service.NewEventRequest{Name: "Cup", Game: "glorieta", Format: "knockout"})
+	if err := h.svc.EventMessage(t.Context(), id, "c", "m1"); err != nil {
+		t.Fatal(err)
+	}
+	if e := h.event(id); e.MessageID != "m1" {
+		t.Fatalf("post recorded as %q", e.MessageID)
+	}
+	ps := players(2)
+	h.enter(id, ps...)
+	if out := h.eventOutbox(id); len(out[tessera.AnnounceEventStatus]) != 3 || len(out) != 1 {
+		t.Fatalf("the post is edited after its id and each entry: %v", out)
+	}
+	h.ok(h.svc.StartEvent(h.req(ana), id))
+	out := h.eventOutbox(id)
+	posts := out[tessera.AnnounceEventPost]
+	if len(out[tessera.AnnounceEventThread]) != 1 || len(out[tessera.AnnounceEventStatus]) != 1 || len(posts) != 1 ||
+		!posts[0].Board || !strings.Contains(posts[0].Text, "**Round 1**") || !strings.Contains(posts[0].Text, "p1 v p2") {
+		t.Fatalf("at the start: %+v", out)
+	}
+	e := h.event(id)
+	m, err := h.svc.EventAnnouncement(e, posts[0])
+	if err != nil || m.Text != posts[0].Text {
+		t.Fatalf("the post's message: %+v %v", m, err)
+	}
+	if name := h.svc.EventThreadName(e); !strings.Contains(name, "Cup") {
+		t.Fatalf("thread %q", name)
+	}
+	h.ok(h.svc.ResignConfirm(h.req(ps[1]), e.Games[0][0]))
+	out = h.eventOutbox(id)
+	posts = out[tessera.AnnounceEventPost]
+	if len(posts) != 1 || !posts[0].Board || !strings.Contains(posts[0].Text, "p1 1, p2 0") || !strings.Contains(posts[0].Text, "is over. Winner: **p1**") ||
+		len(out[tessera.AnnounceEventStatus]) != 1 {
+		t.Fatalf("after the final: %+v", out)
+	}
+	if e := h.event(id); e.Status != tessera.EventFinished || len(h.svc.EventPostMessage(e).Buttons) != 0 {
+		t.Fatalf("finished: %s", e.Status)
+	}
+}

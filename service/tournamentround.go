@@ -151,7 +151,7 @@ func (s *Service) advance(ctx context.Context, tx storage.Tx, e *tessera.Event, 
 				if err != nil {
 					return "", err
 				}
-				lines = append(lines, s.pairingsText(e, r))
+				lines = append(lines, s.pairingsText(e, r, nil))
 			}
 			return clipTo(fmt.Sprintf("Every game is played at once: %s.\n%s", plural(gamesOf(e), "game"), strings.Join(lines, "\n")), 1700), nil
 		}
@@ -186,7 +186,7 @@ func (s *Service) advance(ctx context.Context, tx storage.Tx, e *tessera.Event, 
 	if err != nil {
 		return "", err
 	}
-	return s.pairingsText(e, r), nil
+	return s.pairingsText(e, r, nil), nil
 }
 
 // addRound appends a round and makes its tables' games; it returns the
@@ -482,7 +482,7 @@ func (s *Service) advanceKnockout(ctx context.Context, tx storage.Tx, e *tessera
 			made = true
 		}
 		if made {
-			text = append(text, s.pairingsText(e, r))
+			text = append(text, s.pairingsText(e, r, nil))
 		}
 		if len(winners) < len(ms) {
 			return strings.Join(text, "\n"), nil
