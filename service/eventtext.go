@@ -7,6 +7,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -204,7 +205,7 @@ func (s *Service) EventMessage(ctx context.Context, eventID uint64, channelID, m
 		// The post may have changed before its id was known.
 		return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
 	})
-	if err == errSame {
+	if errors.Is(err, errSame) {
 		err = nil
 	}
 	s.poke()

@@ -53,7 +53,7 @@ func (s *Service) startEvent(ctx context.Context, id uint64, interactionID strin
 		}
 		return s.launch(ctx, tx, e, ratings, now)
 	})
-	if err == errSame {
+	if errors.Is(err, errSame) {
 		return e, nil
 	}
 	if err != nil {
@@ -510,6 +510,11 @@ func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Repl
 		switch {
 		case i < 0:
 			return errorf(tessera.EINVALID, "That player is not entered in %s.", eventTitle(e))
+		case e.Pairing.Players[i].Withdrawn && e.Status == tessera.EventRunning:
+			// Left already: a click again (after a store error, say)
+			// resigns what is still in play.
+			name = e.Pairing.Players[i].Name
+			return errSame
 		case e.Pairing.Players[i].Withdrawn:
 			return errorf(tessera.EINVALID, "%s has already left %s.", e.Pairing.Players[i].Name, eventTitle(e))
 		case e.Status == tessera.EventOpen:
@@ -531,6 +536,9 @@ func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Repl
 		}
 		return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
 	})
+	if errors.Is(err, errSame) {
+		e, err = s.eventByID(req, id)
+	}
 	if err != nil {
 		return Reply{}, s.eventErr(req, id, err)
 	}
