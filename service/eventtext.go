@@ -242,7 +242,7 @@ func standingsLines(e *tessera.Event) ([]string, error) {
 	for _, x := range st {
 		var tbs []string
 		for _, tb := range x.TieBreaks {
-			tbs = append(tbs, tb.Name+" "+pointsText(tb.Value))
+			tbs = append(tbs, tb.Name+": "+pointsText(tb.Value))
 		}
 		out = append(out, fmt.Sprintf("%d. %s: %s (%s; %s)", x.Rank, names[x.ID], pointsWord(x.Points), strings.Join(tbs, ", "), plural(x.Games, "game")))
 	}
@@ -337,10 +337,7 @@ func (s *Service) firstOpenRound(e *tessera.Event) int {
 // table's result, or its game while it is played (with a link to its
 // place when links has one).
 func (s *Service) pairingsText(e *tessera.Event, r int, links map[uint64]string) string {
-	names := map[string]string{}
-	for _, p := range e.Pairing.Players {
-		names[p.ID] = p.Name
-	}
+	names := entrantNamesByID(e)
 	rd := e.Pairing.Played[r]
 	lines := []string{fmt.Sprintf("**Round %d** of %s:", r+1, eventTitle(e))}
 	for t, table := range rd.Tables {
@@ -384,10 +381,7 @@ func (s *Service) pairingsText(e *tessera.Event, r int, links map[uint64]string)
 // winnerLine names the winner (of a knockout, the final's), or those who
 // share first place.
 func (s *Service) winnerLine(e *tessera.Event) string {
-	names := map[string]string{}
-	for _, p := range e.Pairing.Players {
-		names[p.ID] = p.Name
-	}
+	names := entrantNamesByID(e)
 	if e.Pairing.Format == tournament.FormatKnockout {
 		if w := knockoutWinner(e); w != "" {
 			return fmt.Sprintf("Winner: **%s**.", names[w])
@@ -446,4 +440,13 @@ func standingsView(e *tessera.Event) tournament.Event {
 		v.Played = append(v.Played, split...)
 	}
 	return v
+}
+
+// entrantNamesByID are the entrants' names by their ids.
+func entrantNamesByID(e *tessera.Event) map[string]string {
+	names := make(map[string]string, len(e.Pairing.Players))
+	for _, p := range e.Pairing.Players {
+		names[p.ID] = p.Name
+	}
+	return names
 }

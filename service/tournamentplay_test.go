@@ -209,7 +209,7 @@ func TestEventRoundRobinFive(t *testing.T) {
 		}
 	}
 	r := h.ok(h.svc.EventStandings(h.req(bo), ""))
-	if !strings.Contains(r.Text, "Winner: **p1**") || !strings.Contains(r.Text, "1. p1: 3 points (Sonneborn-Berger 6") {
+	if !strings.Contains(r.Text, "Winner: **p1**") || !strings.Contains(r.Text, "1. p1: 3 points (Sonneborn-Berger: 6") {
 		t.Fatalf("standings %q", r.Text)
 	}
 	if post := h.svc.EventPostMessage(e); len(post.Buttons) != 0 || !strings.Contains(post.Text, "Winner: **p1**") {

@@ -216,10 +216,7 @@ func (s *Service) makeGame(ctx context.Context, tx storage.Tx, e *tessera.Event,
 		return err
 	}
 	bot := s.Bot()
-	names := map[string]string{}
-	for _, p := range e.Pairing.Players {
-		names[p.ID] = p.Name
-	}
+	names := entrantNamesByID(e)
 	players := make([]tessera.Player, len(table.Seats))
 	for i, id := range table.Seats {
 		if lvl := e.AI[id]; lvl != "" {
@@ -337,10 +334,7 @@ func (s *Service) eventGameOver(ctx context.Context, tx storage.Tx, g *tessera.G
 // resultLine says a table's result: "Round 2, table 1 (game #12): Ana 1,
 // Bo 0."
 func (s *Service) resultLine(e *tessera.Event, r, t int) string {
-	names := map[string]string{}
-	for _, p := range e.Pairing.Players {
-		names[p.ID] = p.Name
-	}
+	names := entrantNamesByID(e)
 	table := e.Pairing.Played[r].Tables[t]
 	pts := tournament.Points(table)
 	var parts []string
