@@ -324,6 +324,15 @@ func TestEventKnockoutEight(t *testing.T) {
 	if !strings.Contains(h.svc.EventPostMessage(e).Text, "Winner: **"+e.Pairing.Players[0].Name+"**") {
 		t.Fatalf("final %q", h.svc.EventPostMessage(e).Text)
 	}
+	// A match's several games a round are read by the standings (text
+	// and picture) as they are by the pairing.
+	st := h.ok(h.svc.EventStandings(h.req(bo), ""))
+	if !strings.Contains(st.Text, "1. "+e.Pairing.Players[0].Name+": 6 points") {
+		t.Fatalf("standings %q", st.Text)
+	}
+	if _, err := h.svc.EventAnnouncement(e, tessera.Announcement{Kind: tessera.AnnounceEventPost, EventID: e.ID, Text: "x", Board: true}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestEventSwissTablesNine: nine players of a game for three: three full
