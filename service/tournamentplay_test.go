@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/engine"
 	"tessera/render"
 	"tessera/service"
 	"tessera/tournament"
@@ -83,6 +84,9 @@ func (h *harness) checkGame(e *tessera.Event, g *tessera.Game, r, t int) {
 	h.t.Helper()
 	if g.Event != e.ID || g.EventRound != r || g.EventTable != t || g.Status != tessera.StatusPlaying || g.Clock.Kind == "none" {
 		h.t.Fatalf("game #%d of round %d table %d: event %d round %d table %d, %s, clock %s", g.ID, r, t, g.Event, g.EventRound, g.EventTable, g.Status, g.Clock.Kind)
+	}
+	if !slices.Equal(engine.OptionWords(g.Setup.Options), e.Options) {
+		h.t.Fatalf("game #%d options %v, the event's %v", g.ID, g.Setup.Options, e.Options)
 	}
 	for i, id := range e.Pairing.Played[r].Tables[t].Seats {
 		if e.AI[id] == "" && g.Players[i].ID != id {
@@ -523,8 +527,9 @@ func TestEventsRandom(t *testing.T) {
 		{Game: "closure", Format: "swiss-tables"},
 		{Game: "tilingking", Format: "swiss-tables", Seats: 4},
 		{Game: "closure", Format: "round-robin", Seats: 3},
+		{Game: "elemental", Format: "swiss", Options: "borders=RBGY"},
 	}
-	for i := 0; i < 14; i++ {
+	for i := 0; i < 2*len(formats); i++ {
 		r := formats[i%len(formats)]
 		n := 2 + rng.IntN(9)
 		switch {
