@@ -97,7 +97,11 @@ func (s *Service) EventPostMessage(e *tessera.Event) Message {
 	if len(e.Options) > 0 {
 		lines[0] = strings.TrimSuffix(lines[0], ".") + ", with " + strings.Join(e.Options, ", ") + "."
 	}
-	lines = append(lines, fmt.Sprintf("Organised by %s.", s.mention(User{ID: e.Organiser})))
+	organiser := User{ID: e.Organiser, Name: e.Organiser} // the transport's mention names them
+	if n := entrantNamesByID(e)[e.Organiser]; n != "" {
+		organiser.Name = n
+	}
+	lines = append(lines, fmt.Sprintf("Organised by %s.", s.mention(organiser)))
 	players := fmt.Sprintf("Players (%d", len(e.Pairing.Players))
 	if e.Max > 0 && e.Status == tessera.EventOpen {
 		players += fmt.Sprintf(" of at most %d", e.Max)
