@@ -472,6 +472,11 @@ func (s *Service) playable(req Request, ref string, forMove bool) (*tessera.Game
 	if seat < 0 {
 		return nil, nil, 0, errorf(tessera.EFORBIDDEN, "You are not playing in game #%d.", g.ID)
 	}
+	// The move is committed with g.Version (commit's Update checks it),
+	// so the position checked here is the one it is played on.
+	if req.Seen != 0 && g.Version != req.Seen {
+		return nil, nil, 0, errorf(tessera.ECONFLICT, "Game #%d has changed since you chose that move, so it was not played (a move you had already sent was played once). Look at the position now and choose again.", g.ID)
+	}
 	switch g.Status {
 	case tessera.StatusChallenge:
 		return nil, nil, 0, errorf(tessera.EINVALID, "Game #%d has not started: everyone must accept the challenge first.", g.ID)
