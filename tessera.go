@@ -191,6 +191,9 @@ type Game struct {
 	Event      uint64 `json:"event,omitempty"`
 	EventRound int    `json:"event_round,omitempty"`
 	EventTable int    `json:"event_table,omitempty"`
+	// EventName is the event's name, which the game's thread is named
+	// with (with its round), so the courier needs no second read.
+	EventName string `json:"event_name,omitempty"`
 }
 
 // Place is where the game's messages go.

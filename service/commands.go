@@ -183,6 +183,9 @@ func (s *Service) Click(req Request, id string) (Reply, error) {
 	if r, ok, err := s.clickMore(req, id); ok { // buttons.go
 		return r, err
 	}
+	if r, ok, err := s.clickEvent(req, id); ok { // tournament.go
+		return r, err
+	}
 	action, num, _ := strings.Cut(id, ":")
 	gid, err := strconv.ParseUint(num, 10, 64)
 	if err != nil {
@@ -325,6 +328,11 @@ func (s *Service) turnPassed(ctx context.Context, tx storage.Tx, g *tessera.Game
 		line, err := s.rateGame(ctx, tx, g, st) // ratings.go
 		if err != nil {
 			return err
+		}
+		if g.Event != 0 { // its result counts in its tournament (tournamentround.go)
+			if err := s.eventGameOver(ctx, tx, g, st, now); err != nil {
+				return err
+			}
 		}
 		// The last post is the one that ends the game (the move's).
 		if i := lastPost(posts); line != "" && i >= 0 {
