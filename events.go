@@ -57,6 +57,10 @@ type Event struct {
 	// EventTable alone.
 	Games [][]uint64 `json:"games,omitempty"`
 
+	// Note says why the event ended early (called off at its start for
+	// too few players, no more pairings possible), for its post.
+	Note string `json:"note,omitempty"`
+
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 }

@@ -191,6 +191,9 @@ type Game struct {
 	Event      uint64 `json:"event,omitempty"`
 	EventRound int    `json:"event_round,omitempty"`
 	EventTable int    `json:"event_table,omitempty"`
+	// EventName is the event's name, which the game's thread is named
+	// with (with its round), so the courier needs no second read.
+	EventName string `json:"event_name,omitempty"`
 }
 
 // Place is where the game's messages go.
@@ -263,6 +266,19 @@ type Announcement struct {
 	// it on the machine's clock): the outbox's oldest waiting one's age,
 	// which /healthz and /metrics report, is measured from it.
 	Enqueued time.Time `json:"enqueued,omitempty"`
+}
+
+// Queue is the outbox's queue the announcement waits in: its game's id,
+// or for a tournament's announcement (GameID 0) its event's id negated
+// (-EventID, as an int64), so that no game's and event's announcements
+// share one. The stores keep each queue in order, hold a queue back
+// behind a retry and lease queues to couriers by it; the courier
+// delivers each queue's announcements one after the other.
+func (a Announcement) Queue() uint64 {
+	if a.GameID == 0 && a.EventID != 0 {
+		return -a.EventID
+	}
+	return a.GameID
 }
 
 // UserSettings are a player's own settings.

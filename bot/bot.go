@@ -72,6 +72,9 @@ type Options struct {
 	// Meter receives Discord's 429s and the requests sent again, for the
 	// operators' metrics (meter.go; nil: none).
 	Meter Meter
+	// Commands is the table of commands the bot registers and serves
+	// (default service.Commands(); tests give a table of their own).
+	Commands []service.Command
 }
 
 // Bot serves the service on Discord.
@@ -141,6 +144,9 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	}
 	if opt.Meter == nil {
 		opt.Meter = noMeter{}
+	}
+	if opt.Commands == nil {
+		opt.Commands = service.Commands()
 	}
 	b := &Bot{svc: svc, outbox: delivery.New(svc), opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
 		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
@@ -401,7 +407,7 @@ func (b *Bot) introduce(u *discordgo.User) {
 	// Challenging the bot itself is playing the AI: the service must know
 	// the bot's id before the first interaction.
 	b.svc.SetBot(service.User{ID: u.ID, Name: u.DisplayName()})
-	cmds, err := b.session.ApplicationCommandBulkOverwrite(u.ID, b.opt.GuildID, Commands())
+	cmds, err := b.session.ApplicationCommandBulkOverwrite(u.ID, b.opt.GuildID, slashCommands(b.opt.Commands))
 	if err != nil {
 		b.log.Error("registering slash commands failed", "err", err)
 	} else {
@@ -489,30 +495,43 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	data := i.ApplicationCommandData()
 	req := request(ctx, i)
 	var choices []service.Choice
+	if c, ok := b.lookup(data.Name); ok {
+		// The option typed in is among the subcommand's options.
+		if inv, refusal := invoked(c, data); refusal == "" {
+			choices = b.complete(req, inv, data)
+		}
+	}
+	b.initialChoices(i, choices)
+}
+
+// complete suggests values for the option a player is typing in.
+func (b *Bot) complete(req service.Request, inv invocation, data discordgo.ApplicationCommandInteractionData) []service.Choice {
 	var focused *discordgo.ApplicationCommandInteractionDataOption
-	for _, o := range data.Options {
+	for _, o := range inv.Values {
 		if o.Focused {
 			focused = o
 		}
 	}
-	if c, ok := service.LookupCommand(data.Name); ok && focused != nil {
-		if o, ok := c.Option(focused.Name); ok && o.Complete != nil {
-			// What is typed, and the game it is typed for, are text:
-			// StringValue panics on another type (no client sends one),
-			// and handle answers the panic with no choices.
-			typed := focused.StringValue()
-			in, _ := b.args(c, data)
-			if in == nil {
-				in = service.Args{}
-			}
-			delete(in, focused.Name) // the others' values
-			if g := data.GetOption("game"); g != nil && !g.Focused {
-				in["game"] = g.StringValue()
-			}
-			choices = o.Complete(b.svc, req, in, typed)
-		}
+	if focused == nil {
+		return nil
 	}
-	b.initialChoices(i, choices)
+	o, ok := inv.Option(focused.Name)
+	if !ok || o.Complete == nil {
+		return nil
+	}
+	// What is typed, and the game it is typed for, are text:
+	// StringValue panics on another type (no client sends one),
+	// and handle answers the panic with no choices.
+	typed := focused.StringValue()
+	in, _ := b.args(inv, data)
+	if in == nil {
+		in = service.Args{}
+	}
+	delete(in, focused.Name) // the others' values
+	if g := dataOption(inv.Values, "game"); g != nil && !g.Focused {
+		in["game"] = g.StringValue()
+	}
+	return o.Complete(b.svc, req, in, typed)
 }
 
 // initialChoices answers an autocomplete with at most MaxChoices choices.
@@ -535,29 +554,53 @@ func (b *Bot) initialChoices(i *discordgo.Interaction, choices []service.Choice)
 	}
 }
 
-// command runs a slash command by the service's table of commands.
+// command runs a slash command by the service's table of commands, or
+// the subcommand it names.
 func (b *Bot) command(ctx context.Context, i *discordgo.Interaction) {
 	data := i.ApplicationCommandData()
 	req := request(ctx, i)
-	c, ok := service.LookupCommand(data.Name)
+	c, ok := b.lookup(data.Name)
 	if !ok {
 		b.answer(ctx, i, false, func() (service.Reply, error) {
 			return service.Reply{Text: "I do not know that command; try /rules.", Ephemeral: true}, nil
 		})
 		return
 	}
-	if c.MakesThread {
+	inv, refusal := invoked(c, data)
+	if refusal == "" && inv.ServerOnly && i.GuildID == "" {
+		// Discord offers the command here for its other subcommands.
+		refusal = "/" + inv.Path + " works in a server channel, not in direct messages."
+	}
+	if refusal != "" {
+		b.respond(ctx, i, service.Reply{Text: refusal, Ephemeral: true}, notDeferred)
+		return
+	}
+	if inv.MakesThread {
 		if why := b.missingPermissions(i); why != "" {
 			b.respond(ctx, i, service.Reply{Text: why, Ephemeral: true}, notDeferred)
 			return
 		}
 	}
-	in, refusal := b.args(c, data)
+	in, refusal := b.args(inv, data)
 	if refusal != "" {
 		b.respond(ctx, i, service.Reply{Text: refusal, Ephemeral: true}, notDeferred)
 		return
 	}
-	b.answer(ctx, i, c.Public, func() (service.Reply, error) { return c.Run(b.svc, req, in) })
+	if inv.Run == nil { // a table's mistake, not the player's
+		b.respond(ctx, i, b.svc.Fail(fmt.Errorf("/%s has no Run", inv.Path)), notDeferred)
+		return
+	}
+	b.answer(ctx, i, inv.Public, func() (service.Reply, error) { return inv.Run(b.svc, req, in) })
+}
+
+// lookup finds a command of the bot's table by name.
+func (b *Bot) lookup(name string) (service.Command, bool) {
+	for _, c := range b.opt.Commands {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return service.Command{}, false
 }
 
 // Mention is how Discord mentions a user.

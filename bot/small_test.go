@@ -32,7 +32,7 @@ func TestCommandContexts(t *testing.T) {
 		ctx, _ := json.Marshal(d["contexts"])
 		it, _ := json.Marshal(d["integration_types"])
 		want := "[0,1]"
-		if d["name"] == "new" || d["name"] == "puzzle" { // they start a game in a server channel
+		if d["name"] == "new" || d["name"] == "puzzle" || d["name"] == "tournament" { // they start a game (an event) in a server channel
 			want = "[0]"
 		}
 		if string(ctx) != want || string(it) != "[0]" {

@@ -53,6 +53,10 @@ The commands:
 		fmt.Fprintf(&b, "  %-34s %s\n", strings.TrimSpace("/"+name+" "+args), about)
 	}
 	for _, cmd := range service.Commands() {
+		if len(cmd.Subcommands) > 0 {
+			subcommandLines(cmd.Name, cmd, line)
+			continue
+		}
 		line(cmd.Name, usage(cmd), Reword(cmd.Description))
 	}
 	for _, name := range extraOrder {
@@ -283,13 +287,21 @@ func (c *Console) Do(line string) (service.Reply, error) {
 		return service.Reply{Text: fmt.Sprintf("There is no command /%s. Type help for the commands.", clip(cmd)), Ephemeral: true}, nil
 	}
 	var in service.Args
-	if sx, ok := syntaxes[cmd]; ok {
+	if len(command.Subcommands) > 0 {
+		var refused *service.Reply
+		if command, in, refused = subcommand(command, ref, args); refused != nil {
+			return *refused, nil
+		}
+	} else if sx, ok := syntaxes[cmd]; ok {
 		var refused *service.Reply
 		if in, refused = sx.read(c, req, ref, args); refused != nil {
 			return *refused, nil
 		}
 	} else {
 		in = readOptions(command, ref, args)
+	}
+	if command.Run == nil { // a table's mistake, not the player's
+		return service.Reply{}, fmt.Errorf("/%s has no Run", cmd)
 	}
 	r, err := command.Run(c.svc, req, in)
 	if u, ok := in.User("user"); ok && cmd == "profile" {

@@ -212,26 +212,30 @@ func ggDrawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
 	dc.SetColor(rgba(panelColour))
 	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
 	dc.Fill()
-	for _, r := range l.rows {
-		if r.toMove {
+	for _, r := range l.Rows {
+		if r.ToMove {
 			dc.SetColor(rgba(toMoveShade))
-			dc.DrawRoundedRectangle(pad/2, r.top-2, Width-pad, r.h, 8)
+			dc.DrawRoundedRectangle(pad/2, r.Top-2, Width-pad, r.H, 8)
 			dc.Fill()
 			dc.SetColor(rgba(engine.Highlight))
-			dc.DrawRegularPolygon(3, pad+4, r.cy, 9, 0)
+			dc.DrawRegularPolygon(3, pad+4, r.CY, 9, 0)
 			dc.Fill()
 		}
-		if !r.color.None() {
-			dc.SetColor(rgba(r.color))
-			dc.DrawCircle(pad+30, r.cy, 13)
+		if !r.Color.None() {
+			dc.SetColor(rgba(r.Color))
+			dc.DrawCircle(pad+30, r.CY, 13)
 			dc.FillPreserve()
 			dc.SetColor(rgba(engine.Ink))
 			dc.SetLineWidth(2)
 			dc.Stroke()
 		}
 	}
-	for _, t := range l.lines {
-		text(dc, fc.get(t.px, t.bold), t.text, t.x, t.y, t.ax, t.color)
+	for _, t := range l.Lines {
+		ax := 0.0
+		if t.Align == engine.Right {
+			ax = 1
+		}
+		text(dc, fc.get(t.Px, t.Bold), t.Text, t.X, t.Y, ax, t.Color)
 	}
 }
 

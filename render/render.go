@@ -269,7 +269,7 @@ func boardLayout(sc engine.Scene, p Panel) (t Transform, boardH float64, h int) 
 	loadFonts()
 	fc := facePool.get()
 	defer facePool.put(fc)
-	return t, boardH, int(math.Ceil(boardH + layoutPanel(fc, p, boardH).h))
+	return t, boardH, int(math.Ceil(boardH + layoutPanel(fc, p, boardH).H))
 }
 
 // Scene draws a scene alone (a hand, a tile set), fitted into a box

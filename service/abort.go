@@ -29,6 +29,9 @@ func (s *Service) Abort(req Request, ref string) (Reply, error) {
 	if !g.Active() {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d is over.", g.ID)
 	}
+	if g.Event != 0 {
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d is a tournament game: aborting it would leave its round without a result. Use /resign instead.", g.ID)
+	}
 	if len(g.Moves) >= 2 {
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d has had %d moves; only a game before its second move can be aborted. Use /resign.", g.ID, len(g.Moves))
 	}

@@ -176,8 +176,12 @@ func (s *Service) Now() time.Time { return s.now() }
 func (s *Service) Logger() *slog.Logger { return s.log }
 
 // ThreadName is the name of g's thread: "#12 Elemental: ana vs bo",
-// within Discord's 100 characters.
+// or for a tournament's game its event and round, "Spring Swiss R2 #12:
+// ana v bo", within Discord's 100 characters.
 func ThreadName(g *tessera.Game) string {
+	if g.Event != 0 && g.EventName != "" {
+		return clipTo(fmt.Sprintf("%s R%d #%d: %s", g.EventName, g.EventRound+1, g.ID, strings.Join(g.Names(), " v ")), 100)
+	}
 	return clipTo(fmt.Sprintf("#%d %s: %s", g.ID, gameName(g.Setup.Game), strings.Join(g.Names(), " vs ")), 100)
 }
 

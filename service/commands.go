@@ -183,6 +183,9 @@ func (s *Service) Click(req Request, id string) (Reply, error) {
 	if r, ok, err := s.clickMore(req, id); ok { // buttons.go
 		return r, err
 	}
+	if r, ok, err := s.clickEvent(req, id); ok { // tournament.go
+		return r, err
+	}
 	action, num, _ := strings.Cut(id, ":")
 	gid, err := strconv.ParseUint(num, 10, 64)
 	if err != nil {
@@ -299,6 +302,9 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 	if solo(g) {
 		lines[0] = fmt.Sprintf("**%s**, game #%d%s, for %s alone: no clock, take your time.", gameName(g.Setup.Game), g.ID, optionText(g.Setup.Options), g.Players[0].Name)
 	}
+	if g.Event != 0 && g.EventName != "" {
+		lines[0] += fmt.Sprintf(" A game of the tournament **%s** (#%d), round %d.", g.EventName, g.Event, g.EventRound+1)
+	}
 	if st, ok := st.(engine.Starter); ok {
 		lines = append(lines, eventLines(g, st.StartEvents())...)
 	}
@@ -325,6 +331,11 @@ func (s *Service) turnPassed(ctx context.Context, tx storage.Tx, g *tessera.Game
 		line, err := s.rateGame(ctx, tx, g, st) // ratings.go
 		if err != nil {
 			return err
+		}
+		if g.Event != 0 { // its result counts in its tournament (tournamentround.go)
+			if err := s.eventGameOver(ctx, tx, g, st, now); err != nil {
+				return err
+			}
 		}
 		// The last post is the one that ends the game (the move's).
 		if i := lastPost(posts); line != "" && i >= 0 {
@@ -471,6 +482,11 @@ func (s *Service) playable(req Request, ref string, forMove bool) (*tessera.Game
 	seat := g.Seat(req.User.ID)
 	if seat < 0 {
 		return nil, nil, 0, errorf(tessera.EFORBIDDEN, "You are not playing in game #%d.", g.ID)
+	}
+	// The move is committed with g.Version (commit's Update checks it),
+	// so the position checked here is the one it is played on.
+	if req.Seen != 0 && g.Version != req.Seen {
+		return nil, nil, 0, errorf(tessera.ECONFLICT, "Game #%d has changed since you chose that move, so it was not played (a move you had already sent was played once). Look at the position now and choose again.", g.ID)
 	}
 	switch g.Status {
 	case tessera.StatusChallenge:

@@ -36,6 +36,7 @@ func commands() []Command {
 		{Name: "rules", Description: "A game's rules and move notation", Run: runRules, Options: []Option{gameOption(true)}},
 		{Name: "abort", Description: "End a game without result (only before its second move)", Run: onGame((*Service).Abort), Options: []Option{gameRef}},
 		{Name: "challenges", Description: "The open challenges of this server, to join", Run: runChallenges},
+		tournamentCommand(), // tournamentcmd.go
 		{Name: "history", Description: "Finished games, newest first", Run: runHistory, Options: []Option{
 			{Type: UserOption, Name: "user", Description: "Whose games (default yours)"},
 			gameOption(false),

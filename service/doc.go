@@ -33,6 +33,11 @@
 //     words and chart), analyzeworker.go (the analyses' queue, off the
 //     interaction path, resumed after a restart), analyzerun.go (a
 //     record's positions analysed, shared with `tessera analyze`).
+//   - Tournaments (/tournament): tournamentcmd.go (its subcommands),
+//     tournament.go (making, joining, leaving, starting, cancelling an
+//     event; its buttons), tournamentround.go (seeding, pairing rounds,
+//     a game's result in its event, knockout matches, withdrawals),
+//     eventtext.go (the event's post, thread, standings and pairings).
 //   - The companion web pages (package web drives them): weblink.go (game
 //     page addresses and players' signed private links), link.go (/link),
 //     webview.go (what a game's page shows one viewer, and a move's

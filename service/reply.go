@@ -23,7 +23,13 @@ type Request struct {
 	// Server permission, 0x20; the console's owner always may). Server
 	// settings (/settings web:) need it.
 	ManageServer bool
-	ctx          context.Context // see Context
+	// Seen is the game's version the player chose on (a web page's): a
+	// move or a resignation is then played only on that version, in the
+	// same transaction that checks it, never on a position the player
+	// did not see. 0: whatever the game's version is (Discord's /move
+	// names its move in words checked against the position it meets).
+	Seen uint64
+	ctx  context.Context // see Context
 }
 
 // ButtonStyle is the look of a button.

@@ -35,6 +35,11 @@ func (s *Service) Tick(ctx context.Context) (int, error) {
 	} else {
 		n += x
 	}
+	if x, xerr := s.startDueEvents(ctx, now); xerr != nil { // tournamentround.go
+		s.log.Error("cannot start the tournaments due", "err", xerr)
+	} else {
+		n += x
+	}
 	if n > 0 || changed > 0 {
 		s.poke()
 	}

@@ -122,7 +122,7 @@ func (r *Renderer) Board(sc engine.Scene, p picture.Panel) ([]byte, error) {
 	t := boardFit(sc)
 	boardH := math.Ceil(sc.H*t.Scale) + 2*pad
 	l := layoutPanel(p, boardH)
-	h := math.Ceil(boardH + l.h)
+	h := math.Ceil(boardH + l.H)
 	w := &writer{decimals: 1}
 	w.open(Width, h, Width, h, "")
 	w.title(p.Title)

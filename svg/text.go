@@ -1,6 +1,6 @@
 package svg
 
-import "strings"
+import "tessera/picture"
 
 // The panel wraps and shortens its lines by their width, as render/ does
 // with the Go fonts it embeds. This package draws no glyph and imports no
@@ -47,42 +47,14 @@ func textWidth(s string, px float64, bold bool) float64 {
 	return float64(n) * px / 1000
 }
 
-// fitWidth shortens s with an ellipsis until it is at most w pixels wide,
-// as render's fitWidth does.
+// fitWidth shortens s with an ellipsis until it is at most w pixels wide
+// (picture.Fit, as render's fitWidth).
 func fitWidth(s string, px float64, bold bool, w float64) string {
-	if textWidth(s, px, bold) <= w {
-		return s
-	}
-	r := []rune(s)
-	lo, hi := 0, len(r) // the longest prefix that fits is in [lo, hi)
-	for lo+1 < hi {
-		mid := (lo + hi) / 2
-		if textWidth(string(r[:mid])+"…", px, bold) <= w {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return strings.TrimRight(string(r[:lo]), " ") + "…"
+	return picture.Fit(func(t string) float64 { return textWidth(t, px, bold) }, s, w)
 }
 
-// wrap breaks s into lines at most w pixels wide at spaces, as render's
-// wrap does; a word wider than a line is shortened. An empty s is no line.
+// wrap breaks s into lines at most w pixels wide at spaces (picture.Wrap,
+// as render's wrap).
 func wrap(s string, px float64, bold bool, w float64) []string {
-	var lines []string
-	cur := ""
-	for _, word := range strings.Fields(s) {
-		if cur == "" {
-			cur = word
-		} else if textWidth(cur+" "+word, px, bold) <= w {
-			cur += " " + word
-		} else {
-			lines = append(lines, fitWidth(cur, px, bold, w))
-			cur = word
-		}
-	}
-	if cur != "" {
-		lines = append(lines, fitWidth(cur, px, bold, w))
-	}
-	return lines
+	return picture.Wrap(func(t string) float64 { return textWidth(t, px, bold) }, s, w)
 }

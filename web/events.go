@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -27,8 +28,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if id := r.Header.Get("Last-Event-ID"); id != "" {
 		seen, _ = strconv.ParseUint(id, 10, 64)
 	}
-	st, ok := s.hub.subscribe(g.ID, seen, change{Version: g.Version, Moves: len(g.Moves), Status: string(g.Status)})
-	if !ok {
+	st, err := s.hub.subscribe(g.ID, seen, change{Version: g.Version, Moves: len(g.Moves), Status: string(g.Status)})
+	switch {
+	case errors.Is(err, errHubFull):
+		// The page goes on without live updates: reloading it shows the
+		// game as it is.
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, "Too many live pages are open on this server; reload the page for the newest position.", http.StatusServiceUnavailable)
+		return
+	case err != nil:
 		http.Error(w, "The server is shutting down; the page reconnects by itself.", http.StatusServiceUnavailable)
 		return
 	}

@@ -11,6 +11,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -55,31 +56,44 @@ type watch struct {
 type hub struct {
 	games storage.Games
 	poll  time.Duration
+	max   int // streams open at once at most
 	live  LiveCounter
 	log   *slog.Logger
 
 	mu      sync.Mutex
 	watches map[uint64]*watch
+	open    int // streams open, over every game
 	closed  bool
 	done    chan struct{} // closed by close: every stream ends
 	wg      sync.WaitGroup
 }
 
-func newHub(games storage.Games, poll time.Duration, live LiveCounter, log *slog.Logger) *hub {
-	return &hub{games: games, poll: poll, live: live, log: log, watches: map[uint64]*watch{}, done: make(chan struct{})}
+func newHub(games storage.Games, poll time.Duration, max int, live LiveCounter, log *slog.Logger) *hub {
+	return &hub{games: games, poll: poll, max: max, live: live, log: log, watches: map[uint64]*watch{}, done: make(chan struct{})}
 }
+
+// Why subscribe refused a stream.
+var (
+	errHubClosed = errors.New("web: the server is shutting down")
+	errHubFull   = errors.New("web: too many live pages open")
+)
 
 // subscribe opens a stream on game id, whose state the page last saw as
 // seen and the store last gave as now; the stream gets the newest change
-// at once when the page is behind (a reconnection's Last-Event-ID). ok is
-// false once the hub is closed.
-func (h *hub) subscribe(id uint64, seen uint64, now change) (st *stream, ok bool) {
+// at once when the page is behind (a reconnection's Last-Event-ID). It
+// refuses once the hub is closed (errHubClosed) or while max streams are
+// open (errHubFull).
+func (h *hub) subscribe(id uint64, seen uint64, now change) (*stream, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed {
-		return nil, false
+	switch {
+	case h.closed:
+		return nil, errHubClosed
+	case h.open >= h.max:
+		return nil, errHubFull
 	}
-	st = &stream{c: make(chan change, 1)}
+	h.open++
+	st := &stream{c: make(chan change, 1)}
 	w := h.watches[id]
 	if w == nil {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -97,7 +111,7 @@ func (h *hub) subscribe(id uint64, seen uint64, now change) (st *stream, ok bool
 	if h.live != nil {
 		h.live.LiveOpened()
 	}
-	return st, true
+	return st, nil
 }
 
 // unsubscribe closes a stream; the game's poller stops with its last one.
@@ -112,6 +126,7 @@ func (h *hub) unsubscribe(id uint64, st *stream) {
 		return
 	}
 	delete(w.streams, st)
+	h.open--
 	if h.live != nil {
 		h.live.LiveClosed()
 	}

@@ -174,6 +174,12 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	if verr == nil {
 		req.InteractionID = fmt.Sprintf("web:%d:%d:%s", g.ID, v, who.user)
 	}
+	if verr == nil && r.PostFormValue("hint") != "yes" {
+		// Checked again by the service in the move's own transaction:
+		// the check below sees the game as it was read, and another
+		// move may come between.
+		req.Seen = v
+	}
 	req = req.WithContext(r.Context())
 	ref := strconv.FormatUint(g.ID, 10)
 	var reply service.Reply

@@ -61,7 +61,18 @@ type Config struct {
 	// Poll is how often a watched game's version is read from the store,
 	// so that a move made by any process reaches the pages (default 250 ms).
 	Poll time.Duration
+	// MaxStreams bounds the live pages open at once in this process
+	// (default DefaultMaxStreams): each holds a connection and a
+	// goroutine, so pages past it are served without live updates (a
+	// 503 the page survives: it scrubs and plays by its links and forms)
+	// instead of running the process out of file descriptors.
+	MaxStreams int
 }
+
+// DefaultMaxStreams is Config.MaxStreams's default: far past a server's
+// players watching their games, well inside Linux's default limit of
+// open files once Go has raised it to the hard limit.
+const DefaultMaxStreams = 4096
 
 // DefaultPoll is Config.Poll's default; MinPoll its least.
 const (
@@ -101,13 +112,16 @@ func New(cfg Config) (*Server, error) {
 		cfg.Poll = DefaultPoll
 	}
 	cfg.Poll = max(cfg.Poll, MinPoll) // each watched game is one read per poll
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = DefaultMaxStreams
+	}
 	pages, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, svc: cfg.Service, log: cfg.Logger, pages: pages, mux: http.NewServeMux()}
 	s.cache = newPageCache(pageLife, cfg.Now)
-	s.hub = newHub(cfg.Store, cfg.Poll, cfg.Live, cfg.Logger)
+	s.hub = newHub(cfg.Store, cfg.Poll, cfg.MaxStreams, cfg.Live, cfg.Logger)
 	s.routes()
 	return s, nil
 }

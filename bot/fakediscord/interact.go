@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -281,6 +282,10 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 		}
 		if cmd := s.commandLocked(rec.guildID, b.name); cmd != nil && !offeredIn(cmd, context) {
 			t.Fatalf("fakediscord: Discord does not offer /%s in this context (%d); see the command's contexts", b.name, context)
+		} else if cmd != nil {
+			if why := invocationShape(list(cmd["options"]), list(data["options"])); why != "" {
+				t.Fatalf("fakediscord: Discord would not send this /%s: %s", b.name, why)
+			}
 		}
 		if rec.guildID != "" {
 			data["guild_id"] = rec.guildID
@@ -344,6 +349,46 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 		t.Fatalf("fakediscord: interaction does not decode: %v", err)
 	}
 	return &Sent{s: s, ID: rec.id, Token: rec.token, Interaction: &di}
+}
+
+// invocationShape checks that an interaction's options have the shape
+// of the registered command's: a command with subcommands (or groups) is
+// sent as exactly one of them, a group as exactly one of its
+// subcommands, and the options a player gives are inside
+// (interactions/application-commands.mdx: "Using subcommands or subcommand
+// groups will make your base command unusable"; Subcommands and
+// Subcommand Groups, whose example interaction carries the subcommand as
+// the only option). A subcommand's name the registration lacks is let
+// through: a process of an older version may answer for commands a newer
+// one registered, and the bot's refusal is tested with it. It returns
+// what is wrong, or "".
+func invocationShape(registered, sent []any) string {
+	nests := func(o any) bool { t := num(obj(o)["type"]); return t == subCommand || t == subCommandGroup }
+	hasSubs := false
+	for _, r := range registered {
+		hasSubs = hasSubs || nests(r)
+	}
+	if !hasSubs {
+		for _, o := range sent {
+			if nests(o) {
+				return fmt.Sprintf("%q is a subcommand, and the command has none", obj(o)["name"])
+			}
+		}
+		return ""
+	}
+	if len(sent) != 1 || !nests(sent[0]) {
+		return "a command with subcommands is sent as exactly one of them (Sub(name, options...))"
+	}
+	sub := obj(sent[0])
+	for _, r := range registered {
+		if ro := obj(r); ro["name"] == sub["name"] {
+			if num(ro["type"]) != num(sub["type"]) {
+				return fmt.Sprintf("%q is registered as option type %d, sent as %d", sub["name"], num(ro["type"]), num(sub["type"]))
+			}
+			return invocationShape(list(ro["options"]), list(sub["options"]))
+		}
+	}
+	return ""
 }
 
 func interactionToken() string {

@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,6 +24,7 @@ const (
 	MaxCommandOptions   = 25
 	MaxCommandNameLen   = 32
 	MaxCommandDescLen   = 100
+	MaxCommandSize      = 8000
 	MaxThreadNameLen    = 100
 	MaxModalTitleLength = 45
 )
@@ -244,7 +246,12 @@ func validateCommand(e *formErrors, field string, c map[string]any) {
 	} else {
 		between(e, field+".name", name, 1, MaxCommandNameLen)
 	}
-	validateCommandOptions(e, field+".options", list(c["options"]))
+	validateCommandOptions(e, field+".options", list(c["options"]), atTop)
+	if typ == 1 {
+		if n := commandSize(c); n > MaxCommandSize {
+			e.add(field, "APPLICATION_COMMAND_TOO_LARGE", fmt.Sprintf("Command exceeds maximum size (%d)", MaxCommandSize))
+		}
+	}
 	// contexts: 0 guild, 1 bot DM, 2 private channel; integration_types:
 	// 0 guild install, 1 user install (interactions/application-commands.mdx).
 	for i, v := range list(c["contexts"]) {
@@ -277,12 +284,34 @@ func offeredIn(cmd map[string]any, context int) bool {
 	return true
 }
 
-func validateCommandOptions(e *formErrors, field string, opts []any) {
+// Where a list of command options sits: a command's own options, a
+// subcommand group's, or a subcommand's.
+const (
+	atTop = iota
+	inGroup
+	inSubcommand
+)
+
+// Option types that nest (interactions/application-commands.mdx,
+// Application Command Option Type).
+const (
+	subCommand      = 1
+	subCommandGroup = 2
+)
+
+// validateCommandOptions checks a list of options at a level. Discord
+// nests one way only: a command holds subcommands and groups, or options;
+// a group holds subcommands; a subcommand holds options
+// (interactions/application-commands.mdx, Subcommands and Subcommand
+// Groups; discord-api-spec ApplicationCommandSubcommandGroupOption and
+// ApplicationCommandSubcommandOption).
+func validateCommandOptions(e *formErrors, field string, opts []any, level int) {
 	if len(opts) > MaxCommandOptions {
 		e.add(field, "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", MaxCommandOptions))
 	}
 	optional := false
 	names := map[string]bool{}
+	nesting, plain := 0, 0
 	for i, o := range opts {
 		op := obj(o)
 		f := fmt.Sprintf("%s.%d", field, i)
@@ -302,12 +331,35 @@ func validateCommandOptions(e *formErrors, field string, opts []any) {
 		if !req {
 			optional = true
 		}
+		t := num(op["type"])
+		switch {
+		case t == subCommand && level == inSubcommand, t == subCommandGroup && level != atTop, t != subCommand && level == inGroup:
+			// A subcommand in a subcommand, a group in a group or in a
+			// subcommand, a value in a group.
+			e.add(f+".type", "APPLICATION_COMMAND_OPTION_TYPE_INVALID", "Value is not a valid option type at this level of nesting")
+		}
+		if t == subCommand || t == subCommandGroup {
+			nesting++
+		} else {
+			plain++
+		}
 		choices := list(op["choices"])
 		if len(choices) > MaxChoices {
 			e.add(f+".choices", "BASE_TYPE_MAX_LENGTH", fmt.Sprintf("Must be %d or fewer in length.", MaxChoices))
 		}
-		if auto, _ := op["autocomplete"].(bool); auto && len(choices) > 0 {
+		auto, _ := op["autocomplete"].(bool)
+		if auto && len(choices) > 0 {
 			e.add(f+".autocomplete", "APPLICATION_COMMAND_AUTOCOMPLETE_INVALID", "Autocomplete cannot be set with choices")
+		}
+		// Choices and autocomplete are for STRING, INTEGER and NUMBER
+		// options only (Application Command Option Structure).
+		if t != 3 && t != 4 && t != 10 {
+			if len(choices) > 0 {
+				e.add(f+".choices", "APPLICATION_COMMAND_OPTION_CHOICES_INVALID", "Choices are only valid for string, integer and number options")
+			}
+			if auto {
+				e.add(f+".autocomplete", "APPLICATION_COMMAND_AUTOCOMPLETE_INVALID", "Autocomplete is only valid for string, integer and number options")
+			}
 		}
 		for j, c := range choices {
 			between(e, fmt.Sprintf("%s.choices.%d.name", f, j), obj(c)["name"], 1, MaxChoiceLen)
@@ -315,8 +367,41 @@ func validateCommandOptions(e *formErrors, field string, opts []any) {
 				between(e, fmt.Sprintf("%s.choices.%d.value", f, j), v, 1, MaxChoiceLen)
 			}
 		}
-		if t := num(op["type"]); t == 1 || t == 2 {
-			validateCommandOptions(e, f+".options", list(op["options"]))
+		switch t {
+		case subCommand:
+			validateCommandOptions(e, f+".options", list(op["options"]), inSubcommand)
+		case subCommandGroup:
+			validateCommandOptions(e, f+".options", list(op["options"]), inGroup)
+		default:
+			if _, has := op["options"]; has && len(list(op["options"])) > 0 {
+				e.add(f+".options", "APPLICATION_COMMAND_OPTIONS_INVALID", "Only subcommands and subcommand groups have options")
+			}
 		}
 	}
+	if nesting > 0 && plain > 0 {
+		e.add(field, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Sub-command and sub-command group option types are mutually exclusive to all other types")
+	}
+}
+
+// commandSize is what counts against a slash command's 8000 characters:
+// the names, descriptions and values of the command, its options
+// (subcommands and groups included) and their choices
+// (interactions/application-commands.mdx, Slash Commands). The bot sets
+// no localizations, so only the defaults count.
+func commandSize(c map[string]any) int {
+	n := runes(c["name"]) + runes(c["description"])
+	for _, o := range list(c["options"]) {
+		op := obj(o)
+		n += commandSize(op)
+		for _, ch := range list(op["choices"]) {
+			n += runes(obj(ch)["name"])
+			switch v := obj(ch)["value"].(type) {
+			case string:
+				n += runes(v)
+			case float64:
+				n += len(strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+	}
+	return n
 }

@@ -1,0 +1,617 @@
+package service
+
+// A tournament's life once it starts: seeding, pairing each round and
+// making its games (in the transaction that writes the event), recording
+// each game's result in the game's own transaction and pairing the next
+// round there, knockout matches game by game, and players who leave.
+//
+// Lock order: a game's transaction locks the game, then its event
+// (tx.Event). UpdateEvent locks the event and only creates games, which
+// nobody else can hold yet. Resigning a withdrawn player's games goes
+// through each game's own transaction, never inside UpdateEvent.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"tessera"
+	"tessera/engine"
+	"tessera/storage"
+	"tessera/tournament"
+)
+
+// startEvent starts an open event: it seeds the players, pairs round 1
+// (a round robin: every round) and makes its games, all in one
+// UpdateEvent. byClock: the scheduler at starts:, which calls an event
+// with too few players off instead of refusing.
+func (s *Service) startEvent(ctx context.Context, id uint64, interactionID string, byClock bool) (*tessera.Event, error) {
+	e, err := s.store.Event(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ratings, err := s.eventRatings(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	e, err = s.changeEvent(ctx, id, interactionID, func(e *tessera.Event, tx storage.Tx) error {
+		now := s.now().UTC()
+		switch {
+		case e.Status != tessera.EventOpen && byClock:
+			return errSame
+		case e.Status != tessera.EventOpen:
+			return errorf(tessera.EINVALID, "%s is %s already.", eventTitle(e), eventStatusWord(e))
+		case len(e.Pairing.Players) < e.Min && byClock:
+			e.Status, e.Updated = tessera.EventCancelled, now
+			e.Note = fmt.Sprintf("only %d of the %d players needed had joined at its start", len(e.Pairing.Players), e.Min)
+			return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
+		case len(e.Pairing.Players) < e.Min:
+			return errorf(tessera.EINVALID, "%s needs at least %s to start and has %d; wait for more to join.", eventTitle(e), plural(e.Min, "player"), len(e.Pairing.Players))
+		}
+		return s.launch(ctx, tx, e, ratings, now)
+	})
+	if errors.Is(err, errSame) {
+		return e, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.poke()
+	return e, nil
+}
+
+// eventRatings are the entrants' shown ratings for the event's game in
+// its server (1000 for one without).
+func (s *Service) eventRatings(ctx context.Context, e *tessera.Event) (map[string]int, error) {
+	rs, err := s.store.Ratings(ctx, e.GuildID, e.Game)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, r := range rs {
+		out[r.UserID] = DisplayRating(r)
+	}
+	return out, nil
+}
+
+// launch seeds the event's players and pairs its first round, inside the
+// transaction that writes the event: the players by rating (equal ratings
+// in an order drawn by lot from the event's seed).
+func (s *Service) launch(ctx context.Context, tx storage.Tx, e *tessera.Event, ratings map[string]int, now time.Time) error {
+	byID := map[string]tournament.Player{}
+	var ids []string
+	for _, p := range e.Pairing.Players {
+		p.Rating = 1000
+		if r, ok := ratings[p.ID]; ok {
+			p.Rating = r
+		}
+		byID[p.ID] = p
+		ids = append(ids, p.ID)
+	}
+	var ps []tournament.Player
+	for _, id := range tournament.Shuffle(ids, e.Pairing.Seed) {
+		ps = append(ps, byID[id])
+	}
+	e.Pairing.Players = tournament.Seeded(ps)
+	if f := e.Pairing.Format; e.Pairing.Rounds == 0 && (f == tournament.FormatSwiss || f == tournament.FormatTables) {
+		e.Pairing.Rounds = defaultRounds(f, len(ps), e.Pairing.Seats)
+	}
+	if e.Pairing.Format == tournament.FormatRoundRobin && e.Pairing.Seats > 2 {
+		// The series at one table: the table is everyone who entered.
+		e.Pairing.Seats = len(ps)
+	}
+	e.Status, e.Updated = tessera.EventRunning, now
+	if err := enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus}); err != nil {
+		return err
+	}
+	if e.ThreadID == "" {
+		if err := enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventThread}); err != nil {
+			return err
+		}
+	}
+	text, err := s.advance(ctx, tx, e, now)
+	if err != nil {
+		return err
+	}
+	return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventPost, Text: clipTo(
+		fmt.Sprintf("%s begins with %s.\n%s", eventTitle(e), plural(len(ps), "player"), text), 1990), Board: true})
+}
+
+// advance carries the event on after a change: it pairs the next round
+// when the last one is complete (a round robin pairs all its rounds at
+// the start), makes the games a knockout's matches need, and finishes
+// the event after its last game. It returns what the event's thread is
+// told ("" when nothing was paired).
+func (s *Service) advance(ctx context.Context, tx storage.Tx, e *tessera.Event, now time.Time) (string, error) {
+	p := &e.Pairing
+	switch p.Format {
+	case tournament.FormatRoundRobin, tournament.FormatDoubleRoundRobin:
+		if len(p.Played) == 0 {
+			ids := make([]string, len(p.Players))
+			for i, pl := range p.Players {
+				ids[i] = pl.ID
+			}
+			ids = tournament.Shuffle(ids, p.Seed)
+			var rounds []tournament.Round
+			var err error
+			if p.Seats > 2 {
+				rounds, err = tournament.TableRoundRobin(ids)
+			} else {
+				rounds, err = tournament.RoundRobin(ids, p.Format == tournament.FormatDoubleRoundRobin)
+			}
+			if err != nil {
+				return "", err
+			}
+			var lines []string
+			for _, rd := range rounds {
+				r, err := s.addRound(ctx, tx, e, rd, now)
+				if err != nil {
+					return "", err
+				}
+				lines = append(lines, s.pairingsText(e, r, nil))
+			}
+			return clipTo(fmt.Sprintf("Every game is played at once: %s.\n%s", plural(gamesOf(e), "game"), strings.Join(lines, "\n")), 1700), nil
+		}
+		if allPlayed(e) {
+			return s.finish(ctx, tx, e, now, "")
+		}
+		return "", nil
+	case tournament.FormatKnockout:
+		return s.advanceKnockout(ctx, tx, e, now)
+	}
+	// Swiss and Swiss tables: a round at a time.
+	if len(p.Played) > 0 && !roundDone(p.Played[len(p.Played)-1]) {
+		return "", nil
+	}
+	if len(p.Played) >= p.Rounds {
+		return s.finish(ctx, tx, e, now, "")
+	}
+	var rd tournament.Round
+	var err error
+	if p.Format == tournament.FormatTables {
+		rd, err = tournament.SwissTables(*p)
+	} else {
+		rd, err = tournament.Dutch(*p)
+	}
+	if errors.Is(err, tournament.ErrUnpairable) || errors.Is(err, tournament.ErrTooFewPlayers) || err == nil && len(rd.Tables) == 0 {
+		return s.finish(ctx, tx, e, now, "no further round can be paired")
+	}
+	if err != nil {
+		return "", err
+	}
+	r, err := s.addRound(ctx, tx, e, rd, now)
+	if err != nil {
+		return "", err
+	}
+	return s.pairingsText(e, r, nil), nil
+}
+
+// addRound appends a round and makes its tables' games; it returns the
+// round's index.
+func (s *Service) addRound(ctx context.Context, tx storage.Tx, e *tessera.Event, rd tournament.Round, now time.Time) (int, error) {
+	e.Pairing.Played = append(e.Pairing.Played, rd)
+	r := len(e.Pairing.Played) - 1
+	for len(e.Games) <= r {
+		e.Games = append(e.Games, nil)
+	}
+	for t := range rd.Tables {
+		if err := s.makeGame(ctx, tx, e, r, t, now); err != nil {
+			return 0, err
+		}
+	}
+	return r, nil
+}
+
+// makeGame makes and begins the game of round r's table t: its players
+// have accepted by entering, the clock runs at once, the computer's entry
+// plays an AI seat, and it is rated when the event is (never with the
+// computer). Its thread is made in the event's channel, as any game's.
+func (s *Service) makeGame(ctx context.Context, tx storage.Tx, e *tessera.Event, r, t int, now time.Time) error {
+	table := e.Pairing.Played[r].Tables[t]
+	opts, err := engine.ParseOptions(e.Options)
+	if err != nil {
+		return err
+	}
+	bot := s.Bot()
+	names := entrantNamesByID(e)
+	players := make([]tessera.Player, len(table.Seats))
+	for i, id := range table.Seats {
+		if lvl := e.AI[id]; lvl != "" {
+			players[i] = tessera.Player{ID: bot.ID, AI: lvl, Accepted: true}
+			continue
+		}
+		players[i] = tessera.Player{ID: id, Name: names[id], Accepted: true}
+	}
+	nameAIs(players, bot.Name)
+	g := &tessera.Game{Status: tessera.StatusChallenge, Setup: engine.Setup{Game: e.Game, Players: len(players), Options: opts},
+		Players: players, GuildID: e.GuildID, ChannelID: e.ChannelID, Created: now, Updated: now, Clock: e.Clock,
+		NoThread: s.cfg.NoThreads, Unrated: !e.Rated, Event: e.ID, EventRound: r, EventTable: t, EventName: e.Pairing.Name}
+	if err := tx.CreateGame(ctx, g); err != nil {
+		return err
+	}
+	if err := s.begin(ctx, tx, g, now); err != nil {
+		return err
+	}
+	if err := tx.ModifyGame(ctx, g.ID, func(stored *tessera.Game) error {
+		v := stored.Version
+		*stored = *g
+		stored.Version = v
+		return nil
+	}); err != nil {
+		return err
+	}
+	for len(e.Games[r]) <= t {
+		e.Games[r] = append(e.Games[r], 0)
+	}
+	e.Games[r][t] = g.ID
+	return nil
+}
+
+func roundDone(rd tournament.Round) bool {
+	for _, t := range rd.Tables {
+		if !t.Played() {
+			return false
+		}
+	}
+	return true
+}
+
+func allPlayed(e *tessera.Event) bool {
+	for _, rd := range e.Pairing.Played {
+		if !roundDone(rd) {
+			return false
+		}
+	}
+	return true
+}
+
+func gamesOf(e *tessera.Event) int {
+	n := 0
+	for _, rd := range e.Pairing.Played {
+		n += len(rd.Tables)
+	}
+	return n
+}
+
+// finish ends the event: its standings are final. why, when set, says
+// why it ended before its planned rounds.
+func (s *Service) finish(ctx context.Context, tx storage.Tx, e *tessera.Event, now time.Time, why string) (string, error) {
+	e.Status, e.Updated, e.Note = tessera.EventFinished, now, why
+	if err := enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus}); err != nil {
+		return "", err
+	}
+	lines, err := standingsLines(e)
+	if err != nil {
+		return "", err
+	}
+	head := fmt.Sprintf("%s is over. %s", eventTitle(e), s.winnerLine(e))
+	if why != "" {
+		head = fmt.Sprintf("%s is over (%s). %s", eventTitle(e), why, s.winnerLine(e))
+	}
+	return head + "\nFinal places:\n" + strings.Join(lines, "\n"), nil
+}
+
+// eventGameOver records a finished game's result in its event, in the
+// game's own transaction (called from turnPassed), and carries the event
+// on: the next round, a match's next game, or the event's end. Each
+// result posts the standings in the event's thread.
+func (s *Service) eventGameOver(ctx context.Context, tx storage.Tx, g *tessera.Game, st engine.State, now time.Time) error {
+	e, err := tx.Event(ctx, g.Event)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil // the event is gone: the game was an ordinary one after all
+	}
+	if err != nil {
+		return err
+	}
+	r, t := g.EventRound, g.EventTable
+	if !e.Active() || r >= len(e.Games) || t >= len(e.Games[r]) || e.Games[r][t] != g.ID || e.Pairing.Played[r].Tables[t].Played() {
+		return nil // cancelled, or already recorded
+	}
+	table := &e.Pairing.Played[r].Tables[t]
+	places := Places(g, st)
+	table.Places = make([]int, len(places))
+	for i, pl := range places {
+		table.Places[i] = pl + 1
+	}
+	text := s.resultLine(e, r, t)
+	more, err := s.advance(ctx, tx, e, now)
+	if err != nil {
+		return err
+	}
+	if more != "" {
+		text += "\n" + more
+	}
+	e.Updated = now
+	if err := enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventPost, Text: clipTo(text, 1990), Board: true}); err != nil {
+		return err
+	}
+	return tx.PutEvent(ctx, e)
+}
+
+// resultLine says a table's result: "Round 2, table 1 (game #12): Ana 1,
+// Bo 0."
+func (s *Service) resultLine(e *tessera.Event, r, t int) string {
+	names := entrantNamesByID(e)
+	table := e.Pairing.Played[r].Tables[t]
+	pts := tournament.Points(table)
+	var parts []string
+	for i, id := range table.Seats {
+		parts = append(parts, fmt.Sprintf("%s %s", names[id], pointsText(pts[i])))
+	}
+	return fmt.Sprintf("Round %d, table %d (game #%d): %s.", r+1, t+1, e.Games[r][t], strings.Join(parts, ", "))
+}
+
+// knockoutSlots are the slots of knockout round r (from 0): the bracket,
+// then each round's match winners in order; ok false while round r-1 has
+// an undecided match.
+func knockoutSlots(e *tessera.Event, r int) ([]string, bool, error) {
+	slots, err := tournament.Bracket(e.Pairing.Players)
+	if err != nil {
+		return nil, false, err
+	}
+	for k := 0; k < r; k++ {
+		ms, err := knockoutMatches(e, k, slots)
+		if err != nil {
+			return nil, false, err
+		}
+		var winners []string
+		for i, m := range ms {
+			_, w, err := matchState(e, k, i, m)
+			if err != nil || w == "" {
+				return nil, false, err
+			}
+			winners = append(winners, w)
+		}
+		slots = winners
+	}
+	return slots, true, nil
+}
+
+// knockoutMatches are round r's matches from its slots, each with the
+// round's tables that seat its two players, in order.
+func knockoutMatches(e *tessera.Event, r int, slots []string) ([]tournament.Match, error) {
+	ms, err := tournament.Matches(slots, e.Pairing.Players, max(e.BestOf, 1))
+	if err != nil {
+		return nil, err
+	}
+	if r < len(e.Pairing.Played) {
+		for i := range ms {
+			for _, t := range e.Pairing.Played[r].Tables {
+				if slices.Contains(t.Seats, ms[i].Players[0]) && slices.Contains(t.Seats, ms[i].Players[1]) {
+					ms[i].Games = append(ms[i].Games, t)
+				}
+			}
+		}
+	}
+	return ms, nil
+}
+
+// matchState is a match's winner, or the table of its next game, or
+// neither while a game is in play. A player who left loses the match once
+// their games in play are over.
+func matchState(e *tessera.Event, r, i int, m tournament.Match) (next tournament.Table, winner string, err error) {
+	for _, g := range m.Games {
+		if !g.Played() {
+			return tournament.Table{}, "", nil
+		}
+	}
+	gone := func(id string) bool {
+		j := entrantIndex(e, id)
+		return j >= 0 && e.Pairing.Players[j].Withdrawn
+	}
+	a, b := m.Players[0], m.Players[1]
+	if a != "" && b != "" {
+		switch {
+		case gone(a) && !gone(b):
+			return tournament.Table{}, b, nil
+		case gone(b):
+			return tournament.Table{}, a, nil
+		}
+	}
+	return m.Next(tournament.MatchLot(e.Pairing.Seed, r+1, i))
+}
+
+// knockoutWinner is the final's winner ("" until it is decided).
+func knockoutWinner(e *tessera.Event) string {
+	r := len(e.Pairing.Played) - 1
+	if r < 0 {
+		return ""
+	}
+	slots, ok, err := knockoutSlots(e, r)
+	if err != nil || !ok || len(slots) != 2 {
+		return ""
+	}
+	ms, err := knockoutMatches(e, r, slots)
+	if err != nil || len(ms) != 1 {
+		return ""
+	}
+	_, w, _ := matchState(e, r, 0, ms[0])
+	return w
+}
+
+// advanceKnockout makes the games the last round's matches need next (a
+// match's next game, or its decider), and once every match is decided
+// pairs the next round of the winners, or ends the event after the final.
+func (s *Service) advanceKnockout(ctx context.Context, tx storage.Tx, e *tessera.Event, now time.Time) (string, error) {
+	var text []string
+	for {
+		r := len(e.Pairing.Played) - 1
+		if r < 0 { // the first round: the bracket, its byes going through
+			e.Pairing.Played = append(e.Pairing.Played, tournament.Round{})
+			e.Games = append(e.Games, nil)
+			r = 0
+		}
+		slots, _, err := knockoutSlots(e, r)
+		if err != nil {
+			return "", err
+		}
+		ms, err := knockoutMatches(e, r, slots)
+		if err != nil {
+			return "", err
+		}
+		var winners []string
+		made := false
+		for i, m := range ms {
+			next, w, err := matchState(e, r, i, m)
+			if err != nil {
+				return "", err
+			}
+			if w != "" {
+				winners = append(winners, w)
+				if (m.Players[0] == "" || m.Players[1] == "") && !slices.Contains(e.Pairing.Played[r].Byes, w) {
+					e.Pairing.Played[r].Byes = append(e.Pairing.Played[r].Byes, w)
+				}
+				continue
+			}
+			if len(next.Seats) == 0 {
+				continue // a game of the match is in play
+			}
+			e.Pairing.Played[r].Tables = append(e.Pairing.Played[r].Tables, next)
+			if err := s.makeGame(ctx, tx, e, r, len(e.Pairing.Played[r].Tables)-1, now); err != nil {
+				return "", err
+			}
+			made = true
+		}
+		if made {
+			text = append(text, s.pairingsText(e, r, nil))
+		}
+		if len(winners) < len(ms) {
+			return strings.Join(text, "\n"), nil
+		}
+		if len(winners) == 1 {
+			end, err := s.finish(ctx, tx, e, now, "")
+			return strings.Join(append(text, end), "\n"), err
+		}
+		e.Pairing.Played = append(e.Pairing.Played, tournament.Round{})
+		e.Games = append(e.Games, nil)
+	}
+}
+
+// withdrawConfirmed withdraws a player from a running event (their Leave
+// confirmed, or their removal): they are no longer paired, and each of
+// their games in play is resigned through the game's own transaction.
+func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Reply, error) {
+	ctx := req.Context()
+	var name string
+	e, err := s.changeEvent(ctx, id, req.InteractionID, func(e *tessera.Event, tx storage.Tx) error {
+		if e.GuildID != req.GuildID {
+			return errorf(tessera.ENOTFOUND, "There is no tournament #%d in this server; /tournament list shows them.", id)
+		}
+		i := entrantIndex(e, userID)
+		switch {
+		case i < 0:
+			return errorf(tessera.EINVALID, "That player is not entered in %s.", eventTitle(e))
+		case e.Pairing.Players[i].Withdrawn && e.Status == tessera.EventRunning:
+			// Left already: a click again (after a store error, say)
+			// resigns what is still in play.
+			name = e.Pairing.Players[i].Name
+			return errSame
+		case e.Pairing.Players[i].Withdrawn:
+			return errorf(tessera.EINVALID, "%s has already left %s.", e.Pairing.Players[i].Name, eventTitle(e))
+		case e.Status == tessera.EventOpen:
+			e.Pairing.Players = slices.Delete(e.Pairing.Players, i, i+1)
+			return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
+		case !e.Active():
+			return errorf(tessera.EINVALID, "%s is %s; nobody leaves it now.", eventTitle(e), eventStatusWord(e))
+		}
+		name = e.Pairing.Players[i].Name
+		e.Pairing.Players[i].Withdrawn = true
+		e.Updated = s.now().UTC()
+		how := "left"
+		if userID != req.User.ID {
+			how = "was removed by " + req.User.Name
+		}
+		if err := enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventPost,
+			Text: fmt.Sprintf("%s %s: no longer paired; their games in play are resigned.", name, how)}); err != nil {
+			return err
+		}
+		return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
+	})
+	if errors.Is(err, errSame) {
+		e, err = s.eventByID(req, id)
+	}
+	if err != nil {
+		return Reply{}, s.eventErr(req, id, err)
+	}
+	s.poke()
+	if name == "" { // it had not started
+		return Reply{Text: fmt.Sprintf("Taken out of %s.", eventTitle(e)), Ephemeral: true}, nil
+	}
+	n, err := s.resignEntrant(ctx, e, userID)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Reply{Text: fmt.Sprintf("%s has left %s; %s resigned.", name, eventTitle(e), plural(n, "game")), Ephemeral: true}, nil
+}
+
+// resignEntrant resigns every game in play of an entrant who left, each
+// in its own transaction (a move meanwhile is a conflict: read again and
+// resign then). It returns how many it resigned.
+func (s *Service) resignEntrant(ctx context.Context, e *tessera.Event, entrant string) (int, error) {
+	n := 0
+	for r, rd := range e.Pairing.Played {
+		for t, table := range rd.Tables {
+			seat := slices.Index(table.Seats, entrant)
+			if seat < 0 || table.Played() || r >= len(e.Games) || t >= len(e.Games[r]) || e.Games[r][t] == 0 {
+				continue
+			}
+			done, err := s.resignSeat(ctx, e.Games[r][t], seat)
+			if err != nil {
+				return n, err
+			}
+			if done {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// resignSeat resigns one seat of a game in play, as its player's own
+// resignation would; false when the game is over or the seat has left.
+func (s *Service) resignSeat(ctx context.Context, gameID uint64, seat int) (bool, error) {
+	for try := 0; ; try++ {
+		g, err := s.store.Game(ctx, gameID)
+		if err != nil {
+			return false, err
+		}
+		if g.Status != tessera.StatusPlaying || seat >= len(g.Players) {
+			return false, nil
+		}
+		p, err := s.state(g)
+		if err != nil {
+			return false, err
+		}
+		if resigned(p.state, seat) || p.state.Over() {
+			return false, nil
+		}
+		st := p.state.Clone()
+		o := st.Resign(engine.Seat(seat))
+		_, err = s.commit(Request{}.WithContext(ctx), g, st, seat, "resign", o, nil)
+		if tessera.ErrorCode(err) == tessera.ECONFLICT && try < 20 {
+			continue
+		}
+		return err == nil, err
+	}
+}
+
+// startDueEvents starts the open events whose starts: has come (the
+// scheduler's tick), calling off those with too few players.
+func (s *Service) startDueEvents(ctx context.Context, now time.Time) (int, error) {
+	due, err := s.store.EventsDue(ctx, now)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range due {
+		if _, err := s.startEvent(ctx, id, "", true); err != nil {
+			s.log.Error("tournament: cannot start an event at its time", "event", id, "err", err)
+			continue
+		}
+		n++
+	}
+	return n, nil
+}
