@@ -56,9 +56,13 @@ type Calibration struct {
 	// chance stayed at or above 90% to the end (0: from the start; the
 	// game's length + 1 when it never did, as in a shared win), and
 	// DecidedShare its mean as a share of the game's length.
-	Decided      []int   `json:"decided"`
-	Lengths      []int   `json:"lengths"`
-	DecidedShare float64 `json:"decided_share"`
+	Decided []int `json:"decided"`
+	Lengths []int `json:"lengths"`
+	// Points are every chance given and the result that followed, [p, y]
+	// rounded to 3 decimals, so that a map can be fitted on some runs and
+	// checked on others (FitLogistic).
+	Points       [][2]float64 `json:"points,omitempty"`
+	DecidedShare float64      `json:"decided_share"`
 }
 
 // CalibrationBin is one bin of the reliability diagram.
@@ -142,6 +146,7 @@ func Calibrate(ctx context.Context, cfg CalibrationConfig) (Calibration, error) 
 				out.Bins[b].Count++
 				out.Bins[b].Mean += p
 				out.Bins[b].Won += y
+				out.Points = append(out.Points, [2]float64{math.Round(p*1000) / 1000, math.Round(y*1000) / 1000})
 				sq += (p - y) * (p - y)
 				sqBase += (base - y) * (base - y)
 				n++
@@ -274,6 +279,7 @@ func MergeCalibrations(cs []Calibration) (Calibration, error) {
 		out.Positions += c.Positions
 		out.Decided = append(out.Decided, c.Decided...)
 		out.Lengths = append(out.Lengths, c.Lengths...)
+		out.Points = append(out.Points, c.Points...)
 		share += c.DecidedShare * float64(c.Games)
 	}
 	for b := range out.Bins {
@@ -289,4 +295,94 @@ func MergeCalibrations(cs []Calibration) (Calibration, error) {
 		out.DecidedShare = share / float64(out.Games)
 	}
 	return out, nil
+}
+
+// Logistic is a calibration map of chances: p' = σ(A·logit(p) + B). A
+// below 1 pulls overconfident chances towards the middle.
+type Logistic struct {
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+}
+
+// Apply maps one chance (clamped away from 0 and 1 first, so that a
+// certain chance stays finite).
+func (l Logistic) Apply(p float64) float64 {
+	p = min(1-1e-3, max(1e-3, p))
+	return 1 / (1 + math.Exp(-(l.A*math.Log(p/(1-p)) + l.B)))
+}
+
+// FitLogistic fits a map to points [p, y] by maximum likelihood (Newton's
+// method on the log loss, y a share in [0, 1]); the identity (A 1, B 0)
+// when there are too few points to fit.
+func FitLogistic(points [][2]float64) Logistic {
+	l := Logistic{A: 1}
+	if len(points) < 20 {
+		return l
+	}
+	for range 50 {
+		var ga, gb, haa, hab, hbb float64
+		for _, pt := range points {
+			p := min(1-1e-3, max(1e-3, pt[0]))
+			x := math.Log(p / (1 - p))
+			q := l.Apply(pt[0])
+			d := q - pt[1]
+			w := q * (1 - q)
+			ga += d * x
+			gb += d
+			haa += w * x * x
+			hab += w * x
+			hbb += w
+		}
+		det := haa*hbb - hab*hab
+		if det <= 1e-12 {
+			break
+		}
+		da, db := (hbb*ga-hab*gb)/det, (haa*gb-hab*ga)/det
+		l.A, l.B = l.A-da, l.B-db
+		if math.Abs(da)+math.Abs(db) < 1e-9 {
+			break
+		}
+	}
+	return l
+}
+
+// Brier is the mean squared difference between the chances, mapped by
+// l, and the results.
+func (l Logistic) Brier(points [][2]float64) float64 {
+	if len(points) == 0 {
+		return 0
+	}
+	sq := 0.0
+	for _, pt := range points {
+		d := l.Apply(pt[0]) - pt[1]
+		sq += d * d
+	}
+	return sq / float64(len(points))
+}
+
+// Mapped is the report with every chance mapped by l: its bins and Brier
+// score recomputed from its points (the other fields kept).
+func (c Calibration) Mapped(l Logistic) Calibration {
+	out := c
+	out.Bins = make([]CalibrationBin, 10)
+	for b := range out.Bins {
+		out.Bins[b].Low, out.Bins[b].High = float64(b)/10, float64(b+1)/10
+	}
+	out.Points = nil
+	for _, pt := range c.Points {
+		p := l.Apply(pt[0])
+		b := min(9, int(p*10))
+		out.Bins[b].Count++
+		out.Bins[b].Mean += p
+		out.Bins[b].Won += pt[1]
+		out.Points = append(out.Points, [2]float64{p, pt[1]})
+	}
+	for b := range out.Bins {
+		if k := out.Bins[b].Count; k > 0 {
+			out.Bins[b].Mean /= float64(k)
+			out.Bins[b].Won /= float64(k)
+		}
+	}
+	out.Brier = l.Brier(c.Points)
+	return out
 }

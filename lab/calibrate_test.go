@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tessera/ai"
+	"tessera/engine"
 	_ "tessera/engine/games"
 )
 
@@ -62,5 +63,42 @@ func TestCalibrate(t *testing.T) {
 	other.Iterations = 61
 	if _, err := MergeCalibrations([]Calibration{one, other}); err == nil {
 		t.Fatal("runs of different budgets merged")
+	}
+}
+
+// TestFitLogistic: points drawn from a known map of overconfident chances
+// give back about that map, and mapping with it lowers their Brier
+// score; too few points give the identity.
+func TestFitLogistic(t *testing.T) {
+	want := Logistic{A: 0.4, B: 0.3}
+	var pts [][2]float64
+	r := engine.NewRand(5)
+	for i := range 4000 {
+		p := (float64(i%99) + 0.5) / 100 // chances given, spread over (0, 1)
+		q := want.Apply(p)               // how often such a seat won
+		y := 0.0
+		if r.Float64() < q { // won with frequency q
+			y = 1
+		}
+		pts = append(pts, [2]float64{p, y})
+	}
+	got := FitLogistic(pts)
+	if math.Abs(got.A-want.A) > 0.08 || math.Abs(got.B-want.B) > 0.15 {
+		t.Fatalf("fitted %+v, want about %+v", got, want)
+	}
+	if raw, mapped := (Logistic{A: 1}).Brier(pts), got.Brier(pts); mapped >= raw {
+		t.Fatalf("Brier %v mapped, %v raw", mapped, raw)
+	}
+	if l := FitLogistic(pts[:10]); l != (Logistic{A: 1}) {
+		t.Fatalf("10 points fitted %+v", l)
+	}
+	c := Calibration{Points: pts}
+	m := c.Mapped(got)
+	n := 0
+	for _, b := range m.Bins {
+		n += b.Count
+	}
+	if n != len(pts) || math.Abs(m.Brier-got.Brier(pts)) > 1e-12 {
+		t.Fatalf("mapped report: %d points binned of %d, Brier %v", n, len(pts), m.Brier)
 	}
 }

@@ -30,6 +30,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 1, "games played at once (the result does not depend on it)")
 	pngPath := fs.String("png", "", "write the reliability diagram to this PNG file")
 	merge := fs.Bool("merge", false, "merge the JSON reports given as arguments (runs of one game with different seeds) instead of playing")
+	fit := fs.Bool("fit", false, "with --merge: fit a logistic map of the chances on the odd-numbered reports, check it on the even-numbered ones, and print the merged report mapped (--png draws it)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tessera calibrate --game ID [--players N] [--option k=v]... [-n GAMES] [--seed S] [--iterations N] [--self LEVEL] [--workers W] [--png FILE]\n       tessera calibrate --merge [--png FILE] REPORT.json...\n")
 		fs.PrintDefaults()
@@ -38,7 +39,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *merge {
-		return mergeCalibrations(fs.Args(), *pngPath, stdout, stderr)
+		return mergeCalibrations(fs.Args(), *pngPath, *fit, stdout, stderr)
 	}
 	if fs.NArg() != 0 || *gf.game == "" || *n < 1 || *iterations < 1 || *workers < 1 {
 		fs.Usage()
@@ -88,8 +89,10 @@ func printCalibration(c lab.Calibration, pngPath string, stdout, stderr io.Write
 	return 0
 }
 
-// mergeCalibrations is --merge: the reports in files as one.
-func mergeCalibrations(files []string, pngPath string, stdout, stderr io.Writer) int {
+// mergeCalibrations is --merge: the reports in files as one; with fit,
+// a map fitted on half of them and checked on the other half, and the
+// report mapped.
+func mergeCalibrations(files []string, pngPath string, fit bool, stdout, stderr io.Writer) int {
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "calibrate --merge: give the reports to merge")
 		return 2
@@ -113,7 +116,30 @@ func mergeCalibrations(files []string, pngPath string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	return printCalibration(c, pngPath, stdout, stderr)
+	if !fit {
+		return printCalibration(c, pngPath, stdout, stderr)
+	}
+	var fitOn, heldOut [][2]float64
+	for i, r := range cs {
+		if i%2 == 0 {
+			fitOn = append(fitOn, r.Points...)
+		} else {
+			heldOut = append(heldOut, r.Points...)
+		}
+	}
+	m := lab.FitLogistic(fitOn)
+	check := struct {
+		Map         lab.Logistic `json:"map"`
+		FitPoints   int          `json:"fit_points"`
+		HeldOut     int          `json:"held_out_points"`
+		BrierRaw    float64      `json:"held_out_brier_raw"`
+		BrierMapped float64      `json:"held_out_brier_mapped"`
+		BrierHalf   float64      `json:"held_out_brier_one_half"` // always 1/2: the base of 2-player games
+	}{Map: m, FitPoints: len(fitOn), HeldOut: len(heldOut), BrierRaw: lab.Logistic{A: 1}.Brier(heldOut), BrierMapped: m.Brier(heldOut),
+		BrierHalf: lab.Logistic{}.Brier(heldOut)}
+	b, _ := json.Marshal(check)
+	fmt.Fprintln(stdout, string(b))
+	return printCalibration(c.Mapped(m), pngPath, stdout, stderr)
 }
 
 // selfBudget reads --self: a level's budget or mctsN's, on two trees,
