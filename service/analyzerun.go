@@ -27,7 +27,8 @@ const MaxAnalysisIterations = 200000
 // with moves (the record's entries), from position len(done) on, and
 // returns every position: before each entry, then the end. Each
 // position is judged from the information of its seat to move, with
-// iterations of search, deterministically for seed. progress, when set,
+// iterations of search, deterministically for seed, its chances mapped by
+// the game's calibration map (ai.Calibrated). progress, when set,
 // is called after each position with all of them so far; its error stops
 // the analysis and is returned, as is ctx's.
 func AnalyzePositions(ctx context.Context, setup engine.Setup, moves []tessera.MoveEntry, iterations int, seed uint64, done []tessera.AnalysedPosition, progress func([]tessera.AnalysedPosition) error) ([]tessera.AnalysedPosition, error) {
@@ -56,13 +57,19 @@ func AnalyzePositions(ctx context.Context, setup engine.Setup, moves []tessera.M
 		if err != nil {
 			return out, fmt.Errorf("position after %s: %w", plural(i, "move"), err)
 		}
-		ap := tessera.AnalysedPosition{Seat: int(p.Seat), Win: p.Win, Best: p.Best, BestWin: p.BestWin}
+		cal := func(w []float64) []float64 { // the game's calibration map, if it has one
+			if w == nil {
+				return nil
+			}
+			return ai.Calibrated(setup.Game, w)
+		}
+		ap := tessera.AnalysedPosition{Seat: int(p.Seat), Win: cal(p.Win), Best: p.Best, BestWin: cal(p.BestWin)}
 		if i < len(moves) {
 			m := moves[i]
 			ap.Played = m.Text
 			if m.Seat == ap.Seat {
 				if w, ok := p.After(m.Text); ok {
-					ap.PlayedWin = w
+					ap.PlayedWin = cal(w)
 				}
 			}
 			if err := applyEntry(st, m); err != nil {
