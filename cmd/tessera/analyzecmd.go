@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/picture"
+	"tessera/render"
 	"tessera/service"
 )
 
@@ -63,8 +65,9 @@ func runAnalyze(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	record := fs.String("record", "", "the record file (/export's game-N.json)")
 	iterations := fs.Int("iterations", service.DefaultAnalysisIterations, "the search's iterations per position (the setting ai.analysis_iterations)")
 	seed := fs.Uint64("seed", 0, "the analysis's seed (default the record's game id, as /analyze)")
+	pngPath := fs.String("png", "", "also draw the chart of each seat's chance to this PNG file, as /analyze posts it")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tessera analyze --record FILE [--iterations N] [--seed S]\n")
+		fmt.Fprintf(stderr, "usage: tessera analyze --record FILE [--iterations N] [--seed S] [--png FILE]\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {
@@ -112,6 +115,30 @@ func runAnalyze(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out.End = ps[len(ps)-1].Win
 	for _, c := range service.Costliest(ps, 3) {
 		out.Costliest = append(out.Costliest, costlyJSON{N: c.N, Seat: c.Seat + 1, Move: c.Played, Before: c.Before, After: c.After, Best: c.Best, Kept: c.Kept})
+	}
+	if *pngPath != "" {
+		chart := picture.WinChart{Title: fmt.Sprintf("%s · game #%d · chance of winning", rec.Name, rec.ID)}
+		for _, c := range service.Costliest(ps, 3) {
+			chart.Marks = append(chart.Marks, c.N)
+		}
+		for seat := range rec.Setup.Players {
+			cs := picture.ChartSeat{Name: fmt.Sprintf("seat %d", seat+1)}
+			if seat < len(rec.Players) {
+				cs.Name = rec.Players[seat].Name
+			}
+			for _, p := range ps {
+				cs.Chance = append(cs.Chance, p.Win[seat])
+			}
+			chart.Seats = append(chart.Seats, cs)
+		}
+		data, err := render.WinChartPNG(chart)
+		if err == nil {
+			err = os.WriteFile(*pngPath, data, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "analyze:", err)
+			return 1
+		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")

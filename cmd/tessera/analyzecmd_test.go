@@ -54,9 +54,13 @@ func recordFile(t *testing.T, game string, k int, seed uint64) string {
 // a record and missing flags are refused.
 func TestAnalyzeRecord(t *testing.T) {
 	path := recordFile(t, "closure", 10, 4)
-	code, out, errs := runCmd(t, "", "analyze", "--record", path, "--iterations", "40")
+	chart := filepath.Join(t.TempDir(), "chart.png")
+	code, out, errs := runCmd(t, "", "analyze", "--record", path, "--iterations", "40", "--png", chart)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if png, err := os.ReadFile(chart); err != nil || len(png) < 1000 || string(png[1:4]) != "PNG" {
+		t.Fatalf("chart: %v", err)
 	}
 	var got analysisJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
