@@ -507,7 +507,7 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 // complete suggests values for the option a player is typing in.
 func (b *Bot) complete(req service.Request, inv invocation, data discordgo.ApplicationCommandInteractionData) []service.Choice {
 	var focused *discordgo.ApplicationCommandInteractionDataOption
-	for _, o := range inv.Options {
+	for _, o := range inv.Values {
 		if o.Focused {
 			focused = o
 		}
@@ -528,7 +528,7 @@ func (b *Bot) complete(req service.Request, inv invocation, data discordgo.Appli
 		in = service.Args{}
 	}
 	delete(in, focused.Name) // the others' values
-	if g := dataOption(inv.Options, "game"); g != nil && !g.Focused {
+	if g := dataOption(inv.Values, "game"); g != nil && !g.Focused {
 		in["game"] = g.StringValue()
 	}
 	return o.Complete(b.svc, req, in, typed)
@@ -567,7 +567,7 @@ func (b *Bot) command(ctx context.Context, i *discordgo.Interaction) {
 		return
 	}
 	inv, refusal := invoked(c, data)
-	if refusal == "" && inv.InServer && i.GuildID == "" {
+	if refusal == "" && inv.ServerOnly && i.GuildID == "" {
 		// Discord offers the command here for its other subcommands.
 		refusal = "/" + inv.Path + " works in a server channel, not in direct messages."
 	}

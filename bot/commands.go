@@ -99,11 +99,10 @@ type invocation struct {
 	service.Command
 	// Path is the command as the player typed it: "tournament new".
 	Path string
-	// Options are the values given for Command's options.
-	Options []*discordgo.ApplicationCommandInteractionDataOption
-	// InServer: the command or one of its parents is offered only in a
-	// server channel.
-	InServer bool
+	// Values are the values given for Command's options.
+	Values []*discordgo.ApplicationCommandInteractionDataOption
+	// ServerOnly: the subcommand or one of its parents is InServer.
+	ServerOnly bool
 }
 
 // invoked resolves an interaction's command by the table, down to the
@@ -112,12 +111,12 @@ type invocation struct {
 // process of an older version may still serve the commands a newer one
 // registered).
 func invoked(c service.Command, data discordgo.ApplicationCommandInteractionData) (inv invocation, refusal string) {
-	inv = invocation{Command: c, Path: c.Name, Options: data.Options, InServer: c.InServer}
+	inv = invocation{Command: c, Path: c.Name, Values: data.Options, ServerOnly: c.InServer}
 	for len(inv.Subcommands) > 0 {
 		var sub *discordgo.ApplicationCommandInteractionDataOption
-		if len(inv.Options) == 1 && (inv.Options[0].Type == discordgo.ApplicationCommandOptionSubCommand ||
-			inv.Options[0].Type == discordgo.ApplicationCommandOptionSubCommandGroup) {
-			sub = inv.Options[0]
+		if len(inv.Values) == 1 && (inv.Values[0].Type == discordgo.ApplicationCommandOptionSubCommand ||
+			inv.Values[0].Type == discordgo.ApplicationCommandOptionSubCommandGroup) {
+			sub = inv.Values[0]
 		}
 		var sc service.Command
 		ok := false
@@ -127,7 +126,7 @@ func invoked(c service.Command, data discordgo.ApplicationCommandInteractionData
 		if !ok {
 			return invocation{}, "/" + inv.Path + " takes one of: " + subcommandList(inv.Command) + "."
 		}
-		inv = invocation{Command: sc, Path: inv.Path + " " + sc.Name, Options: sub.Options, InServer: inv.InServer || sc.InServer}
+		inv = invocation{Command: sc, Path: inv.Path + " " + sc.Name, Values: sub.Options, ServerOnly: inv.ServerOnly || sc.InServer}
 	}
 	return inv, ""
 }
@@ -158,7 +157,7 @@ func dataOption(opts []*discordgo.ApplicationCommandInteractionDataOption, name 
 func (b *Bot) args(inv invocation, data discordgo.ApplicationCommandInteractionData) (in service.Args, refusal string) {
 	in = service.Args{}
 	for _, o := range inv.Command.Options {
-		do := dataOption(inv.Options, o.Name)
+		do := dataOption(inv.Values, o.Name)
 		if do == nil {
 			continue
 		}

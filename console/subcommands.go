@@ -121,13 +121,19 @@ func subcommandNames(cmd service.Command) string {
 	return strings.Join(names, ", ")
 }
 
-// example is a command's first subcommand as the help writes it.
+// example is a command's first subcommand with its required options.
 func example(path string, cmd service.Command) string {
 	for len(cmd.Subcommands) > 0 {
 		cmd = cmd.Subcommands[0]
 		path += " " + cmd.Name
 	}
-	return strings.TrimSpace("/" + path + " " + subUsage(cmd))
+	words := []string{"/" + path}
+	for _, o := range cmd.Options {
+		if o.Required {
+			words = append(words, o.Name+":…")
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // subUsage is how the help writes a subcommand's options: name:… for

@@ -59,7 +59,7 @@ func TestConsoleSubcommands(t *testing.T) {
 		{"remove #3 user:bo", "remove", "event=3 user=@bo"},
 		{"list", "list", ""},
 		// Refusals say what to type.
-		{"", "", "Write /tournament and one of: new, standings, remove, list; for example /tournament new game:… format:… [rounds:…]"},
+		{"", "", "Write /tournament and one of: new, standings, remove, list; for example /tournament new game:… format:…."},
 		{"frobnicate", "", `/tournament has no "frobnicate"; write /tournament and one of: new, standings, remove, list.`},
 		{"new game:closure", "", "/tournament new needs format:; write /tournament new game:… format:… [rounds:…]"},
 		{"new game:closure format:swiss rounds:four", "", `rounds: takes a whole number, not "four".`},
@@ -99,5 +99,31 @@ func TestConsoleSubcommandHelp(t *testing.T) {
 		"/tournament list  | The events\n"
 	if b.String() != want {
 		t.Errorf("help lines:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestConsoleTournament: the service's /tournament through the console,
+// written as on Discord.
+func TestConsoleTournament(t *testing.T) {
+	c, out := newConsole(t)
+	for _, step := range []struct{ line, want string }{
+		{"ana: /tournament new game:closure format:round-robin", "Click Join to enter"},
+		{"bo: /tournament join #1", "You joined"},
+		{"cy: /tournament join", "You joined"},
+		{"ana: /tournament start #1", "has started"},
+		{"ana: /tournament pairings round:1", "Table 1: bo v cy"},
+		{"ana: /tournament", "Write /tournament and one of: new, list, standings, pairings, start, join, leave, remove, cancel; for example /tournament new game:… format:…."},
+		{"ana: /tournament bogus", `/tournament has no "bogus"`},
+		{"ana: /tournament new game:closure", "/tournament new needs format:"},
+		{"bo: /tournament leave", "Leave the tournament: /click tquit:1"},
+	} {
+		out.Reset()
+		c.Line(t.Context(), step.line)
+		if !strings.Contains(out.String(), step.want) {
+			t.Errorf("%s: %q, want %q", step.line, out.String(), step.want)
+		}
+	}
+	if h := Help(); !strings.Contains(h, "/tournament new game:… format:… [name:…]") || !strings.Contains(h, "/tournament remove event:… user:…") {
+		t.Errorf("the help lacks /tournament's subcommands:\n%s", h)
 	}
 }

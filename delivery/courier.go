@@ -142,7 +142,9 @@ const starterPoll = 25 * time.Millisecond
 // answer may never have been posted) and returns the game as last read.
 func (s *Courier) awaitStarter(ctx context.Context, sink Sink, g *tessera.Game) *tessera.Game {
 	r, ok := sink.(StarterRecorder)
-	if !ok || g.ThreadID != "" || g.NoThread || g.InDMs || g.MessageID != "" || g.MessageChannel != "" {
+	// A tournament's game has no challenge message: its thread starts on
+	// its own in the event's channel, at once.
+	if !ok || g.ThreadID != "" || g.NoThread || g.InDMs || g.MessageID != "" || g.MessageChannel != "" || g.Event != 0 {
 		return g
 	}
 	deadline := time.Now().Add(r.StarterWait()) // the wall clock: a network's delay, not the game's time
