@@ -264,6 +264,19 @@ type Announcement struct {
 	Enqueued time.Time `json:"enqueued,omitempty"`
 }
 
+// Queue is the outbox's queue the announcement waits in: its game's id,
+// or for a tournament's announcement (GameID 0) its event's id negated
+// (-EventID, as an int64), so that no game's and event's announcements
+// share one. The stores keep each queue in order, hold a queue back
+// behind a retry and lease queues to couriers by it; the courier
+// delivers each queue's announcements one after the other.
+func (a Announcement) Queue() uint64 {
+	if a.GameID == 0 && a.EventID != 0 {
+		return -a.EventID
+	}
+	return a.GameID
+}
+
 // UserSettings are a player's own settings.
 type UserSettings struct {
 	NotifyOff bool   `json:"notify_off,omitempty"` // no turn direct messages

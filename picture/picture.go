@@ -1,6 +1,6 @@
 // Package picture describes the pictures Tessera draws, without drawing
 // them: the panel below a board, a leaderboard, a profile card, the frames
-// of a replay. The service fills them in; a renderer (render/, PNG and GIF
+// of a replay, an event's standings. The service fills them in; a renderer (render/, PNG and GIF
 // through gg; a web page's SVG one day) draws them. It depends only on the
 // engine.
 package picture

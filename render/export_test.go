@@ -42,3 +42,9 @@ func ReplayFrameTexts(f ReplayFrame) (image.Rectangle, []TextBox) {
 	drawFrame(img, f, &log)
 	return img.Bounds(), log
 }
+
+func StandingsTexts(s Standings) (image.Rectangle, []TextBox) {
+	var log []TextBox
+	img := standingsImage(s, &log)
+	return img.Bounds(), log
+}

@@ -110,7 +110,30 @@ func otherPictures() []picture {
 	out = append(out, picture{"profile", b, texts})
 	b, texts = render.ProfileTexts(render.ProfileCard{Title: "Bo", Note: note})
 	out = append(out, picture{"empty profile", b, texts})
+	for _, s := range standingsPictures() {
+		b, texts = render.StandingsTexts(s)
+		out = append(out, picture{"standings " + s.Title, b, texts})
+	}
 	return out
+}
+
+// standingsPictures are the extremes of an event's standings: 40 players
+// with the longest names and widest numbers under two tie-breaks (a
+// third is not drawn), some of them gone; a Swiss event's two; and an
+// event nobody joined yet.
+func standingsPictures() []render.Standings {
+	full := render.Standings{Title: "Elemental Connection double-round-robin · event #123456 · " + longName,
+		Subtitle: "After round 78 of 78 · final standings", Columns: []string{"BH1", "SB", "DE"},
+		Footer: "BH1: Buchholz cut 1 · SB: Sonneborn-Berger · DE: direct encounter · (left): withdrew, no longer paired"}
+	for i := 1; i <= 40; i++ {
+		full.Rows = append(full.Rows, render.StandingsRow{Rank: fmt.Sprint(i), Name: longName, Points: "77.5",
+			TieBreaks: []string{"3012.25", "2999.75", "78.5"}, Played: 78, Withdrawn: i%7 == 0})
+	}
+	swiss := render.Standings{Title: "Closure Swiss · event #3", Subtitle: "After round 2 of 4", Columns: []string{"BH1", "SB"},
+		Rows: []render.StandingsRow{{Rank: "1", Name: "Ana", Points: "2", TieBreaks: []string{"1", "1"}, Played: 2},
+			{Rank: "2", Name: "Bo", Points: "1.5", TieBreaks: []string{"2.5", "1.25"}, Played: 2}}}
+	empty := render.Standings{Title: "Glorieta round-robin · event #4", Footer: "Nobody has joined yet."}
+	return []render.Standings{full, swiss, empty}
 }
 
 // TestEveryTextReadableOnAPhone: on a phone Discord shows a picture at

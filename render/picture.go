@@ -9,14 +9,16 @@ import (
 // fills in without importing this package; these names keep render's own
 // code and tests short.
 type (
-	Seat        = picture.Seat
-	Panel       = picture.Panel
-	LeaderRow   = picture.LeaderRow
-	LeaderTable = picture.LeaderTable
-	ProfileGame = picture.ProfileGame
-	ProfileAI   = picture.ProfileAI
-	ProfileCard = picture.ProfileCard
-	ReplayFrame = picture.ReplayFrame
+	Seat         = picture.Seat
+	Panel        = picture.Panel
+	LeaderRow    = picture.LeaderRow
+	LeaderTable  = picture.LeaderTable
+	ProfileGame  = picture.ProfileGame
+	ProfileAI    = picture.ProfileAI
+	ProfileCard  = picture.ProfileCard
+	ReplayFrame  = picture.ReplayFrame
+	Standings    = picture.Standings
+	StandingsRow = picture.StandingsRow
 )
 
 // NewPanel is picture.NewPanel.
@@ -48,6 +50,9 @@ func (Renderer) Leaderboard(t LeaderTable) ([]byte, error) { return Leaderboard(
 
 // Profile is Profile.
 func (Renderer) Profile(c ProfileCard) ([]byte, error) { return Profile(c) }
+
+// Standings is Standings.
+func (Renderer) Standings(s Standings) ([]byte, error) { return DrawStandings(s) }
 
 // ReplayGIF is ReplayGIF.
 func (Renderer) ReplayGIF(frames []ReplayFrame) ([]byte, error) { return ReplayGIF(frames) }

@@ -160,3 +160,26 @@ func BenchmarkBoardOn(b *testing.B) {
 		})
 	}
 }
+
+// An event's standings of 40 players decodes as a PNG at the pictures'
+// width, one row a player, and weighs under the limit every picture
+// keeps.
+func TestStandingsPicture(t *testing.T) {
+	for _, s := range standingsPictures() {
+		data, err := render.DrawStandings(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: the PNG does not decode: %v", s.Title, err)
+		}
+		if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w != render.Width || h < 40*len(s.Rows) || h > 40*len(s.Rows)+300 {
+			t.Errorf("%s: %dx%d, want %d wide and about 40 px a row for %d rows", s.Title, w, h, render.Width, len(s.Rows))
+		}
+		if len(data) >= render.MaxPictureBytes {
+			t.Errorf("%s: %d bytes, want under %d", s.Title, len(data), render.MaxPictureBytes)
+		}
+		t.Logf("%s: %d rows, %d bytes", s.Title, len(s.Rows), len(data))
+	}
+}

@@ -302,6 +302,9 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 	if solo(g) {
 		lines[0] = fmt.Sprintf("**%s**, game #%d%s, for %s alone: no clock, take your time.", gameName(g.Setup.Game), g.ID, optionText(g.Setup.Options), g.Players[0].Name)
 	}
+	if g.Event != 0 && g.EventName != "" {
+		lines[0] += fmt.Sprintf(" A game of the tournament **%s** (#%d), round %d.", g.EventName, g.Event, g.EventRound+1)
+	}
 	if st, ok := st.(engine.Starter); ok {
 		lines = append(lines, eventLines(g, st.StartEvents())...)
 	}

@@ -7,6 +7,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -96,7 +97,11 @@ func (s *Service) EventPostMessage(e *tessera.Event) Message {
 	if len(e.Options) > 0 {
 		lines[0] = strings.TrimSuffix(lines[0], ".") + ", with " + strings.Join(e.Options, ", ") + "."
 	}
-	lines = append(lines, fmt.Sprintf("Organised by %s.", s.mention(User{ID: e.Organiser})))
+	organiser := User{ID: e.Organiser, Name: e.Organiser} // the transport's mention names them
+	if n := entrantNamesByID(e)[e.Organiser]; n != "" {
+		organiser.Name = n
+	}
+	lines = append(lines, fmt.Sprintf("Organised by %s.", s.mention(organiser)))
 	players := fmt.Sprintf("Players (%d", len(e.Pairing.Players))
 	if e.Max > 0 && e.Status == tessera.EventOpen {
 		players += fmt.Sprintf(" of at most %d", e.Max)
@@ -204,7 +209,7 @@ func (s *Service) EventMessage(ctx context.Context, eventID uint64, channelID, m
 		// The post may have changed before its id was known.
 		return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
 	})
-	if err == errSame {
+	if errors.Is(err, errSame) {
 		err = nil
 	}
 	s.poke()
@@ -241,7 +246,7 @@ func standingsLines(e *tessera.Event) ([]string, error) {
 	for _, x := range st {
 		var tbs []string
 		for _, tb := range x.TieBreaks {
-			tbs = append(tbs, tb.Name+" "+pointsText(tb.Value))
+			tbs = append(tbs, tb.Name+": "+pointsText(tb.Value))
 		}
 		out = append(out, fmt.Sprintf("%d. %s: %s (%s; %s)", x.Rank, names[x.ID], pointsWord(x.Points), strings.Join(tbs, ", "), plural(x.Games, "game")))
 	}
@@ -336,10 +341,7 @@ func (s *Service) firstOpenRound(e *tessera.Event) int {
 // table's result, or its game while it is played (with a link to its
 // place when links has one).
 func (s *Service) pairingsText(e *tessera.Event, r int, links map[uint64]string) string {
-	names := map[string]string{}
-	for _, p := range e.Pairing.Players {
-		names[p.ID] = p.Name
-	}
+	names := entrantNamesByID(e)
 	rd := e.Pairing.Played[r]
 	lines := []string{fmt.Sprintf("**Round %d** of %s:", r+1, eventTitle(e))}
 	for t, table := range rd.Tables {
@@ -383,10 +385,7 @@ func (s *Service) pairingsText(e *tessera.Event, r int, links map[uint64]string)
 // winnerLine names the winner (of a knockout, the final's), or those who
 // share first place.
 func (s *Service) winnerLine(e *tessera.Event) string {
-	names := map[string]string{}
-	for _, p := range e.Pairing.Players {
-		names[p.ID] = p.Name
-	}
+	names := entrantNamesByID(e)
 	if e.Pairing.Format == tournament.FormatKnockout {
 		if w := knockoutWinner(e); w != "" {
 			return fmt.Sprintf("Winner: **%s**.", names[w])
@@ -445,4 +444,13 @@ func standingsView(e *tessera.Event) tournament.Event {
 		v.Played = append(v.Played, split...)
 	}
 	return v
+}
+
+// entrantNamesByID are the entrants' names by their ids.
+func entrantNamesByID(e *tessera.Event) map[string]string {
+	names := make(map[string]string, len(e.Pairing.Players))
+	for _, p := range e.Pairing.Players {
+		names[p.ID] = p.Name
+	}
+	return names
 }

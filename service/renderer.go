@@ -18,6 +18,8 @@ type Renderer interface {
 	Scene(sc engine.Scene) ([]byte, error)
 	Leaderboard(t picture.LeaderTable) ([]byte, error)
 	Profile(c picture.ProfileCard) ([]byte, error)
+	// Standings is an event's standings table.
+	Standings(s picture.Standings) ([]byte, error)
 	// ReplayGIF is an animated replay, one frame per position.
 	ReplayGIF(frames []picture.ReplayFrame) ([]byte, error)
 }

@@ -104,3 +104,41 @@ func TestEventRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentSubcommandsTyped: every /tournament subcommand, run from
+// the table with what a player could type (nothing, nonsense, numbers
+// out of range, another server's event), answers with a user-safe error
+// or a reply, never an internal error or a panic.
+func TestTournamentSubcommandsTyped(t *testing.T) {
+	h := newHarness(t)
+	id := h.newEvent(service.NewEventRequest{Game: "closure", Format: "swiss"})
+	elsewhere := h.req(ana)
+	elsewhere.GuildID = "other"
+	cmd, ok := service.LookupCommand("tournament")
+	if !ok || len(cmd.Subcommands) != 9 || cmd.Run != nil || len(cmd.Options) != 0 {
+		t.Fatalf("/tournament: %+v", cmd)
+	}
+	values := []any{"", " ", "#", "#0", "-1", "99999999999999999999999", "🏆", strings.Repeat("x", 300), "1; DROP", fmt.Sprint(id), -5, 0, 1 << 40, true, service.User{}, service.User{ID: "2", Name: "Bo"}}
+	for _, sub := range cmd.Subcommands {
+		for _, v := range values {
+			in := service.Args{}
+			for _, o := range sub.Options {
+				in[o.Name] = v
+			}
+			in["game"], in["format"] = "closure", "swiss"
+			for _, req := range []service.Request{h.req(bo), elsewhere} {
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("/tournament %s %v: panic %v", sub.Name, v, p)
+						}
+					}()
+					_, err := sub.Run(h.svc, req, in)
+					if err != nil && tessera.ErrorCode(err) == tessera.EINTERNAL {
+						t.Errorf("/tournament %s %v: internal error %v", sub.Name, v, err)
+					}
+				}()
+			}
+		}
+	}
+}

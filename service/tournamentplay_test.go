@@ -7,8 +7,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"tessera"
+	"tessera/engine"
+	"tessera/render"
 	"tessera/service"
 	"tessera/tournament"
 )
@@ -81,6 +84,9 @@ func (h *harness) checkGame(e *tessera.Event, g *tessera.Game, r, t int) {
 	h.t.Helper()
 	if g.Event != e.ID || g.EventRound != r || g.EventTable != t || g.Status != tessera.StatusPlaying || g.Clock.Kind == "none" {
 		h.t.Fatalf("game #%d of round %d table %d: event %d round %d table %d, %s, clock %s", g.ID, r, t, g.Event, g.EventRound, g.EventTable, g.Status, g.Clock.Kind)
+	}
+	if !slices.Equal(engine.OptionWords(g.Setup.Options), e.Options) {
+		h.t.Fatalf("game #%d options %v, the event's %v", g.ID, g.Setup.Options, e.Options)
 	}
 	for i, id := range e.Pairing.Played[r].Tables[t].Seats {
 		if e.AI[id] == "" && g.Players[i].ID != id {
@@ -207,7 +213,7 @@ func TestEventRoundRobinFive(t *testing.T) {
 		}
 	}
 	r := h.ok(h.svc.EventStandings(h.req(bo), ""))
-	if !strings.Contains(r.Text, "Winner: **p1**") || !strings.Contains(r.Text, "1. p1: 3 points (Sonneborn-Berger 6") {
+	if !strings.Contains(r.Text, "Winner: **p1**") || !strings.Contains(r.Text, "1. p1: 3 points (Sonneborn-Berger: 6") {
 		t.Fatalf("standings %q", r.Text)
 	}
 	if post := h.svc.EventPostMessage(e); len(post.Buttons) != 0 || !strings.Contains(post.Text, "Winner: **p1**") {
@@ -321,6 +327,15 @@ func TestEventKnockoutEight(t *testing.T) {
 	}
 	if !strings.Contains(h.svc.EventPostMessage(e).Text, "Winner: **"+e.Pairing.Players[0].Name+"**") {
 		t.Fatalf("final %q", h.svc.EventPostMessage(e).Text)
+	}
+	// A match's several games a round are read by the standings (text
+	// and picture) as they are by the pairing.
+	st := h.ok(h.svc.EventStandings(h.req(bo), ""))
+	if !strings.Contains(st.Text, "1. "+e.Pairing.Players[0].Name+": 6 points") {
+		t.Fatalf("standings %q", st.Text)
+	}
+	if _, err := h.svc.EventAnnouncement(e, tessera.Announcement{Kind: tessera.AnnounceEventPost, EventID: e.ID, Text: "x", Board: true}); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -512,8 +527,9 @@ func TestEventsRandom(t *testing.T) {
 		{Game: "closure", Format: "swiss-tables"},
 		{Game: "tilingking", Format: "swiss-tables", Seats: 4},
 		{Game: "closure", Format: "round-robin", Seats: 3},
+		{Game: "elemental", Format: "swiss", Options: "borders=RBGY"},
 	}
-	for i := 0; i < 14; i++ {
+	for i := 0; i < 2*len(formats); i++ {
 		r := formats[i%len(formats)]
 		n := 2 + rng.IntN(9)
 		switch {
@@ -669,4 +685,87 @@ func TestEventAnnouncements(t *testing.T) {
 	if e := h.event(id); e.Status != tessera.EventFinished || len(h.svc.EventPostMessage(e).Buttons) != 0 {
 		t.Fatalf("finished: %s", e.Status)
 	}
+}
+
+// harnessesOn are n services on one new database of adapter a (on
+// PostgreSQL n processes), sharing the harness's clock.
+func harnessesOn(t *testing.T, a adapter, n int) []*harness {
+	stores := a.open(t, n)
+	out := make([]*harness, n)
+	for i, st := range stores {
+		h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC(), n: 1000 * i}
+		h.svc = service.New(st, service.Config{Renderer: render.Renderer{},
+			Seed:    func() uint64 { return 7 },
+			Now:     func() time.Time { return h.now },
+			Mention: func(u service.User) string { return "<@" + u.ID + ">" },
+		})
+		out[i] = h
+	}
+	return out
+}
+
+// TestEventRoundOnceAcrossProcesses: on both stores, two processes
+// pressing Start at once pair round 1 once, and the two games that end
+// round 1 at once (each in its own process) pair round 2 once: the game
+// that ends second sees the first's result in the event it locks.
+func TestEventRoundOnceAcrossProcesses(t *testing.T) {
+	eachAdapter(t, func(t *testing.T, a adapter) {
+		hs := harnessesOn(t, a, 2)
+		h := hs[0]
+		id := h.newEvent(service.NewEventRequest{Game: "closure", Format: "swiss", Rounds: 2})
+		ps := players(4)
+		h.enter(id, ps...)
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		reqs := []service.Request{hs[0].req(ana), hs[1].req(ana)}
+		for i := range hs {
+			wg.Add(1)
+			go func() { defer wg.Done(); _, errs[i] = hs[i].svc.StartEvent(reqs[i], id) }()
+		}
+		wg.Wait()
+		if (errs[0] == nil) == (errs[1] == nil) {
+			t.Fatalf("two Starts: %v, %v; want exactly one to start it", errs[0], errs[1])
+		}
+		e := h.event(id)
+		if len(e.Pairing.Played) != 1 || gamesIn(e) != 2 {
+			t.Fatalf("round 1: %d rounds, %d games", len(e.Pairing.Played), gamesIn(e))
+		}
+		// Seat 2 of each table resigns, in two processes at once.
+		for i := range hs {
+			table := e.Pairing.Played[0].Tables[i]
+			req := hs[i].req(userOf(e, table.Seats[1]))
+			gid := e.Games[0][i]
+			wg.Add(1)
+			go func() { defer wg.Done(); _, errs[i] = hs[i].svc.ResignConfirm(req, gid) }()
+		}
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("resigning: %v, %v", errs[0], errs[1])
+		}
+		e = h.event(id)
+		checkRounds(t, e)
+		if len(e.Pairing.Played) != 2 || gamesIn(e) != 4 || !roundPlayed(e, 0) {
+			t.Fatalf("round 2 paired %d times: %+v", len(e.Pairing.Played)-1, e.Pairing.Played)
+		}
+		if n := countGames(t, h); n != 4 {
+			t.Fatalf("%d games stored, want 4", n)
+		}
+	})
+}
+
+func roundPlayed(e *tessera.Event, r int) bool {
+	for _, tb := range e.Pairing.Played[r].Tables {
+		if !tb.Played() {
+			return false
+		}
+	}
+	return true
+}
+
+func countGames(t *testing.T, h *harness) int {
+	n := 0
+	if err := h.svc.Store().All(t.Context(), func(*tessera.Game) error { n++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

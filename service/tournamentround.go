@@ -53,7 +53,7 @@ func (s *Service) startEvent(ctx context.Context, id uint64, interactionID strin
 		}
 		return s.launch(ctx, tx, e, ratings, now)
 	})
-	if err == errSame {
+	if errors.Is(err, errSame) {
 		return e, nil
 	}
 	if err != nil {
@@ -216,10 +216,7 @@ func (s *Service) makeGame(ctx context.Context, tx storage.Tx, e *tessera.Event,
 		return err
 	}
 	bot := s.Bot()
-	names := map[string]string{}
-	for _, p := range e.Pairing.Players {
-		names[p.ID] = p.Name
-	}
+	names := entrantNamesByID(e)
 	players := make([]tessera.Player, len(table.Seats))
 	for i, id := range table.Seats {
 		if lvl := e.AI[id]; lvl != "" {
@@ -337,10 +334,7 @@ func (s *Service) eventGameOver(ctx context.Context, tx storage.Tx, g *tessera.G
 // resultLine says a table's result: "Round 2, table 1 (game #12): Ana 1,
 // Bo 0."
 func (s *Service) resultLine(e *tessera.Event, r, t int) string {
-	names := map[string]string{}
-	for _, p := range e.Pairing.Players {
-		names[p.ID] = p.Name
-	}
+	names := entrantNamesByID(e)
 	table := e.Pairing.Played[r].Tables[t]
 	pts := tournament.Points(table)
 	var parts []string
@@ -510,6 +504,11 @@ func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Repl
 		switch {
 		case i < 0:
 			return errorf(tessera.EINVALID, "That player is not entered in %s.", eventTitle(e))
+		case e.Pairing.Players[i].Withdrawn && e.Status == tessera.EventRunning:
+			// Left already: a click again (after a store error, say)
+			// resigns what is still in play.
+			name = e.Pairing.Players[i].Name
+			return errSame
 		case e.Pairing.Players[i].Withdrawn:
 			return errorf(tessera.EINVALID, "%s has already left %s.", e.Pairing.Players[i].Name, eventTitle(e))
 		case e.Status == tessera.EventOpen:
@@ -531,6 +530,9 @@ func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Repl
 		}
 		return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
 	})
+	if errors.Is(err, errSame) {
+		e, err = s.eventByID(req, id)
+	}
 	if err != nil {
 		return Reply{}, s.eventErr(req, id, err)
 	}

@@ -140,6 +140,12 @@ type AIQueue interface {
 // Outbox is the announcements owed to the transport, enqueued by
 // changes (Tx.Enqueue) and delivered by couriers under leases; a game's
 // announcements leave in the order they were enqueued.
+//
+// "A game" below is an announcement's queue (tessera.Announcement.Queue):
+// a game's id, or for a tournament's announcements (GameID 0) its
+// event's, kept apart from every game's. An event's announcements are
+// ordered, held back and leased together as a game's are; Release takes
+// queues as Queue gives them.
 type Outbox interface {
 	// Pending lists the announcements due at now, oldest first (at most
 	// max). An announcement waiting for a retry holds back the later ones

@@ -170,6 +170,10 @@ func TestHostileText(t *testing.T) {
 			"BoardOnly":   func() ([]byte, error) { return r.BoardOnly(sc) },
 			"Scene":       func() ([]byte, error) { return r.Scene(sc) },
 			"RatingChart": func() ([]byte, error) { return r.RatingChart([]int{1000, 1010}, name) },
+			"Standings": func() ([]byte, error) {
+				return r.Standings(picture.Standings{Title: name, Columns: []string{name}, Footer: name,
+					Rows: []picture.StandingsRow{{Rank: "1", Name: name, Points: "1", TieBreaks: []string{name}, Played: 1}}})
+			},
 		} {
 			doc, err := draw()
 			if err != nil {

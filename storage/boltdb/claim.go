@@ -18,7 +18,8 @@ import (
 	"tessera"
 )
 
-// leases are the outbox claims: game id -> its holder.
+// leases are the outbox claims: queue (tessera.Announcement.Queue: a
+// game's id, or an event's negated) -> its holder.
 type leases struct {
 	mu    sync.Mutex
 	games map[uint64]lease
@@ -53,19 +54,20 @@ func (s *Store) Claim(ctx context.Context, now time.Time, owner string, d time.D
 			if err := json.Unmarshal(v, &a); err != nil {
 				return fmt.Errorf("outbox %x: %w", k, err)
 			}
-			if held[a.GameID] {
+			q := a.Queue() // a game's, or an event's
+			if held[q] {
 				continue
 			}
 			if a.Next.After(now) {
-				held[a.GameID] = true
+				held[q] = true
 				continue
 			}
-			if !taken[a.GameID] {
-				if l, ok := s.claims.games[a.GameID]; ok && l.owner != owner || len(taken) == max {
-					held[a.GameID] = true
+			if !taken[q] {
+				if l, ok := s.claims.games[q]; ok && l.owner != owner || len(taken) == max {
+					held[q] = true
 					continue
 				}
-				taken[a.GameID] = true
+				taken[q] = true
 			}
 			out = append(out, a)
 		}

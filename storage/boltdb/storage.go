@@ -408,8 +408,8 @@ func (s *Store) Pending(ctx context.Context, now time.Time, max int) ([]tessera.
 			if err := json.Unmarshal(v, &a); err != nil {
 				return fmt.Errorf("outbox %x: %w", k, err)
 			}
-			if held[a.GameID] || a.Next.After(now) {
-				held[a.GameID] = true
+			if held[a.Queue()] || a.Next.After(now) {
+				held[a.Queue()] = true
 				continue
 			}
 			out = append(out, a)

@@ -186,7 +186,7 @@ func (s *Store) Load(ctx context.Context, src func(put func(storage.Record) erro
 					return err
 				}
 				_, err = t.tx.Exec(ctx, `WITH lease AS (INSERT INTO outbox_leases (game_id) VALUES ($1) ON CONFLICT DO NOTHING)
-					INSERT INTO outbox (seq, game_id, next_at, body) VALUES ($4, $1, $2, $3)`, int64(a.GameID), nanos(a.Next), body, int64(seq))
+					INSERT INTO outbox (seq, game_id, next_at, body) VALUES ($4, $1, $2, $3)`, int64(a.Queue()), nanos(a.Next), body, int64(seq))
 				return s.fail(err)
 			case r.User != nil:
 				b, err := json.Marshal(r.User.Settings)

@@ -3,6 +3,12 @@ package postgres
 // The outbox: announcements owed to Discord, written in the transaction of
 // the change that owes them, and the couriers' leases on them.
 //
+// The column game_id of outbox and outbox_leases holds the announcement's
+// queue (tessera.Announcement.Queue): its game's id, or for a
+// tournament's announcement its event's id negated, so an event's
+// announcements are ordered, held back and leased as a game's are, apart
+// from every game's (game ids are positive).
+//
 // Several processes' couriers share the outbox through outbox_leases, one
 // row per game that ever had an announcement. Claim locks the rows of
 // games with due announcements and no live lease of another owner with
@@ -51,7 +57,7 @@ func (t *Tx) Enqueue(ctx context.Context, a tessera.Announcement) error {
 	if t.queued == nil {
 		t.queued = &pgx.Batch{}
 	}
-	t.queued.Queue(enqueueSQL, int64(a.GameID), nanos(a.Next), body)
+	t.queued.Queue(enqueueSQL, int64(a.Queue()), nanos(a.Next), body)
 	return nil
 }
 

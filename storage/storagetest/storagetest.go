@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"AttemptingKeepsTheFirst", testAttempting},
 		{"ClaimLeasesGames", testClaim},
 		{"ClaimRacingOwners", testClaimRacing},
+		{"EventAnnouncementsQueuedApart", testEventOutbox},
 		{"DeadlineIndex", testDeadlines},
 		{"AITurns", testAITurns},
 		{"AITurnLeases", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedAITurns(t, s, s) }},

@@ -1,0 +1,140 @@
+package service
+
+// The standings picture of a tournament: what its thread shows after
+// each game and round, and what /tournament standings answers with.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"tessera"
+	"tessera/picture"
+	"tessera/tournament"
+)
+
+// tieBreakAbbrev are the tie-breaks' column heads, short enough for a
+// column of numbers; the picture's footer spells them out.
+var tieBreakAbbrev = map[string]string{
+	tournament.SonnebornBerger: "SB",
+	tournament.DirectEncounter: "DE",
+	tournament.BuchholzCut1:    "BH1",
+	tournament.OpponentsPoints: "OP",
+}
+
+// FormatName is an event's format as its posts name it.
+func FormatName(f tournament.Format) string {
+	switch f {
+	case tournament.FormatRoundRobin:
+		return "round robin"
+	case tournament.FormatDoubleRoundRobin:
+		return "double round robin"
+	case tournament.FormatSwiss:
+		return "Swiss"
+	case tournament.FormatKnockout:
+		return "knockout"
+	case tournament.FormatTables:
+		return "Swiss tables"
+	}
+	return string(f)
+}
+
+// StandingsPicture draws an event's standings as they are now: rank,
+// player, points, the format's tie-breaks and games played, a player who
+// left marked.
+func (s *Service) StandingsPicture(e *tessera.Event) (File, error) {
+	t, err := StandingsTable(e)
+	if err != nil {
+		return File{}, err
+	}
+	png, err := s.renderer.Standings(t)
+	if err != nil {
+		return File{}, err
+	}
+	return File{Name: fmt.Sprintf("event-%d-standings.png", e.ID), Data: png}, nil
+}
+
+// StandingsTable is what the standings picture of e shows.
+func StandingsTable(e *tessera.Event) (picture.Standings, error) {
+	st, err := tournament.Standings(e.Pairing)
+	if err != nil {
+		return picture.Standings{}, err
+	}
+	players := map[string]tournament.Player{}
+	for _, p := range e.Pairing.Players {
+		players[p.ID] = p
+	}
+	title := e.Pairing.Name
+	if title == "" {
+		title = gameName(e.Game) + " " + FormatName(e.Pairing.Format)
+	}
+	t := picture.Standings{Title: fmt.Sprintf("%s · event #%d", title, e.ID), Subtitle: standingsSubtitle(e)}
+	var legend []string
+	for _, name := range tournament.TieBreakNames(e.Pairing.Format) {
+		abbrev := tieBreakAbbrev[name]
+		if abbrev == "" {
+			abbrev = name
+		}
+		t.Columns = append(t.Columns, abbrev)
+		legend = append(legend, abbrev+": "+name)
+	}
+	withdrawn := false
+	for _, line := range st {
+		p := players[line.ID]
+		name := p.Name
+		if name == "" {
+			name = line.ID
+		}
+		row := picture.StandingsRow{Rank: strconv.Itoa(line.Rank), Name: name, Points: number(line.Points), Played: line.Games, Withdrawn: p.Withdrawn}
+		for _, tb := range line.TieBreaks {
+			row.TieBreaks = append(row.TieBreaks, number(tb.Value))
+		}
+		withdrawn = withdrawn || p.Withdrawn
+		t.Rows = append(t.Rows, row)
+	}
+	legend = append(legend, "Games: games played")
+	if withdrawn {
+		legend = append(legend, "(left): no longer paired")
+	}
+	t.Footer = strings.Join(legend, " · ")
+	return t, nil
+}
+
+// number is a score or tie-break as the standings show it: at most two
+// decimals, none when whole ("2", "1.5", "6.25").
+func number(v float64) string {
+	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+}
+
+// standingsSubtitle says where the event stands: entries while it is
+// open, the rounds played while it runs, final once finished.
+func standingsSubtitle(e *tessera.Event) string {
+	switch e.Status {
+	case tessera.EventOpen:
+		return fmt.Sprintf("Open for entries: %s so far", plural(len(e.Pairing.Players), "player"))
+	case tessera.EventFinished:
+		return "Final standings"
+	case tessera.EventCancelled:
+		return "Cancelled"
+	}
+	done := 0
+	for _, rd := range e.Pairing.Played {
+		complete := true
+		for _, t := range rd.Tables {
+			complete = complete && t.Played()
+		}
+		if !complete {
+			break
+		}
+		done++
+	}
+	of := ""
+	if e.Pairing.Rounds > 0 {
+		of = fmt.Sprintf(" of %d", e.Pairing.Rounds)
+	}
+	if done == 0 {
+		return fmt.Sprintf("Round 1%s in play", of)
+	}
+	return fmt.Sprintf("After round %d%s", done, of)
+}
