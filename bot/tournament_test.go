@@ -166,10 +166,14 @@ func (to *tourney) alphabetical(_ *tessera.Event, _, _ int, seats []string) []in
 	return idx
 }
 
-// standings asks /tournament standings as someone and returns its text.
+// standings asks /tournament standings as someone and returns its text,
+// checking that it carries the standings picture.
 func (to *tourney) standings(t *testing.T, u *discordgo.User) string {
 	t.Helper()
 	r := to.w.respond(t, to.w.srv.Slash("tournament", fakediscord.Sub("standings", fakediscord.Str("event", fmt.Sprint(to.id)))).By(u))
+	if len(files(r)) != 1 || !strings.HasSuffix(files(r)[0].Name, ".png") {
+		t.Fatalf("/tournament standings has no picture: %q %v", text(r), files(r))
+	}
 	return text(r)
 }
 
@@ -261,11 +265,11 @@ func TestTournamentRoundRobinFive(t *testing.T) {
 	got := to.standings(t, w.bo) // anyone may ask
 	for _, want := range []string{
 		"Winner: **eva**",
-		"1. eva: 3 points (Sonneborn-Berger 5, direct encounter 0; 4 games)",
-		"2. amy: 2 points (Sonneborn-Berger 5, direct encounter 0; 4 games)",
-		"3. dan: 2 points (Sonneborn-Berger 3, direct encounter 1; 4 games)",
-		"4. cat: 2 points (Sonneborn-Berger 3, direct encounter 0; 4 games)",
-		"5. ben: 1 point (Sonneborn-Berger 2, direct encounter 0; 4 games)",
+		"1. eva: 3 points (Sonneborn-Berger: 5, direct encounter: 0; 4 games)",
+		"2. amy: 2 points (Sonneborn-Berger: 5, direct encounter: 0; 4 games)",
+		"3. dan: 2 points (Sonneborn-Berger: 3, direct encounter: 1; 4 games)",
+		"4. cat: 2 points (Sonneborn-Berger: 3, direct encounter: 0; 4 games)",
+		"5. ben: 1 point (Sonneborn-Berger: 2, direct encounter: 0; 4 games)",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the standings lack %q:\n%s", want, got)
