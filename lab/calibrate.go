@@ -313,7 +313,9 @@ func (l Logistic) Apply(p float64) float64 {
 
 // FitLogistic fits a map to points [p, y] by maximum likelihood (Newton's
 // method on the log loss, y a share in [0, 1]); the identity (A 1, B 0)
-// when there are too few points to fit.
+// when there are too few points to fit, or when the fit runs away (|A|
+// above maxSlope: the chances say nothing the results follow, as in
+// Glorieta's self-play, and the likelihood has no finite maximum).
 func FitLogistic(points [][2]float64) Logistic {
 	l := Logistic{A: 1}
 	if len(points) < 20 {
@@ -343,8 +345,15 @@ func FitLogistic(points [][2]float64) Logistic {
 			break
 		}
 	}
+	if math.IsNaN(l.A) || math.IsNaN(l.B) || math.Abs(l.A) > maxSlope {
+		return Logistic{A: 1}
+	}
 	return l
 }
+
+// maxSlope bounds a fitted map's A: beyond it the map makes every chance
+// 0 or 1.
+const maxSlope = 10
 
 // Brier is the mean squared difference between the chances, mapped by
 // l, and the results.

@@ -92,6 +92,16 @@ func TestFitLogistic(t *testing.T) {
 	if l := FitLogistic(pts[:10]); l != (Logistic{A: 1}) {
 		t.Fatalf("10 points fitted %+v", l)
 	}
+	// Results that the chances separate perfectly have no finite fit: the
+	// identity, not a map that makes every chance 0 or 1.
+	var sep [][2]float64
+	for i := range 100 {
+		p := (float64(i) + 0.5) / 100
+		sep = append(sep, [2]float64{p, math.Round(p)})
+	}
+	if l := FitLogistic(sep); l != (Logistic{A: 1}) {
+		t.Fatalf("separated points fitted %+v", l)
+	}
 	c := Calibration{Points: pts}
 	m := c.Mapped(got)
 	n := 0
