@@ -337,6 +337,11 @@ func TestEventKnockoutEight(t *testing.T) {
 	if _, err := h.svc.EventAnnouncement(e, tessera.Announcement{Kind: tessera.AnnounceEventPost, EventID: e.ID, Text: "x", Board: true}); err != nil {
 		t.Fatal(err)
 	}
+	// And so does FIDE's report file, a match's games a round each.
+	var trf strings.Builder
+	if err := tournament.WriteTRF(&trf, service.LibraryView(e)); err != nil || !strings.Contains(trf.String(), "001") {
+		t.Fatalf("TRF: %v\n%s", err, trf.String())
+	}
 }
 
 // TestEventSwissTablesNine: nine players of a game for three: three full
