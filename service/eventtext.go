@@ -182,7 +182,6 @@ func (s *Service) EventAnnouncement(e *tessera.Event, a tessera.Announcement) (M
 	return m, nil
 }
 
-
 // EventMessage records the message that carries an event's post, posted
 // in channelID: its buttons are edited there, and its thread starts from
 // it.
