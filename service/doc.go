@@ -28,7 +28,7 @@
 //   - What players read and see: text.go (scores, events, names),
 //     gamenames.go, typed.go (quoting what was typed), clip.go, pictures.go and
 //     boardbase.go (board pictures and their cache), eventpicture.go (a
-//     tournament's standings picture).
+//     tournament's standings picture, and its TRF).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
 //     off the interaction path).
 //   - Tournaments (/tournament): tournamentcmd.go (its subcommands),
