@@ -35,7 +35,8 @@
 //     tournament.go (making, joining, leaving, starting, cancelling an
 //     event; its buttons), tournamentround.go (seeding, pairing rounds,
 //     a game's result in its event, knockout matches, withdrawals),
-//     eventtext.go (the event's post, thread, standings and pairings).
+//     eventtext.go (the event's post, thread, standings and pairings),
+//     eventpicture.go (the standings picture).
 //   - The companion web pages (package web drives them): weblink.go (game
 //     page addresses and players' signed private links), link.go (/link),
 //     webview.go (what a game's page shows one viewer, and a move's

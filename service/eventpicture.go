@@ -42,7 +42,7 @@ func (s *Service) StandingsPicture(e *tessera.Event) (File, error) {
 
 // StandingsTable is what the standings picture of e shows.
 func StandingsTable(e *tessera.Event) (picture.Standings, error) {
-	st, err := Standings(e) // a knockout's matches read as the library counts them
+	st, err := Standings(e) // a knockout's matches read as the library reads them (eventtext.go)
 	if err != nil {
 		return picture.Standings{}, err
 	}
