@@ -40,7 +40,8 @@
 //   - The companion web pages (package web drives them): weblink.go (game
 //     page addresses and players' signed private links), link.go (/link),
 //     webview.go (what a game's page shows one viewer, and a move's
-//     preview), webplayers.go (the data of a server's players' pages).
+//     preview), webplayers.go (the data of a server's players' pages),
+//     webevents.go (its tournaments' pages).
 //   - Delivery is package delivery (the courier, its pool, recovery, the
 //     Sink and Finder ports); here stay what it asks of the service,
 //     announce.go (Message, the status message, pictures and turn notices
