@@ -46,6 +46,17 @@ func (w *world) newTourney(t *testing.T, opts ...fakediscord.Opt) *tourney {
 	return &tourney{w: w, id: e.ID, post: final(r).ID, by: map[string]*discordgo.User{}}
 }
 
+// begin starts a world, posts an event with opts, has a player of each
+// name join it and the organiser start it.
+func begin(t *testing.T, names []string, opts ...fakediscord.Opt) (*world, *tourney) {
+	t.Helper()
+	w := start(t, bot.Options{})
+	to := w.newTourney(t, opts...)
+	to.join(t, names...)
+	to.start(t)
+	return w, to
+}
+
 // join makes a player of each name and has them press Join.
 func (to *tourney) join(t *testing.T, names ...string) {
 	t.Helper()
@@ -195,11 +206,15 @@ func (to *tourney) checkThreads(t *testing.T, e *tessera.Event) {
 	}
 }
 
-// checkRounds holds what every event keeps: nobody sits twice in a
-// round (but for a knockout's match, which seats its two again), a bye
-// and a table never together, a game for every table.
-func checkRounds(t *testing.T, e *tessera.Event) {
+// checkRounds holds what every event played out keeps: it is finished
+// after its rounds, nobody sits twice in a round (but for a knockout's
+// match, which seats its two again), a bye and a table never together, a
+// game for every table.
+func checkRounds(t *testing.T, e *tessera.Event, rounds int) {
 	t.Helper()
+	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != rounds {
+		t.Fatalf("event #%d is %s after %d rounds, want finished after %d", e.ID, e.Status, len(e.Pairing.Played), rounds)
+	}
 	for r, rd := range e.Pairing.Played {
 		in := map[string]string{} // player -> whom they met (knockout)
 		for i, table := range rd.Tables {
@@ -242,10 +257,8 @@ func checkRounds(t *testing.T, e *tessera.Event) {
 //	4 cat 2 (SB 3, DE 0)   5 ben 1 (SB 2)
 func TestTournamentRoundRobinFive(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "round-robin"), fakediscord.Str("name", "Club League"))
-	to.join(t, "amy", "ben", "cat", "dan", "eva")
-	to.start(t)
+	w, to := begin(t, []string{"amy", "ben", "cat", "dan", "eva"},
+		fakediscord.Str("game", "closure"), fakediscord.Str("format", "round-robin"), fakediscord.Str("name", "Club League"))
 	e := to.event(t)
 	if e.Status != tessera.EventRunning || len(e.Pairing.Played) != 5 {
 		t.Fatalf("a round robin of 5 plays 5 rounds: %s, %d", e.Status, len(e.Pairing.Played))
@@ -258,10 +271,7 @@ func TestTournamentRoundRobinFive(t *testing.T) {
 	e = to.play(t, to.byName(map[string][]string{
 		"amy": {"dan", "eva"}, "ben": {"amy"}, "cat": {"amy", "ben"}, "dan": {"ben", "cat"}, "eva": {"ben", "cat", "dan"},
 	}))
-	if e.Status != tessera.EventFinished {
-		t.Fatalf("status %s", e.Status)
-	}
-	checkRounds(t, e)
+	checkRounds(t, e, 5)
 	got := to.standings(t, w.bo) // anyone may ask
 	for _, want := range []string{
 		"Winner: **eva**",
@@ -310,19 +320,14 @@ func met(t *testing.T, e *tessera.Event) {
 // ann ends first with 4 points (a bye is worth a win).
 func TestTournamentSwissNine(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Int("rounds", 4))
-	to.join(t, "ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal", "ivy")
-	to.start(t)
+	w, to := begin(t, []string{"ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal", "ivy"},
+		fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Int("rounds", 4))
 	if e := to.event(t); len(e.Pairing.Played) != 1 {
 		t.Fatalf("a Swiss event pairs one round at a time: %d", len(e.Pairing.Played))
 	}
 	e := to.play(t, to.alphabetical)
-	checkRounds(t, e)
+	checkRounds(t, e, 4)
 	met(t, e)
-	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != 4 {
-		t.Fatalf("%s after %d rounds", e.Status, len(e.Pairing.Played))
-	}
 	for r, rd := range e.Pairing.Played {
 		if len(rd.Tables) != 4 || len(rd.Byes) != 1 {
 			t.Fatalf("round %d: %d tables, byes %v", r+1, len(rd.Tables), rd.Byes)
@@ -346,10 +351,8 @@ func TestTournamentSwissNine(t *testing.T) {
 // 6 in the semi-finals, 3 in the final, and ann wins the event.
 func TestTournamentKnockoutEight(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "glorieta"), fakediscord.Str("format", "knockout"), fakediscord.Int("best-of", 3))
-	to.join(t, "ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal")
-	to.start(t)
+	w, to := begin(t, []string{"ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal"},
+		fakediscord.Str("game", "glorieta"), fakediscord.Str("format", "knockout"), fakediscord.Int("best-of", 3))
 	e := to.play(t, func(e *tessera.Event, r, tb int, seats []string) []int {
 		first := to.alphabetical(e, r, tb, seats) // loser first
 		game := 0                                 // which game of this match
@@ -363,10 +366,7 @@ func TestTournamentKnockoutEight(t *testing.T) {
 		}
 		return first
 	})
-	checkRounds(t, e)
-	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != 3 {
-		t.Fatalf("%s after %d rounds", e.Status, len(e.Pairing.Played))
-	}
+	checkRounds(t, e, 3)
 	for r, want := range []int{12, 6, 3} {
 		if n := len(e.Pairing.Played[r].Tables); n != want {
 			t.Fatalf("round %d: %d games, want %d (3 a match)", r+1, n, want)
@@ -394,15 +394,10 @@ func TestTournamentKnockoutEight(t *testing.T) {
 // wins: ann wins her three tables, 6 points.
 func TestTournamentSwissTablesNine(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss-tables"), fakediscord.Int("seats", 3), fakediscord.Int("rounds", 3))
-	to.join(t, "ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal", "ivy")
-	to.start(t)
+	w, to := begin(t, []string{"ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal", "ivy"},
+		fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss-tables"), fakediscord.Int("seats", 3), fakediscord.Int("rounds", 3))
 	e := to.play(t, to.alphabetical)
-	checkRounds(t, e)
-	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != 3 {
-		t.Fatalf("%s after %d rounds", e.Status, len(e.Pairing.Played))
-	}
+	checkRounds(t, e, 3)
 	for r, rd := range e.Pairing.Played {
 		if len(rd.Tables) != 3 || len(rd.Byes) != 0 {
 			t.Fatalf("round %d: %d tables, byes %v", r+1, len(rd.Tables), rd.Byes)
@@ -434,10 +429,8 @@ func TestTournamentSwissTablesNine(t *testing.T) {
 // paired no more; the standings mark her as gone.
 func TestTournamentLeaveMidway(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Int("rounds", 3))
-	to.join(t, "ann", "bob", "cal", "deb", "eli", "fay")
-	to.start(t)
+	w, to := begin(t, []string{"ann", "bob", "cal", "deb", "eli", "fay"},
+		fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Int("rounds", 3))
 	var cal *discordgo.User
 	for _, u := range to.by {
 		if u.Username == "cal" {
@@ -467,11 +460,8 @@ func TestTournamentLeaveMidway(t *testing.T) {
 	w.respond(t, w.srv.Button(fmt.Sprintf("tquit:%d", to.id)).OnMessage(final(r).ID).By(cal))
 	w.srv.WaitMessage(t, w.threadOf(t, game), func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "resigns") }, 0)
 	e = to.play(t, to.alphabetical)
-	checkRounds(t, e)
+	checkRounds(t, e, 3)
 	met(t, e)
-	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != 3 {
-		t.Fatalf("%s after %d rounds", e.Status, len(e.Pairing.Played))
-	}
 	for r, rd := range e.Pairing.Played[1:] {
 		if slices.ContainsFunc(rd.Tables, func(tb tournament.Table) bool { return slices.Contains(tb.Seats, cal.ID) }) || slices.Contains(rd.Byes, cal.ID) {
 			t.Fatalf("round %d pairs cal, who left", r+2)
