@@ -458,7 +458,18 @@ func TestNoAttachFiles(t *testing.T) {
 	w.newGame(t)
 	w.srv.DenyBot(w.srv.ChannelID, discordgo.PermissionAttachFiles)
 	w.moveFrom(t, w.thread, 1)
-	post := w.srv.Messages(w.thread)[len(w.srv.Messages(w.thread))-1]
+	// The move's post, not the mover's private answer, which the bot may
+	// send before or after the courier posts (its order in the thread
+	// is the scheduler's).
+	var post *fakediscord.Message
+	for _, m := range w.srv.Messages(w.thread) {
+		if strings.Contains(m.Content, "** played `") {
+			post = m
+		}
+	}
+	if post == nil {
+		t.Fatal("no post of the move in the thread")
+	}
 	if !strings.Contains(post.Content, "** played `") || len(post.Files) != 0 || !strings.Contains(post.Content, "I need the Attach Files permission") {
 		t.Fatalf("post without Attach Files: %q, %d files", post.Content, len(post.Files))
 	}

@@ -267,18 +267,27 @@ func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, r service.R
 		}
 		return
 	}
-	if r.Challenge != 0 {
-		// The game's thread will start from the challenge message.
-		if msgID == "" {
-			m, err := b.session.InteractionResponse(i)
-			if err != nil {
-				b.log.Warn("reading the challenge message failed", "err", err)
-				return
-			}
-			msgID = m.ID
+	if r.Challenge == 0 && r.Event == 0 {
+		return
+	}
+	// The game's (or the tournament's) thread will start from this
+	// message, and its buttons are edited there.
+	if msgID == "" {
+		m, err := b.session.InteractionResponse(i)
+		if err != nil {
+			b.log.Warn("reading the message just answered failed", "err", err, "challenge", r.Challenge, "event", r.Event)
+			return
 		}
+		msgID = m.ID
+	}
+	if r.Challenge != 0 {
 		if err := b.svc.ChallengeMessage(ctx, r.Challenge, i.ChannelID, msgID); err != nil {
 			b.log.Warn("recording the challenge message failed", "err", err)
+		}
+	}
+	if r.Event != 0 {
+		if err := b.svc.EventMessage(ctx, r.Event, i.ChannelID, msgID); err != nil {
+			b.log.Warn("recording the tournament's post failed", "err", err, "event", r.Event)
 		}
 	}
 }

@@ -190,6 +190,13 @@ func (c *Console) Line(ctx context.Context, line string) {
 	}
 	who, _, _ := strings.Cut(line, ":")
 	c.print(r, strings.TrimSpace(who))
+	if r.Event != 0 {
+		// The reply is the tournament's post: its entries and buttons
+		// are edited there (the sink prints the edits).
+		if err := c.svc.EventMessage(ctx, r.Event, c.channel, eventPostID(r.Event)); err != nil {
+			fmt.Fprintln(c.out, "recording the tournament's post failed:", err)
+		}
+	}
 	if _, err := c.courier.Deliver(ctx, sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
@@ -215,10 +222,23 @@ func (s sink) Post(_ context.Context, channelID string, m service.Message, _ str
 	return fmt.Sprint("msg", s.c.n), nil
 }
 
-func (s sink) Edit(_ context.Context, channelID, _ string, m service.Message) error {
-	fmt.Fprintf(s.c.out, "  [%s] (status message updated)\n", short(channelID))
+func (s sink) Edit(_ context.Context, channelID, messageID string, m service.Message) error {
+	if !strings.HasPrefix(messageID, eventPostPrefix) {
+		fmt.Fprintf(s.c.out, "  [%s] (status message updated)\n", short(channelID))
+		return nil
+	}
+	fmt.Fprintf(s.c.out, "  [%s] (the tournament's post now reads) %s\n", short(channelID), strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
+	for _, b := range m.Buttons {
+		fmt.Fprintf(s.c.out, "    %s\n", button(b))
+	}
 	return nil
 }
+
+// eventPostPrefix marks the ids the console gives tournaments' posts (its
+// replies have none of their own), so that their edits are printed.
+const eventPostPrefix = "event-post-"
+
+func eventPostID(event uint64) string { return fmt.Sprint(eventPostPrefix, event) }
 
 func (s sink) DM(_ context.Context, userID string, m service.Message, _ string) error {
 	fmt.Fprintf(s.c.out, "  [direct message to %s] %s\n", userID, strings.ReplaceAll(Plain(m.Text), "\n", " "))

@@ -60,6 +60,9 @@ func (s *Courier) Deliver(ctx context.Context, sink Sink) (int, error) {
 // answers the next try, so the announcement waits for it with back-off.
 // Only a refusal of the transport that no retry can change drops one.
 func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement) error {
+	if isEvent(a) {
+		return s.deliverEvent(ctx, sink, a) // a tournament's (events.go)
+	}
 	g, err := s.store.Game(ctx, a.GameID)
 	if err != nil {
 		return fmt.Errorf("reading game %d: %w", a.GameID, err)
@@ -323,9 +326,11 @@ func ownerLock(owner string) *sync.Mutex {
 }
 
 // Store is what the courier needs of the database: the games (read, and
-// their place recorded), the users' settings, and the outbox.
+// their place recorded), the tournaments (read, and their thread
+// recorded), the users' settings, and the outbox.
 type Store interface {
 	storage.Games
+	storage.Events
 	storage.Users
 	storage.Outbox
 }
@@ -349,6 +354,13 @@ type Service interface {
 	// notice; none when the pages are off.
 	LinkButtons(ctx context.Context, g *tessera.Game, userID string) ([]service.Button, error)
 	Mention(u service.User) string
+	// EventThreadName names a tournament's thread; EventPostMessage is
+	// its post as it stands (text and buttons); EventAnnouncement is an
+	// AnnounceEventPost's message (its text, and the standings picture
+	// when a.Board).
+	EventThreadName(e *tessera.Event) string
+	EventPostMessage(e *tessera.Event) service.Message
+	EventAnnouncement(e *tessera.Event, a tessera.Announcement) (service.Message, error)
 	// Poke wakes the transport's courier loop (Wake): more is due.
 	Poke()
 }

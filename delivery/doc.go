@@ -13,6 +13,9 @@
 //     the retries with back-off;
 //   - the pool (pool.go): games claimed from a shared outbox under a
 //     lease and delivered by several workers, for any number of processes;
+//   - a tournament's announcements (events.go): its thread made from its
+//     post once and recorded, its posts, and the edits of its post, each
+//     event's in order in a queue of its own;
 //   - recovery (recovery.go): a game moved to a new thread, its channel or
 //     direct messages when its place is gone or locked, players told once
 //     when a permission is missing, nothing a human can fix dropped.

@@ -73,7 +73,7 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 		switch f := failureOf(err); {
 		case err == nil:
 			r.delivered.Add(1)
-			if a.Tries > 0 {
+			if a.Tries > 0 && !isEvent(a) {
 				s.unblocked(ctx, a.GameID)
 			}
 		case f == Refused:
@@ -83,15 +83,18 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 			r.fail(fmt.Errorf("%w: %w", ErrTokenRefused, err))
 			return
 		case errors.As(err, &perm):
-			s.log.Warn("announcement dropped", "kind", a.Kind, "game", a.GameID, "err", err)
+			s.log.Warn("announcement dropped", "kind", a.Kind, queueAttr(a), "err", err)
 		default:
 			if r.refused.Load() {
 				return // cut short by another game's refusal: not a try
 			}
-			if f == Blocked {
+			switch {
+			case f == Blocked && isEvent(a):
+				s.log.Error("a permission is missing where an event posts; its announcements wait", "kind", a.Kind, "event", a.EventID, "try", a.Tries+1, "err", err)
+			case f == Blocked:
 				s.tellBlocked(ctx, r.sink, a, err)
-			} else {
-				s.log.Warn("announcement will be retried", "kind", a.Kind, "game", a.GameID, "try", a.Tries+1, "err", err)
+			default:
+				s.log.Warn("announcement will be retried", "kind", a.Kind, queueAttr(a), "try", a.Tries+1, "err", err)
 			}
 			if err := s.store.Retry(recording(ctx), a.Seq, time.Now().Add(s.backoff(a.Tries, f == Blocked))); err != nil {
 				r.fail(err)
@@ -101,7 +104,7 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 		r.mu.Lock()
 		r.done = append(r.done, a.Seq)
 		r.mu.Unlock()
-		if a.Kind == tessera.AnnounceThread {
+		if a.Kind == tessera.AnnounceThread || a.Kind == tessera.AnnounceEventThread {
 			// Later announcements of the game need its place: record now.
 			if err := r.forget(ctx); err != nil {
 				r.fail(err)
@@ -111,16 +114,17 @@ func (r *round) game(ctx context.Context, list []tessera.Announcement) {
 	}
 }
 
-// byGame splits claimed announcements into each game's list, keeping the
-// order of the games' first announcements and each game's own order.
+// byGame splits claimed announcements into each game's list (each
+// event's: its queue), keeping the order of the games' first
+// announcements and each game's own order.
 func byGame(list []tessera.Announcement) [][]tessera.Announcement {
 	at := map[uint64]int{}
 	var out [][]tessera.Announcement
 	for _, a := range list {
-		i, ok := at[a.GameID]
+		i, ok := at[a.Queue()]
 		if !ok {
 			i = len(out)
-			at[a.GameID] = i
+			at[a.Queue()] = i
 			out = append(out, nil)
 		}
 		out[i] = append(out[i], a)
@@ -144,7 +148,7 @@ func (s *Courier) deliverRound(ctx context.Context, sink Sink, max int) (more bo
 	games := byGame(list)
 	ids := make([]uint64, len(games))
 	for i, g := range games {
-		ids[i] = g[0].GameID
+		ids[i] = g[0].Queue() // a game's id, or an event's queue
 	}
 	defer func() {
 		// Another process may take the games at once; an expired lease

@@ -39,8 +39,13 @@ func placeNonce(g *tessera.Game, kind string) string {
 }
 
 // marker makes an announcement's post recognisable among a channel's
-// messages: the game and the announcement.
-func marker(a tessera.Announcement) string { return fmt.Sprintf("game %d · %s", a.GameID, b36(a.Seq)) }
+// messages: the game (or the event) and the announcement.
+func marker(a tessera.Announcement) string {
+	if isEvent(a) {
+		return fmt.Sprintf("event %d · %s", a.EventID, b36(a.Seq))
+	}
+	return fmt.Sprintf("game %d · %s", a.GameID, b36(a.Seq))
+}
 
 // placeMarker marks the posts that make a game's place (kind "s" the
 // status message, "n" the notice): "place" keeps them apart from the
@@ -87,6 +92,9 @@ func (s *Courier) alreadySent(ctx context.Context, sink Sink, a tessera.Announce
 // gone or locked it moves the game (at most twice: a deleted thread whose
 // channel is gone too) and tries again.
 func (s *Courier) deliverRecovering(ctx context.Context, sink Sink, a tessera.Announcement) error {
+	if isEvent(a) {
+		return s.deliverEvent(ctx, sink, a) // an event has no place to move: its posts fall back to its channel
+	}
 	for moves := 0; ; moves++ {
 		err := s.deliver(ctx, sink, a)
 		f := failureOf(err)

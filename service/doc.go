@@ -27,14 +27,16 @@
 //     reminders).
 //   - What players read and see: text.go (scores, events, names),
 //     gamenames.go, typed.go (quoting what was typed), clip.go, pictures.go and
-//     boardbase.go (board pictures and their cache).
+//     boardbase.go (board pictures and their cache), eventpicture.go (a
+//     tournament's standings picture).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
 //     off the interaction path).
 //   - Tournaments (/tournament): tournamentcmd.go (its subcommands),
 //     tournament.go (making, joining, leaving, starting, cancelling an
 //     event; its buttons), tournamentround.go (seeding, pairing rounds,
 //     a game's result in its event, knockout matches, withdrawals),
-//     eventtext.go (the event's post, thread, standings and pairings).
+//     eventtext.go (the event's post, thread, standings and pairings),
+//     eventpicture.go (the standings picture).
 //   - The companion web pages (package web drives them): weblink.go (game
 //     page addresses and players' signed private links), link.go (/link),
 //     webview.go (what a game's page shows one viewer, and a move's

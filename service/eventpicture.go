@@ -23,23 +23,6 @@ var tieBreakAbbrev = map[string]string{
 	tournament.OpponentsPoints: "OP",
 }
 
-// FormatName is an event's format as its posts name it.
-func FormatName(f tournament.Format) string {
-	switch f {
-	case tournament.FormatRoundRobin:
-		return "round robin"
-	case tournament.FormatDoubleRoundRobin:
-		return "double round robin"
-	case tournament.FormatSwiss:
-		return "Swiss"
-	case tournament.FormatKnockout:
-		return "knockout"
-	case tournament.FormatTables:
-		return "Swiss tables"
-	}
-	return string(f)
-}
-
 // StandingsPicture draws an event's standings as they are now: rank,
 // player, points, the format's tie-breaks and games played, a player who
 // left marked.
@@ -67,7 +50,7 @@ func StandingsTable(e *tessera.Event) (picture.Standings, error) {
 	}
 	title := e.Pairing.Name
 	if title == "" {
-		title = gameName(e.Game) + " " + FormatName(e.Pairing.Format)
+		title = gameName(e.Game) + " " + formatLabel(e.Pairing.Format, false)
 	}
 	t := picture.Standings{Title: fmt.Sprintf("%s · event #%d", title, e.ID), Subtitle: standingsSubtitle(e)}
 	var legend []string

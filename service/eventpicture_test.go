@@ -34,7 +34,7 @@ func TestStandingsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := picture.Standings{
-		Title:    "Closure round robin · event #7",
+		Title:    "Closure Round Robin · event #7",
 		Subtitle: "After round 1 of 3",
 		Columns:  []string{"SB", "DE"},
 		Rows: []picture.StandingsRow{

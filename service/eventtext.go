@@ -171,7 +171,7 @@ func (s *Service) EventThreadName(e *tessera.Event) string {
 func (s *Service) EventAnnouncement(e *tessera.Event, a tessera.Announcement) (Message, error) {
 	m := Message{Text: a.Text, Mentions: a.Ping}
 	if a.Board {
-		f, err := s.standingsFile(e)
+		f, err := s.StandingsPicture(e)
 		if err != nil {
 			return Message{}, err
 		}
@@ -180,18 +180,6 @@ func (s *Service) EventAnnouncement(e *tessera.Event, a tessera.Announcement) (M
 		}
 	}
 	return m, nil
-}
-
-// standingsFile is the standings picture (StandingsPicture, written with
-// the renderer in eventpicture.go), or no file while the service has no
-// way to draw one.
-func (s *Service) standingsFile(e *tessera.Event) (File, error) {
-	if p, ok := any(s).(interface {
-		StandingsPicture(*tessera.Event) (File, error)
-	}); ok {
-		return p.StandingsPicture(e)
-	}
-	return File{}, nil
 }
 
 // EventMessage records the message that carries an event's post, posted
@@ -283,7 +271,7 @@ func (s *Service) EventStandings(req Request, ref string) (Reply, error) {
 	}
 	text := clipTo(head+"\n"+strings.Join(lines, "\n"), 1990)
 	r := Reply{Text: text, Ephemeral: true}
-	f, err := s.standingsFile(e)
+	f, err := s.StandingsPicture(e)
 	if err != nil {
 		return Reply{}, err
 	}
