@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -47,10 +48,13 @@ func (w *world) newTourney(t *testing.T, opts ...fakediscord.Opt) *tourney {
 }
 
 // begin starts a world, posts an event with opts, has a player of each
-// name join it and the organiser start it.
+// name join it and the organiser start it. Discord's rate limits run 20
+// times faster than Discord's: an event's thread takes a post a game,
+// which Discord paces at one a second, and the pacing is
+// TestBacklogStaysUnderRateLimits's business, not these tests'.
 func begin(t *testing.T, names []string, opts ...fakediscord.Opt) (*world, *tourney) {
 	t.Helper()
-	w := start(t, bot.Options{})
+	w := start(t, bot.Options{}, fakediscord.WithRateLimits(fakediscord.DiscordRateLimits().Faster(20)))
 	to := w.newTourney(t, opts...)
 	to.join(t, names...)
 	to.start(t)
@@ -67,6 +71,10 @@ func (to *tourney) join(t *testing.T, names ...string) {
 			t.Fatalf("%s joins: %q", name, text(r))
 		}
 		to.by[u.ID] = u
+		// The post is edited to name who entered, and keeps its buttons.
+		to.w.srv.WaitMessage(t, to.w.srv.ChannelID, func(m *fakediscord.Message) bool {
+			return m.ID == to.post && strings.Contains(m.Content, name) && len(m.Components) > 0
+		}, patience)
 	}
 }
 
@@ -188,10 +196,37 @@ func (to *tourney) standings(t *testing.T, u *discordgo.User) string {
 	return text(r)
 }
 
-// checkThreads: every game of the event has its own thread in the
-// event's channel, named with the event and round ("Name R2 #12: ...").
-func (to *tourney) checkThreads(t *testing.T, e *tessera.Event) {
+// checkPosts: the event's post names the winner and has lost its
+// buttons; the event's thread, started from the post, has a post with
+// the standings picture for every game's result and the final places;
+// every game has its own thread in the event's channel, named with the
+// event and round ("Name R2 #12: ...").
+func (to *tourney) checkPosts(t *testing.T, e *tessera.Event, winner string) {
 	t.Helper()
+	srv := to.w.srv
+	srv.WaitMessage(t, srv.ChannelID, func(m *fakediscord.Message) bool {
+		return m.ID == to.post && strings.Contains(m.Content, "Winner: **"+winner+"**") && len(m.Components) == 0
+	}, patience)
+	if e.ThreadID != to.post {
+		t.Fatalf("the event's thread %q does not start from its post %s", e.ThreadID, to.post)
+	}
+	srv.WaitMessage(t, e.ThreadID, func(m *fakediscord.Message) bool {
+		return strings.Contains(m.Content, "is over. Winner: **"+winner+"**") && strings.Contains(m.Content, "Final places:")
+	}, patience) // a post a game, each with a picture, at Discord's pace
+	withPicture := map[string]bool{} // the thread's posts that carry the standings
+	for _, m := range srv.Messages(e.ThreadID) {
+		if len(m.Files) == 1 && m.Files[0].Format == "png" {
+			withPicture[m.Content] = true
+		}
+	}
+	for r, games := range e.Games {
+		for i, gid := range games {
+			result := fmt.Sprintf("Round %d, table %d (game #%d): ", r+1, i+1, gid)
+			if !slices.ContainsFunc(slices.Collect(maps.Keys(withPicture)), func(c string) bool { return strings.Contains(c, result) }) {
+				t.Fatalf("the event's thread has no post of %q with the standings picture", result)
+			}
+		}
+	}
 	for r, games := range e.Games {
 		for _, gid := range games {
 			thread := to.w.threadOf(t, gid)
@@ -285,7 +320,7 @@ func TestTournamentRoundRobinFive(t *testing.T) {
 			t.Errorf("the standings lack %q:\n%s", want, got)
 		}
 	}
-	to.checkThreads(t, e)
+	to.checkPosts(t, e, "eva")
 }
 
 // met lists the pairs of players who shared a table, to find repeats.
@@ -341,7 +376,7 @@ func TestTournamentSwissNine(t *testing.T) {
 	if !strings.Contains(got, "Winner: **ann**") || !strings.Contains(got, "1. ann: 4 points (Buchholz") {
 		t.Fatalf("standings:\n%s", got)
 	}
-	to.checkThreads(t, e)
+	to.checkPosts(t, e, "ann")
 }
 
 // TestTournamentKnockoutEight: a knockout of eight, matches best of 3,
@@ -384,7 +419,7 @@ func TestTournamentKnockoutEight(t *testing.T) {
 	if got := to.standings(t, w.bo); !strings.Contains(got, "Winner: **ann**") {
 		t.Fatalf("standings:\n%s", got)
 	}
-	to.checkThreads(t, e)
+	to.checkPosts(t, e, "ann")
 }
 
 // TestTournamentSwissTablesNine: nine players of Closure for three, Swiss
@@ -420,7 +455,7 @@ func TestTournamentSwissTablesNine(t *testing.T) {
 	if got := to.standings(t, w.bo); !strings.Contains(got, "Winner: **ann**") || !strings.Contains(got, "1. ann: 6 points") {
 		t.Fatalf("standings:\n%s", got)
 	}
-	to.checkThreads(t, e)
+	to.checkPosts(t, e, "ann")
 }
 
 // TestTournamentLeaveMidway: in a running Swiss event of six, cal leaves
@@ -458,7 +493,7 @@ func TestTournamentLeaveMidway(t *testing.T) {
 	}
 	r = leave()
 	w.respond(t, w.srv.Button(fmt.Sprintf("tquit:%d", to.id)).OnMessage(final(r).ID).By(cal))
-	w.srv.WaitMessage(t, w.threadOf(t, game), func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "resigns") }, 0)
+	w.srv.WaitMessage(t, w.threadOf(t, game), func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "resigns") }, patience)
 	e = to.play(t, to.alphabetical)
 	checkRounds(t, e, 3)
 	met(t, e)
@@ -470,4 +505,5 @@ func TestTournamentLeaveMidway(t *testing.T) {
 	if got := to.standings(t, w.bo); !strings.Contains(got, "cal (left): 0 points") {
 		t.Fatalf("standings:\n%s", got)
 	}
+	to.checkPosts(t, e, "ann")
 }
