@@ -507,3 +507,21 @@ func TestTournamentLeaveMidway(t *testing.T) {
 	}
 	to.checkPosts(t, e, "ann")
 }
+
+// TestTournamentEventAutocomplete: the real /tournament's event: option
+// completes inside its subcommand with the server's events matching what
+// is typed, and the choice picked runs the subcommand on that event.
+func TestTournamentEventAutocomplete(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{})
+	w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Str("name", "Winter Cup"))
+	w.newTourney(t, fakediscord.Str("game", "glorieta"), fakediscord.Str("format", "knockout"), fakediscord.Str("name", "Spring Cup"))
+	ac := w.respond(t, w.srv.Autocomplete("tournament", fakediscord.Sub("join", fakediscord.Focused(fakediscord.Str("event", "wint")))).By(w.bo))
+	if len(ac.Data.Choices) != 1 || !strings.Contains(ac.Data.Choices[0].Name, "Winter Cup") {
+		t.Fatalf("event: choices for %q: %+v", "wint", ac.Data.Choices)
+	}
+	r := w.respond(t, w.srv.Slash("tournament", fakediscord.Sub("join", fakediscord.Str("event", fmt.Sprint(ac.Data.Choices[0].Value)))).By(w.bo))
+	if !strings.Contains(text(r), "You joined **Winter Cup**") {
+		t.Fatalf("/tournament join event:%v: %q", ac.Data.Choices[0].Value, text(r))
+	}
+}
