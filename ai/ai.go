@@ -73,6 +73,9 @@ type Budget struct {
 	// of the machine: the same Workers give the same move on one core or
 	// on eight.
 	Workers int
+	// Policy is how the trees play out and choose (the zero value: the
+	// search before issue #28, uniform random playouts).
+	Policy Policy
 }
 
 // Budget returns the level's budget, with think as the hard level's time

@@ -105,6 +105,12 @@ type tree struct {
 	// one-ply look already likes (progressive widening with a heuristic
 	// order, "progressive unpruning").
 	rootGain map[moveKey]float64
+	// policy is the budget's Policy; informed, whether the game can take
+	// its informed playouts (informs).
+	policy   Policy
+	informed bool
+	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
+	playKeys []uint64 // scratch: LegalKeys of a playout's position
 }
 
 // cacheMoves bounds the legal moves a tree keeps in its nodes' caches
@@ -113,11 +119,16 @@ type tree struct {
 // they expand.
 var cacheMoves = 1 << 20
 
-func newTree(st engine.State, seat engine.Seat, seed uint64) *tree {
+func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	_, det := st.(engine.Determinizer)
 	_, fin := st.(engine.Finisher)
-	return &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, finishes: fin && !det,
-		r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves, playoutLimit: playoutLimit(st)}
+	t := &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, finishes: fin && !det,
+		r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves, playoutLimit: playoutLimit(st),
+		policy: p, informed: informs(st), judge: isBanked(st)}
+	if p.Cut > 0 && len(st.Scores()) == t.players {
+		t.playoutLimit, t.judge = p.Cut*t.players, true
+	}
+	return t
 }
 
 // iterate runs one iteration: determinize, select and expand, play out,
@@ -160,8 +171,8 @@ func (t *tree) iterate() {
 		n = c.node
 	}
 	if reward == nil {
-		playout(st, &t.r, t.playoutLimit)
-		reward = Rewards(st)
+		t.playout(st)
+		reward = rewards(st, t.judge)
 	}
 	for _, c := range path {
 		c.visits++

@@ -1,0 +1,40 @@
+package ai_test
+
+import (
+	"context"
+	"testing"
+
+	"tessera/ai"
+	"tessera/engine"
+)
+
+// BenchmarkPolicy is BenchmarkSearch's search (1,000 iterations, one
+// tree, a few moves in) with each playout policy of docs/ai.md's table,
+// so an idea's cost in CPU is measured beside the search before it.
+func BenchmarkPolicy(b *testing.B) {
+	policies := []struct {
+		name string
+		p    ai.Policy
+	}{
+		{"uniform", ai.Policy{}},
+		{"g1", ai.Policy{Greedy: 1}},
+		{"g0.5", ai.Policy{Greedy: 0.5}},
+		{"g1s8", ai.Policy{Greedy: 1, Sample: 8}},
+		{"g1p2", ai.Policy{Greedy: 1, GreedyPlies: 2}},
+	}
+	for _, game := range []string{"elemental", "closure"} {
+		st, _ := engine.New(engine.Setup{Game: game, Players: 2, Seed: 1})
+		r := engine.NewRand(1)
+		for k := 0; k < 4; k++ {
+			legal := st.Legal()
+			st.Apply(legal[r.IntN(len(legal))])
+		}
+		for _, p := range policies {
+			b.Run(game+"/"+p.name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					ai.Search(context.Background(), st, st.ToMove(), ai.Budget{Iterations: 1000, Workers: 1, Policy: p.p}, uint64(i))
+				}
+			})
+		}
+	}
+}
