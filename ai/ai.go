@@ -91,7 +91,7 @@ func (l Level) Budget(think time.Duration) Budget {
 	case Normal:
 		return Budget{Iterations: 3000, Think: think / 2, Workers: 2}
 	default:
-		return Budget{Iterations: 30000, Think: think, Workers: 2}
+		return Budget{Iterations: 30000, Think: think, Workers: 2, Policy: HardPolicy}
 	}
 }
 

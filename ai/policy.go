@@ -33,6 +33,39 @@ type Policy struct {
 	// position and reading Scores, instead of by engine.Previewer (which
 	// Closure computes by flooding the whole table).
 	Apply bool
+	// Explore is UCB1's exploration constant (0: 0.7, Cowling et al.'s).
+	// The rewards of near-equal moves differ by little, so a smaller
+	// constant spends more of the visits on the best of them.
+	Explore float64
+	// Measured keeps each idea to the games where it was measured to pay
+	// (docs/ai.md): Greedy only where points are banked (engine.Game's
+	// Banked: there the immediate points are the game's points, and the
+	// Previewer is cheap), Cut only where they are not and hands are
+	// hidden (engine.Determinizer: Closure). Elsewhere the search is the
+	// one before issue #28.
+	Measured bool
+}
+
+// HardPolicy is the hard level's policy (Level.Budget): informed playouts
+// from 8 sampled moves where points are banked, playouts cut after 4 moves
+// per player where they are scored again at the end, each kept to where it
+// was measured (docs/ai.md, "A stronger hard level").
+var HardPolicy = Policy{Greedy: 1, Sample: 8, Cut: 4, Measured: true}
+
+// scoped is the policy as it applies to st's game: with Measured, the
+// ideas the game was not measured with are dropped.
+func (p Policy) scoped(st engine.State) Policy {
+	if !p.Measured {
+		return p
+	}
+	_, hidden := st.(engine.Determinizer)
+	if !isBanked(st) {
+		p.Greedy = 0
+	}
+	if isBanked(st) || !hidden {
+		p.Cut = 0
+	}
+	return p
 }
 
 // informs reports whether st's game can take informed playouts.

@@ -1,6 +1,8 @@
 package ai
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"tessera/engine"
@@ -70,6 +72,71 @@ func TestInformedPlayoutOnlyWhereScored(t *testing.T) {
 		}
 		if got := informs(st); got != c.want {
 			t.Errorf("%s: informs %v, want %v", c.game, got, c.want)
+		}
+	}
+}
+
+// TestHardPolicyWhereMeasured: the hard level's ideas reach only the games
+// they were measured in (docs/ai.md): informed playouts where points are
+// banked (Elemental), playouts cut short where points are scored again at
+// the end and hands are hidden (Closure); Glorieta, Knotwork and
+// TilingKing search as before issue #28, so their rows stand.
+func TestHardPolicyWhereMeasured(t *testing.T) {
+	for _, c := range []struct {
+		game         string
+		greedy, cut  bool
+		playoutMoves int
+	}{
+		{"elemental", true, false, 4},
+		{"closure", false, true, 8},
+		{"glorieta", false, false, maxPlayout},
+		{"knotwork", false, false, maxPlayout},
+		{"tilingking", false, false, maxPlayout},
+	} {
+		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := newTree(st, st.ToMove(), 1, Hard.Budget(0).Policy)
+		if got := tr.policy.Greedy > 0; got != c.greedy {
+			t.Errorf("%s: informed playouts %v, want %v", c.game, got, c.greedy)
+		}
+		if got := tr.policy.Cut > 0; got != c.cut {
+			t.Errorf("%s: cut playouts %v, want %v", c.game, got, c.cut)
+		}
+		if tr.playoutLimit != c.playoutMoves {
+			t.Errorf("%s: playouts of %d moves, want %d", c.game, tr.playoutLimit, c.playoutMoves)
+		}
+		if c.game != "elemental" && c.game != "closure" && tr.policy != (Policy{Measured: true, Sample: 8}) {
+			t.Errorf("%s: the policy %+v is not the search before issue #28", c.game, tr.policy)
+		}
+	}
+}
+
+// TestHardPolicyLeavesOtherGamesAlone: where the hard policy's ideas do
+// not apply, a search with it is the search before issue #28 exactly
+// (same move, same root statistics for the same seed), so the new hard
+// level against mcts30000 is an even match there by construction.
+func TestHardPolicyLeavesOtherGamesAlone(t *testing.T) {
+	for _, game := range []string{"glorieta", "knotwork", "tilingking"} {
+		st, err := engine.New(engine.Setup{Game: game, Players: 2, Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := engine.NewRand(2)
+		for k := 0; k < 6 && !st.Over(); k++ {
+			st.(engine.FastPlayer).PlayRandom(&r)
+		}
+		before := Budget{Iterations: 600, Workers: 2}
+		hard := before
+		hard.Policy = HardPolicy
+		m1, s1, err1 := Search(context.Background(), st, st.ToMove(), before, 5)
+		m2, s2, err2 := Search(context.Background(), st, st.ToMove(), hard, 5)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if m1.String() != m2.String() || fmt.Sprint(s1.Root) != fmt.Sprint(s2.Root) {
+			t.Fatalf("%s: the hard policy changed the search: %s %v / %s %v", game, m1, s1.Root, m2, s2.Root)
 		}
 	}
 }

@@ -109,6 +109,7 @@ type tree struct {
 	// its informed playouts (informs).
 	policy   Policy
 	informed bool
+	explore  float64  // UCB1's constant: explore, or the policy's Explore
 	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
 	playKeys []uint64 // scratch: LegalKeys of a playout's position
 }
@@ -120,11 +121,15 @@ type tree struct {
 var cacheMoves = 1 << 20
 
 func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
+	p = p.scoped(st)
 	_, det := st.(engine.Determinizer)
 	_, fin := st.(engine.Finisher)
 	t := &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, finishes: fin && !det,
 		r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves, playoutLimit: playoutLimit(st),
-		policy: p, informed: informs(st), judge: isBanked(st)}
+		policy: p, informed: informs(st), judge: isBanked(st), explore: explore}
+	if p.Explore > 0 {
+		t.explore = p.Explore
+	}
 	if p.Cut > 0 && len(st.Scores()) == t.players {
 		t.playoutLimit, t.judge = p.Cut*t.players, true
 	}
@@ -259,7 +264,7 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 		n.children = append(n.children, c)
 		return c, true
 	}
-	return best(t.present, mover), false
+	return best(t.present, mover, t.explore), false
 }
 
 // pickKeyed is pick for a game with a Determinizer whose positions list
@@ -292,7 +297,7 @@ func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit 
 		n.children = append(n.children, c)
 		return c, true
 	}
-	c := best(t.present, mover)
+	c := best(t.present, mover, t.explore)
 	if c != nil {
 		c.move = kl.MoveOfKey(c.key.n)
 	}
@@ -362,7 +367,7 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 	for _, ch := range n.children {
 		ch.avail = n.visits
 	}
-	return best(n.children, mover), false
+	return best(n.children, mover, t.explore), false
 }
 
 // sampleAbove is the number of legal moves above which a node of a
@@ -447,7 +452,7 @@ func (t *tree) newChild(m engine.Move) *child {
 
 // best is the child with the highest UCB1 value for mover; nil when there
 // is none. Ties go to the earlier child, so a search is repeatable.
-func best(children []*child, mover engine.Seat) *child {
+func best(children []*child, mover engine.Seat, explore float64) *child {
 	var top *child
 	topValue := math.Inf(-1)
 	for _, c := range children {

@@ -62,7 +62,7 @@ func (p Player) budget(think time.Duration) ai.Budget {
 
 // parsePolicy reads a policy's letters, each followed by its number:
 // gF (Greedy, the share of informed playout moves), sN (Sample), pN
-// (GreedyPlies), cN (Cut), a1 (Apply). "g1s8" is every playout move informed from 8 drawn; ""
+// (GreedyPlies), cN (Cut), a1 (Apply), eF (Explore), m1 (Measured). "g1s8" is every playout move informed from 8 drawn; ""
 // is the zero policy.
 func parsePolicy(spec string) (ai.Policy, bool) {
 	var p ai.Policy
@@ -92,6 +92,10 @@ func parsePolicy(spec string) (ai.Policy, bool) {
 			p.Cut = int(f)
 		case 'a':
 			p.Apply = f != 0
+		case 'e':
+			p.Explore = f
+		case 'm':
+			p.Measured = f != 0
 		default:
 			return ai.Policy{}, false
 		}
