@@ -42,3 +42,28 @@ func BenchmarkPolicy(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHardMove is one hard move from each game's start (the most
+// expensive move: the longest playouts), with the hard level's policy and
+// with the policy before issue #28 (mcts30000). Run it with -cpu 1 for
+// the think time on one core (docs/ai.md, "Playouts and think time").
+func BenchmarkHardMove(b *testing.B) {
+	for _, game := range []string{"elemental", "closure", "glorieta", "knotwork", "tilingking"} {
+		st, _ := engine.New(engine.Setup{Game: game, Players: 2, Seed: 1})
+		for _, p := range []struct {
+			name string
+			p    ai.Policy
+		}{{"mcts30000", ai.Policy{}}, {"hard", ai.HardPolicy}} {
+			if p.name == "hard" && game != "elemental" && game != "closure" {
+				continue // the same search there (TestHardPolicyLeavesOtherGamesAlone)
+			}
+			b.Run(game+"/"+p.name, func(b *testing.B) {
+				budget := ai.Hard.Budget(0)
+				budget.Think, budget.Policy = 0, p.p
+				for i := 0; i < b.N; i++ {
+					ai.Search(context.Background(), st, st.ToMove(), budget, 1)
+				}
+			})
+		}
+	}
+}

@@ -104,11 +104,12 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		if got := tr.policy.Cut > 0; got != c.cut {
 			t.Errorf("%s: cut playouts %v, want %v", c.game, got, c.cut)
 		}
-		if tr.playoutLimit != c.playoutMoves {
-			t.Errorf("%s: playouts of %d moves, want %d", c.game, tr.playoutLimit, c.playoutMoves)
-		}
 		if c.game != "elemental" && c.game != "closure" && tr.policy != (Policy{Measured: true, Sample: 8}) {
 			t.Errorf("%s: the policy %+v is not the search before issue #28", c.game, tr.policy)
+		}
+		tr.iterate() // the cut is set at the first determinization
+		if tr.playoutLimit != c.playoutMoves {
+			t.Errorf("%s: playouts of %d moves, want %d", c.game, tr.playoutLimit, c.playoutMoves)
 		}
 	}
 }

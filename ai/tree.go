@@ -130,9 +130,6 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	if p.Explore > 0 {
 		t.explore = p.Explore
 	}
-	if p.Cut > 0 && len(st.Scores()) == t.players {
-		t.playoutLimit, t.judge = p.Cut*t.players, true
-	}
 	return t
 }
 
@@ -144,6 +141,12 @@ func (t *tree) iterate() {
 		st = d.Determinize(t.seat, &t.r)
 	} else {
 		st = t.rootState.Clone()
+	}
+	if t.policy.Cut > 0 { // known at the first determinization: the real position's scores are not read
+		if len(st.Scores()) == t.players {
+			t.playoutLimit, t.judge = t.policy.Cut*t.players, true
+		}
+		t.policy.Cut = 0
 	}
 	var path []*child
 	var reward []float64
