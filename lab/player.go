@@ -44,7 +44,7 @@ func ParsePlayer(s string) (Player, error) {
 			}
 		}
 	}
-	return Player{}, engine.Illegalf("there is no lab player %q (try easy, normal, hard, mctsN, random or greedy)", s)
+	return Player{}, engine.Illegalf("there is no lab player %q (try easy, normal, hard, mctsN, mctsN+POLICY such as mcts3000+g1s8, random or greedy)", s)
 }
 
 // budget is the player's search budget with think as the time cap (0: none).
