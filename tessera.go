@@ -225,6 +225,10 @@ const (
 	AnnounceReact    = "react"    // react to a player's message
 	AnnounceReply    = "reply"    // answer a player's message (plain-text move refused)
 	AnnounceSettle   = "settle"   // rewrite a settled challenge's message, without its buttons
+	// AnnounceAnalysis posts, then edits, a game's analysis's progress
+	// line in its place; with Board, it posts the result (the chart and
+	// the costly moves).
+	AnnounceAnalysis = "analysis"
 
 	// A tournament's announcements carry its EventID (and GameID 0).
 	AnnounceEventThread = "event-thread" // make the event's thread from its post and post the standings there

@@ -202,6 +202,7 @@ func (c *Console) Line(ctx context.Context, line string) {
 	}
 
 	c.playAI(ctx)
+	c.analyze(ctx)
 }
 
 // sink prints what the bot would post on Discord.

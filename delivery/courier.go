@@ -118,6 +118,8 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 			return nil // the player's message was deleted: nothing to react to
 		}
 		return err
+	case tessera.AnnounceAnalysis:
+		return s.deliverAnalysis(ctx, sink, g, a)
 	case tessera.AnnounceReply:
 		if g.InDMs {
 			return nil

@@ -46,9 +46,13 @@ func (s *Service) pokeAI() {
 }
 
 // RunAI plays the AI's moves until ctx ends, with at most AIWorkers
-// searches at once. It returns when ctx has ended and every search under
-// way has stopped (a search stopped this way plays nothing).
+// searches at once, and runs the queued analyses beside (RunAnalyses).
+// It returns when ctx has ended and every search under way has stopped
+// (a search stopped this way plays nothing).
 func (s *Service) RunAI(ctx context.Context) {
+	analyses := make(chan struct{})
+	go func() { defer close(analyses); s.RunAnalyses(ctx) }()
+	defer func() { <-analyses }()
 	busy := map[uint64]bool{}
 	failed := map[uint64]time.Time{} // not before then
 	type result struct {

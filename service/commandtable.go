@@ -53,6 +53,9 @@ func commands() []Command {
 			{Type: IntegerOption, Name: "from", Description: "First move to show (default the first)", MinValue: &one, MaxValue: 10000},
 			{Type: IntegerOption, Name: "to", Description: "Last move to show (default the last)", MinValue: &one, MaxValue: 10000},
 		}},
+		{Name: "analyze", Description: "A finished game's analysis: each player's chance over the moves, and the costliest moves", Run: onGame((*Service).Analyze), Options: []Option{
+			{Type: StringOption, Name: "game", Complete: completeFinished, Description: "Which finished game (needed outside its thread)"},
+		}},
 		{Name: "vacation", Description: "Pause your clocks in all your games", Run: runVacation, Options: []Option{
 			{Type: IntegerOption, Name: "days", Description: "How many days you are away", Required: true, MinValue: &one, MaxValue: 366},
 		}},

@@ -50,6 +50,13 @@ type Config struct {
 	// event's round, after the game of each of its tables is made (tests
 	// block in it to kill the process in the middle of pairing).
 	PairHook func(ctx context.Context, eventID uint64, round, table int)
+	// AnalysisIterations is the search budget of each position of an
+	// analysis (/analyze; setting ai.analysis_iterations, default
+	// DefaultAnalysisIterations). Analyses run AIWorkers at once too.
+	AnalysisIterations int
+	// AnalysisHook, when set, is called as an analysis starts and after
+	// each position written (tests stop the process in it).
+	AnalysisHook func(ctx context.Context, gameID uint64, positions int)
 	// Link makes a link to a channel or thread (Discord: a jump URL).
 	Link func(guildID, channelID string) string
 	// Stamp writes a moment for a reader in loc (Discord: a <t:...> tag,
@@ -130,6 +137,9 @@ func (c Config) Validate() error {
 	}
 	if c.AIWorkers < 0 || c.AIWorkers > MaxAIWorkers {
 		return fmt.Errorf("ai.workers %d: give from 1 to %d searches at once", c.AIWorkers, MaxAIWorkers)
+	}
+	if c.AnalysisIterations < 0 || c.AnalysisIterations > MaxAnalysisIterations {
+		return fmt.Errorf("ai.analysis_iterations %d: give from 1 to %d iterations a position", c.AnalysisIterations, MaxAnalysisIterations)
 	}
 	if c.AIThink < 0 || c.AIThink > MaxAIThink {
 		return fmt.Errorf("ai.think %s: give from 1ms to 10m", c.AIThink)

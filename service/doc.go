@@ -30,7 +30,10 @@
 //     boardbase.go (board pictures and their cache), eventpicture.go (a
 //     tournament's standings picture, and its TRF).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
-//     off the interaction path).
+//     off the interaction path); analyze.go (/analyze and its result's
+//     words and chart), analyzeworker.go (the analyses' queue, off the
+//     interaction path, resumed after a restart), analyzerun.go (a
+//     record's positions analysed, shared with `tessera analyze`).
 //   - Tournaments (/tournament): tournamentcmd.go (its subcommands),
 //     tournament.go (making, joining, leaving, starting, cancelling an
 //     event; its buttons), tournamentround.go (seeding, pairing rounds,

@@ -133,5 +133,5 @@ func WriteTRF(w io.Writer, e *tessera.Event) error {
 	if n := e.Pairing.Seats; n > 2 {
 		return errorf(tessera.EINVALID, "Tournament #%d is played at tables of %d; a TRF holds two-player events only.", e.ID, n)
 	}
-	return tournament.WriteTRF(w, standingsView(e))
+	return tournament.WriteTRF(w, LibraryView(e))
 }

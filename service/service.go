@@ -37,6 +37,8 @@ type Service struct {
 	pics  map[picKey]File // recent pictures by game, position, deadline and status
 
 	replays *replayGate // bounds the replays drawn at once (replaylimit.go)
+
+	analyses chan struct{} // the analysis worker's wake-up (analyzeworker.go), made on first use
 }
 
 // New returns a Service on an open store.

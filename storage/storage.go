@@ -1,7 +1,7 @@
 // Package storage is the port through which Tessera keeps its games: the
 // interfaces Store and Tx, each composed of small roles (Games, GameLists,
 // Challenges, Clocks, AIQueue, Outbox, Users, Guilds, Secrets,
-// Interactions, Ratings, Events,
+// Interactions, Ratings, Events, Analyses,
 // Admin; RatingsTx, EventsTx), and the types every adapter shares (Options, the
 // errors, Ended). It imports no driver. The adapters are
 // storage/boltdb (one embedded file, the default) and storage/postgres
@@ -50,6 +50,7 @@ type Store interface {
 	Interactions
 	Ratings
 	Events
+	Analyses
 	Admin
 }
 
@@ -265,6 +266,28 @@ type Events interface {
 	// EventsDue lists the open events whose Starts is set and at or
 	// before now, earliest first (then by id): the ones to start.
 	EventsDue(ctx context.Context, now time.Time) ([]uint64, error)
+}
+
+// Analyses keeps finished games' analyses (/analyze), one per game, and
+// the queue of those not done: a restart finds the unfinished ones
+// there. An analysis is derived from its game, so it is not copied by
+// Dump (asking again makes it anew).
+type Analyses interface {
+	// Analysis reads a game's analysis (ErrNotFound when there is none).
+	Analysis(ctx context.Context, gameID uint64) (*tessera.Analysis, error)
+	// CreateAnalysis stores a game's first analysis; ErrDuplicate (and
+	// nothing written) when the game has one already, so of two
+	// requests racing, one queues it.
+	CreateAnalysis(ctx context.Context, a *tessera.Analysis) error
+	// UpdateAnalysis changes a game's analysis in one transaction
+	// (ErrNotFound when there is none): the worker adding positions and
+	// the courier recording its progress message do not lose each
+	// other's writes. An error from change writes nothing.
+	UpdateAnalysis(ctx context.Context, gameID uint64, change func(a *tessera.Analysis) error) (*tessera.Analysis, error)
+	// AnalysisQueue lists the games whose analysis is queued
+	// (tessera.AnalysisQueued), in the order they were asked for
+	// (Requested, then game id).
+	AnalysisQueue(ctx context.Context) ([]uint64, error)
 }
 
 // Admin is the database as a whole: how it was opened, its own check,

@@ -49,6 +49,8 @@ type Config struct {
 	AI struct {
 		Workers int    `yaml:"workers"`
 		Think   string `yaml:"think"`
+		// AnalysisIterations is /analyze's search per position.
+		AnalysisIterations int `yaml:"analysis_iterations"`
 	} `yaml:"ai"`
 	Challenges struct {
 		Expire string `yaml:"expire"`
@@ -259,6 +261,7 @@ func (c *Config) serviceConfig() service.Config {
 	}
 	sc.ChallengeExpire = expire
 	sc.ReplayMoves = c.Replay.MaxMoves
+	sc.AnalysisIterations = c.AI.AnalysisIterations
 	sc.Provisional = c.Ratings.Provisional
 	sc.Courier.Workers = c.Courier.Workers
 	return sc

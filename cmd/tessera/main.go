@@ -54,6 +54,10 @@ var commands = []command{
 		return runPlayouts(args, stdout, stderr)
 	}},
 	{"ai", "replay a moves file and print the AI's move for the seat to move", runAI},
+	{"analyze", "analyse a finished game's record (/export's JSON) as /analyze does and print each move's chances as JSON", runAnalyze},
+	{"calibrate", "self-play games judged as /analyze judges them: how honest the win chances are (reliability in bins of 10%, Brier score) as JSON", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runCalibrate(args, stdout, stderr)
+	}},
 	{"lab", "play many games between AI levels and baselines and report each player's results", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runLab(args, stdout, stderr)
 	}},

@@ -112,6 +112,9 @@ func initSchema(tx *bolt.Tx, path string) error {
 	if err := initEvents(tx); err != nil {
 		return err
 	}
+	if err := initAnalyses(tx); err != nil {
+		return err
+	}
 	return indexAISeats(tx)
 }
 

@@ -177,6 +177,7 @@ func (s *Store) Check(ctx context.Context) []error {
 		{"users", "SELECT id, settings FROM users WHERE settings IS NOT NULL"},
 		{"guilds", "SELECT id, settings FROM guilds"},
 		{"events", "SELECT id::text, record FROM events"},
+		{"analyses", "SELECT game_id::text, record FROM analyses"},
 		{"ratings", "SELECT guild_id || '/' || game || '/' || user_id, rating FROM ratings"},
 	} {
 		rows, err := tx.Query(ctx, table.sql)

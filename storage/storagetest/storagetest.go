@@ -66,6 +66,8 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"PutEventStale", testPutEventStale},
 		{"RacingRoundPairedOnce", testRacingRoundPairedOnce},
 		{"EventResultsAllKept", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedResultsAllKept(t, s, s) }},
+		{"Analyses", testAnalyses},
+		{"AnalysisRace", testAnalysisRace},
 		{"Check", testCheck},
 		{"DumpLoad", testDumpLoad},
 		{"LoadRefusesNonEmpty", testLoadRefusesNonEmpty},

@@ -1,0 +1,388 @@
+package lab
+
+// Calibration of the analysis's win chances (/analyze): self-play games,
+// every position judged by ai.Analyze from the information of the seat
+// to move, and how often a seat given a chance of about p went on to win.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"tessera/ai"
+	"tessera/engine"
+)
+
+// CalibrationConfig is one calibration run.
+type CalibrationConfig struct {
+	Game    string
+	Players int
+	Options map[string]string
+	Games   int
+	Seed    uint64
+	// Analysis is the budget of each position's estimate (ai.AnalysisBudget
+	// for /analyze's own).
+	Analysis ai.Budget
+	// Self, when its Iterations are set, is the budget of a separate search
+	// that chooses each move (hard against hard: ai.Hard.Budget(0) without
+	// its cap); otherwise the analysis's own preferred move is played, so
+	// one search per position serves both.
+	Self ai.Budget
+	// Workers is how many games are played at once (each on one
+	// goroutine; the results do not depend on it).
+	Workers int
+	// Progress, when set, is called after each game with the number done.
+	Progress func(done int)
+}
+
+// Calibration is a run's result.
+type Calibration struct {
+	Game       string `json:"game"`
+	Players    int    `json:"players"`
+	Games      int    `json:"games"`
+	Positions  int    `json:"positions"`  // judged positions (the end's are not counted)
+	Iterations int    `json:"iterations"` // per position
+	SelfPlay   string `json:"self_play"`  // how the moves were chosen
+	// Bins are the reliability diagram: every seat's chance at every
+	// position, in ten bins of 10%.
+	Bins []CalibrationBin `json:"bins"`
+	// Brier is the mean squared difference between a seat's chance and
+	// its result (1 won, 1/k shared by k, 0 lost); BrierBase the same for
+	// the constant 1/players, the score of knowing nothing.
+	Brier     float64 `json:"brier"`
+	BrierBase float64 `json:"brier_base"`
+	// Decided is, per game, the move after which the eventual winner's
+	// chance stayed at or above 90% to the end (0: from the start; the
+	// game's length + 1 when it never did, as in a shared win), and
+	// DecidedShare its mean as a share of the game's length.
+	Decided []int `json:"decided"`
+	Lengths []int `json:"lengths"`
+	// Points are every chance given and the result that followed, [p, y]
+	// rounded to 3 decimals, so that a map can be fitted on some runs and
+	// checked on others (FitLogistic).
+	Points       [][2]float64 `json:"points,omitempty"`
+	DecidedShare float64      `json:"decided_share"`
+}
+
+// CalibrationBin is one bin of the reliability diagram.
+type CalibrationBin struct {
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	Count int     `json:"count"`
+	Mean  float64 `json:"mean"` // mean chance given
+	Won   float64 `json:"won"`  // mean result (the share of wins)
+}
+
+// calibrationGame is one game's judged positions and result.
+type calibrationGame struct {
+	chances [][]float64 // per position before each move
+	result  []float64   // per seat
+	err     error
+}
+
+// Calibrate plays cfg.Games self-play games and measures how honest the
+// analysis's chances are. It is deterministic for a seed (without time
+// caps), whatever cfg.Workers.
+func Calibrate(ctx context.Context, cfg CalibrationConfig) (Calibration, error) {
+	if cfg.Games < 1 {
+		return Calibration{}, fmt.Errorf("calibrate: no games")
+	}
+	if cfg.Analysis.Iterations < 1 {
+		cfg.Analysis = ai.AnalysisBudget
+	}
+	workers := max(1, cfg.Workers)
+	games := make([]calibrationGame, cfg.Games)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				games[i] = calibrationPlay(ctx, cfg, i)
+				mu.Lock()
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(done)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range cfg.Games {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Calibration{}, err
+	}
+	out := Calibration{Game: cfg.Game, Players: cfg.Players, Games: cfg.Games, Iterations: cfg.Analysis.Iterations, SelfPlay: "the analysis's preferred move"}
+	if cfg.Self.Iterations > 0 {
+		out.SelfPlay = fmt.Sprintf("a search of %d iterations on %d trees", cfg.Self.Iterations, max(1, cfg.Self.Workers))
+	}
+	out.Bins = make([]CalibrationBin, 10)
+	for b := range out.Bins {
+		out.Bins[b].Low, out.Bins[b].High = float64(b)/10, float64(b+1)/10
+	}
+	var sq, sqBase float64
+	n := 0
+	base := 1 / float64(cfg.Players)
+	for _, g := range games {
+		if g.err != nil {
+			return Calibration{}, g.err
+		}
+		out.Positions += len(g.chances)
+		for _, w := range g.chances {
+			for s, p := range w {
+				y := g.result[s]
+				b := min(9, int(p*10))
+				out.Bins[b].Count++
+				out.Bins[b].Mean += p
+				out.Bins[b].Won += y
+				out.Points = append(out.Points, [2]float64{math.Round(p*1000) / 1000, math.Round(y*1000) / 1000})
+				sq += (p - y) * (p - y)
+				sqBase += (base - y) * (base - y)
+				n++
+			}
+		}
+		d := decidedAt(g)
+		out.Decided = append(out.Decided, d)
+		out.Lengths = append(out.Lengths, len(g.chances))
+		if len(g.chances) > 0 {
+			out.DecidedShare += float64(d) / float64(len(g.chances)) / float64(len(games))
+		}
+	}
+	for b := range out.Bins {
+		if c := out.Bins[b].Count; c > 0 {
+			out.Bins[b].Mean /= float64(c)
+			out.Bins[b].Won /= float64(c)
+		}
+	}
+	if n > 0 {
+		out.Brier, out.BrierBase = sq/float64(n), sqBase/float64(n)
+	}
+	return out, nil
+}
+
+// decidedAt is the move after which the winner's chance stayed at or
+// above 90% (see Calibration.Decided).
+func decidedAt(g calibrationGame) int {
+	winner := -1
+	for s, y := range g.result {
+		if y == 1 {
+			winner = s
+		}
+	}
+	if winner < 0 {
+		return len(g.chances) + 1
+	}
+	d := 0
+	for i, w := range g.chances {
+		if w[winner] < 0.9 {
+			d = i + 1
+		}
+	}
+	return d
+}
+
+// calibrationPlay plays game i of a run and judges its positions.
+func calibrationPlay(ctx context.Context, cfg CalibrationConfig, i int) calibrationGame {
+	seed := mix(cfg.Seed, uint64(i))
+	st, err := engine.New(engine.Setup{Game: cfg.Game, Players: cfg.Players, Seed: seed, Options: cfg.Options})
+	if err != nil {
+		return calibrationGame{err: err}
+	}
+	var g calibrationGame
+	for k := 0; !st.Over(); k++ {
+		if k > 20000 {
+			return calibrationGame{err: fmt.Errorf("calibrate: game %d does not end", i)}
+		}
+		ps := mix(seed, uint64(k)+1)
+		p, err := ai.Analyze(ctx, st, cfg.Analysis, ps)
+		if err != nil {
+			return calibrationGame{err: err}
+		}
+		g.chances = append(g.chances, p.Win)
+		text := p.Best
+		if cfg.Self.Iterations > 0 {
+			m, _, err := ai.Search(ctx, st, st.ToMove(), cfg.Self, ps^0x5eed)
+			if err != nil {
+				return calibrationGame{err: err}
+			}
+			text = m.String()
+		}
+		m, err := st.Parse(text)
+		if err == nil {
+			_, err = st.Apply(m)
+		}
+		if err != nil {
+			return calibrationGame{err: fmt.Errorf("calibrate: game %d, move %d %q: %w", i, k+1, text, err)}
+		}
+	}
+	g.result = make([]float64, st.Players())
+	ws := st.Winners()
+	for _, s := range ws {
+		g.result[s] += 1 / float64(len(ws))
+	}
+	if len(ws) == 0 {
+		for s := range g.result {
+			g.result[s] = 1 / float64(len(g.result))
+		}
+	}
+	return g
+}
+
+// Round rounds a report's numbers to 3 decimals for printing.
+func (c Calibration) Round() Calibration {
+	r := func(v float64) float64 { return math.Round(v*1000) / 1000 }
+	c.Brier, c.BrierBase, c.DecidedShare = r(c.Brier), r(c.BrierBase), r(c.DecidedShare)
+	for i := range c.Bins {
+		c.Bins[i].Mean, c.Bins[i].Won = r(c.Bins[i].Mean), r(c.Bins[i].Won)
+	}
+	return c
+}
+
+// MergeCalibrations combines runs of one game (chunks run apart, with
+// different seeds) into one report, as if their games had been one run's.
+func MergeCalibrations(cs []Calibration) (Calibration, error) {
+	if len(cs) == 0 {
+		return Calibration{}, fmt.Errorf("calibrate: nothing to merge")
+	}
+	out := Calibration{Game: cs[0].Game, Players: cs[0].Players, Iterations: cs[0].Iterations, SelfPlay: cs[0].SelfPlay, Bins: make([]CalibrationBin, 10)}
+	for b := range out.Bins {
+		out.Bins[b].Low, out.Bins[b].High = float64(b)/10, float64(b+1)/10
+	}
+	var sq, sqBase, share float64
+	n := 0
+	for _, c := range cs {
+		if c.Game != out.Game || c.Players != out.Players || c.Iterations != out.Iterations || c.SelfPlay != out.SelfPlay || len(c.Bins) != 10 {
+			return Calibration{}, fmt.Errorf("calibrate: runs of different games or budgets (%s/%d/%d, %s/%d/%d)", out.Game, out.Players, out.Iterations, c.Game, c.Players, c.Iterations)
+		}
+		k := 0
+		for b, bin := range c.Bins {
+			out.Bins[b].Count += bin.Count
+			out.Bins[b].Mean += bin.Mean * float64(bin.Count)
+			out.Bins[b].Won += bin.Won * float64(bin.Count)
+			k += bin.Count
+		}
+		sq += c.Brier * float64(k)
+		sqBase += c.BrierBase * float64(k)
+		n += k
+		out.Games += c.Games
+		out.Positions += c.Positions
+		out.Decided = append(out.Decided, c.Decided...)
+		out.Lengths = append(out.Lengths, c.Lengths...)
+		out.Points = append(out.Points, c.Points...)
+		share += c.DecidedShare * float64(c.Games)
+	}
+	for b := range out.Bins {
+		if c := out.Bins[b].Count; c > 0 {
+			out.Bins[b].Mean /= float64(c)
+			out.Bins[b].Won /= float64(c)
+		}
+	}
+	if n > 0 {
+		out.Brier, out.BrierBase = sq/float64(n), sqBase/float64(n)
+	}
+	if out.Games > 0 {
+		out.DecidedShare = share / float64(out.Games)
+	}
+	return out, nil
+}
+
+// Logistic is a calibration map of chances: p' = σ(A·logit(p) + B). A
+// below 1 pulls overconfident chances towards the middle.
+type Logistic struct {
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+}
+
+// Apply maps one chance (clamped away from 0 and 1 first, so that a
+// certain chance stays finite).
+func (l Logistic) Apply(p float64) float64 {
+	p = min(1-1e-3, max(1e-3, p))
+	return 1 / (1 + math.Exp(-(l.A*math.Log(p/(1-p)) + l.B)))
+}
+
+// FitLogistic fits a map to points [p, y] by maximum likelihood (Newton's
+// method on the log loss, y a share in [0, 1]); the identity (A 1, B 0)
+// when there are too few points to fit.
+func FitLogistic(points [][2]float64) Logistic {
+	l := Logistic{A: 1}
+	if len(points) < 20 {
+		return l
+	}
+	for range 50 {
+		var ga, gb, haa, hab, hbb float64
+		for _, pt := range points {
+			p := min(1-1e-3, max(1e-3, pt[0]))
+			x := math.Log(p / (1 - p))
+			q := l.Apply(pt[0])
+			d := q - pt[1]
+			w := q * (1 - q)
+			ga += d * x
+			gb += d
+			haa += w * x * x
+			hab += w * x
+			hbb += w
+		}
+		det := haa*hbb - hab*hab
+		if det <= 1e-12 {
+			break
+		}
+		da, db := (hbb*ga-hab*gb)/det, (haa*gb-hab*ga)/det
+		l.A, l.B = l.A-da, l.B-db
+		if math.Abs(da)+math.Abs(db) < 1e-9 {
+			break
+		}
+	}
+	return l
+}
+
+// Brier is the mean squared difference between the chances, mapped by
+// l, and the results.
+func (l Logistic) Brier(points [][2]float64) float64 {
+	if len(points) == 0 {
+		return 0
+	}
+	sq := 0.0
+	for _, pt := range points {
+		d := l.Apply(pt[0]) - pt[1]
+		sq += d * d
+	}
+	return sq / float64(len(points))
+}
+
+// Mapped is the report with every chance mapped by l: its bins and Brier
+// score recomputed from its points (the other fields kept).
+func (c Calibration) Mapped(l Logistic) Calibration {
+	out := c
+	out.Bins = make([]CalibrationBin, 10)
+	for b := range out.Bins {
+		out.Bins[b].Low, out.Bins[b].High = float64(b)/10, float64(b+1)/10
+	}
+	out.Points = nil
+	for _, pt := range c.Points {
+		p := l.Apply(pt[0])
+		b := min(9, int(p*10))
+		out.Bins[b].Count++
+		out.Bins[b].Mean += p
+		out.Bins[b].Won += pt[1]
+		out.Points = append(out.Points, [2]float64{p, pt[1]})
+	}
+	for b := range out.Bins {
+		if k := out.Bins[b].Count; k > 0 {
+			out.Bins[b].Mean /= float64(k)
+			out.Bins[b].Won /= float64(k)
+		}
+	}
+	out.Brier = l.Brier(c.Points)
+	return out
+}

@@ -1,0 +1,104 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"tessera/ai"
+	"tessera/engine"
+	_ "tessera/engine/games"
+)
+
+// TestCalibrate: a small run counts every seat's chance at every position
+// once, its Brier score is a mean of squares in [0, 1], the winner's game
+// is decided no later than its end, and the result does not depend on
+// the number of workers; merged halves count what they count apart.
+func TestCalibrate(t *testing.T) {
+	cfg := CalibrationConfig{Game: "knotwork", Players: 2, Games: 4, Seed: 3, Analysis: ai.Budget{Iterations: 60, Workers: 1}, Workers: 1}
+	one, err := Calibrate(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range one.Bins {
+		n += b.Count
+		if b.Count > 0 && (b.Mean < b.Low || b.Mean > b.High || b.Won < 0 || b.Won > 1) {
+			t.Fatalf("bin %+v", b)
+		}
+	}
+	if n != 2*one.Positions || one.Positions == 0 || one.Brier < 0 || one.Brier > 1 || math.Abs(one.BrierBase-0.25) > 1e-9 {
+		t.Fatalf("%d chances for %d positions, Brier %v (base %v)", n, one.Positions, one.Brier, one.BrierBase)
+	}
+	for i, d := range one.Decided {
+		if d < 0 || d > one.Lengths[i]+1 {
+			t.Fatalf("game %d decided at %d of %d", i, d, one.Lengths[i])
+		}
+	}
+	cfg.Workers = 3
+	three, err := Calibrate(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(one) != fmt.Sprint(three) {
+		t.Fatalf("1 worker and 3 differ:\n%v\n%v", one, three)
+	}
+	cfg.Games, cfg.Seed = 2, 4
+	other, err := Calibrate(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := MergeCalibrations([]Calibration{one, other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Games != 6 || m.Positions != one.Positions+other.Positions || len(m.Decided) != 6 {
+		t.Fatalf("merged %+v", m)
+	}
+	want := (one.Brier*float64(one.Positions) + other.Brier*float64(other.Positions)) / float64(one.Positions+other.Positions)
+	if math.Abs(m.Brier-want) > 1e-9 {
+		t.Fatalf("merged Brier %v, want %v", m.Brier, want)
+	}
+	other.Iterations = 61
+	if _, err := MergeCalibrations([]Calibration{one, other}); err == nil {
+		t.Fatal("runs of different budgets merged")
+	}
+}
+
+// TestFitLogistic: points drawn from a known map of overconfident chances
+// give back about that map, and mapping with it lowers their Brier
+// score; too few points give the identity.
+func TestFitLogistic(t *testing.T) {
+	want := Logistic{A: 0.4, B: 0.3}
+	var pts [][2]float64
+	r := engine.NewRand(5)
+	for i := range 4000 {
+		p := (float64(i%99) + 0.5) / 100 // chances given, spread over (0, 1)
+		q := want.Apply(p)               // how often such a seat won
+		y := 0.0
+		if r.Float64() < q { // won with frequency q
+			y = 1
+		}
+		pts = append(pts, [2]float64{p, y})
+	}
+	got := FitLogistic(pts)
+	if math.Abs(got.A-want.A) > 0.08 || math.Abs(got.B-want.B) > 0.15 {
+		t.Fatalf("fitted %+v, want about %+v", got, want)
+	}
+	if raw, mapped := (Logistic{A: 1}).Brier(pts), got.Brier(pts); mapped >= raw {
+		t.Fatalf("Brier %v mapped, %v raw", mapped, raw)
+	}
+	if l := FitLogistic(pts[:10]); l != (Logistic{A: 1}) {
+		t.Fatalf("10 points fitted %+v", l)
+	}
+	c := Calibration{Points: pts}
+	m := c.Mapped(got)
+	n := 0
+	for _, b := range m.Bins {
+		n += b.Count
+	}
+	if n != len(pts) || math.Abs(m.Brier-got.Brier(pts)) > 1e-12 {
+		t.Fatalf("mapped report: %d points binned of %d, Brier %v", n, len(pts), m.Brier)
+	}
+}
