@@ -73,6 +73,9 @@ type Budget struct {
 	// of the machine: the same Workers give the same move on one core or
 	// on eight.
 	Workers int
+	// Policy is how the trees play out and choose (the zero value: the
+	// search before issue #28, uniform random playouts).
+	Policy Policy
 }
 
 // Budget returns the level's budget, with think as the hard level's time
@@ -88,7 +91,7 @@ func (l Level) Budget(think time.Duration) Budget {
 	case Normal:
 		return Budget{Iterations: 3000, Think: think / 2, Workers: 2}
 	default:
-		return Budget{Iterations: 30000, Think: think, Workers: 2}
+		return Budget{Iterations: 30000, Think: think, Workers: 2, Policy: HardPolicy}
 	}
 }
 

@@ -114,7 +114,7 @@ func Analyze(ctx context.Context, st engine.State, b Budget, seed uint64) (p Pos
 		if w < b.Iterations%b.Workers {
 			share++
 		}
-		trees[w] = newTree(st, seat, mix(seed, uint64(w)+1))
+		trees[w] = newTree(st, seat, mix(seed, uint64(w)+1), b.Policy)
 		trees[w].rootGain = gains
 		wg.Add(1)
 		go func(t *tree, share int) {

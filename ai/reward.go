@@ -27,7 +27,12 @@ const (
 // by every seat, except in a game whose points are banked
 // (engine.Game's Banked), where its result is judged from the margin so far:
 // winWeight·(1+tanh(m/bankedScale))/2.
-func Rewards(st engine.State) []float64 {
+func Rewards(st engine.State) []float64 { return rewards(st, isBanked(st)) }
+
+// rewards is Rewards, judging a position that is not over by its margin
+// when judge is set (a game with banked points, or a playout cut short by
+// the policy's Cut).
+func rewards(st engine.State, judge bool) []float64 {
 	n := st.Players()
 	out := make([]float64, n)
 	if st.Over() {
@@ -42,7 +47,7 @@ func Rewards(st engine.State) []float64 {
 	scores := st.Scores()
 	banked := false
 	if !st.Over() {
-		banked = isBanked(st) && len(scores) == n
+		banked = judge && len(scores) == n
 	}
 	if !st.Over() && !banked {
 		for s := range out {

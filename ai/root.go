@@ -26,7 +26,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 		if w < b.Iterations%b.Workers {
 			share[w]++
 		}
-		trees[w] = newTree(st, seat, mix(seed, uint64(w)+1))
+		trees[w] = newTree(st, seat, mix(seed, uint64(w)+1), b.Policy)
 		trees[w].rootGain = gains
 	}
 	// The trees run in rounds of settleRound iterations each, in step, and

@@ -105,6 +105,13 @@ type tree struct {
 	// one-ply look already likes (progressive widening with a heuristic
 	// order, "progressive unpruning").
 	rootGain map[moveKey]float64
+	// policy is the budget's Policy; informed, whether the game can take
+	// its informed playouts (informs).
+	policy   Policy
+	informed bool
+	explore  float64  // UCB1's constant: explore, or the policy's Explore
+	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
+	playKeys []uint64 // scratch: LegalKeys of a playout's position
 }
 
 // cacheMoves bounds the legal moves a tree keeps in its nodes' caches
@@ -113,11 +120,17 @@ type tree struct {
 // they expand.
 var cacheMoves = 1 << 20
 
-func newTree(st engine.State, seat engine.Seat, seed uint64) *tree {
+func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
+	p = p.scoped(st)
 	_, det := st.(engine.Determinizer)
 	_, fin := st.(engine.Finisher)
-	return &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, finishes: fin && !det,
-		r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves, playoutLimit: playoutLimit(st)}
+	t := &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, finishes: fin && !det,
+		r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves, playoutLimit: playoutLimit(st),
+		policy: p, informed: informs(st), judge: isBanked(st), explore: explore}
+	if p.Explore > 0 {
+		t.explore = p.Explore
+	}
+	return t
 }
 
 // iterate runs one iteration: determinize, select and expand, play out,
@@ -128,6 +141,12 @@ func (t *tree) iterate() {
 		st = d.Determinize(t.seat, &t.r)
 	} else {
 		st = t.rootState.Clone()
+	}
+	if t.policy.Cut > 0 { // known at the first determinization: the real position's scores are not read
+		if len(st.Scores()) == t.players {
+			t.playoutLimit, t.judge = t.policy.Cut*t.players, true
+		}
+		t.policy.Cut = 0
 	}
 	var path []*child
 	var reward []float64
@@ -160,8 +179,8 @@ func (t *tree) iterate() {
 		n = c.node
 	}
 	if reward == nil {
-		playout(st, &t.r, t.playoutLimit)
-		reward = Rewards(st)
+		t.playout(st)
+		reward = rewards(st, t.judge)
 	}
 	for _, c := range path {
 		c.visits++
@@ -248,7 +267,7 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 		n.children = append(n.children, c)
 		return c, true
 	}
-	return best(t.present, mover), false
+	return best(t.present, mover, t.explore), false
 }
 
 // pickKeyed is pick for a game with a Determinizer whose positions list
@@ -281,7 +300,7 @@ func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit 
 		n.children = append(n.children, c)
 		return c, true
 	}
-	c := best(t.present, mover)
+	c := best(t.present, mover, t.explore)
 	if c != nil {
 		c.move = kl.MoveOfKey(c.key.n)
 	}
@@ -351,7 +370,7 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 	for _, ch := range n.children {
 		ch.avail = n.visits
 	}
-	return best(n.children, mover), false
+	return best(n.children, mover, t.explore), false
 }
 
 // sampleAbove is the number of legal moves above which a node of a
@@ -436,7 +455,7 @@ func (t *tree) newChild(m engine.Move) *child {
 
 // best is the child with the highest UCB1 value for mover; nil when there
 // is none. Ties go to the earlier child, so a search is repeatable.
-func best(children []*child, mover engine.Seat) *child {
+func best(children []*child, mover engine.Seat, explore float64) *child {
 	var top *child
 	topValue := math.Inf(-1)
 	for _, c := range children {

@@ -61,6 +61,9 @@ func TestCrashChild(t *testing.T) {
 	if os.Getenv(aiStallEnv) != "" {
 		cfg.AIHook = stallAI // TestAICrashWhileThinking
 	}
+	if os.Getenv(pairStallEnv) != "" {
+		cfg.PairHook = stallPairing // TestTournamentKilledWhilePairing
+	}
 	svc := service.New(st, cfg)
 	b, err := bot.New(svc, bot.Options{Token: "crash-test", RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour,
 		Configure: func(s *discordgo.Session) { s.Client = &http.Client{Transport: rewrite{base}} }})

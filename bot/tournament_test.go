@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -46,6 +47,20 @@ func (w *world) newTourney(t *testing.T, opts ...fakediscord.Opt) *tourney {
 	return &tourney{w: w, id: e.ID, post: final(r).ID, by: map[string]*discordgo.User{}}
 }
 
+// begin starts a world, posts an event with opts, has a player of each
+// name join it and the organiser start it. Discord's rate limits run 20
+// times faster than Discord's: an event's thread takes a post a game,
+// which Discord paces at one a second, and the pacing is
+// TestBacklogStaysUnderRateLimits's business, not these tests'.
+func begin(t *testing.T, names []string, opts ...fakediscord.Opt) (*world, *tourney) {
+	t.Helper()
+	w := start(t, bot.Options{}, fakediscord.WithRateLimits(fakediscord.DiscordRateLimits().Faster(20)))
+	to := w.newTourney(t, opts...)
+	to.join(t, names...)
+	to.start(t)
+	return w, to
+}
+
 // join makes a player of each name and has them press Join.
 func (to *tourney) join(t *testing.T, names ...string) {
 	t.Helper()
@@ -56,6 +71,10 @@ func (to *tourney) join(t *testing.T, names ...string) {
 			t.Fatalf("%s joins: %q", name, text(r))
 		}
 		to.by[u.ID] = u
+		// The post is edited to name who entered, and keeps its buttons.
+		to.w.srv.WaitMessage(t, to.w.srv.ChannelID, func(m *fakediscord.Message) bool {
+			return m.ID == to.post && strings.Contains(m.Content, name) && len(m.Components) > 0
+		}, patience)
 	}
 }
 
@@ -177,10 +196,37 @@ func (to *tourney) standings(t *testing.T, u *discordgo.User) string {
 	return text(r)
 }
 
-// checkThreads: every game of the event has its own thread in the
-// event's channel, named with the event and round ("Name R2 #12: ...").
-func (to *tourney) checkThreads(t *testing.T, e *tessera.Event) {
+// checkPosts: the event's post names the winner and has lost its
+// buttons; the event's thread, started from the post, has a post with
+// the standings picture for every game's result and the final places;
+// every game has its own thread in the event's channel, named with the
+// event and round ("Name R2 #12: ...").
+func (to *tourney) checkPosts(t *testing.T, e *tessera.Event, winner string) {
 	t.Helper()
+	srv := to.w.srv
+	srv.WaitMessage(t, srv.ChannelID, func(m *fakediscord.Message) bool {
+		return m.ID == to.post && strings.Contains(m.Content, "Winner: **"+winner+"**") && len(m.Components) == 0
+	}, patience)
+	if e.ThreadID != to.post {
+		t.Fatalf("the event's thread %q does not start from its post %s", e.ThreadID, to.post)
+	}
+	srv.WaitMessage(t, e.ThreadID, func(m *fakediscord.Message) bool {
+		return strings.Contains(m.Content, "is over. Winner: **"+winner+"**") && strings.Contains(m.Content, "Final places:")
+	}, patience) // a post a game, each with a picture, at Discord's pace
+	withPicture := map[string]bool{} // the thread's posts that carry the standings
+	for _, m := range srv.Messages(e.ThreadID) {
+		if len(m.Files) == 1 && m.Files[0].Format == "png" {
+			withPicture[m.Content] = true
+		}
+	}
+	for r, games := range e.Games {
+		for i, gid := range games {
+			result := fmt.Sprintf("Round %d, table %d (game #%d): ", r+1, i+1, gid)
+			if !slices.ContainsFunc(slices.Collect(maps.Keys(withPicture)), func(c string) bool { return strings.Contains(c, result) }) {
+				t.Fatalf("the event's thread has no post of %q with the standings picture", result)
+			}
+		}
+	}
 	for r, games := range e.Games {
 		for _, gid := range games {
 			thread := to.w.threadOf(t, gid)
@@ -195,11 +241,15 @@ func (to *tourney) checkThreads(t *testing.T, e *tessera.Event) {
 	}
 }
 
-// checkRounds holds what every event keeps: nobody sits twice in a
-// round (but for a knockout's match, which seats its two again), a bye
-// and a table never together, a game for every table.
-func checkRounds(t *testing.T, e *tessera.Event) {
+// checkRounds holds what every event played out keeps: it is finished
+// after its rounds, nobody sits twice in a round (but for a knockout's
+// match, which seats its two again), a bye and a table never together, a
+// game for every table.
+func checkRounds(t *testing.T, e *tessera.Event, rounds int) {
 	t.Helper()
+	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != rounds {
+		t.Fatalf("event #%d is %s after %d rounds, want finished after %d", e.ID, e.Status, len(e.Pairing.Played), rounds)
+	}
 	for r, rd := range e.Pairing.Played {
 		in := map[string]string{} // player -> whom they met (knockout)
 		for i, table := range rd.Tables {
@@ -242,10 +292,8 @@ func checkRounds(t *testing.T, e *tessera.Event) {
 //	4 cat 2 (SB 3, DE 0)   5 ben 1 (SB 2)
 func TestTournamentRoundRobinFive(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "round-robin"), fakediscord.Str("name", "Club League"))
-	to.join(t, "amy", "ben", "cat", "dan", "eva")
-	to.start(t)
+	w, to := begin(t, []string{"amy", "ben", "cat", "dan", "eva"},
+		fakediscord.Str("game", "closure"), fakediscord.Str("format", "round-robin"), fakediscord.Str("name", "Club League"))
 	e := to.event(t)
 	if e.Status != tessera.EventRunning || len(e.Pairing.Played) != 5 {
 		t.Fatalf("a round robin of 5 plays 5 rounds: %s, %d", e.Status, len(e.Pairing.Played))
@@ -258,10 +306,7 @@ func TestTournamentRoundRobinFive(t *testing.T) {
 	e = to.play(t, to.byName(map[string][]string{
 		"amy": {"dan", "eva"}, "ben": {"amy"}, "cat": {"amy", "ben"}, "dan": {"ben", "cat"}, "eva": {"ben", "cat", "dan"},
 	}))
-	if e.Status != tessera.EventFinished {
-		t.Fatalf("status %s", e.Status)
-	}
-	checkRounds(t, e)
+	checkRounds(t, e, 5)
 	got := to.standings(t, w.bo) // anyone may ask
 	for _, want := range []string{
 		"Winner: **eva**",
@@ -275,7 +320,7 @@ func TestTournamentRoundRobinFive(t *testing.T) {
 			t.Errorf("the standings lack %q:\n%s", want, got)
 		}
 	}
-	to.checkThreads(t, e)
+	to.checkPosts(t, e, "eva")
 }
 
 // met lists the pairs of players who shared a table, to find repeats.
@@ -310,19 +355,14 @@ func met(t *testing.T, e *tessera.Event) {
 // ann ends first with 4 points (a bye is worth a win).
 func TestTournamentSwissNine(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Int("rounds", 4))
-	to.join(t, "ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal", "ivy")
-	to.start(t)
+	w, to := begin(t, []string{"ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal", "ivy"},
+		fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Int("rounds", 4))
 	if e := to.event(t); len(e.Pairing.Played) != 1 {
 		t.Fatalf("a Swiss event pairs one round at a time: %d", len(e.Pairing.Played))
 	}
 	e := to.play(t, to.alphabetical)
-	checkRounds(t, e)
+	checkRounds(t, e, 4)
 	met(t, e)
-	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != 4 {
-		t.Fatalf("%s after %d rounds", e.Status, len(e.Pairing.Played))
-	}
 	for r, rd := range e.Pairing.Played {
 		if len(rd.Tables) != 4 || len(rd.Byes) != 1 {
 			t.Fatalf("round %d: %d tables, byes %v", r+1, len(rd.Tables), rd.Byes)
@@ -336,7 +376,7 @@ func TestTournamentSwissNine(t *testing.T) {
 	if !strings.Contains(got, "Winner: **ann**") || !strings.Contains(got, "1. ann: 4 points (Buchholz") {
 		t.Fatalf("standings:\n%s", got)
 	}
-	to.checkThreads(t, e)
+	to.checkPosts(t, e, "ann")
 }
 
 // TestTournamentKnockoutEight: a knockout of eight, matches best of 3,
@@ -346,10 +386,8 @@ func TestTournamentSwissNine(t *testing.T) {
 // 6 in the semi-finals, 3 in the final, and ann wins the event.
 func TestTournamentKnockoutEight(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "glorieta"), fakediscord.Str("format", "knockout"), fakediscord.Int("best-of", 3))
-	to.join(t, "ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal")
-	to.start(t)
+	w, to := begin(t, []string{"ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal"},
+		fakediscord.Str("game", "glorieta"), fakediscord.Str("format", "knockout"), fakediscord.Int("best-of", 3))
 	e := to.play(t, func(e *tessera.Event, r, tb int, seats []string) []int {
 		first := to.alphabetical(e, r, tb, seats) // loser first
 		game := 0                                 // which game of this match
@@ -363,10 +401,7 @@ func TestTournamentKnockoutEight(t *testing.T) {
 		}
 		return first
 	})
-	checkRounds(t, e)
-	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != 3 {
-		t.Fatalf("%s after %d rounds", e.Status, len(e.Pairing.Played))
-	}
+	checkRounds(t, e, 3)
 	for r, want := range []int{12, 6, 3} {
 		if n := len(e.Pairing.Played[r].Tables); n != want {
 			t.Fatalf("round %d: %d games, want %d (3 a match)", r+1, n, want)
@@ -384,7 +419,7 @@ func TestTournamentKnockoutEight(t *testing.T) {
 	if got := to.standings(t, w.bo); !strings.Contains(got, "Winner: **ann**") {
 		t.Fatalf("standings:\n%s", got)
 	}
-	to.checkThreads(t, e)
+	to.checkPosts(t, e, "ann")
 }
 
 // TestTournamentSwissTablesNine: nine players of Closure for three, Swiss
@@ -394,15 +429,10 @@ func TestTournamentKnockoutEight(t *testing.T) {
 // wins: ann wins her three tables, 6 points.
 func TestTournamentSwissTablesNine(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss-tables"), fakediscord.Int("seats", 3), fakediscord.Int("rounds", 3))
-	to.join(t, "ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal", "ivy")
-	to.start(t)
+	w, to := begin(t, []string{"ann", "bob", "cal", "deb", "eli", "fay", "gus", "hal", "ivy"},
+		fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss-tables"), fakediscord.Int("seats", 3), fakediscord.Int("rounds", 3))
 	e := to.play(t, to.alphabetical)
-	checkRounds(t, e)
-	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != 3 {
-		t.Fatalf("%s after %d rounds", e.Status, len(e.Pairing.Played))
-	}
+	checkRounds(t, e, 3)
 	for r, rd := range e.Pairing.Played {
 		if len(rd.Tables) != 3 || len(rd.Byes) != 0 {
 			t.Fatalf("round %d: %d tables, byes %v", r+1, len(rd.Tables), rd.Byes)
@@ -425,7 +455,7 @@ func TestTournamentSwissTablesNine(t *testing.T) {
 	if got := to.standings(t, w.bo); !strings.Contains(got, "Winner: **ann**") || !strings.Contains(got, "1. ann: 6 points") {
 		t.Fatalf("standings:\n%s", got)
 	}
-	to.checkThreads(t, e)
+	to.checkPosts(t, e, "ann")
 }
 
 // TestTournamentLeaveMidway: in a running Swiss event of six, cal leaves
@@ -434,10 +464,8 @@ func TestTournamentSwissTablesNine(t *testing.T) {
 // paired no more; the standings mark her as gone.
 func TestTournamentLeaveMidway(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{})
-	to := w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Int("rounds", 3))
-	to.join(t, "ann", "bob", "cal", "deb", "eli", "fay")
-	to.start(t)
+	w, to := begin(t, []string{"ann", "bob", "cal", "deb", "eli", "fay"},
+		fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Int("rounds", 3))
 	var cal *discordgo.User
 	for _, u := range to.by {
 		if u.Username == "cal" {
@@ -465,13 +493,10 @@ func TestTournamentLeaveMidway(t *testing.T) {
 	}
 	r = leave()
 	w.respond(t, w.srv.Button(fmt.Sprintf("tquit:%d", to.id)).OnMessage(final(r).ID).By(cal))
-	w.srv.WaitMessage(t, w.threadOf(t, game), func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "resigns") }, 0)
+	w.srv.WaitMessage(t, w.threadOf(t, game), func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "resigns") }, patience)
 	e = to.play(t, to.alphabetical)
-	checkRounds(t, e)
+	checkRounds(t, e, 3)
 	met(t, e)
-	if e.Status != tessera.EventFinished || len(e.Pairing.Played) != 3 {
-		t.Fatalf("%s after %d rounds", e.Status, len(e.Pairing.Played))
-	}
 	for r, rd := range e.Pairing.Played[1:] {
 		if slices.ContainsFunc(rd.Tables, func(tb tournament.Table) bool { return slices.Contains(tb.Seats, cal.ID) }) || slices.Contains(rd.Byes, cal.ID) {
 			t.Fatalf("round %d pairs cal, who left", r+2)
@@ -479,5 +504,24 @@ func TestTournamentLeaveMidway(t *testing.T) {
 	}
 	if got := to.standings(t, w.bo); !strings.Contains(got, "cal (left): 0 points") {
 		t.Fatalf("standings:\n%s", got)
+	}
+	to.checkPosts(t, e, "ann")
+}
+
+// TestTournamentEventAutocomplete: the real /tournament's event: option
+// completes inside its subcommand with the server's events matching what
+// is typed, and the choice picked runs the subcommand on that event.
+func TestTournamentEventAutocomplete(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{})
+	w.newTourney(t, fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"), fakediscord.Str("name", "Winter Cup"))
+	w.newTourney(t, fakediscord.Str("game", "glorieta"), fakediscord.Str("format", "knockout"), fakediscord.Str("name", "Spring Cup"))
+	ac := w.respond(t, w.srv.Autocomplete("tournament", fakediscord.Sub("join", fakediscord.Focused(fakediscord.Str("event", "wint")))).By(w.bo))
+	if len(ac.Data.Choices) != 1 || !strings.Contains(ac.Data.Choices[0].Name, "Winter Cup") {
+		t.Fatalf("event: choices for %q: %+v", "wint", ac.Data.Choices)
+	}
+	r := w.respond(t, w.srv.Slash("tournament", fakediscord.Sub("join", fakediscord.Str("event", fmt.Sprint(ac.Data.Choices[0].Value)))).By(w.bo))
+	if !strings.Contains(text(r), "You joined **Winter Cup**") {
+		t.Fatalf("/tournament join event:%v: %q", ac.Data.Choices[0].Value, text(r))
 	}
 }

@@ -17,11 +17,16 @@ type Player struct {
 	kind  string // "ai", "random", "greedy"
 	level ai.Level
 	iters int // > 0: a fixed iteration budget instead of the level's
+	// policy, with iters, is the search's policy (mctsN+...); the zero
+	// value is the search before issue #28.
+	policy ai.Policy
 }
 
 // ParsePlayer reads a player: easy, normal or hard (the AI levels),
-// mctsN (the search with N iterations, e.g. mcts2000), random (uniform over
-// the legal moves) or greedy (ai.GreedyMove).
+// mctsN (the search with N iterations and the policy before issue #28, e.g.
+// mcts30000, the hard level before it), mctsN+POLICY (the same with a
+// policy of ai.Policy, see parsePolicy), random (uniform over the legal
+// moves) or greedy (ai.GreedyMove).
 func ParsePlayer(s string) (Player, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	switch s {
@@ -32,11 +37,14 @@ func ParsePlayer(s string) (Player, error) {
 		return Player{Name: s, kind: "ai", level: l}, nil
 	}
 	if rest, ok := strings.CutPrefix(s, "mcts"); ok {
+		rest, spec, _ := strings.Cut(rest, "+")
 		if n, err := strconv.Atoi(rest); err == nil && n > 0 {
-			return Player{Name: s, kind: "ai", iters: n}, nil
+			if p, ok := parsePolicy(spec); ok {
+				return Player{Name: s, kind: "ai", iters: n, policy: p}, nil
+			}
 		}
 	}
-	return Player{}, engine.Illegalf("there is no lab player %q (try easy, normal, hard, mctsN, random or greedy)", s)
+	return Player{}, engine.Illegalf("there is no lab player %q (try easy, normal, hard, mctsN, mctsN+POLICY such as mcts3000+g1s8, random or greedy)", s)
 }
 
 // budget is the player's search budget with think as the time cap (0: none).
@@ -46,7 +54,53 @@ func (p Player) budget(think time.Duration) ai.Budget {
 		b.Iterations = p.iters
 	}
 	b.Think = think
+	if p.iters > 0 {
+		b.Policy = p.policy
+	}
 	return b
+}
+
+// parsePolicy reads a policy's letters, each followed by its number:
+// gF (Greedy, the share of informed playout moves), sN (Sample), pN
+// (GreedyPlies), cN (Cut), a1 (Apply), eF (Explore), m1 (Measured). "g1s8" is every playout move informed from 8 drawn; ""
+// is the zero policy.
+func parsePolicy(spec string) (ai.Policy, bool) {
+	var p ai.Policy
+	for spec != "" {
+		letter := spec[0]
+		end := 1
+		for end < len(spec) && (spec[end] == '.' || spec[end] >= '0' && spec[end] <= '9') {
+			end++
+		}
+		num := spec[1:end]
+		spec = spec[end:]
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil || f < 0 {
+			return ai.Policy{}, false
+		}
+		switch letter {
+		case 'g':
+			if f > 1 {
+				return ai.Policy{}, false
+			}
+			p.Greedy = f
+		case 's':
+			p.Sample = int(f)
+		case 'p':
+			p.GreedyPlies = int(f)
+		case 'c':
+			p.Cut = int(f)
+		case 'a':
+			p.Apply = f != 0
+		case 'e':
+			p.Explore = f
+		case 'm':
+			p.Measured = f != 0
+		default:
+			return ai.Policy{}, false
+		}
+	}
+	return p, true
 }
 
 // choice is one move with what it cost.

@@ -46,6 +46,10 @@ type Config struct {
 	// AIHook, when set, is called as the AI starts thinking about a game
 	// (tests block in it to stop the bot while the AI thinks).
 	AIHook func(ctx context.Context, gameID uint64, moves int)
+	// PairHook, when set, is called inside the transaction that pairs an
+	// event's round, after the game of each of its tables is made (tests
+	// block in it to kill the process in the middle of pairing).
+	PairHook func(ctx context.Context, eventID uint64, round, table int)
 	// AnalysisIterations is the search budget of each position of an
 	// analysis (/analyze; setting ai.analysis_iterations, default
 	// DefaultAnalysisIterations). Analyses run AIWorkers at once too.

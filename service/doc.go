@@ -28,7 +28,7 @@
 //   - What players read and see: text.go (scores, events, names),
 //     gamenames.go, typed.go (quoting what was typed), clip.go, pictures.go and
 //     boardbase.go (board pictures and their cache), eventpicture.go (a
-//     tournament's standings picture).
+//     tournament's standings picture, and its TRF).
 //   - The computer: ai.go (its seats and levels), aiworker.go (its moves,
 //     off the interaction path); analyze.go (/analyze and its result's
 //     words and chart), analyzeworker.go (the analyses' queue, off the
@@ -38,12 +38,12 @@
 //     tournament.go (making, joining, leaving, starting, cancelling an
 //     event; its buttons), tournamentround.go (seeding, pairing rounds,
 //     a game's result in its event, knockout matches, withdrawals),
-//     eventtext.go (the event's post, thread, standings and pairings),
-//     eventpicture.go (the standings picture).
+//     eventtext.go (the event's post, thread, standings and pairings).
 //   - The companion web pages (package web drives them): weblink.go (game
 //     page addresses and players' signed private links), link.go (/link),
 //     webview.go (what a game's page shows one viewer, and a move's
-//     preview), webplayers.go (the data of a server's players' pages).
+//     preview), webplayers.go (the data of a server's players' pages),
+//     webevents.go (its tournaments' pages).
 //   - Delivery is package delivery (the courier, its pool, recovery, the
 //     Sink and Finder ports); here stay what it asks of the service,
 //     announce.go (Message, the status message, pictures and turn notices

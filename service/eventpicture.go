@@ -1,10 +1,12 @@
 package service
 
 // The standings picture of a tournament: what its thread shows after
-// each game and round, and what /tournament standings answers with.
+// each game and round, and what /tournament standings answers with; and
+// its TRF (tessera tournament trf).
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -120,4 +122,16 @@ func standingsSubtitle(e *tessera.Event) string {
 		return fmt.Sprintf("Round 1%s in play", of)
 	}
 	return fmt.Sprintf("After round %d%s", done, of)
+}
+
+// WriteTRF writes a two-player event as FIDE's tournament report file
+// (tournament.WriteTRF) from the results the standings read: a
+// knockout's match of several games is written a game a round, as
+// Standings counts it (TRF has one game a player a round). Events at
+// tables of three or four have no TRF: the error says so.
+func WriteTRF(w io.Writer, e *tessera.Event) error {
+	if n := e.Pairing.Seats; n > 2 {
+		return errorf(tessera.EINVALID, "Tournament #%d is played at tables of %d; a TRF holds two-player events only.", e.ID, n)
+	}
+	return tournament.WriteTRF(w, LibraryView(e))
 }

@@ -402,10 +402,14 @@ func (s *Service) winnerLine(e *tessera.Event) string {
 // the same points and tie-breaks. Pictures of the standings read them
 // here.
 func Standings(e *tessera.Event) ([]tournament.Standing, error) {
-	return tournament.Standings(standingsView(e))
+	return tournament.Standings(LibraryView(e))
 }
 
-func standingsView(e *tessera.Event) tournament.Event {
+// LibraryView is the event as the library's standings and TRF read it:
+// as stored, except that each round of a knockout is split so that a
+// match's k-th game is in a round of its own (the byes with the first
+// games). Export a knockout's TRF from it.
+func LibraryView(e *tessera.Event) tournament.Event {
 	if e.Pairing.Format != tournament.FormatKnockout {
 		return e.Pairing
 	}

@@ -337,6 +337,11 @@ func TestEventKnockoutEight(t *testing.T) {
 	if _, err := h.svc.EventAnnouncement(e, tessera.Announcement{Kind: tessera.AnnounceEventPost, EventID: e.ID, Text: "x", Board: true}); err != nil {
 		t.Fatal(err)
 	}
+	// And so does FIDE's report file, a match's games a round each.
+	var trf strings.Builder
+	if err := tournament.WriteTRF(&trf, service.LibraryView(e)); err != nil || !strings.Contains(trf.String(), "001") {
+		t.Fatalf("TRF: %v\n%s", err, trf.String())
+	}
 }
 
 // TestEventSwissTablesNine: nine players of a game for three: three full
@@ -768,4 +773,22 @@ func countGames(t *testing.T, h *harness) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestEventTimeout: a game of the event whose clock runs out ends by the
+// scheduler's tick like any game, and its result counts: the event's
+// games are in the store's deadline index from the moment they are made.
+func TestEventTimeout(t *testing.T) {
+	h := newHarness(t)
+	id := h.newEvent(service.NewEventRequest{Game: "glorieta", Format: "knockout", Clock: "1d"})
+	h.enter(id, players(2)...)
+	h.ok(h.svc.StartEvent(h.req(ana), id))
+	h.now = h.now.Add(25 * 60 * 60e9)
+	if n, err := h.svc.Tick(t.Context()); err != nil || n == 0 {
+		t.Fatalf("tick: %d, %v", n, err)
+	}
+	e := h.event(id)
+	if e.Status != tessera.EventFinished || !e.Pairing.Played[0].Tables[0].Played() {
+		t.Fatalf("after the time-out: %s %+v", e.Status, e.Pairing.Played)
+	}
 }

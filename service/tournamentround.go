@@ -201,6 +201,9 @@ func (s *Service) addRound(ctx context.Context, tx storage.Tx, e *tessera.Event,
 		if err := s.makeGame(ctx, tx, e, r, t, now); err != nil {
 			return 0, err
 		}
+		if s.cfg.PairHook != nil {
+			s.cfg.PairHook(ctx, e.ID, r, t)
+		}
 	}
 	return r, nil
 }

@@ -146,6 +146,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /g/{address}/preview", s.preview)
 	s.mux.HandleFunc("GET /g/{address}/{file}", s.download)
 	s.playerRoutes(s.mux)
+	s.tournamentRoutes(s.mux)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "There is no page here. Open a game from the link in its thread.")
 	})

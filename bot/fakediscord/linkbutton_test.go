@@ -1,8 +1,6 @@
 package fakediscord_test
 
 import (
-	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -36,29 +34,16 @@ func TestLinkButtons(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &recorder{TB: t}
 			srv := fakediscord.New(rec)
-			body := strings.NewReader(`{"content":"x","components":[{"type":1,"components":[` + tc.button + `]}]}`)
-			req, _ := http.NewRequest("POST", "https://discord.com/api/v9/channels/"+srv.ChannelID+"/messages", body)
-			req.Header.Set("Authorization", "Bot x")
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := srv.HTTPClient().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var e struct {
-				Code   int
-				Errors json.RawMessage
-			}
-			_ = json.NewDecoder(resp.Body).Decode(&e)
-			resp.Body.Close()
+			a := sendJSON(t, srv, "POST", "/channels/"+srv.ChannelID+"/messages", `{"content":"x","components":[{"type":1,"components":[`+tc.button+`]}]}`)
 			rec.finish()
 			if tc.field == "" {
-				if resp.StatusCode != 200 || len(rec.errs) != 0 {
-					t.Fatalf("refused: %d %s %q", resp.StatusCode, e.Errors, rec.errs)
+				if a.Status != 200 || len(rec.errs) != 0 {
+					t.Fatalf("refused: %+v %q", a, rec.errs)
 				}
 				return
 			}
-			if resp.StatusCode != 400 || e.Code != 50035 || !strings.Contains(string(e.Errors), `"`+tc.field+`"`) {
-				t.Fatalf("answer %d %d %s, want 50035 on %s", resp.StatusCode, e.Code, e.Errors, tc.field)
+			if a.Status != 400 || a.Code != 50035 || !strings.Contains(string(a.Errors), `"`+tc.field+`"`) {
+				t.Fatalf("answer %d %d %s, want 50035 on %s", a.Status, a.Code, a.Errors, tc.field)
 			}
 		})
 	}

@@ -1,9 +1,7 @@
 package fakediscord_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"runtime"
 	"strings"
 	"sync"
@@ -69,29 +67,17 @@ func TestSubcommandRegistration(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &recorder{TB: t}
 			srv := fakediscord.New(rec)
-			body := strings.NewReader(`[{"name":"tournament","description":"Events","options":[` + tc.options + `]}]`)
-			req, _ := http.NewRequest("PUT", "https://discord.com/api/v9/applications/"+srv.AppID+"/guilds/"+srv.GuildID+"/commands", body)
-			req.Header.Set("Authorization", "Bot x")
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := srv.HTTPClient().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var e struct {
-				Code   int
-				Errors json.RawMessage
-			}
-			_ = json.NewDecoder(resp.Body).Decode(&e)
-			resp.Body.Close()
+			a := sendJSON(t, srv, "PUT", "/applications/"+srv.AppID+"/guilds/"+srv.GuildID+"/commands",
+				`[{"name":"tournament","description":"Events","options":[`+tc.options+`]}]`)
 			rec.finish()
 			if tc.field == "" {
-				if resp.StatusCode != 200 || len(rec.errs) != 0 {
-					t.Fatalf("refused: %d %s %q", resp.StatusCode, e.Errors, rec.errs)
+				if a.Status != 200 || len(rec.errs) != 0 {
+					t.Fatalf("refused: %+v %q", a, rec.errs)
 				}
 				return
 			}
-			if resp.StatusCode != 400 || e.Code != 50035 || !strings.Contains(string(e.Errors), tc.field) {
-				t.Fatalf("answer %d %d %s, want 50035 naming %s", resp.StatusCode, e.Code, e.Errors, tc.field)
+			if a.Status != 400 || a.Code != 50035 || !strings.Contains(string(a.Errors), tc.field) {
+				t.Fatalf("answer %d %d %s, want 50035 naming %s", a.Status, a.Code, a.Errors, tc.field)
 			}
 		})
 	}

@@ -47,6 +47,9 @@ var commands = []command{
 	{"ratings", "compare the stored ratings with ones computed again from the finished games (--rebuild stores those)", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runRatings(args, stdout, stderr, os.Getenv)
 	}},
+	{"tournament", "the database's tournaments: list them, or print one as FIDE's tournament report file (trf ID)", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runTournament(args, stdout, stderr, os.Getenv)
+	}},
 	{"playouts", "how fast the engine plays uniformly random games from the start, on one core", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runPlayouts(args, stdout, stderr)
 	}},
@@ -95,9 +98,9 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "  %-9s %s\n", "help", "this text")
+	fmt.Fprintf(w, "  %-10s %s\n", "help", "this text")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "`tessera COMMAND -h` lists a command's flags.")
 }

@@ -1,0 +1,180 @@
+package ai
+
+import (
+	"math"
+
+	"tessera/engine"
+)
+
+// Policy is how a search plays beyond its budget: the ideas of issue #28,
+// each measured against the search before it (docs/ai.md, "A stronger
+// hard level"). The zero value is that search (uniform random playouts),
+// which the lab keeps as the baseline mctsN.
+type Policy struct {
+	// Greedy is the share of playout moves that are informed: the move,
+	// among Sample legal moves drawn at random (all of them when Sample is
+	// 0), with the best immediate score change for the mover (its own
+	// points less the others', by engine.Previewer), ties at random; the
+	// other moves are uniformly random. 0 plays every move at random.
+	// It applies only to games whose positions are engine.KeyListers and
+	// engine.Previewers (Closure and Elemental); the others play at random.
+	Greedy float64
+	// Sample bounds the moves an informed playout move looks at (0: all).
+	Sample int
+	// GreedyPlies bounds how many moves of a playout are informed (0: all
+	// of them); the rest are uniformly random.
+	GreedyPlies int
+	// Cut ends a playout after Cut moves per player and judges the
+	// position by its margin, as in a game with banked points (Rewards),
+	// in any game with scores (0: the game's own length, two moves per
+	// player in a banked game, else to the end).
+	Cut int
+	// Apply scores an informed move by playing it on a copy of the
+	// position and reading Scores, instead of by engine.Previewer (which
+	// Closure computes by flooding the whole table).
+	Apply bool
+	// Explore is UCB1's exploration constant (0: 0.7, Cowling et al.'s).
+	// The rewards of near-equal moves differ by little, so a smaller
+	// constant spends more of the visits on the best of them.
+	Explore float64
+	// Measured keeps each idea to the games where it was measured to pay
+	// (docs/ai.md): Greedy only where points are banked (engine.Game's
+	// Banked: there the immediate points are the game's points, and the
+	// Previewer is cheap), Cut only where they are not and hands are
+	// hidden (engine.Determinizer: Closure). Elsewhere the search is the
+	// one before issue #28.
+	Measured bool
+}
+
+// HardPolicy is the hard level's policy (Level.Budget): informed playouts
+// from 8 sampled moves where points are banked, playouts cut after 4 moves
+// per player where they are scored again at the end, each kept to where it
+// was measured (docs/ai.md, "A stronger hard level").
+var HardPolicy = Policy{Greedy: 1, Sample: 8, Cut: 4, Measured: true}
+
+// scoped is the policy as it applies to st's game: with Measured, the
+// ideas the game was not measured with are dropped.
+func (p Policy) scoped(st engine.State) Policy {
+	if !p.Measured {
+		return p
+	}
+	_, hidden := st.(engine.Determinizer)
+	if !isBanked(st) {
+		p.Greedy = 0
+	}
+	if isBanked(st) || !hidden {
+		p.Cut = 0
+	}
+	return p
+}
+
+// informs reports whether st's game can take informed playouts.
+func informs(st engine.State) bool {
+	_, kl := st.(engine.KeyLister)
+	_, pv := st.(engine.Previewer)
+	return kl && pv
+}
+
+// playout plays out st from a new leaf: up to t.playoutLimit moves, or to
+// the end of the game, each informed with the policy's probability (where
+// the game can), else uniformly random.
+func (t *tree) playout(st engine.State) {
+	if t.policy.Greedy <= 0 || !t.informed {
+		playout(st, &t.r, t.playoutLimit)
+		return
+	}
+	kl, pv := st.(engine.KeyLister), st.(engine.Previewer)
+	fp, fast := st.(engine.FastPlayer)
+	for i := 0; i < t.playoutLimit && !st.Over(); i++ {
+		informed := t.policy.GreedyPlies <= 0 || i < t.policy.GreedyPlies
+		if informed && (t.policy.Greedy >= 1 || t.r.Float64() < t.policy.Greedy) {
+			if m := t.greedyMove(st, kl, pv); m != nil && playMove(st, m) == nil {
+				continue
+			}
+			return // no move, or the engine refused: judge the position as it is
+		}
+		if fast {
+			fp.PlayRandom(&t.r)
+			continue
+		}
+		legal := st.Legal()
+		if len(legal) == 0 {
+			return
+		}
+		if _, err := st.Apply(legal[t.r.IntN(len(legal))]); err != nil {
+			return
+		}
+	}
+}
+
+// greedyMove is the informed playout move of the mover in st: among
+// Sample legal moves drawn without replacement (all when Sample is 0), one
+// with the best immediate score change, ties at random; nil when there
+// is no legal move.
+func (t *tree) greedyMove(st engine.State, kl engine.KeyLister, pv engine.Previewer) engine.Move {
+	t.playKeys = kl.LegalKeys(t.playKeys[:0])
+	keys := t.playKeys
+	n := len(keys)
+	if n == 0 {
+		return nil
+	}
+	k := t.policy.Sample
+	if k <= 0 || k > n {
+		k = n
+	}
+	mover := st.ToMove()
+	var pick engine.Move
+	top, ties := math.MinInt, 0
+	for i := 0; i < k; i++ {
+		if k < n { // a partial shuffle draws k distinct moves
+			j := i + t.r.IntN(n-i)
+			keys[i], keys[j] = keys[j], keys[i]
+		}
+		m := kl.MoveOfKey(keys[i])
+		g := 0
+		if t.policy.Apply {
+			g = t.gainByPlay(st, m, mover)
+		} else {
+			for _, d := range pv.Preview(m) {
+				if d.Seat == mover {
+					g += d.Points
+				} else {
+					g -= d.Points
+				}
+			}
+		}
+		switch {
+		case g > top:
+			pick, top, ties = m, g, 1
+		case g == top:
+			ties++
+			if t.r.IntN(ties) == 0 { // each tie equally likely
+				pick = m
+			}
+		}
+	}
+	return pick
+}
+
+// gainByPlay is m's immediate score change for mover (its own points less
+// the others') found by playing m on a copy of st.
+func (t *tree) gainByPlay(st engine.State, m engine.Move, mover engine.Seat) int {
+	before := st.Scores()
+	c := st.Clone()
+	if playMove(c, m) != nil {
+		return math.MinInt + 1
+	}
+	g := 0
+	for s, v := range c.Scores() {
+		d := v
+		if s < len(before) {
+			d -= before[s]
+		}
+		if engine.Seat(s) == mover {
+			g += d
+		} else {
+			g -= d
+		}
+	}
+	return g
+}

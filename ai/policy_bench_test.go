@@ -1,0 +1,69 @@
+package ai_test
+
+import (
+	"context"
+	"testing"
+
+	"tessera/ai"
+	"tessera/engine"
+)
+
+// BenchmarkPolicy is BenchmarkSearch's search (1,000 iterations, one
+// tree, a few moves in) with each playout policy of docs/ai.md's table,
+// so an idea's cost in CPU is measured beside the search before it.
+func BenchmarkPolicy(b *testing.B) {
+	policies := []struct {
+		name string
+		p    ai.Policy
+	}{
+		{"uniform", ai.Policy{}},
+		{"g1", ai.Policy{Greedy: 1}},
+		{"g1s8", ai.Policy{Greedy: 1, Sample: 8}},
+		{"g1p2", ai.Policy{Greedy: 1, GreedyPlies: 2}},
+		{"c4", ai.Policy{Cut: 4}},
+		{"g1s4a1p2", ai.Policy{Greedy: 1, Sample: 4, Apply: true, GreedyPlies: 2}},
+	}
+	for _, game := range []string{"elemental", "closure"} {
+		st, _ := engine.New(engine.Setup{Game: game, Players: 2, Seed: 1})
+		r := engine.NewRand(1)
+		for k := 0; k < 4; k++ {
+			legal := st.Legal()
+			st.Apply(legal[r.IntN(len(legal))])
+		}
+		for _, p := range policies {
+			if game == "closure" && p.p.Greedy > 0 && !p.p.Apply {
+				continue // Closure's Preview floods the whole table: tens of ms an iteration
+			}
+			b.Run(game+"/"+p.name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					ai.Search(context.Background(), st, st.ToMove(), ai.Budget{Iterations: 1000, Workers: 1, Policy: p.p}, uint64(i))
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkHardMove is one hard move from each game's start (the most
+// expensive move: the longest playouts), with the hard level's policy and
+// with the policy before issue #28 (mcts30000). Run it with -cpu 1 for
+// the think time on one core (docs/ai.md, "Playouts and think time").
+func BenchmarkHardMove(b *testing.B) {
+	for _, game := range []string{"elemental", "closure", "glorieta", "knotwork", "tilingking"} {
+		st, _ := engine.New(engine.Setup{Game: game, Players: 2, Seed: 1})
+		for _, p := range []struct {
+			name string
+			p    ai.Policy
+		}{{"mcts30000", ai.Policy{}}, {"hard", ai.HardPolicy}} {
+			if p.name == "hard" && game != "elemental" && game != "closure" {
+				continue // the same search there (TestHardPolicyLeavesOtherGamesAlone)
+			}
+			b.Run(game+"/"+p.name, func(b *testing.B) {
+				budget := ai.Hard.Budget(0)
+				budget.Think, budget.Policy = 0, p.p
+				for i := 0; i < b.N; i++ {
+					ai.Search(context.Background(), st, st.ToMove(), budget, 1)
+				}
+			})
+		}
+	}
+}
