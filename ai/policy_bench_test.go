@@ -54,7 +54,7 @@ func BenchmarkHardMove(b *testing.B) {
 			name string
 			p    ai.Policy
 		}{{"mcts30000", ai.Policy{}}, {"hard", ai.HardPolicy}} {
-			if p.name == "hard" && game != "elemental" && game != "closure" {
+			if p.name == "hard" && game != "elemental" {
 				continue // the same search there (TestHardPolicyLeavesOtherGamesAlone)
 			}
 			b.Run(game+"/"+p.name, func(b *testing.B) {

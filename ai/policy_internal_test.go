@@ -78,9 +78,8 @@ func TestInformedPlayoutOnlyWhereScored(t *testing.T) {
 
 // TestHardPolicyWhereMeasured: the hard level's ideas reach only the games
 // they were measured in (docs/ai.md): informed playouts where points are
-// banked (Elemental), playouts cut short where points are scored again at
-// the end and hands are hidden (Closure); Glorieta, Knotwork and
-// TilingKing search as before issue #28, so their rows stand.
+// banked (Elemental); Closure, Glorieta, Knotwork and TilingKing search as
+// before issue #28, so their rows stand.
 func TestHardPolicyWhereMeasured(t *testing.T) {
 	for _, c := range []struct {
 		game         string
@@ -88,7 +87,7 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		playoutMoves int
 	}{
 		{"elemental", true, false, 4},
-		{"closure", false, true, 8},
+		{"closure", false, false, maxPlayout},
 		{"glorieta", false, false, maxPlayout},
 		{"knotwork", false, false, maxPlayout},
 		{"tilingking", false, false, maxPlayout},
@@ -104,7 +103,7 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		if got := tr.policy.Cut > 0; got != c.cut {
 			t.Errorf("%s: cut playouts %v, want %v", c.game, got, c.cut)
 		}
-		if c.game != "elemental" && c.game != "closure" && tr.policy != (Policy{Measured: true, Sample: 8}) {
+		if c.game != "elemental" && tr.policy != (Policy{Measured: true, Sample: 8}) {
 			t.Errorf("%s: the policy %+v is not the search before issue #28", c.game, tr.policy)
 		}
 		tr.iterate() // the cut is set at the first determinization
@@ -119,7 +118,7 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 // (same move, same root statistics for the same seed), so the new hard
 // level against mcts30000 is an even match there by construction.
 func TestHardPolicyLeavesOtherGamesAlone(t *testing.T) {
-	for _, game := range []string{"glorieta", "knotwork", "tilingking"} {
+	for _, game := range []string{"closure", "glorieta", "knotwork", "tilingking"} {
 		st, err := engine.New(engine.Setup{Game: game, Players: 2, Seed: 2})
 		if err != nil {
 			t.Fatal(err)
