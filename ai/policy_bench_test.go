@@ -44,8 +44,8 @@ func BenchmarkPolicy(b *testing.B) {
 }
 
 // BenchmarkHardMove is one hard move from each game's start (the most
-// expensive move: the longest playouts), with the hard level's policy and
-// with the policy before issue #28 (mcts30000). Run it with -cpu 1 for
+// expensive move: the longest playouts), with the policy before issue #28
+// (mcts30000, hard today) and with Elemental's informed playouts. Run it with -cpu 1 for
 // the think time on one core (docs/ai.md, "Playouts and think time").
 func BenchmarkHardMove(b *testing.B) {
 	for _, game := range []string{"elemental", "closure", "glorieta", "knotwork", "tilingking"} {
@@ -53,9 +53,9 @@ func BenchmarkHardMove(b *testing.B) {
 		for _, p := range []struct {
 			name string
 			p    ai.Policy
-		}{{"mcts30000", ai.Policy{}}, {"hard", ai.HardPolicy}} {
-			if p.name == "hard" && game != "elemental" && game != "closure" {
-				continue // the same search there (TestHardPolicyLeavesOtherGamesAlone)
+		}{{"mcts30000", ai.Policy{}}, {"mcts30000+g1s8m1", ai.Policy{Greedy: 1, Sample: 8, Measured: true}}} {
+			if p.p.Greedy > 0 && game != "elemental" {
+				continue // the same search there (Measured)
 			}
 			b.Run(game+"/"+p.name, func(b *testing.B) {
 				budget := ai.Hard.Budget(0)
