@@ -149,25 +149,40 @@ func (s *Courier) awaitStarter(ctx context.Context, sink Sink, g *tessera.Game) 
 	if !ok || g.ThreadID != "" || g.NoThread || g.InDMs || g.MessageID != "" || g.MessageChannel != "" || g.Event != 0 {
 		return g
 	}
-	deadline := time.Now().Add(r.StarterWait()) // the wall clock: a network's delay, not the game's time
+	recorded := awaitRecord(ctx, r.StarterWait(), func() bool {
+		ng, err := s.store.Game(ctx, g.ID)
+		if err != nil {
+			return false // the store hiccuped: look again
+		}
+		g = ng
+		return g.MessageID != "" || g.ThreadID != ""
+	})
+	if !recorded && ctx.Err() == nil {
+		s.log.Info("the challenge message was not recorded in time; the game's thread starts on its own", "game", g.ID)
+	}
+	return g
+}
+
+// awaitRecord looks every starterPoll whether the transport has recorded
+// what a thread starts from (ready reads the store again: another process
+// may have written it), for at most wait on the wall clock (a network's
+// delay, not the game's time). It reports whether ready said so before
+// the wait or ctx ended.
+func awaitRecord(ctx context.Context, wait time.Duration, ready func() bool) bool {
+	deadline := time.Now().Add(wait)
 	t := time.NewTicker(starterPoll)
 	defer t.Stop()
 	for time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
-			return g
+			return false
 		case <-t.C:
 		}
-		ng, err := s.store.Game(ctx, g.ID)
-		if err != nil {
-			continue // the store hiccuped: look again
-		}
-		if g = ng; g.MessageID != "" || g.ThreadID != "" {
-			return g
+		if ready() {
+			return true
 		}
 	}
-	s.log.Info("the challenge message was not recorded in time; the game's thread starts on its own", "game", g.ID)
-	return g
+	return false
 }
 
 // makePlace makes the game's thread (or adopts its channel) and its status

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"tessera"
 	"tessera/storage"
@@ -60,24 +59,17 @@ func (s *Courier) awaitEventPost(ctx context.Context, sink Sink, e *tessera.Even
 	if !ok || e.ThreadID != "" || e.MessageID != "" {
 		return e
 	}
-	deadline := time.Now().Add(r.StarterWait()) // the wall clock: a network's delay, not the game's time
-	t := time.NewTicker(starterPoll)
-	defer t.Stop()
-	for time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return e
-		case <-t.C:
-		}
+	recorded := awaitRecord(ctx, r.StarterWait(), func() bool {
 		ne, err := s.store.Event(ctx, e.ID)
 		if err != nil {
-			continue // the store hiccuped: look again
+			return false // the store hiccuped: look again
 		}
-		if e = ne; e.MessageID != "" || e.ThreadID != "" {
-			return e
-		}
+		e = ne
+		return e.MessageID != "" || e.ThreadID != ""
+	})
+	if !recorded && ctx.Err() == nil {
+		s.log.Info("the event's post was not recorded in time; its thread starts on its own", "event", e.ID)
 	}
-	s.log.Info("the event's post was not recorded in time; its thread starts on its own", "event", e.ID)
 	return e
 }
 
