@@ -219,6 +219,13 @@ func (s *Store) Check(ctx context.Context) []error {
 	path := s.db.Path()
 	var errs []error
 	err := guard(path, func() error {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		if err := checkTrees(data); err != nil {
+			return err // bbolt would loop on it, or read past the file
+		}
 		return s.view(ctx, func(tx *bolt.Tx) error {
 			if err := walk(tx); err != nil {
 				return err
