@@ -33,6 +33,13 @@ type Policy struct {
 	// position and reading Scores, instead of by engine.Previewer (which
 	// Closure computes by flooding the whole table).
 	Apply bool
+	// Order expands every node's untried moves best immediate points
+	// first (engine.KeyScorer; ties at random), as the root always does:
+	// progressive unpruning below the root, so an opponent's node tries
+	// its best-scoring replies before the rest. It applies only to games
+	// with hidden information whose positions are engine.KeyScorers
+	// (Elemental); elsewhere the deeper nodes stay uniform.
+	Order bool
 	// Explore is UCB1's exploration constant (0: 0.7, Cowling et al.'s).
 	// The rewards of near-equal moves differ by little, so a smaller
 	// constant spends more of the visits on the best of them.
@@ -126,11 +133,25 @@ func (t *tree) greedyMove(st engine.State, kl engine.KeyLister, pv engine.Previe
 	}
 	mover := st.ToMove()
 	var pick engine.Move
+	var pickKey uint64
 	top, ties := math.MinInt, 0
 	for i := 0; i < k; i++ {
 		if k < n { // a partial shuffle draws k distinct moves
 			j := i + t.r.IntN(n-i)
 			keys[i], keys[j] = keys[j], keys[i]
+		}
+		if ks, ok := kl.(engine.KeyScorer); ok && !t.policy.Apply {
+			switch g := ks.KeyPoints(keys[i]); {
+			case g > top:
+				pick, top, ties = nil, g, 1
+				pickKey = keys[i]
+			case g == top:
+				ties++
+				if t.r.IntN(ties) == 0 {
+					pickKey = keys[i]
+				}
+			}
+			continue
 		}
 		m := kl.MoveOfKey(keys[i])
 		g := 0
@@ -154,6 +175,9 @@ func (t *tree) greedyMove(st engine.State, kl engine.KeyLister, pv engine.Previe
 				pick = m
 			}
 		}
+	}
+	if pick == nil && ties > 0 { // scored by key: build only the move taken
+		return kl.MoveOfKey(pickKey)
 	}
 	return pick
 }

@@ -290,9 +290,14 @@ func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit 
 		}
 	}
 	if len(t.untriedKeys) > 0 && (len(n.children) < limit || len(t.present) == 0) {
-		k := t.untriedKeys[t.r.IntN(len(t.untriedKeys))]
-		if n == t.root && t.rootGain != nil { // the best gain first, ties at random
+		var k uint64
+		switch ks, order := kl.(engine.KeyScorer); {
+		case n == t.root && t.rootGain != nil: // the best gain first, ties at random
 			k = t.bestGainKey(t.untriedKeys)
+		case order && t.policy.Order: // the same below the root (Policy.Order)
+			k = t.bestPointsKey(ks, t.untriedKeys)
+		default:
+			k = t.untriedKeys[t.r.IntN(len(t.untriedKeys))]
 		}
 		c := t.newChild(kl.MoveOfKey(k))
 		c.avail = 1
@@ -417,6 +422,25 @@ func (t *tree) bestGainKey(keys []uint64) uint64 {
 	var pick uint64
 	for _, k := range keys {
 		switch g := t.rootGain[moveKey{n: k}]; {
+		case g > top:
+			top, ties, pick = g, 1, k
+		case g == top:
+			ties++
+			if t.r.IntN(ties) == 0 {
+				pick = k
+			}
+		}
+	}
+	return pick
+}
+
+// bestPointsKey draws uniformly among the keys whose moves score the most
+// points now for their mover (engine.KeyScorer).
+func (t *tree) bestPointsKey(ks engine.KeyScorer, keys []uint64) uint64 {
+	top, ties := math.MinInt, 0
+	var pick uint64
+	for _, k := range keys {
+		switch g := ks.KeyPoints(k); {
 		case g > top:
 			top, ties, pick = g, 1, k
 		case g == top:

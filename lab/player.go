@@ -62,7 +62,8 @@ func (p Player) budget(think time.Duration) ai.Budget {
 
 // parsePolicy reads a policy's letters, each followed by its number:
 // gF (Greedy, the share of informed playout moves), sN (Sample), pN
-// (GreedyPlies), cN (Cut), a1 (Apply), eF (Explore), m1 (Measured). "g1s8" is every playout move informed from 8 drawn; ""
+// (GreedyPlies), cN (Cut), a1 (Apply), eF (Explore), m1 (Measured), o1
+// (Order). "g1s8" is every playout move informed from 8 drawn; ""
 // is the zero policy.
 func parsePolicy(spec string) (ai.Policy, bool) {
 	var p ai.Policy
@@ -96,6 +97,8 @@ func parsePolicy(spec string) (ai.Policy, bool) {
 			p.Explore = f
 		case 'm':
 			p.Measured = f != 0
+		case 'o':
+			p.Order = f != 0
 		default:
 			return ai.Policy{}, false
 		}

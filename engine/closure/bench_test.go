@@ -48,3 +48,30 @@ func BenchmarkApply(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkPreview and BenchmarkKeyPoints score every legal placement of
+// the same position: the flood of the table against the union-finds
+// (engine.KeyScorer), which a search calls for every move it orders.
+func BenchmarkPreview(b *testing.B) {
+	st := midGame(b)
+	legal := st.Legal()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, m := range legal {
+			st.Preview(m)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(legal)), "ns/move")
+}
+
+func BenchmarkKeyPoints(b *testing.B) {
+	st := midGame(b)
+	keys := st.LegalKeys(nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, k := range keys {
+			st.KeyPoints(k)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/move")
+}

@@ -712,3 +712,154 @@ func (st *State) MoveOfKey(k uint64) engine.Move {
 	}
 	return Move{Kind: Place, Tile: int(k >> 32), Cell: int(k>>8) & 0xffffff, Rot: int(k & 3)}
 }
+
+// KeyPoints is what the move a key names scores now for the seat to move,
+// less what it gives the others (engine.KeyScorer): Preview's deltas
+// summed that way, read from the union-finds Play keeps instead of
+// flooding the table, and without changing them. A discard or a pass
+// scores nothing.
+func (st *State) KeyPoints(k uint64) int {
+	if k>>60 != 0 || st.Done {
+		return 0
+	}
+	if !st.fast.ok {
+		st.fast.build(st)
+	}
+	f := &st.fast
+	t, c := int(k>>32), int(k>>8)&0xffffff
+	if t < 1 || t > NumTiles || c < 0 || c >= board.Len() {
+		return 0
+	}
+	face := faces[t][k&3]
+	pts := make([]int, len(st.Hands))
+	// The line: the tile joins the lines its arms meet.
+	joined, size := false, 1
+	var lines [4]int
+	nl := 0
+	for d := 0; d < 4; d++ {
+		j := int(neighbours[c][d])
+		if j < 0 || st.Cells[j].Tile == 0 || !face.Arm[d] || !st.Cells[j].face().Arm[(d+2)%4] {
+			continue
+		}
+		joined = true
+		if r := root(f.line[:], int(st.Cells[j].Tile)); !slices.Contains(lines[:nl], r) {
+			lines[nl], nl = r, nl+1
+			size += int(f.lineSize[r])
+		}
+	}
+	if joined && size >= 3 {
+		pts[st.Turn] += size
+	}
+	// The areas: a small union-find over the tile's four quadrants (0-3)
+	// and the neighbours' areas they touch (4 on).
+	var a areaMerge
+	for q := 0; q < 4; q++ {
+		open := 0
+		for _, e := range [2]int{q, (q + 3) % 4} {
+			if j := neighbours[c][e]; j < 0 || st.Cells[j].Tile == 0 {
+				open++
+			}
+		}
+		a.add(-1, 1, open, face.Col[q])
+	}
+	for d := 0; d < 4; d++ {
+		j := int(neighbours[c][d])
+		if j < 0 || st.Cells[j].Tile == 0 {
+			continue
+		}
+		u := int(st.Cells[j].Tile)
+		// Across edge d our quadrant d faces its d+3, our d+1 its d+2: the
+		// neighbour's two quadrants on the shared edge.
+		for _, p := range [2][2]int{{d, (d + 3) % 4}, {(d + 1) % 4, (d + 2) % 4}} {
+			r := root(f.area[:], u*4+p[1])
+			n := a.add(r, int(f.areaSize[r]), int(f.areaOpen[r]), f.areaCol[r])
+			a.open[a.find(n)]-- // its quadrant's edge on the shared side no longer faces an empty cell
+			a.join(p[0], n)
+		}
+	}
+	for q := 0; q < 4; q++ {
+		if !face.Arm[q] {
+			a.join(q, (q+1)%4)
+		}
+	}
+	var done [4]int
+	for q := 0; q < 4; q++ {
+		r := a.find(q)
+		done[q] = r
+		if slices.Contains(done[:q], r) || a.open[r] != 0 {
+			continue
+		}
+		pts[st.Turn] += 2 * a.size[r]
+		if col := a.col[r]; col != 0 {
+			if o := st.Owner(col); o != engine.NoSeat {
+				pts[o] += 2 * a.size[r]
+			}
+		}
+	}
+	g := 0
+	for s, p := range pts {
+		if engine.Seat(s) == st.Turn {
+			g += p
+		} else {
+			g -= p
+		}
+	}
+	return g
+}
+
+// root is find without path compression, for readers that must not
+// change the union-finds.
+func root(p []uint8, i int) int {
+	for int(p[i]) != i {
+		i = int(p[i])
+	}
+	return i
+}
+
+// areaMerge is KeyPoints' union-find of a placement's areas: each node is
+// a quadrant of the new tile or an area of the table it touches, with the
+// area's size, open edges and colour (0 when mixed).
+type areaMerge struct {
+	n      int
+	ids    [12]int // the table's root of each node, -1 for the new tile's quadrants
+	parent [12]int
+	size   [12]int
+	open   [12]int
+	col    [12]byte
+}
+
+// add is the node of the table's area id (a new one when id is -1 or not
+// yet seen).
+func (a *areaMerge) add(id, size, open int, col byte) int {
+	if id >= 0 {
+		for i := 0; i < a.n; i++ {
+			if a.ids[i] == id {
+				return i
+			}
+		}
+	}
+	i := a.n
+	a.n++
+	a.ids[i], a.parent[i], a.size[i], a.open[i], a.col[i] = id, i, size, open, col
+	return i
+}
+
+func (a *areaMerge) find(i int) int {
+	for a.parent[i] != i {
+		i = a.parent[i]
+	}
+	return i
+}
+
+func (a *areaMerge) join(x, y int) {
+	x, y = a.find(x), a.find(y)
+	if x == y {
+		return
+	}
+	a.parent[y] = x
+	a.size[x] += a.size[y]
+	a.open[x] += a.open[y]
+	if a.col[x] != a.col[y] {
+		a.col[x] = 0
+	}
+}

@@ -338,3 +338,11 @@ func (st *State) appendSlowKeys(dst []uint64) []uint64 {
 func (st *State) MoveOfKey(k uint64) engine.Move {
 	return Move{Cell: int(k >> 32), Edges: Tile{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)}}
 }
+
+// KeyPoints is the points of the move a key names for the seat to move
+// (engine.KeyScorer): what Preview's deltas sum to, without building the
+// move or its words.
+func (st *State) KeyPoints(k uint64) int {
+	c, m, b := st.score(int(k>>32), Tile{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)})
+	return c*(c+1)/2 - m + b
+}

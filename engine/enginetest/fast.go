@@ -205,9 +205,46 @@ func checkKeyLister(t testing.TB, st engine.State, legal []engine.Move) {
 		if back.String() != m.String() || back.(engine.Keyer).Key() != k {
 			t.Fatalf("MoveOfKey(%#x) = %q, Legal's move is %q", k, back, m)
 		}
+		checkKeyScorer(t, st, m, k)
 	}
 	if after := Fingerprint(st); after != before {
 		t.Fatalf("LegalKeys changed the position:\nbefore: %s\nafter:  %s", before, after)
+	}
+}
+
+// checkKeyScorer checks an engine.KeyScorer's points for one legal move
+// against what the move's Preview says, its mover's points less the
+// others' (against playing it on a copy when there is no Previewer).
+func checkKeyScorer(t testing.TB, st engine.State, m engine.Move, k uint64) {
+	t.Helper()
+	ks, ok := st.(engine.KeyScorer)
+	if !ok {
+		return
+	}
+	mover, want := st.ToMove(), 0
+	if pv, ok := st.(engine.Previewer); ok {
+		for _, d := range pv.Preview(m) {
+			if d.Seat == mover {
+				want += d.Points
+			} else {
+				want -= d.Points
+			}
+		}
+	} else {
+		before, c := st.Scores(), st.Clone()
+		if _, err := c.Apply(m); err != nil {
+			t.Fatalf("Apply(%q) on a copy: %v", m, err)
+		}
+		for s, v := range c.Scores() {
+			if engine.Seat(s) == mover {
+				want += v - before[s]
+			} else {
+				want -= v - before[s]
+			}
+		}
+	}
+	if got := ks.KeyPoints(k); got != want {
+		t.Fatalf("KeyPoints(%#x) of %q = %d, its Preview says %d", k, m, got, want)
 	}
 }
 
