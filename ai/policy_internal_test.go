@@ -76,39 +76,86 @@ func TestInformedPlayoutOnlyWhereScored(t *testing.T) {
 	}
 }
 
-// TestHardPolicyWhereMeasured: no idea paid at the hard budget
-// (docs/ai.md), so every game's hard search is the one before issue #28
-// (Elemental's playouts still cut after two moves a player, its own), and
-// the 200-game rows stand.
+// TestHardPolicyWhereMeasured: hard orders every node's new moves by
+// their points where a game scores moves by key with hidden hands
+// (Elemental, Closure), informs Closure's first four playout moves only
+// (Elemental's short playouts gained nothing from them), cuts no playout,
+// and leaves the other games' search as it was before issue #28, so their
+// 200-game rows stand.
 func TestHardPolicyWhereMeasured(t *testing.T) {
 	for _, c := range []struct {
-		game         string
-		greedy, cut  bool
-		playoutMoves int
+		game               string
+		order, greedy, cut bool
+		playoutMoves       int
 	}{
-		{"elemental", false, false, 4},
-		{"closure", false, false, maxPlayout},
-		{"glorieta", false, false, maxPlayout},
-		{"knotwork", false, false, maxPlayout},
-		{"tilingking", false, false, maxPlayout},
+		{"elemental", true, false, false, 4}, // its own short playouts
+		{"closure", true, true, false, maxPlayout},
+		{"glorieta", false, false, false, maxPlayout},
+		{"knotwork", false, false, false, maxPlayout},
+		{"tilingking", false, false, false, maxPlayout},
 	} {
 		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		tr := newTree(st, st.ToMove(), 1, Hard.Budget(0).Policy)
-		if got := tr.policy.Greedy > 0; got != c.greedy {
+		if got := tr.orders; got != c.order {
+			t.Errorf("%s: ordered expansion %v, want %v", c.game, got, c.order)
+		}
+		if got := tr.policy.Greedy > 0 && tr.informed; got != c.greedy {
 			t.Errorf("%s: informed playouts %v, want %v", c.game, got, c.greedy)
 		}
 		if got := tr.policy.Cut > 0; got != c.cut {
 			t.Errorf("%s: cut playouts %v, want %v", c.game, got, c.cut)
 		}
-		if tr.policy != (Policy{}) {
-			t.Errorf("%s: the policy %+v is not the search before issue #28", c.game, tr.policy)
-		}
 		tr.iterate() // the cut is set at the first determinization
 		if tr.playoutLimit != c.playoutMoves {
 			t.Errorf("%s: playouts of %d moves, want %d", c.game, tr.playoutLimit, c.playoutMoves)
+		}
+	}
+}
+
+// TestOrderExpandsBestPointsFirst: with Order, a node below the root
+// expands the legal move with the most points for its mover first, then
+// the next best (never fewer points than a move left untried), in a
+// determinization.
+func TestOrderExpandsBestPointsFirst(t *testing.T) {
+	for _, game := range []string{"elemental", "closure"} {
+		for pos := 0; pos < 5; pos++ {
+			st, err := engine.New(engine.Setup{Game: game, Players: 2, Seed: uint64(pos + 3)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := engine.NewRand(uint64(pos))
+			for k := 0; k < 2+5*pos && !st.Over(); k++ {
+				st.(engine.FastPlayer).PlayRandom(&r)
+			}
+			if st.Over() {
+				continue
+			}
+			seat := st.ToMove()
+			tr := newTree(st, seat, 7, Policy{Order: true})
+			d := st.(engine.Determinizer).Determinize(seat, &r)
+			ks := d.(engine.KeyScorer)
+			keys := d.(engine.KeyLister).LegalKeys(nil)
+			left := map[uint64]bool{}
+			for _, k := range keys {
+				left[k] = true
+			}
+			n := newNode() // a node below the root: the root orders by its own scan
+			for i := 0; i < min(6, len(keys)); i++ {
+				c, fresh := tr.pick(n, d, d.ToMove())
+				if !fresh {
+					t.Fatalf("%s position %d: pick %d made no new child", game, pos, i)
+				}
+				got := ks.KeyPoints(c.key.n)
+				for k := range left {
+					if p := ks.KeyPoints(k); p > got {
+						t.Fatalf("%s position %d: expanded %v (%d points) while %v (%d) was untried", game, pos, c.move, got, d.(engine.KeyLister).MoveOfKey(k), p)
+					}
+				}
+				delete(left, c.key.n)
+			}
 		}
 	}
 }
@@ -129,7 +176,7 @@ func TestMeasuredPolicyLeavesOtherGamesAlone(t *testing.T) {
 		}
 		before := Budget{Iterations: 600, Workers: 2}
 		hard := before
-		hard.Policy = Policy{Greedy: 1, Sample: 8, Cut: 4, Measured: true}
+		hard.Policy = Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4, Cut: 4, Measured: true}
 		m1, s1, err1 := Search(context.Background(), st, st.ToMove(), before, 5)
 		m2, s2, err2 := Search(context.Background(), st, st.ToMove(), hard, 5)
 		if err1 != nil || err2 != nil {

@@ -109,6 +109,10 @@ type tree struct {
 	// its informed playouts (informs).
 	policy   Policy
 	informed bool
+	// orders: the policy's Order applies (a game with hidden hands whose
+	// positions score moves by key), so every node expands its best
+	// moves first.
+	orders   bool
 	explore  float64  // UCB1's constant: explore, or the policy's Explore
 	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
 	playKeys []uint64 // scratch: LegalKeys of a playout's position
@@ -130,6 +134,9 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	if p.Explore > 0 {
 		t.explore = p.Explore
 	}
+	_, ks := st.(engine.KeyScorer)
+	_, kl := st.(engine.KeyLister)
+	t.orders = p.Order && det && ks && kl
 	return t
 }
 
@@ -290,14 +297,12 @@ func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit 
 		}
 	}
 	if len(t.untriedKeys) > 0 && (len(n.children) < limit || len(t.present) == 0) {
-		var k uint64
-		switch ks, order := kl.(engine.KeyScorer); {
+		k := t.untriedKeys[t.r.IntN(len(t.untriedKeys))] // drawn in every case, as pick draws, so both make the same search
+		switch {
 		case n == t.root && t.rootGain != nil: // the best gain first, ties at random
 			k = t.bestGainKey(t.untriedKeys)
-		case order && t.policy.Order: // the same below the root (Policy.Order)
-			k = t.bestPointsKey(ks, t.untriedKeys)
-		default:
-			k = t.untriedKeys[t.r.IntN(len(t.untriedKeys))]
+		case t.orders: // the same below the root (Policy.Order)
+			k = t.bestPointsKey(kl.(engine.KeyScorer), t.untriedKeys)
 		}
 		c := t.newChild(kl.MoveOfKey(k))
 		c.avail = 1
