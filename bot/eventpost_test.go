@@ -3,7 +3,6 @@ package bot_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"tessera"
 	"tessera/bot"
@@ -21,36 +20,39 @@ func TestTournamentPostRecorded(t *testing.T) {
 	if r.Original == nil || ephemeral(r) {
 		t.Fatalf("no public post: %q", text(r))
 	}
-	post := r.Original.ID
-	if e := w.eventWhen(t, 1, func(e *tessera.Event) bool { return e.MessageID != "" }); e.MessageID != post {
+	post, channel := r.Original.ID, r.Original.ChannelID
+	// Recording the post (EventMessage) queues the courier's edit of the
+	// recorded message, and nothing edits one before: its edit says the
+	// record is made, and which message it names.
+	w.srv.WaitFor(t, func(q fakediscord.Request) bool {
+		return q.Method == "PATCH" && strings.HasPrefix(q.Path, "/channels/"+channel+"/messages/")
+	}, patience)
+	if e := w.event(t, 1); e.MessageID != post {
 		t.Fatalf("the post %s is recorded as %s", post, e.MessageID)
 	}
 	w.respond(t, w.srv.Button("tjoin:1").By(w.bo))
-	w.srv.WaitMessage(t, r.Original.ChannelID, func(m *fakediscord.Message) bool {
+	w.srv.WaitMessage(t, channel, func(m *fakediscord.Message) bool {
 		return m.ID == post && strings.Contains(m.Content, "): bo.") && len(m.Components) > 0
 	}, 0)
 	w.respond(t, w.srv.Button("tjoin:1").By(w.ana))
 	w.respond(t, w.srv.Button("tstart:1").By(w.ana))
-	if e := w.eventWhen(t, 1, func(e *tessera.Event) bool { return e.ThreadID != "" }); e.ThreadID != post {
-		t.Fatalf("the event's thread %s does not start from its post %s", e.ThreadID, post)
-	}
+	// The courier posts in the event's thread only once it has recorded
+	// it (the post's place is the stored ThreadID): round 1 in a thread
+	// started from the post says both.
 	w.srv.WaitMessage(t, post, func(m *fakediscord.Message) bool {
 		return strings.Contains(m.Content, "**Round 1**") && len(m.Files) == 1 && m.Files[0].Format == "png"
-	}, 0)
+	}, patience)
+	if e := w.event(t, 1); e.ThreadID != post {
+		t.Fatalf("the event's thread %s does not start from its post %s", e.ThreadID, post)
+	}
 }
 
-// eventWhen waits until the stored event id is as ready says (the bot
-// records after answering, the courier after delivering), as threadOf
-// waits for a game's thread.
-func (w *world) eventWhen(t *testing.T, id uint64, ready func(e *tessera.Event) bool) *tessera.Event {
+// event is the stored event id.
+func (w *world) event(t *testing.T, id uint64) *tessera.Event {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for time.Now().Before(deadline) {
-		if e, err := w.store.Event(t.Context(), id); err == nil && ready(e) {
-			return e
-		}
-		time.Sleep(5 * time.Millisecond)
+	e, err := w.store.Event(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("event %d did not become ready", id)
-	return nil
+	return e
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +124,84 @@ func TestCalibrateCommand(t *testing.T) {
 	}
 	if code, _, _ := runCmd(t, "", "calibrate", "--game", "knotwork", "--self", "champion"); code != 2 {
 		t.Fatalf("a bad --self: exit %d", code)
+	}
+}
+
+// TestAnalyzeExportedRecord: the record a user exports (the console's
+// /export of a finished game, the same Service.Export as Discord's) is
+// what `tessera analyze --record` reads. The game: the README's example
+// game of Elemental (seed 7, borders RBGY), its first six moves played
+// through the console, then bo resigns. Each move's chances before (and
+// after, where the search tried the move) sum to 1 over the two seats,
+// and the move the AI preferred is legal in the position before it.
+func TestAnalyzeExportedRecord(t *testing.T) {
+	t.Chdir("../..")
+	text, err := os.ReadFile("docs/examples/elemental.moves")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := []string{"ana: /new elemental bo borders=RBGY", "bo: /accept"}
+	var played []string
+	for _, line := range strings.Split(string(text), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if len(played) == 6 {
+			break
+		}
+		script = append(script, []string{"ana", "bo"}[len(played)%2]+": /move "+line)
+		played = append(played, line)
+	}
+	script = append(script, "bo: /resign", "bo: /click resign:1", "ana: /export #1", "quit")
+	env := consoleEnv(t, filepath.Join(t.TempDir(), "t.db"))
+	code, out, errs := runWithEnv(t, env, strings.Join(script, "\n")+"\n", "--seed", "7")
+	if code != 0 {
+		t.Fatalf("console: exit %d: %s", code, errs)
+	}
+	exported, _ := filepath.Glob(filepath.Join(env["TESSERA_PICTURES"], "*game-1.json"))
+	if len(exported) != 1 {
+		t.Fatalf("exported records %v; console output:\n%s", exported, out)
+	}
+
+	code, js, errs := runCmd(t, "", "analyze", "--record", exported[0], "--iterations", "40")
+	if code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errs)
+	}
+	var got analysisJSON
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatalf("%v\n%s", err, js)
+	}
+	if got.Game != "elemental" || got.Players != 2 || got.Seed != 1 || len(got.Moves) != len(played)+1 || got.Moves[len(played)].Move != "resign" {
+		t.Fatalf("analysis of the exported record: %+v", got)
+	}
+	// The position before each move, replayed from the same setup.
+	st, err := engine.New(engine.Setup{Game: "elemental", Players: 2, Seed: 7, Options: map[string]string{"borders": "RBGY"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sumsToOne := func(w []float64) bool { return len(w) == 2 && math.Abs(w[0]+w[1]-1) < 1e-9 }
+	for i, m := range got.Moves {
+		if m.N != i+1 || !sumsToOne(m.Before) || !sumsToOne(m.BestChances) || m.After != nil && !sumsToOne(m.After) {
+			t.Fatalf("move %d: chances that do not sum to 1: %+v", i+1, m)
+		}
+		best, err := st.Parse(m.Best)
+		if err != nil || !slices.ContainsFunc(st.Legal(), func(l engine.Move) bool { return l.String() == best.String() }) {
+			t.Fatalf("move %d: the preferred move %q is not legal there (%v)", i+1, m.Best, err)
+		}
+		if i < len(played) {
+			if m.Move != played[i] || m.Seat != i%2+1 {
+				t.Fatalf("move %d: %+v, want %s by seat %d", i+1, m, played[i], i%2+1)
+			}
+			mv, err := st.Parse(m.Move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Apply(mv); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if w := got.End; len(w) != 2 || w[0] != 1 || w[1] != 0 {
+		t.Fatalf("the end after bo resigned: %v, want ana's win", w)
 	}
 }
