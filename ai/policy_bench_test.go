@@ -2,6 +2,7 @@ package ai_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"tessera/ai"
@@ -22,6 +23,8 @@ func BenchmarkPolicy(b *testing.B) {
 		{"g1p2", ai.Policy{Greedy: 1, GreedyPlies: 2}},
 		{"c4", ai.Policy{Cut: 4}},
 		{"g1s4a1p2", ai.Policy{Greedy: 1, Sample: 4, Apply: true, GreedyPlies: 2}},
+		{"o1", ai.Policy{Order: true}},
+		{"o1g1s8p4", ai.Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4}},
 	}
 	for _, game := range []string{"elemental", "closure"} {
 		st, _ := engine.New(engine.Setup{Game: game, Players: 2, Seed: 1})
@@ -31,8 +34,8 @@ func BenchmarkPolicy(b *testing.B) {
 			st.Apply(legal[r.IntN(len(legal))])
 		}
 		for _, p := range policies {
-			if game == "closure" && p.p.Greedy > 0 && !p.p.Apply {
-				continue // Closure's Preview floods the whole table: tens of ms an iteration
+			if game == "closure" && p.p.Greedy > 0 && !p.p.Apply && !p.p.Order {
+				continue // Closure's informed moves without its KeyPoints (before issue #28's Order): tens of ms an iteration
 			}
 			b.Run(game+"/"+p.name, func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
@@ -43,27 +46,30 @@ func BenchmarkPolicy(b *testing.B) {
 	}
 }
 
-// BenchmarkHardMove is one hard move from each game's start (the most
-// expensive move: the longest playouts), with the policy before issue #28
-// (mcts30000, hard today) and with Elemental's informed playouts. Run it with -cpu 1 for
-// the think time on one core (docs/ai.md, "Playouts and think time").
+// BenchmarkHardMove is one hard move in each game, from the start and
+// from ten random moves in, with the search before issue #28 (mcts30000)
+// and with hard's policy today. Run it with -cpu 1 for the think time on
+// one core (docs/ai.md, "Playouts and think time").
 func BenchmarkHardMove(b *testing.B) {
 	for _, game := range []string{"elemental", "closure", "glorieta", "knotwork", "tilingking"} {
-		st, _ := engine.New(engine.Setup{Game: game, Players: 2, Seed: 1})
-		for _, p := range []struct {
-			name string
-			p    ai.Policy
-		}{{"mcts30000", ai.Policy{}}, {"mcts30000+g1s8m1", ai.Policy{Greedy: 1, Sample: 8, Measured: true}}} {
-			if p.p.Greedy > 0 && game != "elemental" {
-				continue // the same search there (Measured)
+		for _, in := range []int{0, 10} {
+			st, _ := engine.New(engine.Setup{Game: game, Players: 2, Seed: 1})
+			r := engine.NewRand(1)
+			for k := 0; k < in && !st.Over(); k++ {
+				st.(engine.FastPlayer).PlayRandom(&r)
 			}
-			b.Run(game+"/"+p.name, func(b *testing.B) {
-				budget := ai.Hard.Budget(0)
-				budget.Think, budget.Policy = 0, p.p
-				for i := 0; i < b.N; i++ {
-					ai.Search(context.Background(), st, st.ToMove(), budget, 1)
-				}
-			})
+			for _, p := range []struct {
+				name string
+				p    ai.Policy
+			}{{"mcts30000", ai.Policy{}}, {"hard", ai.HardPolicy}} {
+				b.Run(fmt.Sprintf("%s/%d/%s", game, in, p.name), func(b *testing.B) {
+					budget := ai.Hard.Budget(0)
+					budget.Think, budget.Policy = 0, p.p
+					for i := 0; i < b.N; i++ {
+						ai.Search(context.Background(), st, st.ToMove(), budget, 1)
+					}
+				})
+			}
 		}
 	}
 }
