@@ -38,7 +38,7 @@ type Policy struct {
 	// progressive unpruning below the root, so an opponent's node tries
 	// its best-scoring replies before the rest. It applies only to games
 	// with hidden information whose positions are engine.KeyScorers
-	// (Elemental); elsewhere the deeper nodes stay uniform.
+	// (Elemental, Closure); elsewhere the deeper nodes stay uniform.
 	Order bool
 	// Explore is UCB1's exploration constant (0: 0.7, Cowling et al.'s).
 	// The rewards of near-equal moves differ by little, so a smaller
