@@ -300,9 +300,10 @@ func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit 
 		k := t.untriedKeys[t.r.IntN(len(t.untriedKeys))] // drawn in every case, as pick draws, so both make the same search
 		switch {
 		case n == t.root && t.rootGain != nil: // the best gain first, ties at random
-			k = t.bestGainKey(t.untriedKeys)
-		case t.orders: // the same below the root (Policy.Order)
-			k = t.bestPointsKey(kl.(engine.KeyScorer), t.untriedKeys)
+			k = t.bestKey(t.untriedKeys, func(k uint64) float64 { return t.rootGain[moveKey{n: k}] })
+		case t.orders: // the same below the root (Policy.Order), by engine.KeyScorer
+			ks := kl.(engine.KeyScorer)
+			k = t.bestKey(t.untriedKeys, func(k uint64) float64 { return float64(ks.KeyPoints(k)) })
 		}
 		c := t.newChild(kl.MoveOfKey(k))
 		c.avail = 1
@@ -421,31 +422,13 @@ func (t *tree) untriedMove(n *node, legal []engine.Move) engine.Move {
 	return t.untried[t.r.IntN(len(t.untried))]
 }
 
-// bestGainKey is bestGain over keys (of Keyer moves).
-func (t *tree) bestGainKey(keys []uint64) uint64 {
+// bestKey draws uniformly among the keys with the highest score (ties by
+// reservoir sampling, each equally likely).
+func (t *tree) bestKey(keys []uint64, score func(uint64) float64) uint64 {
 	top, ties := math.Inf(-1), 0
 	var pick uint64
 	for _, k := range keys {
-		switch g := t.rootGain[moveKey{n: k}]; {
-		case g > top:
-			top, ties, pick = g, 1, k
-		case g == top:
-			ties++
-			if t.r.IntN(ties) == 0 {
-				pick = k
-			}
-		}
-	}
-	return pick
-}
-
-// bestPointsKey draws uniformly among the keys whose moves score the most
-// points now for their mover (engine.KeyScorer).
-func (t *tree) bestPointsKey(ks engine.KeyScorer, keys []uint64) uint64 {
-	top, ties := math.MinInt, 0
-	var pick uint64
-	for _, k := range keys {
-		switch g := ks.KeyPoints(k); {
+		switch g := score(k); {
 		case g > top:
 			top, ties, pick = g, 1, k
 		case g == top:

@@ -200,15 +200,7 @@ func TestAnalyzeEveryGame(t *testing.T) {
 				}
 				u, next := players[turn%2], players[(turn+1)%2]
 				move := w.choices(t, u, "")[0]
-				after := w.position(t)
-				m, err := after.Parse(move)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := after.Apply(m); err != nil {
-					t.Fatal(err)
-				}
-				if after.Over() {
+				if w.afterMove(t, move).Over() {
 					if c.moves != 0 {
 						t.Fatalf("the game ended by itself at move %d of %d", turn+1, c.moves)
 					}

@@ -103,6 +103,21 @@ func (w *world) position(t *testing.T) engine.State {
 	return st
 }
 
+// afterMove is game 1's position after move, typed by the player to
+// move, played on a copy of the stored position (the game is unchanged).
+func (w *world) afterMove(t *testing.T, move string) engine.State {
+	t.Helper()
+	after := w.position(t)
+	m, err := after.Parse(move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := after.Apply(m); err != nil {
+		t.Fatal(err)
+	}
+	return after
+}
+
 // noteWords splits notation as players may type it: lower case, spaces
 // and commas.
 func noteWords(s string) []string {
@@ -470,14 +485,7 @@ func TestGameKnotwork(t *testing.T) {
 			}
 		}
 		move := all[0]
-		after := w.position(t)
-		m, err := after.Parse(move)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := after.Apply(m); err != nil {
-			t.Fatal(err)
-		}
+		after := w.afterMove(t, move)
 		if after.Over() {
 			next = nil
 		}
