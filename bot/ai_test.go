@@ -1,13 +1,10 @@
 package bot_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -355,63 +352,6 @@ func stallAI(ctx context.Context, id uint64, moves int) {
 	select {} // no shutdown comes: the parent kills the process
 }
 
-// aiChild starts the crash test's bot process (stalling its AI when
-// stall is set) and returns it with its output lines after READY.
-func aiChild(t *testing.T, srv *fakediscord.Server, db string, stall bool) (*exec.Cmd, <-chan string) {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestCrashChild$")
-	cmd.Env = append(os.Environ(), childEnv+"="+srv.URL(), "TESSERA_CRASH_DB="+db)
-	if stall {
-		cmd.Env = append(cmd.Env, aiStallEnv+"=1")
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = testWriter{t}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			default:
-			}
-		}
-		close(lines)
-	}()
-	waitLine(t, lines, "READY")
-	return cmd, lines
-}
-
-// waitLine waits for a line of the bot process's output starting with
-// prefix.
-func waitLine(t *testing.T, lines <-chan string, prefix string) string {
-	t.Helper()
-	timeout := time.After(patience)
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("the bot process ended before printing %s", prefix)
-			}
-			if strings.HasPrefix(l, prefix) {
-				return l
-			}
-		case <-timeout:
-			t.Fatalf("the bot process did not print %s", prefix)
-		}
-	}
-}
-
 // TestAICrashWhileThinking kills the bot process (SIGKILL) while its AI
 // thinks about its move; the restarted process makes that move, once.
 func TestAICrashWhileThinking(t *testing.T) {
@@ -422,7 +362,7 @@ func TestAICrashWhileThinking(t *testing.T) {
 	srv := fakediscord.New(t)
 	db := filepath.Join(t.TempDir(), "crash.db")
 	ana := srv.User
-	proc, lines := aiChild(t, srv, db, true)
+	proc := startChild(t, srv, db, childOptions{stall: aiStallEnv})
 	answer := func(ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {
 		return ib.Send(t).Wait(t, func(r fakediscord.InteractionResponse) bool { return r.Acknowledged && r.Data != nil })
 	}
@@ -444,13 +384,10 @@ func TestAICrashWhileThinking(t *testing.T) {
 	if !strings.Contains(r.Data.Content, "You played") {
 		t.Fatalf("move: %q", r.Data.Content)
 	}
-	if l := waitLine(t, lines, "THINKING"); l != "THINKING 1 1" {
+	if l := proc.waitLine(t, "THINKING"); l != "THINKING 1 1" {
 		t.Fatalf("the AI thinks about %q, want game 1 after 1 move", l)
 	}
-	if err := proc.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	proc.Wait()
+	proc.kill9(t)
 	st, err := boltdb.Open(db, storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -463,7 +400,7 @@ func TestAICrashWhileThinking(t *testing.T) {
 	}
 
 	// The restarted bot makes the move and ana is told it is her turn.
-	proc, _ = aiChild(t, srv, db, false)
+	proc = startChild(t, srv, db, childOptions{})
 	post := srv.WaitMessage(t, thread, func(m *fakediscord.Message) bool {
 		return strings.HasPrefix(m.Content, "**Tessera (easy)** played `")
 	}, patience)

@@ -1,171 +1,20 @@
 package bot_test
 
 import (
-	"bufio"
-	"context"
-	"io"
-	"net/http"
-	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
-	"tessera/bot"
 	"tessera/bot/fakediscord"
-	"tessera/render"
-	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
 )
 
-// The crash test runs the bot in a child process (this test binary, running
-// only TestCrashChild), kills it with SIGKILL between the store commit of a
-// move and the delivery of its announcements, restarts it on the same
-// database, and checks that every announcement arrives exactly once.
-
-const childEnv = "TESSERA_CRASH_CHILD" // the fake Discord's URL, set for the child
-
-type rewrite struct{ base *url.URL }
-
-func (r rewrite) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	req.URL.Scheme, req.URL.Host = r.base.Scheme, r.base.Host
-	return http.DefaultTransport.RoundTrip(req)
-}
-
-// TestCrashChild is the bot process of TestCrashRestart; it does nothing
-// in a normal test run.
-func TestCrashChild(t *testing.T) {
-	api := os.Getenv(childEnv)
-	if api == "" {
-		t.Skip("the bot process of TestCrashRestart")
-	}
-	base, err := url.Parse(api)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := boltdb.Open(os.Getenv("TESSERA_CRASH_DB"), storage.Options{}) // with fsync, as in production
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The restarted process may start "later" on the fake Discord's clock.
-	later, _ := time.ParseDuration(os.Getenv("TESSERA_CRASH_LATER"))
-	now := func() time.Time { return time.Now().Add(later) }
-	cfg := service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 }, RetryBase: 20 * time.Millisecond, Now: now,
-		AIThink: 50 * time.Millisecond}
-	if os.Getenv(aiStallEnv) != "" {
-		cfg.AIHook = stallAI // TestAICrashWhileThinking
-	}
-	if os.Getenv(pairStallEnv) != "" {
-		cfg.PairHook = stallPairing // TestTournamentKilledWhilePairing
-	}
-	svc := service.New(st, cfg)
-	b, err := bot.New(svc, bot.Options{Token: "crash-test", RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour,
-		Configure: func(s *discordgo.Session) { s.Client = &http.Client{Transport: rewrite{base}} }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := b.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	os.Stdout.WriteString("READY\n")
-	// "drain" on stdin: answer DRAINED once every announcement owed is
-	// delivered, after which nothing more can arrive from this process.
-	sc := bufio.NewScanner(os.Stdin)
-	for sc.Scan() {
-		if sc.Text() != "drain" {
-			continue
-		}
-		for {
-			if n, err := st.Outbox(context.Background()); err == nil && n == 0 {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		os.Stdout.WriteString("DRAINED\n")
-	}
-	time.Sleep(60 * time.Second) // until the parent kills us
-}
-
-// botProcess is a bot running in a child process.
-type botProcess struct {
-	*exec.Cmd
-	in    io.Writer
-	lines chan string // what it prints after READY
-}
-
-// drain waits until the process has delivered every announcement it owes.
-func (p *botProcess) drain(t *testing.T) {
-	t.Helper()
-	if _, err := io.WriteString(p.in, "drain\n"); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case line, ok := <-p.lines:
-		if !ok || line != "DRAINED" {
-			t.Fatalf("the bot process answered %q (open %v) to drain", line, ok)
-		}
-	case <-time.After(patience):
-		t.Fatal("the bot process did not deliver everything it owes")
-	}
-}
-
-// child starts the bot process, its clock later ahead, and waits until it
-// is connected.
-func child(t *testing.T, srv *fakediscord.Server, db string, later time.Duration) *botProcess {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestCrashChild$")
-	cmd.Env = append(os.Environ(), childEnv+"="+srv.URL(), "TESSERA_CRASH_DB="+db, "TESSERA_CRASH_LATER="+later.String())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = testWriter{t}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	ready := make(chan bool, 1)
-	lines := make(chan string, 16)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if sc.Text() == "READY" {
-				ready <- true
-				break
-			}
-		}
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		ready <- false
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("the bot process ended before it was ready")
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the bot process did not start")
-	}
-	return &botProcess{Cmd: cmd, in: in, lines: lines}
-}
+// The crash test runs the bot in a child process (crashchild_test.go),
+// kills it with SIGKILL between the store commit of a move and the delivery
+// of its announcements, restarts it on the same database, and checks that
+// every announcement arrives exactly once.
 
 // TestCrashRestart restarts at once: the post that was in flight is sent
 // again and Discord's nonce makes the second send a no-op.
@@ -184,7 +33,7 @@ func crashRestart(t *testing.T, later time.Duration) {
 	srv := fakediscord.New(t)
 	db := filepath.Join(t.TempDir(), "crash.db")
 	ana, bo := srv.User, srv.AddUser("bo")
-	proc := child(t, srv, db, 0)
+	proc := startChild(t, srv, db, childOptions{})
 
 	answer := func(ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {
 		return ib.Send(t).Wait(t, func(r fakediscord.InteractionResponse) bool { return r.Acknowledged && r.Data != nil })
@@ -209,10 +58,7 @@ func crashRestart(t *testing.T, later time.Duration) {
 	srv.WaitArrival(t, func(r fakediscord.Request) bool {
 		return r.Method == "POST" && r.Path == "/channels/"+thread+"/messages" && strings.Contains(string(r.Body), "played `"+move+"`")
 	}, 10*time.Second)
-	if err := proc.Process.Kill(); err != nil { // SIGKILL: no clean shutdown
-		t.Fatal(err)
-	}
-	proc.Wait()
+	proc.kill9(t)
 	srv.ClearFaults()
 
 	// What the dead process left: the move, and its announcements undelivered.
@@ -229,7 +75,7 @@ func crashRestart(t *testing.T, later time.Duration) {
 
 	// Restart on the same database: everything owed is delivered, once.
 	srv.Advance(later)
-	proc = child(t, srv, db, later)
+	proc = startChild(t, srv, db, childOptions{later: later})
 	srv.WaitDMs(t, bo.ID, 1, 10*time.Second)
 	srv.WaitMessage(t, thread, func(m *fakediscord.Message) bool {
 		return m.EditedTimestamp != nil && strings.Contains(m.Content, "Moves so far: 1")

@@ -1,13 +1,9 @@
 package bot_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,93 +31,6 @@ func stallPairing(_ context.Context, event uint64, round, table int) {
 	select {} // the parent kills the process
 }
 
-// pairChild starts the crash test's bot process at later on the fake
-// Discord's clock, stalling in the middle of pairing when stall is set,
-// and returns it with every line it prints (READY too: the stall may come
-// before it).
-func pairChild(t *testing.T, srv *fakediscord.Server, db string, later time.Duration, stall bool) *pairProc {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestCrashChild$")
-	cmd.Env = append(os.Environ(), childEnv+"="+srv.URL(), "TESSERA_CRASH_DB="+db, "TESSERA_CRASH_LATER="+later.String())
-	if stall {
-		cmd.Env = append(cmd.Env, pairStallEnv+"=1")
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := cmd.StdinPipe() // the child reads "drain" from it
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = testWriter{t}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { in.Close(); cmd.Process.Kill(); cmd.Wait() })
-	lines := make(chan string, 64)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
-	p := &pairProc{cmd: cmd, in: in, lines: lines}
-	if !stall {
-		p.wait(t, "READY")
-	}
-	return p
-}
-
-// pairProc is a bot process of the test and what it prints.
-type pairProc struct {
-	cmd   *exec.Cmd
-	in    io.Writer
-	lines <-chan string
-}
-
-// drain waits until the process has delivered every announcement it owes.
-func (p *pairProc) drain(t *testing.T) {
-	t.Helper()
-	if _, err := io.WriteString(p.in, "drain\n"); err != nil {
-		t.Fatal(err)
-	}
-	p.wait(t, "DRAINED")
-}
-
-// kill9 kills the process with SIGKILL: no clean shutdown.
-func (p *pairProc) kill9(t *testing.T) {
-	t.Helper()
-	if err := p.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	p.cmd.Wait()
-}
-
-// wait waits for a line of the process's that starts with prefix.
-func (p *pairProc) wait(t *testing.T, prefix string) string {
-	t.Helper()
-	deadline := time.After(patience)
-	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok {
-				t.Fatalf("the bot process ended before it printed %s", prefix)
-			}
-			if strings.HasPrefix(l, prefix) {
-				return l
-			}
-		case <-deadline:
-			t.Fatalf("the bot process did not print %s", prefix)
-		}
-	}
-}
-
 // TestTournamentKilledWhilePairing: a Swiss event's round 1 ends when its
 // last game's clock runs out, and the process that times it out is killed
 // with SIGKILL in the middle of pairing round 2 (round 2's first game made
@@ -139,7 +48,7 @@ func TestTournamentKilledWhilePairing(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "crash.db")
 	w := &world{srv: srv}
 	ana := srv.User
-	p := pairChild(t, srv, db, 0, false)
+	p := startChild(t, srv, db, childOptions{})
 
 	// Ana posts the event; four players join and she starts it.
 	r := w.respond(t, srv.Slash("tournament", fakediscord.Sub("new", fakediscord.Str("game", "closure"), fakediscord.Str("format", "swiss"),
@@ -181,8 +90,8 @@ func TestTournamentKilledWhilePairing(t *testing.T) {
 	// is killed in the middle of pairing round 2.
 	later := 48 * time.Hour
 	srv.Advance(later)
-	p = pairChild(t, srv, db, later, true)
-	if l := p.wait(t, "PAIRING"); l != "PAIRING 1 1" {
+	p = startChild(t, srv, db, childOptions{later: later, stall: pairStallEnv, early: true})
+	if l := p.waitLine(t, "PAIRING"); l != "PAIRING 1 1" {
 		t.Fatalf("stalled at %q, want event 1's round 2 (index 1)", l)
 	}
 	p.kill9(t)
@@ -193,7 +102,7 @@ func TestTournamentKilledWhilePairing(t *testing.T) {
 	}
 
 	// The next process times game #2 out again and pairs round 2, once.
-	p = pairChild(t, srv, db, later, false)
+	p = startChild(t, srv, db, childOptions{later: later})
 	// The time-out is committed (its post arrives) with round 2's games
 	// and announcements, in one transaction; then they are all delivered.
 	srv.WaitFor(t, func(q fakediscord.Request) bool {

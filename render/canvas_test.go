@@ -14,6 +14,7 @@ import (
 
 	"tessera/engine"
 	_ "tessera/engine/games"
+	"tessera/picture"
 )
 
 // positions are several positions of every game (the start, a few moves
@@ -209,12 +210,12 @@ func ggTracePath(dc *gg.Context, p *engine.Path, t Transform) {
 
 func ggDrawPanel(dc *gg.Context, fc faces, p Panel, top float64) {
 	l := layoutPanel(fc, p, top)
-	dc.SetColor(rgba(panelColour))
+	dc.SetColor(rgba(picture.PanelColour))
 	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
 	dc.Fill()
 	for _, r := range l.Rows {
 		if r.ToMove {
-			dc.SetColor(rgba(toMoveShade))
+			dc.SetColor(rgba(picture.ToMoveShade))
 			dc.DrawRoundedRectangle(pad/2, r.Top-2, Width-pad, r.H, 8)
 			dc.Fill()
 			dc.SetColor(rgba(engine.Highlight))

@@ -18,6 +18,7 @@ import (
 	"image/gif"
 
 	"tessera/engine"
+	"tessera/picture"
 )
 
 // Timing and layout of a replay.
@@ -132,7 +133,7 @@ func drawFrame(img *image.RGBA, f ReplayFrame, log *[]TextBox) {
 	fc := facePool.get()
 	defer facePool.put(fc)
 	captionImg := &image.RGBA{Pix: band, Stride: img.Stride, Rect: image.Rect(0, 0, Width, CaptionHeight)}
-	pen{fc, log}.text(captionImg, textSize, true, fitWidth(fc.get(textSize, true), f.Caption, Width-2*pad), pad, CaptionHeight/2, 0, captionText)
+	pen{fc, log}.text(captionImg, picture.TextSize, true, fitWidth(fc.get(picture.TextSize, true), f.Caption, Width-2*pad), pad, CaptionHeight/2, 0, captionText)
 }
 
 func fill(pix []byte, c color.NRGBA) {

@@ -10,6 +10,7 @@ import (
 	"github.com/fogleman/gg"
 
 	"tessera/engine"
+	"tessera/picture"
 )
 
 const (
@@ -35,8 +36,8 @@ func leaderboardImage(t LeaderTable, log *[]TextBox) *image.RGBA {
 	}
 	fc := facePool.get()
 	defer facePool.put(fc)
-	note := wrap(fc.get(textSize, false), t.Note, Width-2*pad)
-	h := leaderTop + rows*leaderRowH + 12 + len(note)*textLineH + 8
+	note := wrap(fc.get(picture.TextSize, false), t.Note, Width-2*pad)
+	h := leaderTop + rows*leaderRowH + 12 + len(note)*picture.TextLineH + 8
 	if t.Own != nil {
 		h += leaderRowH + 14
 	}
@@ -53,11 +54,11 @@ func leaderboardImage(t LeaderTable, log *[]TextBox) *image.RGBA {
 		label string
 	}{{pad + 44, 1, "#"}, {pad + 64, 0, "Player"}, {Width - 250, 1, "Rating"}, {Width - 130, 1, "Games"}, {Width - pad, 1, "Wins"}}
 	for _, c := range cols {
-		pn.text(img, textSize, true, c.label, c.x, 80, c.ax, grey)
+		pn.text(img, picture.TextSize, true, c.label, c.x, 80, c.ax, grey)
 	}
 	y := float64(leaderTop)
 	if len(t.Rows) == 0 {
-		pn.text(img, textSize, false, "No rated games yet.", pad+64, y+leaderRowH/2, 0, grey)
+		pn.text(img, picture.TextSize, false, "No rated games yet.", pad+64, y+leaderRowH/2, 0, grey)
 		y += leaderRowH
 	}
 	for i, r := range t.Rows {
@@ -75,8 +76,8 @@ func leaderboardImage(t LeaderTable, log *[]TextBox) *image.RGBA {
 	}
 	y += 12
 	for _, l := range note {
-		pn.text(img, textSize, false, l, pad, y+textLineH/2, 0, grey)
-		y += textLineH
+		pn.text(img, picture.TextSize, false, l, pad, y+picture.TextLineH/2, 0, grey)
+		y += picture.TextLineH
 	}
 	return img
 }
@@ -99,9 +100,9 @@ func leaderRow(dc *gg.Context, img *image.RGBA, pn pen, r LeaderRow, y float64, 
 	} else {
 		rating += " " // keeps the digits of both kinds aligned
 	}
-	pn.text(img, textSize, r.Me, fmt.Sprint(r.Place), pad+44, cy, 1, engine.Ink)
-	pn.text(img, textSize, r.Me, fitWidth(pn.fc.get(textSize, r.Me), r.Name, leaderNameW), pad+64, cy, 0, engine.Ink)
-	pn.text(img, textSize, true, rating, Width-238, cy, 1, engine.Ink)
-	pn.text(img, textSize, false, fmt.Sprint(r.Games), Width-130, cy, 1, engine.Ink)
-	pn.text(img, textSize, false, fmt.Sprint(r.Wins), Width-pad, cy, 1, engine.Ink)
+	pn.text(img, picture.TextSize, r.Me, fmt.Sprint(r.Place), pad+44, cy, 1, engine.Ink)
+	pn.text(img, picture.TextSize, r.Me, fitWidth(pn.fc.get(picture.TextSize, r.Me), r.Name, leaderNameW), pad+64, cy, 0, engine.Ink)
+	pn.text(img, picture.TextSize, true, rating, Width-238, cy, 1, engine.Ink)
+	pn.text(img, picture.TextSize, false, fmt.Sprint(r.Games), Width-130, cy, 1, engine.Ink)
+	pn.text(img, picture.TextSize, false, fmt.Sprint(r.Wins), Width-pad, cy, 1, engine.Ink)
 }

@@ -10,25 +10,9 @@ import (
 // The panel under a board: the game's title, the status (whose turn, who
 // won), a row per seat and the legend. On a phone Discord shows the
 // picture at about 390 px wide, half its width, so every text is at least
-// textSize (capitals 9 px high on a phone) and a line that does not fit
-// is wrapped, not shrunk: the hand counts, the legend and the title must
-// stay readable.
-
-// Text sizes of the panel, in pixels (picture/layout.go lays it out).
-const (
-	textSize   = picture.TextSize // the least size of a text in any picture
-	statusSize = picture.StatusSize
-	nameSize   = picture.NameSize
-	scoreSize  = picture.ScoreSize
-	textLineH  = picture.TextLineH
-	statusH    = picture.StatusH
-)
-
-var (
-	panelGrey   = picture.PanelGrey
-	panelColour = picture.PanelColour
-	toMoveShade = picture.ToMoveShade
-)
+// picture.TextSize (capitals 9 px high on a phone) and a line that does
+// not fit is wrapped, not shrunk: the hand counts, the legend and the
+// title must stay readable.
 
 // layoutPanel places the panel's texts below top, measured in fc.
 func layoutPanel(fc faces, p Panel, top float64) picture.PanelLayout {
@@ -37,12 +21,12 @@ func layoutPanel(fc faces, p Panel, top float64) picture.PanelLayout {
 
 func drawPanel(dc *canvas, pn pen, p Panel, top float64) {
 	l := layoutPanel(pn.fc, p, top)
-	dc.SetColor(rgba(panelColour))
+	dc.SetColor(rgba(picture.PanelColour))
 	dc.DrawRectangle(0, top-pad/2, Width, float64(dc.Height())-top+pad/2)
 	dc.Fill()
 	for _, r := range l.Rows {
 		if r.ToMove {
-			dc.SetColor(rgba(toMoveShade))
+			dc.SetColor(rgba(picture.ToMoveShade))
 			dc.DrawRoundedRectangle(pad/2, r.Top-2, Width-pad, r.H, 8)
 			dc.Fill()
 			dc.SetColor(rgba(engine.Highlight))

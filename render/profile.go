@@ -12,6 +12,7 @@ import (
 	"github.com/fogleman/gg"
 
 	"tessera/engine"
+	"tessera/picture"
 )
 
 const (
@@ -34,8 +35,8 @@ func profileImage(c ProfileCard, log *[]TextBox) *image.RGBA {
 	loadFonts()
 	fc := facePool.get()
 	defer facePool.put(fc)
-	note := wrap(fc.get(textSize, false), c.Note, Width-2*pad)
-	h := profileHead + max(1, len(c.Games))*profileGameH + 12 + len(note)*textLineH + 8
+	note := wrap(fc.get(picture.TextSize, false), c.Note, Width-2*pad)
+	h := profileHead + max(1, len(c.Games))*profileGameH + 12 + len(note)*picture.TextLineH + 8
 	if len(c.AI) > 0 {
 		h += 44 + 34*len(c.AI)
 	}
@@ -46,10 +47,10 @@ func profileImage(c ProfileCard, log *[]TextBox) *image.RGBA {
 	grey := engine.Hex("#5a5a5a")
 
 	pn.text(img, titleSize, true, fitWidth(fc.get(titleSize, true), c.Title, Width-2*pad), pad, 32, 0, engine.Ink)
-	pn.text(img, textSize, false, fmt.Sprintf("Games in play: %d", c.InPlay), pad, 72, 0, grey)
+	pn.text(img, picture.TextSize, false, fmt.Sprintf("Games in play: %d", c.InPlay), pad, 72, 0, grey)
 	y := float64(profileHead)
 	if len(c.Games) == 0 {
-		pn.text(img, textSize, false, "No rated games in this server yet.", pad, y+30, 0, grey)
+		pn.text(img, picture.TextSize, false, "No rated games in this server yet.", pad, y+30, 0, grey)
 		y += profileGameH
 	}
 	for i, g := range c.Games {
@@ -62,28 +63,28 @@ func profileImage(c ProfileCard, log *[]TextBox) *image.RGBA {
 		if g.Provisional {
 			rating += "?"
 		}
-		ratingW := width(fc.get(scoreSize, true), rating)
-		pn.text(img, nameSize, true, fitWidth(fc.get(nameSize, true), g.Name, Width-2*pad-ratingW-16), pad, y+28, 0, engine.Ink)
-		pn.text(img, scoreSize, true, rating, Width-pad, y+28, 1, engine.Ink)
+		ratingW := width(fc.get(picture.ScoreSize, true), rating)
+		pn.text(img, picture.NameSize, true, fitWidth(fc.get(picture.NameSize, true), g.Name, Width-2*pad-ratingW-16), pad, y+28, 0, engine.Ink)
+		pn.text(img, picture.ScoreSize, true, rating, Width-pad, y+28, 1, engine.Ink)
 		games := g.Won + g.Lost + g.Shared
-		pn.text(img, textSize, false, fmt.Sprintf("won %d · lost %d · shared %d", g.Won, g.Lost, g.Shared), pad, y+66, 0, engine.Ink)
-		pn.text(img, textSize, false, fmt.Sprintf("%d games · best %d · %s of %d", games, g.Best, place(g.Place), g.Rated), pad, y+100, 0, grey)
+		pn.text(img, picture.TextSize, false, fmt.Sprintf("won %d · lost %d · shared %d", g.Won, g.Lost, g.Shared), pad, y+66, 0, engine.Ink)
+		pn.text(img, picture.TextSize, false, fmt.Sprintf("%d games · best %d · %s of %d", games, g.Best, place(g.Place), g.Rated), pad, y+100, 0, grey)
 		plot(dc, img, pn, g.Course, plotX, y+124)
 		y += profileGameH
 	}
 	if len(c.AI) > 0 {
-		pn.text(img, nameSize, true, "Against the computer (unrated)", pad, y+24, 0, engine.Ink)
+		pn.text(img, picture.NameSize, true, "Against the computer (unrated)", pad, y+24, 0, engine.Ink)
 		y += 44
 		for _, a := range c.AI {
 			line := fmt.Sprintf("%s: won %d · lost %d · shared %d", a.Level, a.Won, a.Lost, a.Shared)
-			pn.text(img, textSize, false, line, pad+16, y+17, 0, engine.Ink)
+			pn.text(img, picture.TextSize, false, line, pad+16, y+17, 0, engine.Ink)
 			y += 34
 		}
 	}
 	y += 12
 	for _, l := range note {
-		pn.text(img, textSize, false, l, pad, y+textLineH/2, 0, grey)
-		y += textLineH
+		pn.text(img, picture.TextSize, false, l, pad, y+picture.TextLineH/2, 0, grey)
+		y += picture.TextLineH
 	}
 	return img
 }
@@ -143,8 +144,8 @@ func plot(dc *gg.Context, img *image.RGBA, pn pen, course []int, x, y float64) {
 	dc.Fill()
 	grey := engine.Hex("#5a5a5a")
 	labels := fmt.Sprint(hi)
-	pn.text(img, textSize, false, labels, x-8, y+inset, 1, grey)
+	pn.text(img, picture.TextSize, false, labels, x-8, y+inset, 1, grey)
 	if hi != lo {
-		pn.text(img, textSize, false, fmt.Sprint(lo), x-8, y+plotH-inset, 1, grey)
+		pn.text(img, picture.TextSize, false, fmt.Sprint(lo), x-8, y+plotH-inset, 1, grey)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"tessera/engine"
+	"tessera/picture"
 )
 
 // The course of a rating, as render/profile.go plots it under each game
@@ -33,7 +34,7 @@ func (r *Renderer) RatingChart(course []int, title string) ([]byte, error) {
 	w.path(engine.Rect(0, 0, Width, chartH), engine.Paper, engine.Color{}, 0)
 	w.path(engine.Rect(plotX, chartTitleH, plotW, plotH), plotPaper, plotBorder, 1)
 	w.flush()
-	w.text(fitWidth(title, nameSize, true, Width-2*pad), pad, 28, nameSize, engine.Ink, engine.Left, true)
+	w.text(fitWidth(title, picture.NameSize, true, Width-2*pad), pad, 28, picture.NameSize, engine.Ink, engine.Left, true)
 	w.flush()
 	if len(course) == 0 {
 		return w.close(), nil
@@ -66,9 +67,9 @@ func (r *Renderer) RatingChart(course []int, title string) ([]byte, error) {
 		w.path(line, engine.Color{}, plotLine, 2.5)
 	}
 	w.path(dots, plotLine, engine.Color{}, 0)
-	w.text(fmt.Sprint(hi), x-8, y+inset, textSize, panelGrey, engine.Right, false)
+	w.text(fmt.Sprint(hi), x-8, y+inset, picture.TextSize, picture.PanelGrey, engine.Right, false)
 	if hi != lo {
-		w.text(fmt.Sprint(lo), x-8, y+plotH-inset, textSize, panelGrey, engine.Right, false)
+		w.text(fmt.Sprint(lo), x-8, y+plotH-inset, picture.TextSize, picture.PanelGrey, engine.Right, false)
 	}
 	return w.close(), nil
 }

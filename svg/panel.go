@@ -11,22 +11,6 @@ import (
 // same sizes, places, wrapping and colours): the game's title, the
 // status, a row per seat and the legend.
 
-// Text sizes of the panel, in pixels (picture/layout.go lays it out).
-const (
-	textSize   = picture.TextSize
-	statusSize = picture.StatusSize
-	nameSize   = picture.NameSize
-	scoreSize  = picture.ScoreSize
-	textLineH  = picture.TextLineH
-	statusH    = picture.StatusH
-)
-
-var (
-	panelGrey   = picture.PanelGrey
-	panelColour = picture.PanelColour
-	toMoveShade = picture.ToMoveShade
-)
-
 // layoutPanel places the panel's texts below top, measured with the Go
 // fonts' advances, as render measures them.
 func layoutPanel(p picture.Panel, top float64) picture.PanelLayout {
@@ -36,10 +20,10 @@ func layoutPanel(p picture.Panel, top float64) picture.PanelLayout {
 // panel writes the laid-out panel from top down to the picture's bottom
 // (height h).
 func (w *writer) panel(l picture.PanelLayout, top, h float64) {
-	w.path(engine.Rect(0, top-pad/2, Width, h-top+pad/2), panelColour, engine.Color{}, 0)
+	w.path(engine.Rect(0, top-pad/2, Width, h-top+pad/2), picture.PanelColour, engine.Color{}, 0)
 	for _, r := range l.Rows {
 		if r.ToMove {
-			w.path(roundedRect(pad/2, r.Top-2, Width-pad, r.H, 8), toMoveShade, engine.Color{}, 0)
+			w.path(roundedRect(pad/2, r.Top-2, Width-pad, r.H, 8), picture.ToMoveShade, engine.Color{}, 0)
 			w.path(triangle(pad+4, r.CY, 9), engine.Highlight, engine.Color{}, 0)
 		}
 		if !r.Color.None() {
