@@ -47,16 +47,21 @@ func BenchmarkPolicy(b *testing.B) {
 }
 
 // BenchmarkHardMove is one hard move in each game, from the start and
-// from ten random moves in, with the search before issue #28 (mcts30000)
-// and with hard's policy today. Run it with -cpu 1 for the think time on
-// one core (docs/ai.md, "Playouts and think time").
+// from 10, 20, 30 and 40 random moves in (a move costs most mid-game in
+// Closure, where the open cells are most), with the search before issue
+// #28 (mcts30000) and with hard's budget and policy today. Run it with
+// -cpu 1 for the think time on one core (docs/ai.md, "Playouts and think
+// time").
 func BenchmarkHardMove(b *testing.B) {
 	for _, game := range []string{"elemental", "closure", "glorieta", "knotwork", "tilingking"} {
-		for _, in := range []int{0, 10} {
+		for _, in := range []int{0, 10, 20, 30, 40} {
 			st, _ := engine.New(engine.Setup{Game: game, Players: 2, Seed: 1})
 			r := engine.NewRand(1)
 			for k := 0; k < in && !st.Over(); k++ {
 				st.(engine.FastPlayer).PlayRandom(&r)
+			}
+			if st.Over() { // a short game ended before this position
+				continue
 			}
 			for _, p := range []struct {
 				name string

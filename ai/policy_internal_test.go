@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"tessera/engine"
@@ -87,12 +88,14 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		game               string
 		order, greedy, cut bool
 		playoutMoves       int
+		iterations         int // of the hard budget's 30,000
 	}{
-		{"elemental", true, false, false, 4}, // its own short playouts
-		{"closure", true, true, false, maxPlayout},
-		{"glorieta", false, false, false, maxPlayout},
-		{"knotwork", false, false, false, maxPlayout},
-		{"tilingking", false, false, false, maxPlayout},
+		{"elemental", true, false, false, 4, 30000}, // its own short playouts
+		// Trimmed: informed playouts to the end cost the most per iteration.
+		{"closure", true, true, false, maxPlayout, 10500},
+		{"glorieta", false, false, false, maxPlayout, 30000},
+		{"knotwork", false, false, false, maxPlayout, 30000},
+		{"tilingking", false, false, false, maxPlayout, 30000},
 	} {
 		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 1})
 		if err != nil {
@@ -108,9 +111,46 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		if got := tr.policy.Cut > 0; got != c.cut {
 			t.Errorf("%s: cut playouts %v, want %v", c.game, got, c.cut)
 		}
+		if b := Hard.Budget(0); b.Policy.iterations(st, b.Iterations) != c.iterations {
+			t.Errorf("%s: %d iterations, want %d", c.game, b.Policy.iterations(st, b.Iterations), c.iterations)
+		}
 		tr.iterate() // the cut is set at the first determinization
 		if tr.playoutLimit != c.playoutMoves {
 			t.Errorf("%s: playouts of %d moves, want %d", c.game, tr.playoutLimit, c.playoutMoves)
+		}
+	}
+}
+
+// TestTrimIsFewerIterations: a trimmed budget is exactly the search of
+// the trimmed number of iterations (the same move and statistics), in a
+// game with informed playouts; where the playouts are not informed
+// (Elemental under Measured) the trim changes nothing.
+func TestTrimIsFewerIterations(t *testing.T) {
+	for _, c := range []struct {
+		game string
+		want int // iterations of the 2,000 the trimmed search runs
+	}{
+		{"closure", 1000},
+		{"elemental", 2000},
+	} {
+		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := engine.NewRand(5)
+		for k := 0; k < 6; k++ {
+			st.(engine.FastPlayer).PlayRandom(&r)
+		}
+		p := Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4, Measured: true}
+		trimmed := p
+		trimmed.Trim = 0.5
+		m1, s1, err1 := Search(context.Background(), st, st.ToMove(), Budget{Iterations: 2000, Workers: 2, Policy: trimmed}, 3)
+		m2, s2, err2 := Search(context.Background(), st, st.ToMove(), Budget{Iterations: c.want, Workers: 2, Policy: p}, 3)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if m1.String() != m2.String() || s1.Playouts != s2.Playouts || !slices.Equal(s1.Root, s2.Root) {
+			t.Errorf("%s: trimmed %v after %d iterations, %d iterations %v after %d", c.game, m1, s1.Playouts, c.want, m2, s2.Playouts)
 		}
 	}
 }

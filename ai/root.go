@@ -21,6 +21,7 @@ func searchRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []
 	done := make([]int, b.Workers)
 	stopped := make([]bool, b.Workers)
 	fail := make([]error, b.Workers)
+	b.Iterations = b.Policy.iterations(st, b.Iterations)
 	for w := range trees {
 		share[w] = b.Iterations / b.Workers
 		if w < b.Iterations%b.Workers {
