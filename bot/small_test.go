@@ -1,7 +1,9 @@
 package bot_test
 
 import (
+	"context"
 	"encoding/json"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 
 	"tessera/bot"
 	"tessera/bot/fakediscord"
+	"tessera/storage"
 )
 
 // TestCommandContexts: commands say where they are offered with contexts
@@ -54,24 +57,53 @@ func TestAutocompletePanicAnswer(t *testing.T) {
 }
 
 // TestPruneHandled: the records of handled interactions are forgotten on a
-// schedule.
+// schedule. The bot prunes on its own ticker, which leaves no trace in
+// Discord, so the test waits for the store to say that a pruning begun
+// after the interaction was answered has finished (pruneWatch), not for
+// time to pass.
 func TestPruneHandled(t *testing.T) {
 	t.Parallel()
-	w := start(t, bot.Options{PruneEvery: 20 * time.Millisecond, KeepHandled: time.Nanosecond})
+	w, logger := newWorld(t, bot.Options{})
+	watch := &pruneWatch{Store: w.store, pruned: make(chan struct{}, 1)}
+	w.store, w.svc = watch, newService(watch, logger, w.clock.Now)
+	// The stores stamp a handled interaction in whole seconds, so a record
+	// just made is older than a cutoff only a second later: a cutoff a
+	// second ahead of the clock forgets it at the next pruning, without
+	// waiting a second of wall time.
+	w.begin(t, bot.Options{PruneEvery: 20 * time.Millisecond, KeepHandled: -time.Second}, logger)
 	sent := w.srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID)).By(w.ana).Send(t)
 	sent.Response(t)
-	deadline := time.Now().Add(patience)
-	for {
-		ok, err := w.store.Handled(t.Context(), sent.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the handled interaction was never pruned")
-		}
-		time.Sleep(10 * time.Millisecond)
+	if ok, err := w.store.Handled(t.Context(), sent.ID); err != nil || !ok {
+		t.Fatalf("the interaction is not recorded as handled (%v, %v)", ok, err)
 	}
+	watch.armed.Store(true)
+	select {
+	case <-watch.pruned:
+	case <-time.After(patience): // only a failing test waits this long
+		t.Fatal("the bot never pruned the handled interactions")
+	}
+	if ok, err := w.store.Handled(t.Context(), sent.ID); err != nil || ok {
+		t.Fatalf("after a pruning the interaction is still handled (%v, %v)", ok, err)
+	}
+}
+
+// pruneWatch is a store that prunes nothing until armed (so the test can
+// see the record first), and then says on pruned when a PruneHandled has
+// finished.
+type pruneWatch struct {
+	storage.Store
+	armed  atomic.Bool
+	pruned chan struct{} // buffered: the bot's clock never waits for the test
+}
+
+func (s *pruneWatch) PruneHandled(ctx context.Context, before time.Time) (int, error) {
+	if !s.armed.Load() {
+		return 0, nil
+	}
+	n, err := s.Store.PruneHandled(ctx, before)
+	select {
+	case s.pruned <- struct{}{}:
+	default:
+	}
+	return n, err
 }
