@@ -53,6 +53,12 @@ type child struct {
 	// next mover wins at once (engine.Finisher), so every iteration
 	// through the move scores that instead of a playout.
 	decided []float64
+	// mover is the seat that plays the move; mm, with Policy.Minimax, the
+	// implicit minimax value of the position after it, per seat: the
+	// judged margin (rewards) where the tree ends, else the value of the
+	// child its mover likes best (max-n), backed up by every iteration.
+	mover engine.Seat
+	mm    []float64
 }
 
 // node is an information set of the searching seat: the moves played to
@@ -115,6 +121,8 @@ type tree struct {
 	orders   bool
 	explore  float64  // UCB1's constant: explore, or the policy's Explore
 	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
+	base     []int    // with Policy.Relative, each seat's margin in the searched position (rewards)
+	minimax  bool     // Policy.Minimax applies: children keep implicit minimax values
 	playKeys []uint64 // scratch: LegalKeys of a playout's position
 }
 
@@ -137,6 +145,10 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	_, ks := st.(engine.KeyScorer)
 	_, kl := st.(engine.KeyLister)
 	t.orders = p.Order && det && ks && kl
+	if p.Relative {
+		t.base = margins(st)
+	}
+	t.minimax = p.Minimax > 0 && len(st.Scores()) == t.players
 	return t
 }
 
@@ -144,7 +156,7 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 // back up.
 func (t *tree) iterate() {
 	var st engine.State
-	if d, ok := t.rootState.(engine.Determinizer); ok {
+	if d, ok := t.rootState.(engine.Determinizer); ok && !t.policy.Omniscient {
 		st = d.Determinize(t.seat, &t.r)
 	} else {
 		st = t.rootState.Clone()
@@ -164,6 +176,7 @@ func (t *tree) iterate() {
 		if c == nil {
 			break
 		}
+		c.mover = mover
 		if c.decided != nil {
 			path, reward = append(path, c), c.decided
 			break
@@ -172,6 +185,11 @@ func (t *tree) iterate() {
 			break // a move the engine refuses here: score the position as it is
 		}
 		path = append(path, c)
+		if fresh && t.minimax {
+			if len(st.Scores()) == t.players {
+				c.mm = rewards(st, true, t.base)
+			}
+		}
 		if fresh {
 			if t.finishes && len(path) > 1 && len(path) <= finishDepth { // the root's children are checked as they are made (pickPerfect)
 				c.decided = finish(st)
@@ -187,13 +205,35 @@ func (t *tree) iterate() {
 	}
 	if reward == nil {
 		t.playout(st)
-		reward = rewards(st, t.judge)
+		reward = rewards(st, t.judge, t.base)
 	}
 	for _, c := range path {
 		c.visits++
 		for s := range c.reward {
 			c.reward[s] += reward[s]
 		}
+	}
+	if t.minimax {
+		for i := len(path) - 1; i >= 0; i-- {
+			backupMinimax(path[i])
+		}
+	}
+}
+
+// backupMinimax sets c's implicit minimax value from its node's children:
+// the value of the one whose mover likes it best.
+func backupMinimax(c *child) {
+	if c.node == nil {
+		return
+	}
+	var top *child
+	for _, d := range c.node.children {
+		if d.mm != nil && (top == nil || d.mm[d.mover] > top.mm[top.mover]) {
+			top = d
+		}
+	}
+	if top != nil {
+		c.mm = append(c.mm[:0], top.mm...)
 	}
 }
 
@@ -274,7 +314,7 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 		n.children = append(n.children, c)
 		return c, true
 	}
-	return best(t.present, mover, t.explore), false
+	return t.best(t.present, mover), false
 }
 
 // pickKeyed is pick for a game with a Determinizer whose positions list
@@ -311,7 +351,7 @@ func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit 
 		n.children = append(n.children, c)
 		return c, true
 	}
-	c := best(t.present, mover, t.explore)
+	c := t.best(t.present, mover)
 	if c != nil {
 		c.move = kl.MoveOfKey(c.key.n)
 	}
@@ -381,7 +421,7 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 	for _, ch := range n.children {
 		ch.avail = n.visits
 	}
-	return best(n.children, mover, t.explore), false
+	return t.best(n.children, mover), false
 }
 
 // sampleAbove is the number of legal moves above which a node of a
@@ -465,16 +505,28 @@ func (t *tree) newChild(m engine.Move) *child {
 	return &child{key: keyOf(m), move: m, reward: make([]float64, t.players)}
 }
 
-// best is the child with the highest UCB1 value for mover; nil when there
-// is none. Ties go to the earlier child, so a search is repeatable.
-func best(children []*child, mover engine.Seat, explore float64) *child {
+// best is the tree's choice among children for mover (best, with the
+// policy's Minimax mixed in).
+func (t *tree) best(children []*child, mover engine.Seat) *child {
+	return best(children, mover, t.explore, t.policy.Minimax)
+}
+
+// best is the child with the highest UCB1 value for mover, its mean
+// reward mixed with its implicit minimax value by the weight minimax
+// (where it has one); nil when there is none. Ties go to the earlier
+// child, so a search is repeatable.
+func best(children []*child, mover engine.Seat, explore, minimax float64) *child {
 	var top *child
 	topValue := math.Inf(-1)
 	for _, c := range children {
 		if c.visits == 0 { // only on a refused move's child: try the others first
 			continue
 		}
-		v := c.reward[mover]/float64(c.visits) + explore*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits))
+		q := c.reward[mover] / float64(c.visits)
+		if c.mm != nil && minimax > 0 {
+			q = (1-minimax)*q + minimax*c.mm[mover]
+		}
+		v := q + explore*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits))
 		if v > topValue {
 			top, topValue = c, v
 		}
