@@ -59,18 +59,6 @@ type Policy struct {
 	// move within the 2 s on one core that way (docs/ai.md,
 	// "Think time"). 0 runs them all.
 	Trim float64
-	// Relative judges a playout cut short in a game with banked points by
-	// the margin each seat gained since the searched position, not by its
-	// whole margin: far ahead or far behind, the tanh of the whole margin
-	// is flat, and every move would look alike.
-	Relative bool
-	// Minimax is the weight of implicit minimax backups (Lanctot et al.,
-	// 2014) in a node's choice: each child keeps the value of the best
-	// line below it by the margin judged where the tree ends (max-n over
-	// the seats), and the choice mixes it with the mean playout reward
-	// in this proportion. 0 uses the playouts alone. Only in games with
-	// scores.
-	Minimax float64
 	// Omniscient searches the true position instead of determinizations:
 	// it sees the other hands and the draws to come. It is a measure for
 	// the lab only (what hidden information costs the search), never a

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tessera/engine"
+	"tessera/engine/elemental"
 	_ "tessera/engine/games"
 )
 
@@ -225,5 +226,43 @@ func TestMeasuredPolicyLeavesOtherGamesAlone(t *testing.T) {
 		if m1.String() != m2.String() || fmt.Sprint(s1.Root) != fmt.Sprint(s2.Root) {
 			t.Fatalf("%s: the measured policy changed the search: %s %v / %s %v", game, m1, s1.Root, m2, s2.Root)
 		}
+	}
+}
+
+// TestOmniscientOnlyInTheLab: an omniscient tree (the lab's measure of
+// what hidden information costs) searches the true position, the other
+// hand and the draws to come included; a fair tree keeps what its seat
+// sees and draws the rest again; and no level is omniscient.
+func TestOmniscientOnlyInTheLab(t *testing.T) {
+	for _, l := range []Level{Easy, Normal, Hard} {
+		if l.Budget(0).Policy.Omniscient {
+			t.Errorf("level %v sees the hidden tiles", l)
+		}
+	}
+	st, err := engine.New(engine.Setup{Game: "elemental", Players: 2, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := st.ToMove()
+	other := 1 - seat
+	truth := st.(*elemental.State)
+	all := newTree(st, seat, 1, Policy{Omniscient: true})
+	fair := newTree(st, seat, 1, Policy{})
+	redrawn := 0
+	for i := 0; i < 20; i++ {
+		a := all.position().(*elemental.State)
+		if !slices.Equal(a.Hands[other], truth.Hands[other]) || !slices.Equal(a.Bag, truth.Bag) {
+			t.Fatalf("the omniscient search sees %v and %v, not the true %v and %v", a.Hands[other], a.Bag[:3], truth.Hands[other], truth.Bag[:3])
+		}
+		f := fair.position().(*elemental.State)
+		if !slices.Equal(f.Hands[seat], truth.Hands[seat]) {
+			t.Fatalf("the fair search changed its own hand: %v, not %v", f.Hands[seat], truth.Hands[seat])
+		}
+		if !slices.Equal(f.Hands[other], truth.Hands[other]) || !slices.Equal(f.Bag, truth.Bag) {
+			redrawn++
+		}
+	}
+	if redrawn < 19 {
+		t.Errorf("the fair search drew the hidden tiles again in %d of 20 positions", redrawn)
 	}
 }

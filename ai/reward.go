@@ -27,13 +27,12 @@ const (
 // by every seat, except in a game whose points are banked
 // (engine.Game's Banked), where its result is judged from the margin so far:
 // winWeight·(1+tanh(m/bankedScale))/2.
-func Rewards(st engine.State) []float64 { return rewards(st, isBanked(st), nil) }
+func Rewards(st engine.State) []float64 { return rewards(st, isBanked(st)) }
 
 // rewards is Rewards, judging a position that is not over by its margin
 // when judge is set (a game with banked points, or a playout cut short by
-// the policy's Cut), less each seat's margin in base when base is not nil
-// (Policy.Relative: the margin gained since the searched position).
-func rewards(st engine.State, judge bool, base []int) []float64 {
+// the policy's Cut).
+func rewards(st engine.State, judge bool) []float64 {
 	n := st.Players()
 	out := make([]float64, n)
 	if st.Over() {
@@ -76,9 +75,6 @@ func rewards(st engine.State, judge bool, base []int) []float64 {
 		}
 		out[s] += marginWeight * (1 + math.Tanh(m/scale)) / 2
 		if banked { // the result, judged from the banked margin
-			if base != nil {
-				m -= float64(base[s])
-			}
 			out[s] += winWeight * (1 + math.Tanh(m/bankedScale)) / 2
 		}
 	}
@@ -97,28 +93,6 @@ const bankedScale = 5
 func isBanked(st engine.State) bool {
 	g, ok := engine.GameOf(st)
 	return ok && g.Banked
-}
-
-// margins is each seat's score less the best other score (nil when the
-// position has no scores for every seat).
-func margins(st engine.State) []int {
-	scores := st.Scores()
-	if len(scores) != st.Players() {
-		return nil
-	}
-	out := make([]int, len(scores))
-	for s := range scores {
-		other := math.MinInt
-		for t, v := range scores {
-			if t != s {
-				other = max(other, v)
-			}
-		}
-		if other != math.MinInt {
-			out[s] = scores[s] - other
-		}
-	}
-	return out
 }
 
 func abs(v int) int {

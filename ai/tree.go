@@ -53,12 +53,6 @@ type child struct {
 	// next mover wins at once (engine.Finisher), so every iteration
 	// through the move scores that instead of a playout.
 	decided []float64
-	// mover is the seat that plays the move; mm, with Policy.Minimax, the
-	// implicit minimax value of the position after it, per seat: the
-	// judged margin (rewards) where the tree ends, else the value of the
-	// child its mover likes best (max-n), backed up by every iteration.
-	mover engine.Seat
-	mm    []float64
 }
 
 // node is an information set of the searching seat: the moves played to
@@ -121,8 +115,6 @@ type tree struct {
 	orders   bool
 	explore  float64  // UCB1's constant: explore, or the policy's Explore
 	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
-	base     []int    // with Policy.Relative, each seat's margin in the searched position (rewards)
-	minimax  bool     // Policy.Minimax applies: children keep implicit minimax values
 	playKeys []uint64 // scratch: LegalKeys of a playout's position
 }
 
@@ -145,22 +137,23 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	_, ks := st.(engine.KeyScorer)
 	_, kl := st.(engine.KeyLister)
 	t.orders = p.Order && det && ks && kl
-	if p.Relative {
-		t.base = margins(st)
-	}
-	t.minimax = p.Minimax > 0 && len(st.Scores()) == t.players
 	return t
+}
+
+// position is the position an iteration searches: a determinization,
+// where the game hides something from the searching seat (unless the
+// policy is Omniscient, the lab's measure), else a copy of the root.
+func (t *tree) position() engine.State {
+	if d, ok := t.rootState.(engine.Determinizer); ok && !t.policy.Omniscient {
+		return d.Determinize(t.seat, &t.r)
+	}
+	return t.rootState.Clone()
 }
 
 // iterate runs one iteration: determinize, select and expand, play out,
 // back up.
 func (t *tree) iterate() {
-	var st engine.State
-	if d, ok := t.rootState.(engine.Determinizer); ok && !t.policy.Omniscient {
-		st = d.Determinize(t.seat, &t.r)
-	} else {
-		st = t.rootState.Clone()
-	}
+	st := t.position()
 	if t.policy.Cut > 0 { // known at the first determinization: the real position's scores are not read
 		if len(st.Scores()) == t.players {
 			t.playoutLimit, t.judge = t.policy.Cut*t.players, true
@@ -176,7 +169,6 @@ func (t *tree) iterate() {
 		if c == nil {
 			break
 		}
-		c.mover = mover
 		if c.decided != nil {
 			path, reward = append(path, c), c.decided
 			break
@@ -185,11 +177,6 @@ func (t *tree) iterate() {
 			break // a move the engine refuses here: score the position as it is
 		}
 		path = append(path, c)
-		if fresh && t.minimax {
-			if len(st.Scores()) == t.players {
-				c.mm = rewards(st, true, t.base)
-			}
-		}
 		if fresh {
 			if t.finishes && len(path) > 1 && len(path) <= finishDepth { // the root's children are checked as they are made (pickPerfect)
 				c.decided = finish(st)
@@ -205,35 +192,13 @@ func (t *tree) iterate() {
 	}
 	if reward == nil {
 		t.playout(st)
-		reward = rewards(st, t.judge, t.base)
+		reward = rewards(st, t.judge)
 	}
 	for _, c := range path {
 		c.visits++
 		for s := range c.reward {
 			c.reward[s] += reward[s]
 		}
-	}
-	if t.minimax {
-		for i := len(path) - 1; i >= 0; i-- {
-			backupMinimax(path[i])
-		}
-	}
-}
-
-// backupMinimax sets c's implicit minimax value from its node's children:
-// the value of the one whose mover likes it best.
-func backupMinimax(c *child) {
-	if c.node == nil {
-		return
-	}
-	var top *child
-	for _, d := range c.node.children {
-		if d.mm != nil && (top == nil || d.mm[d.mover] > top.mm[top.mover]) {
-			top = d
-		}
-	}
-	if top != nil {
-		c.mm = append(c.mm[:0], top.mm...)
 	}
 }
 
@@ -314,7 +279,7 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 		n.children = append(n.children, c)
 		return c, true
 	}
-	return t.best(t.present, mover), false
+	return best(t.present, mover, t.explore), false
 }
 
 // pickKeyed is pick for a game with a Determinizer whose positions list
@@ -351,7 +316,7 @@ func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit 
 		n.children = append(n.children, c)
 		return c, true
 	}
-	c := t.best(t.present, mover)
+	c := best(t.present, mover, t.explore)
 	if c != nil {
 		c.move = kl.MoveOfKey(c.key.n)
 	}
@@ -421,7 +386,7 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 	for _, ch := range n.children {
 		ch.avail = n.visits
 	}
-	return t.best(n.children, mover), false
+	return best(n.children, mover, t.explore), false
 }
 
 // sampleAbove is the number of legal moves above which a node of a
@@ -505,28 +470,16 @@ func (t *tree) newChild(m engine.Move) *child {
 	return &child{key: keyOf(m), move: m, reward: make([]float64, t.players)}
 }
 
-// best is the tree's choice among children for mover (best, with the
-// policy's Minimax mixed in).
-func (t *tree) best(children []*child, mover engine.Seat) *child {
-	return best(children, mover, t.explore, t.policy.Minimax)
-}
-
-// best is the child with the highest UCB1 value for mover, its mean
-// reward mixed with its implicit minimax value by the weight minimax
-// (where it has one); nil when there is none. Ties go to the earlier
-// child, so a search is repeatable.
-func best(children []*child, mover engine.Seat, explore, minimax float64) *child {
+// best is the child with the highest UCB1 value for mover; nil when there
+// is none. Ties go to the earlier child, so a search is repeatable.
+func best(children []*child, mover engine.Seat, explore float64) *child {
 	var top *child
 	topValue := math.Inf(-1)
 	for _, c := range children {
 		if c.visits == 0 { // only on a refused move's child: try the others first
 			continue
 		}
-		q := c.reward[mover] / float64(c.visits)
-		if c.mm != nil && minimax > 0 {
-			q = (1-minimax)*q + minimax*c.mm[mover]
-		}
-		v := q + explore*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits))
+		v := c.reward[mover]/float64(c.visits) + explore*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits))
 		if v > topValue {
 			top, topValue = c, v
 		}

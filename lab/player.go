@@ -63,7 +63,7 @@ func (p Player) budget(think time.Duration) ai.Budget {
 // parsePolicy reads a policy's letters, each followed by its number:
 // gF (Greedy, the share of informed playout moves), sN (Sample), pN
 // (GreedyPlies), cN (Cut), a1 (Apply), eF (Explore), m1 (Measured), o1
-// (Order), tF (Trim), r1 (Relative), iF (Minimax), x1 (Omniscient). "g1s8" is every playout move informed from 8 drawn; ""
+// (Order), tF (Trim), x1 (Omniscient). "g1s8" is every playout move informed from 8 drawn; ""
 // is the zero policy.
 func parsePolicy(spec string) (ai.Policy, bool) {
 	var p ai.Policy
@@ -99,15 +99,8 @@ func parsePolicy(spec string) (ai.Policy, bool) {
 			p.Measured = f != 0
 		case 'o':
 			p.Order = f != 0
-		case 'i':
-			if f > 1 {
-				return ai.Policy{}, false
-			}
-			p.Minimax = f
 		case 'x':
 			p.Omniscient = f != 0
-		case 'r':
-			p.Relative = f != 0
 		case 't':
 			if f > 1 {
 				return ai.Policy{}, false

@@ -25,7 +25,8 @@ func TestParsePlayerPolicy(t *testing.T) {
 		{"mcts30000+o1g1s8p4m1t0.35", ai.HardPolicy, true},
 		{"mcts3000+g2", ai.Policy{}, false},    // a share above 1
 		{"mcts3000+t1.5", ai.Policy{}, false},  // a trim above 1
-		{"mcts3000+x1", ai.Policy{}, false},    // no such idea
+		{"mcts3000+z1", ai.Policy{}, false},    // no such idea
+		{"mcts3000+o1x1", ai.Policy{Order: true, Omniscient: true}, true}, // the lab's measure only
 		{"mcts3000+g", ai.Policy{}, false},     // a letter without its number
 		{"mcts3000+g-1", ai.Policy{}, false},   // negative
 		{"mcts+g1", ai.Policy{}, false},        // no budget
