@@ -23,15 +23,15 @@ func TestParsePlayerPolicy(t *testing.T) {
 		{"MCTS3000+g1s4c3a1", ai.Policy{Greedy: 1, Sample: 4, Cut: 3, Apply: true}, true},
 		// Hard's policy written out: it plays as the level does.
 		{"mcts30000+o1g1s8p4m1t0.35", ai.HardPolicy, true},
-		{"mcts3000+g2", ai.Policy{}, false},    // a share above 1
-		{"mcts3000+t1.5", ai.Policy{}, false},  // a trim above 1
-		{"mcts3000+z1", ai.Policy{}, false},    // no such idea
+		{"mcts3000+g2", ai.Policy{}, false},                               // a share above 1
+		{"mcts3000+t1.5", ai.Policy{}, false},                             // a trim above 1
+		{"mcts3000+z1", ai.Policy{}, false},                               // no such idea
 		{"mcts3000+o1x1", ai.Policy{Order: true, Omniscient: true}, true}, // the lab's measure only
-		{"mcts3000+g", ai.Policy{}, false},     // a letter without its number
-		{"mcts3000+g-1", ai.Policy{}, false},   // negative
-		{"mcts+g1", ai.Policy{}, false},        // no budget
-		{"mcts3000g1", ai.Policy{}, false},     // no plus
-		{"mcts3000+g1+s2", ai.Policy{}, false}, // one plus only
+		{"mcts3000+g", ai.Policy{}, false},                                // a letter without its number
+		{"mcts3000+g-1", ai.Policy{}, false},                              // negative
+		{"mcts+g1", ai.Policy{}, false},                                   // no budget
+		{"mcts3000g1", ai.Policy{}, false},                                // no plus
+		{"mcts3000+g1+s2", ai.Policy{}, false},                            // one plus only
 	} {
 		p, err := ParsePlayer(c.in)
 		if (err == nil) != c.ok {
