@@ -51,7 +51,8 @@ func BenchmarkPolicy(b *testing.B) {
 // Closure, where the open cells are most), with the search before issue
 // #28 (mcts30000) and with hard's budget and policy today. Run it with
 // -cpu 1 for the think time on one core (docs/ai.md, "Playouts and think
-// time").
+// time"); cpu-s/op is the process's CPU time a move, which the machine's
+// load hardly changes.
 func BenchmarkHardMove(b *testing.B) {
 	for _, game := range []string{"elemental", "closure", "glorieta", "knotwork", "tilingking"} {
 		for _, in := range []int{0, 10, 20, 30, 40} {
@@ -70,8 +71,12 @@ func BenchmarkHardMove(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%d/%s", game, in, p.name), func(b *testing.B) {
 					budget := ai.Hard.Budget(0)
 					budget.Think, budget.Policy = 0, p.p
+					start, ok := cpuTime()
 					for i := 0; i < b.N; i++ {
 						ai.Search(context.Background(), st, st.ToMove(), budget, 1)
+					}
+					if end, _ := cpuTime(); ok { // with -cpu 1: the move's cost on one core
+						b.ReportMetric((end-start)/float64(b.N), "cpu-s/op")
 					}
 				})
 			}
