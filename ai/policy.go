@@ -64,11 +64,6 @@ type Policy struct {
 	// the lab only (what hidden information costs the search), never a
 	// level's: no level sets it.
 	Omniscient bool
-	// Infer reads the others' last moves as evidence of their hidden
-	// pieces, with this sharpness (engine.Inferrer: a piece kept that
-	// could have scored k points more than the one played is drawn
-	// exp(-Infer·k) times as often); 0 draws every hidden piece uniformly.
-	Infer float64
 }
 
 // HardPolicy is the hard level's policy (Level.Budget), measured side by

@@ -116,9 +116,6 @@ type tree struct {
 	explore  float64  // UCB1's constant: explore, or the policy's Explore
 	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
 	playKeys []uint64 // scratch: LegalKeys of a playout's position
-	// det draws each iteration's position (nil: the root is copied, in a
-	// game without hidden information or with an Omniscient policy).
-	det engine.Determinizer
 }
 
 // cacheMoves bounds the legal moves a tree keeps in its nodes' caches
@@ -140,23 +137,15 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	_, ks := st.(engine.KeyScorer)
 	_, kl := st.(engine.KeyLister)
 	t.orders = p.Order && det && ks && kl
-	if d, ok := st.(engine.Determinizer); ok && !p.Omniscient {
-		t.det = d
-		if in, ok := st.(engine.Inferrer); ok && p.Infer > 0 {
-			t.det = in.Inferred(seat, p.Infer)
-		}
-	}
 	return t
 }
 
 // position is the position an iteration searches: a determinization,
 // where the game hides something from the searching seat (unless the
-// policy is Omniscient, the lab's measure), drawn with the evidence of the
-// last move where the policy Infers and the game can, else a copy of the
-// root.
+// policy is Omniscient, the lab's measure), else a copy of the root.
 func (t *tree) position() engine.State {
-	if t.det != nil {
-		return t.det.Determinize(t.seat, &t.r)
+	if d, ok := t.rootState.(engine.Determinizer); ok && !t.policy.Omniscient {
+		return d.Determinize(t.seat, &t.r)
 	}
 	return t.rootState.Clone()
 }

@@ -136,22 +136,6 @@ type Determinizer interface {
 	Determinize(viewer Seat, r *Rand) State
 }
 
-// Inferrer is a Determinizer that can also read the others' last moves as
-// evidence of their hidden pieces, assuming each player plays for points:
-// Inferred returns a Determinizer for viewer's search from this position
-// whose copies draw the hidden pieces as Determinize does, except that a
-// piece the last mover kept is drawn in proportion to how well it
-// explains that move: 1 if it could not have scored more than the piece
-// played, exp(-sharpness·excess) if it could have scored excess points
-// more. The evidence is public (the board, the move), so the copies keep
-// Determinize's promise: they do not depend on what viewer cannot see.
-//
-// Buys: in Elemental, the search's main handicap against greedy is the
-// opponent's hidden hand (ai.md, "what hidden information costs").
-type Inferrer interface {
-	Inferred(viewer Seat, sharpness float64) Determinizer
-}
-
 // Keyer is implemented by move types that can name themselves with a
 // number: Key is equal for two moves of one game exactly when their
 // notations (String) are. A search keys its tree by it instead of

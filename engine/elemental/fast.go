@@ -1,6 +1,8 @@
 package elemental
 
 import (
+	"slices"
+
 	"tessera/engine"
 	"tessera/engine/grid"
 )
@@ -268,7 +270,14 @@ func (st *State) EndReason() string {
 // has no random source of its own after the deal.
 func (st *State) Determinize(viewer engine.Seat, r *engine.Rand) engine.State {
 	c := st.Clone().(*State)
-	pool := c.unseen(viewer)
+	pool := make([]Tile, 0, len(c.Bag)+c.N*handSize)
+	pool = append(pool, c.Bag...)
+	for s, h := range c.Hands {
+		if engine.Seat(s) != viewer {
+			pool = append(pool, h...)
+		}
+	}
+	slices.SortFunc(pool, func(a, b Tile) int { return tileCode(a) - tileCode(b) })
 	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	k := 0
 	for s, h := range c.Hands {

@@ -38,9 +38,9 @@ import (
 //   - placements (engine.Placer): every legal move placed on the board
 //     has one, inside the board's picture, with a piece the hand's
 //     picture names, no two alike; pass-like moves have none;
-//   - determinizations (engine.Determinizer, and engine.Inferrer's) keep
-//     everything the viewer sees, leave their receiver alone, and do not
-//     depend on what the viewer cannot see;
+//   - determinizations (engine.Determinizer) keep everything the viewer
+//     sees, leave their receiver alone, and do not depend on what the
+//     viewer cannot see;
 //   - the record, through JSON, replays to the same position, and a
 //     finished game has no seat to move and no legal move.
 //
@@ -563,26 +563,6 @@ func (c *checker) determinize() {
 		x, y := d.Determinize(v, &ra), other.(engine.Determinizer).Determinize(v, &rb)
 		if StateKey(x) != StateKey(y) || ra != rb {
 			c.fatalf("Determinize(%d) depends on what seat %d cannot see:\n%s", v, v, stateDiff(x, y))
-		}
-		// An Inferrer's evidence is public too: its copies keep the same
-		// promises, at any sharpness.
-		in, ok := c.st.(engine.Inferrer)
-		if !ok {
-			continue
-		}
-		for _, sharp := range []float64{1, 4} {
-			ra, rb := engine.NewRand(seed+2), engine.NewRand(seed+2)
-			x := in.Inferred(v, sharp).Determinize(v, &ra)
-			if StateKey(c.st) != before {
-				c.fatalf("Inferred(%d, %g) changed its receiver", v, sharp)
-			}
-			if !sameView(c.st, x, v) {
-				c.fatalf("Inferred(%d, %g) changed what seat %d sees:\nwas:  %s\nnow:  %s", v, sharp, v, viewOf(c.st, v), viewOf(x, v))
-			}
-			y := other.(engine.Inferrer).Inferred(v, sharp).Determinize(v, &rb)
-			if StateKey(x) != StateKey(y) || ra != rb {
-				c.fatalf("Inferred(%d, %g) depends on what seat %d cannot see:\n%s", v, sharp, v, stateDiff(x, y))
-			}
 		}
 	}
 }
