@@ -58,9 +58,9 @@ func TestAutocompletePanicAnswer(t *testing.T) {
 
 // TestPruneHandled: the records of handled interactions are forgotten on a
 // schedule. The bot prunes on its own ticker, which leaves no trace in
-// Discord, so the test waits for the store to say that a pruning begun
-// after the interaction was answered has finished (pruneWatch), not for
-// time to pass.
+// Discord, so the test holds pruning back until it has seen the record,
+// then waits for the store to say that a pruning has finished
+// (pruneWatch), not for time to pass.
 func TestPruneHandled(t *testing.T) {
 	t.Parallel()
 	w, logger := newWorld(t, bot.Options{})
