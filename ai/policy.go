@@ -64,6 +64,23 @@ type Policy struct {
 	// the lab only (what hidden information costs the search), never a
 	// level's: no level sets it.
 	Omniscient bool
+	// Features is how many untried moves a node draws when it expands one
+	// in a game whose positions are engine.Featurers (Glorieta): the one
+	// whose features (its cells) the iterations' winners held most often
+	// is expanded (all-moves-as-first, per tree). 0 or 1 expands a random
+	// one, as the search before issue #28.
+	Features int
+	// Rave blends each child's mean with its features' value when a node
+	// chooses among its children, with weight √(Rave/(3n+Rave)) for a
+	// child of n visits (Gelly and Silver's RAVE, the features' values
+	// kept per tree): 0 leaves the choice to the children's own means.
+	Rave float64
+	// Decisive is how many moves of each playout first look for a win at
+	// once (engine.Finisher, in a game without hidden information) and
+	// play it when there is one, so a playout no longer misses a loop its
+	// mover could close (Teytaud and Teytaud's decisive moves, 2010, in
+	// Havannah). 0 plays them at random.
+	Decisive int
 }
 
 // HardPolicy is the hard level's policy (Level.Budget), measured side by
@@ -93,6 +110,9 @@ func (p Policy) scoped(st engine.State) Policy {
 	if isBanked(st) || !hidden {
 		p.Cut = 0
 	}
+	if hidden { // measured only where nothing is hidden (Glorieta)
+		p.Features, p.Rave, p.Decisive = 0, 0, 0
+	}
 	return p
 }
 
@@ -117,6 +137,10 @@ func informs(st engine.State) bool {
 // the end of the game, each informed with the policy's probability (where
 // the game can), else uniformly random.
 func (t *tree) playout(st engine.State) {
+	if t.policy.Decisive > 0 && t.finishes {
+		t.decisivePlayout(st)
+		return
+	}
 	if t.policy.Greedy <= 0 || !t.informed {
 		playout(st, &t.r, t.playoutLimit)
 		return
@@ -142,6 +166,25 @@ func (t *tree) playout(st engine.State) {
 		if _, err := st.Apply(legal[t.r.IntN(len(legal))]); err != nil {
 			return
 		}
+	}
+}
+
+// decisivePlayout is playout whose first Decisive moves each play the
+// mover's win at once when there is one (Policy.Decisive).
+func (t *tree) decisivePlayout(st engine.State) {
+	f := st.(engine.Finisher)
+	fp, fast := st.(engine.FastPlayer)
+	for i := 0; i < t.playoutLimit && !st.Over(); i++ {
+		if i < t.policy.Decisive {
+			if m, ok := f.WinningMove(); ok && playMove(st, m) == nil {
+				return // a win at once ends the game
+			}
+		}
+		if !fast {
+			playout(st, &t.r, 1)
+			continue
+		}
+		fp.PlayRandom(&t.r)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"tessera/engine"
 	"tessera/engine/elemental"
 	_ "tessera/engine/games"
+	"tessera/engine/glorieta"
 )
 
 // TestGreedyMoveTakesTheBestPoints: an informed playout move that looks
@@ -86,17 +87,17 @@ func TestInformedPlayoutOnlyWhereScored(t *testing.T) {
 // 200-game rows stand.
 func TestHardPolicyWhereMeasured(t *testing.T) {
 	for _, c := range []struct {
-		game               string
-		order, greedy, cut bool
-		playoutMoves       int
-		iterations         int // of the hard budget's 30,000
+		game                         string
+		order, greedy, cut, decisive bool
+		playoutMoves                 int
+		iterations                   int // of the hard budget's 30,000
 	}{
-		{"elemental", true, false, false, 4, 30000}, // its own short playouts
+		{"elemental", true, false, false, false, 4, 30000}, // its own short playouts
 		// Trimmed: informed playouts to the end cost the most per iteration.
-		{"closure", true, true, false, maxPlayout, 10500},
-		{"glorieta", false, false, false, maxPlayout, 30000},
-		{"knotwork", false, false, false, maxPlayout, 30000},
-		{"tilingking", false, false, false, maxPlayout, 30000},
+		{"closure", true, true, false, false, maxPlayout, 10500},
+		{"glorieta", false, false, false, false, maxPlayout, 30000},
+		{"knotwork", false, false, false, false, maxPlayout, 30000},
+		{"tilingking", false, false, false, false, maxPlayout, 30000},
 	} {
 		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 1})
 		if err != nil {
@@ -111,6 +112,9 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		}
 		if got := tr.policy.Cut > 0; got != c.cut {
 			t.Errorf("%s: cut playouts %v, want %v", c.game, got, c.cut)
+		}
+		if got := tr.policy.Decisive > 0 && tr.finishes; got != c.decisive {
+			t.Errorf("%s: decisive playout moves %v, want %v", c.game, got, c.decisive)
 		}
 		if b := Hard.Budget(0); b.Policy.iterations(st, b.Iterations) != c.iterations {
 			t.Errorf("%s: %d iterations, want %d", c.game, b.Policy.iterations(st, b.Iterations), c.iterations)
@@ -264,5 +268,61 @@ func TestOmniscientOnlyInTheLab(t *testing.T) {
 	}
 	if redrawn < 19 {
 		t.Errorf("the fair search drew the hidden tiles again in %d of 20 positions", redrawn)
+	}
+}
+
+// TestDecisivePlayoutTakesTheWin: from Glorieta positions of random games
+// where the mover can close a loop at once, a playout whose first moves
+// are decisive (Policy.Decisive) always ends at once with that mover the
+// winner, where a uniform playout mostly plays on; a decisive playout
+// changes nothing where no win is at hand but playing at random.
+func TestDecisivePlayoutTakesTheWin(t *testing.T) {
+	found, missed := 0, 0
+	for g := uint64(1); found < 12 && g < 200; g++ {
+		st, err := engine.New(engine.Setup{Game: "glorieta", Players: 2, Seed: g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := engine.NewRand(g)
+		for !st.Over() {
+			if _, ok := st.(engine.Finisher).WinningMove(); ok {
+				break
+			}
+			st.(engine.FastPlayer).PlayRandom(&r)
+		}
+		if st.Over() {
+			continue
+		}
+		found++
+		mover := st.ToMove()
+		tr := newTree(st, mover, g, Policy{Decisive: 4})
+		d := st.Clone()
+		tr.playout(d)
+		if w := d.Winners(); !d.Over() || len(w) != 1 || w[0] != mover || d.(*glorieta.State).Last == st.(*glorieta.State).Last {
+			t.Fatalf("game %d: the decisive playout did not win at once for seat %d (over %v, winners %v)", g, mover, d.Over(), w)
+		}
+		u := st.Clone()
+		tu := newTree(st, mover, g, Policy{})
+		u.(engine.FastPlayer).PlayRandom(&tu.r)
+		if w := u.Winners(); !u.Over() || len(w) != 1 || w[0] != mover {
+			missed++
+		}
+	}
+	if found < 12 {
+		t.Fatalf("only %d positions with a win at hand in 200 random games", found)
+	}
+	if missed == 0 {
+		t.Fatalf("a uniform move took the win in all %d positions: the test shows nothing", found)
+	}
+	// No win at hand (the first move of a game): the decisive playout is
+	// the uniform one, draw for draw.
+	st, _ := engine.New(engine.Setup{Game: "glorieta", Players: 2, Seed: 1})
+	a, b := st.Clone(), st.Clone()
+	ta, tb := newTree(st, 0, 7, Policy{Decisive: 1}), newTree(st, 0, 7, Policy{})
+	ta.playout(a)
+	tb.playout(b)
+	ga, gb := a.(*glorieta.State), b.(*glorieta.State)
+	if !a.Over() || ga.Stones != gb.Stones || ga.Pink != gb.Pink || fmt.Sprint(a.Winners()) != fmt.Sprint(b.Winners()) {
+		t.Fatalf("with no win at hand the decisive playout differs from the uniform one: over %v, winners %v and %v", a.Over(), a.Winners(), b.Winners())
 	}
 }

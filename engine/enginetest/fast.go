@@ -286,3 +286,49 @@ func checkFinisher(t testing.TB, st engine.State, legal []engine.Move) {
 		t.Fatalf("WinningMove changed the position:\nbefore: %s\nafter:  %s", before, after)
 	}
 }
+
+// checkFeaturer checks an engine.Featurer on one position: every feature
+// a move or a seat holds is in range, a seat holds each feature once, and
+// each legal move's features are held by its mover right after the move.
+func checkFeaturer(t testing.TB, st engine.State, legal []engine.Move) {
+	t.Helper()
+	f, ok := st.(engine.Featurer)
+	if !ok {
+		return
+	}
+	n := f.Features()
+	inRange := func(what string, fs []int) {
+		t.Helper()
+		seen := make(map[int]bool, len(fs))
+		for _, x := range fs {
+			if x < 0 || x >= n {
+				t.Fatalf("%s: feature %d is outside [0, %d)", what, x, n)
+			}
+			if seen[x] {
+				t.Fatalf("%s: feature %d twice", what, x)
+			}
+			seen[x] = true
+		}
+	}
+	for s := range st.Players() {
+		inRange(fmt.Sprintf("HeldFeatures(%d)", s), f.HeldFeatures(engine.Seat(s), nil))
+	}
+	me := st.ToMove()
+	for _, m := range legal {
+		gives := f.MoveFeatures(m, nil)
+		inRange(fmt.Sprintf("MoveFeatures(%s)", m), gives)
+		c := st.Clone()
+		if _, err := c.Apply(m); err != nil {
+			t.Fatalf("Apply(%s) of a legal move: %v", m, err)
+		}
+		held := map[int]bool{}
+		for _, x := range c.(engine.Featurer).HeldFeatures(me, nil) {
+			held[x] = true
+		}
+		for _, x := range gives {
+			if !held[x] {
+				t.Fatalf("after %s its mover does not hold feature %d, which MoveFeatures says the move gives", m, x)
+			}
+		}
+	}
+}
