@@ -64,17 +64,6 @@ type Policy struct {
 	// the lab only (what hidden information costs the search), never a
 	// level's: no level sets it.
 	Omniscient bool
-	// Features is how many untried moves a node draws when it expands one
-	// in a game whose positions are engine.Featurers (Glorieta): the one
-	// whose features (its cells) the iterations' winners held most often
-	// is expanded (all-moves-as-first, per tree). 0 or 1 expands a random
-	// one, as the search before issue #28.
-	Features int
-	// Rave blends each child's mean with its features' value when a node
-	// chooses among its children, with weight √(Rave/(3n+Rave)) for a
-	// child of n visits (Gelly and Silver's RAVE, the features' values
-	// kept per tree): 0 leaves the choice to the children's own means.
-	Rave float64
 	// Decisive is how many moves of each playout first look for a win at
 	// once (engine.Finisher, in a game without hidden information) and
 	// play it when there is one, so a playout no longer misses a loop its
@@ -111,7 +100,7 @@ func (p Policy) scoped(st engine.State) Policy {
 		p.Cut = 0
 	}
 	if hidden { // measured only where nothing is hidden (Glorieta)
-		p.Features, p.Rave, p.Decisive = 0, 0, 0
+		p.Decisive = 0
 	}
 	return p
 }

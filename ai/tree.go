@@ -53,7 +53,6 @@ type child struct {
 	// next mover wins at once (engine.Finisher), so every iteration
 	// through the move scores that instead of a playout.
 	decided []float64
-	feats   []int // the move's engine.Featurer features (Policy.Rave)
 }
 
 // node is an information set of the searching seat: the moves played to
@@ -117,11 +116,6 @@ type tree struct {
 	explore  float64  // UCB1's constant: explore, or the policy's Explore
 	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
 	playKeys []uint64 // scratch: LegalKeys of a playout's position
-	// feats, when the policy's Features or Rave applies (an
-	// engine.Featurer game), is what the iterations' winners held.
-	feats       *features
-	featurer    engine.Featurer
-	featScratch []int
 }
 
 // cacheMoves bounds the legal moves a tree keeps in its nodes' caches
@@ -143,9 +137,6 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	_, ks := st.(engine.KeyScorer)
 	_, kl := st.(engine.KeyLister)
 	t.orders = p.Order && det && ks && kl
-	if f, ok := st.(engine.Featurer); ok && (p.Features > 0 || p.Rave > 0) {
-		t.featurer, t.feats = f, newFeatures(t.players, f.Features())
-	}
 	return t
 }
 
@@ -202,9 +193,6 @@ func (t *tree) iterate() {
 	if reward == nil {
 		t.playout(st)
 		reward = rewards(st, t.judge)
-		if t.feats != nil {
-			t.feats.record(st, reward)
-		}
 	}
 	for _, c := range path {
 		c.visits++
@@ -365,20 +353,9 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 	for len(n.children) < n.count && len(n.children)-n.lost < limit {
 		var m engine.Move
 		if n.legal != nil {
-			if t.feats != nil && t.policy.Features > 1 {
-				t.bringForward(n, st, mover)
-			}
 			m = n.legal[len(n.children)]
 		} else if n.sampled && len(n.children) < n.count/2 {
 			m = t.sampledMove(n, st.(engine.Sampler))
-			if t.feats != nil {
-				top := t.moveValue(st, mover, m)
-				for range t.policy.Features - 1 {
-					if c := t.sampledMove(n, st.(engine.Sampler)); t.moveValue(st, mover, c) > top {
-						m, top = c, t.moveValue(st, mover, c)
-					}
-				}
-			}
 		} else {
 			if legal == nil {
 				legal = st.Legal()
@@ -409,40 +386,7 @@ func (t *tree) pickPerfect(n *node, st engine.State, mover engine.Seat, limit in
 	for _, ch := range n.children {
 		ch.avail = n.visits
 	}
-	if t.feats != nil && t.policy.Rave > 0 {
-		return t.raveBest(n.children, mover), false
-	}
 	return best(n.children, mover, t.explore), false
-}
-
-// bringForward moves to the front of n's untried listed moves the best
-// by features (Policy.Features) of that many drawn among them, keeping
-// the root's order by gain: only moves of the first untried move's gain
-// compete with it.
-func (t *tree) bringForward(n *node, st engine.State, mover engine.Seat) {
-	i := len(n.children)
-	rest := len(n.legal) - i
-	if rest < 2 {
-		return
-	}
-	gain := func(m engine.Move) float64 {
-		if n != t.root || t.rootGain == nil {
-			return 0
-		}
-		return t.rootGain[keyOf(m)]
-	}
-	g := gain(n.legal[i])
-	pick, top := i, t.moveValue(st, mover, n.legal[i])
-	for range t.policy.Features - 1 {
-		j := i + t.r.IntN(rest)
-		if gain(n.legal[j]) != g {
-			continue
-		}
-		if v := t.moveValue(st, mover, n.legal[j]); v > top {
-			pick, top = j, v
-		}
-	}
-	n.legal[i], n.legal[pick] = n.legal[pick], n.legal[i]
 }
 
 // sampleAbove is the number of legal moves above which a node of a
@@ -523,11 +467,7 @@ func (t *tree) bestGain(moves []engine.Move) engine.Move {
 func newNode() *node { return &node{count: -1} }
 
 func (t *tree) newChild(m engine.Move) *child {
-	c := &child{key: keyOf(m), move: m, reward: make([]float64, t.players)}
-	if t.feats != nil && t.policy.Rave > 0 {
-		c.feats = t.featurer.MoveFeatures(m, nil)
-	}
-	return c
+	return &child{key: keyOf(m), move: m, reward: make([]float64, t.players)}
 }
 
 // best is the child with the highest UCB1 value for mover; nil when there

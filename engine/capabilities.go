@@ -11,8 +11,8 @@ package engine
 //
 // For the platform (service, render, web): Previewer, Gainer, Framer,
 // Starter, Placer. For a search (ai/, lab/): FastPlayer, Determinizer,
-// Keyer, KeyLister, KeyScorer, Sampler, Finisher, Featurer; for the
-// designers' statistics: Ender. Fourteen in all.
+// Keyer, KeyLister, KeyScorer, Sampler, Finisher; for the designers'
+// statistics: Ender. Thirteen in all.
 //
 // Before issue #25 there were fourteen, in three files: Banker (a
 // constant, now Game.Banked) and the service's hinter and searchHinter
@@ -209,24 +209,6 @@ type Sampler interface {
 // µs a call against Legal's thousands of Applies.
 type Finisher interface {
 	WinningMove() (Move, bool)
-}
-
-// Featurer is implemented by games whose moves put a seat's pieces on
-// cells, so that a search can learn, across its playouts, what the seats
-// that went on to win held (all-moves-as-first over features, the idea
-// behind RAVE, Gelly and Silver 2007, which made Monte Carlo search
-// strong in Havannah, a loop game like Glorieta). Features is how many
-// distinct features the game has (numbered from 0); MoveFeatures appends
-// to dst the features a legal move gives the seat to move; HeldFeatures
-// appends the features seat s holds in the position, each once. A move's
-// features are held by its mover right after it (enginetest checks).
-//
-// Buys: Glorieta's hard search expands and chooses its moves by what the
-// playouts' winners held (docs/ai.md).
-type Featurer interface {
-	Features() int
-	MoveFeatures(m Move, dst []int) []int
-	HeldFeatures(s Seat, dst []int) []int
 }
 
 // Ender is implemented by games that can say why a finished game ended,

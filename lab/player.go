@@ -63,9 +63,9 @@ func (p Player) budget(think time.Duration) ai.Budget {
 // parsePolicy reads a policy's letters, each followed by its number:
 // gF (Greedy, the share of informed playout moves), sN (Sample), pN
 // (GreedyPlies), cN (Cut), a1 (Apply), eF (Explore), m1 (Measured), o1
-// (Order), tF (Trim), x1 (Omniscient, the lab's measure only), fN
-// (Features), vF (Rave), wN (Decisive). "g1s8" is
-// every playout move informed from 8 drawn; "" is the zero policy.
+// (Order), tF (Trim), x1 (Omniscient, the lab's measure only), wN
+// (Decisive). "g1s8" is every playout move informed from 8 drawn; "" is
+// the zero policy.
 func parsePolicy(spec string) (ai.Policy, bool) {
 	var p ai.Policy
 	for spec != "" {
@@ -102,10 +102,6 @@ func parsePolicy(spec string) (ai.Policy, bool) {
 			p.Order = f != 0
 		case 'x':
 			p.Omniscient = f != 0
-		case 'f':
-			p.Features = int(f)
-		case 'v':
-			p.Rave = f
 		case 'w':
 			p.Decisive = int(f)
 		case 't':

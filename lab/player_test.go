@@ -27,12 +27,12 @@ func TestParsePlayerPolicy(t *testing.T) {
 		{"mcts3000+t1.5", ai.Policy{}, false},                             // a trim above 1
 		{"mcts3000+z1", ai.Policy{}, false},                               // no such idea
 		{"mcts3000+o1x1", ai.Policy{Order: true, Omniscient: true}, true}, // the lab's measure only
-		{"mcts3000+f8v300w4", ai.Policy{Features: 8, Rave: 300, Decisive: 4}, true},
-		{"mcts3000+g", ai.Policy{}, false},     // a letter without its number
-		{"mcts3000+g-1", ai.Policy{}, false},   // negative
-		{"mcts+g1", ai.Policy{}, false},        // no budget
-		{"mcts3000g1", ai.Policy{}, false},     // no plus
-		{"mcts3000+g1+s2", ai.Policy{}, false}, // one plus only
+		{"mcts3000+w4", ai.Policy{Decisive: 4}, true},                     // four decisive playout moves
+		{"mcts3000+g", ai.Policy{}, false},                                // a letter without its number
+		{"mcts3000+g-1", ai.Policy{}, false},                              // negative
+		{"mcts+g1", ai.Policy{}, false},                                   // no budget
+		{"mcts3000g1", ai.Policy{}, false},                                // no plus
+		{"mcts3000+g1+s2", ai.Policy{}, false},                            // one plus only
 	} {
 		p, err := ParsePlayer(c.in)
 		if (err == nil) != c.ok {

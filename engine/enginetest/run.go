@@ -35,8 +35,6 @@ import (
 //     draws only legal moves, each about equally often (chi-square);
 //   - engine.KeyLister, engine.Finisher and engine.Sampler agree with
 //     Legal and Apply and leave the position as it was;
-//   - features (engine.Featurer): a move's features are held by its
-//     mover right after it;
 //   - placements (engine.Placer): every legal move placed on the board
 //     has one, inside the board's picture, with a piece the hand's
 //     picture names, no two alike; pass-like moves have none;
@@ -406,9 +404,6 @@ func (c *checker) position() {
 	CheckKeys(c.t, st, c.sample(legal, 4*c.sz.compare))
 	checkKeyLister(c.t, st, legal)
 	checkPlacer(c.t, st, legal)
-	if _, ok := st.(engine.Featurer); ok { // drawn only here, so the other games' checks draw as before
-		checkFeaturer(c.t, st, c.sample(legal, c.sz.compare))
-	}
 	if len(legal) <= c.sz.finishers {
 		checkFinisher(c.t, st, legal)
 	}
