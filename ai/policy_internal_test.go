@@ -95,7 +95,8 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		{"elemental", true, false, false, false, 4, 30000}, // its own short playouts
 		// Trimmed: informed playouts to the end cost the most per iteration.
 		{"closure", true, true, false, false, maxPlayout, 10500},
-		{"glorieta", false, false, false, false, maxPlayout, 30000},
+		// Playouts that never miss a loop their mover could close, trimmed.
+		{"glorieta", false, false, false, true, maxPlayout, 10500},
 		{"knotwork", false, false, false, false, maxPlayout, 30000},
 		{"tilingking", false, false, false, false, maxPlayout, 30000},
 	} {
@@ -128,15 +129,18 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 
 // TestTrimIsFewerIterations: a trimmed budget is exactly the search of
 // the trimmed number of iterations (the same move and statistics), in a
-// game with informed playouts; where the playouts are not informed
-// (Elemental under Measured) the trim changes nothing.
+// game with informed playouts (Closure) or decisive ones (Glorieta);
+// where the playouts are neither (Elemental under Measured, Knotwork)
+// the trim changes nothing.
 func TestTrimIsFewerIterations(t *testing.T) {
 	for _, c := range []struct {
 		game string
 		want int // iterations of the 2,000 the trimmed search runs
 	}{
 		{"closure", 1000},
+		{"glorieta", 1000},
 		{"elemental", 2000},
+		{"knotwork", 2000},
 	} {
 		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 5})
 		if err != nil {
@@ -146,7 +150,7 @@ func TestTrimIsFewerIterations(t *testing.T) {
 		for k := 0; k < 6; k++ {
 			st.(engine.FastPlayer).PlayRandom(&r)
 		}
-		p := Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4, Measured: true}
+		p := Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4, Measured: true, Decisive: 4}
 		trimmed := p
 		trimmed.Trim = 0.5
 		m1, s1, err1 := Search(context.Background(), st, st.ToMove(), Budget{Iterations: 2000, Workers: 2, Policy: trimmed}, 3)
