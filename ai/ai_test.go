@@ -146,23 +146,28 @@ func TestRefusesWrongSeatAndFinishedGames(t *testing.T) {
 }
 
 // TestDeterministic: the same seed and budget give the same move and the
-// same root statistics, whatever the scheduling of the workers.
+// same root statistics, whatever the scheduling of the workers, with the
+// search before issue #28 and with hard's policy (whose ideas draw from
+// the same per-tree sources) in every game.
 func TestDeterministic(t *testing.T) {
 	for _, setup := range []engine.Setup{
 		{Game: "elemental", Players: 3, Seed: 4},
 		{Game: "closure", Players: 2, Seed: 4},
+		{Game: "glorieta", Players: 2, Seed: 4},
 		{Game: "knotwork", Players: 2, Seed: 4},
 		{Game: "tilingking", Players: 2, Seed: 4},
 	} {
 		st := randomPosition(t, setup, 6, 9)
-		b := ai.Budget{Iterations: 120, Workers: 3}
-		m1, s1, err1 := ai.Search(context.Background(), st, st.ToMove(), b, 77)
-		m2, s2, err2 := ai.Search(context.Background(), st, st.ToMove(), b, 77)
-		if err1 != nil || err2 != nil {
-			t.Fatal(err1, err2)
-		}
-		if m1.String() != m2.String() || fmt.Sprint(s1.Root) != fmt.Sprint(s2.Root) {
-			t.Fatalf("%s: two searches with seed 77 differ: %s %v / %s %v", name(setup), m1, s1.Root, m2, s2.Root)
+		for _, p := range []ai.Policy{{}, ai.HardPolicy} {
+			b := ai.Budget{Iterations: 120, Workers: 3, Policy: p}
+			m1, s1, err1 := ai.Search(context.Background(), st, st.ToMove(), b, 77)
+			m2, s2, err2 := ai.Search(context.Background(), st, st.ToMove(), b, 77)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if m1.String() != m2.String() || fmt.Sprint(s1.Root) != fmt.Sprint(s2.Root) {
+				t.Fatalf("%s, %+v: two searches with seed 77 differ: %s %v / %s %v", name(setup), p, m1, s1.Root, m2, s2.Root)
+			}
 		}
 	}
 }
