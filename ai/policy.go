@@ -50,7 +50,9 @@ type Policy struct {
 	// judge a position better than random ones, while Elemental's short
 	// playouts gained nothing from them at 1.7 times the CPU), Cut only
 	// where points are not banked and hands are hidden (engine.Determinizer:
-	// Closure). Elsewhere the search is the one before issue #28.
+	// Closure), Decisive only where nothing is hidden (Glorieta, the one
+	// such game with an engine.Finisher). Elsewhere the search is the one
+	// before issue #28.
 	Measured bool
 	// Trim is the share of the budget's iterations the search runs in a
 	// game whose playouts it informs (Greedy or Decisive applies there),
@@ -173,7 +175,9 @@ func (t *tree) playout(st engine.State) {
 }
 
 // decisivePlayout is playout whose first Decisive moves each play the
-// mover's win at once when there is one (Policy.Decisive).
+// mover's win at once when there is one (Policy.Decisive); the other
+// moves are uniform (no game both finds wins at once and scores moves,
+// so none needs Greedy's informed moves beside these).
 func (t *tree) decisivePlayout(st engine.State) {
 	f := st.(engine.Finisher)
 	fp, fast := st.(engine.FastPlayer)
