@@ -142,7 +142,7 @@ func informs(st engine.State) bool {
 // the end of the game, each informed with the policy's probability (where
 // the game can), else uniformly random.
 func (t *tree) playout(st engine.State) {
-	if t.policy.Decisive > 0 && t.finishes { // t.finishes: decides(st)
+	if t.policy.Decisive > 0 && t.finishes {
 		t.decisivePlayout(st)
 		return
 	}

@@ -127,8 +127,7 @@ var cacheMoves = 1 << 20
 func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	p = p.scoped(st)
 	_, det := st.(engine.Determinizer)
-	_, fin := st.(engine.Finisher)
-	t := &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, finishes: fin && !det,
+	t := &tree{root: newNode(), rootState: st, seat: seat, players: st.Players(), determinize: det, finishes: decides(st),
 		r: engine.NewRand(seed), nodes: 1, cacheLeft: cacheMoves, playoutLimit: playoutLimit(st),
 		policy: p, informed: informs(st), judge: isBanked(st), explore: explore}
 	if p.Explore > 0 {
