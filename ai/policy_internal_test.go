@@ -330,3 +330,40 @@ func TestDecisivePlayoutTakesTheWin(t *testing.T) {
 		t.Fatalf("with no win at hand the decisive playout differs from the uniform one: over %v, winners %v and %v", a.Over(), a.Winners(), b.Winners())
 	}
 }
+
+// TestAnalysisPolicyWhereMeasured: the analysis searches as before issue
+// #28 everywhere but Glorieta, where its playouts take a win at once (its
+// chances rose with the share of games won only then: docs/ai.md,
+// "Calibration"); no game's analysis is trimmed or informed, so every
+// game gets the budget's iterations.
+func TestAnalysisPolicyWhereMeasured(t *testing.T) {
+	for _, c := range []struct {
+		game     string
+		decisive bool
+	}{
+		{"elemental", false}, // hidden hands: a "win at hand" would be a guess
+		{"closure", false},
+		{"glorieta", true},
+		{"knotwork", false}, // no engine.Finisher
+		{"tilingking", false},
+	} {
+		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := AnalysisBudgetOf(700)
+		tr := newTree(st, st.ToMove(), 1, b.Policy)
+		if got := tr.policy.Decisive > 0 && tr.finishes; got != c.decisive {
+			t.Errorf("%s: decisive playout moves %v, want %v", c.game, got, c.decisive)
+		}
+		if tr.orders || tr.policy.Greedy > 0 || tr.policy.Cut > 0 {
+			t.Errorf("%s: the analysis orders, informs or cuts its playouts (%+v)", c.game, tr.policy)
+		}
+		if got := b.Policy.iterations(st, b.Iterations); got != 700 {
+			t.Errorf("%s: %d iterations, want 700", c.game, got)
+		}
+	}
+	if b := AnalysisBudgetOf(0); b.Iterations != AnalysisBudget.Iterations {
+		t.Errorf("AnalysisBudgetOf(0) has %d iterations, want the default %d", b.Iterations, AnalysisBudget.Iterations)
+	}
+}

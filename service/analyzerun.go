@@ -48,7 +48,7 @@ func AnalyzePositions(ctx context.Context, setup engine.Setup, moves []tessera.M
 			return nil, fmt.Errorf("move %d %q: %w", i+1, m.Text, err)
 		}
 	}
-	budget := ai.Budget{Iterations: iterations, Workers: 1}
+	budget := ai.AnalysisBudgetOf(iterations)
 	for i := len(out); i <= len(moves); i++ {
 		if err := ctx.Err(); err != nil {
 			return out, err

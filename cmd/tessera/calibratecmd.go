@@ -51,7 +51,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := lab.CalibrationConfig{Game: setup.Game, Players: setup.Players, Options: setup.Options, Games: *n, Seed: setup.Seed,
-		Analysis: ai.Budget{Iterations: *iterations, Workers: 1}, Workers: *workers,
+		Analysis: ai.AnalysisBudgetOf(*iterations), Workers: *workers,
 		Progress: func(done int) { fmt.Fprintf(stderr, "\r%d of %d games", done, *n) }}
 	if *self != "" {
 		b, err := selfBudget(*self)
