@@ -87,8 +87,18 @@ type book struct {
 
 	member [2][worldN]bool  // world cell counts for the seat
 	parent [2][worldN]uint8 // union-find over each seat's members
-	around [2][worldN]uint8 // member neighbours of each world cell
+	// nbrs has bit d of a world cell set when its neighbour in direction d
+	// (grid.HexDirs) is a member: the runs of member neighbours are read
+	// from it at once (runStarts).
+	nbrs [2][worldN]uint8
 }
+
+// all6 is nbrs with all six neighbours members.
+const all6 = 1<<6 - 1
+
+// opposite is the direction back: the neighbour in direction d of w has w
+// in direction opposite[d].
+var opposite = [6]int{3, 4, 5, 0, 1, 2}
 
 // synced reports whether the book describes the position.
 func (st *State) synced() bool {
@@ -128,11 +138,11 @@ func (st *State) rebuild() {
 			if !b.member[s][w] {
 				continue
 			}
-			for _, n := range worldNbr[w] {
+			for d, n := range worldNbr[w] {
 				if n < 0 {
 					continue
 				}
-				b.around[s][n]++
+				b.nbrs[s][n] |= 1 << opposite[d]
 				if b.member[s][n] {
 					b.union(s, w, int(n))
 				}
@@ -160,14 +170,7 @@ func (b *book) union(s, v, w int) {
 // is a member of seat s (w a board cell: its neighbours are all in the
 // world).
 func (b *book) memberMask(s, w int) int {
-	m := &b.member[s]
-	mask := 0
-	for d, n := range worldNbr[w] {
-		if m[n] {
-			mask |= 1 << d
-		}
-	}
-	return mask
+	return int(b.nbrs[s][w])
 }
 
 // join makes world cell w (a board cell, not yet a member) a member of
@@ -188,12 +191,12 @@ func (b *book) join(s, w int) (loop bool) {
 	for i := 0; i < int(rs.n); i++ {
 		b.parent[s][roots[i]] = uint8(w)
 	}
-	around := &b.around[s]
-	for _, n := range nb {
-		around[n]++
-		loop = loop || (m[n] && around[n] == 6)
+	nbrs := &b.nbrs[s]
+	for d, n := range nb {
+		nbrs[n] |= 1 << opposite[d]
+		loop = loop || (m[n] && nbrs[n] == all6)
 	}
-	return loop || around[w] == 6
+	return loop || nbrs[w] == all6
 }
 
 // takeEmpty removes board cell c from the empty cells.

@@ -88,8 +88,8 @@ func checkBook(tb testing.TB, st *State) {
 	fresh.rebuild()
 	kept := st.fast // find shortens paths: look at a copy
 	a, b := &kept, &fresh.fast
-	if a.member != b.member || a.around != b.around || a.nEmpty != b.nEmpty || a.nFlip != b.nFlip {
-		tb.Fatal("members, neighbour counts or list sizes differ from a fresh book")
+	if a.member != b.member || a.nbrs != b.nbrs || a.nEmpty != b.nEmpty || a.nFlip != b.nFlip {
+		tb.Fatal("members, member neighbours or list sizes differ from a fresh book")
 	}
 	sorted := func(l []uint8) string {
 		c := append([]uint8(nil), l...)

@@ -1,6 +1,7 @@
 package glorieta
 
 import (
+	"math/bits"
 	"sync"
 
 	"tessera/engine"
@@ -33,24 +34,36 @@ func (st *State) WinningMove() (engine.Move, bool) {
 	}
 	b := &st.fast
 	seat := int(s)
+	// One stone. Each empty cell's runs of member neighbours are found
+	// once, for this test and for the pairs below: their distinct groups
+	// (two runs of one group close a loop), and the cells with two groups
+	// listed, in order, as the only far second stones there can be.
+	var groups [nCells][3]int16
+	var nGroups [nCells]uint8
+	var joiners [nCells]uint8
+	nJoiners := 0
 	for c := 0; c < nCells; c++ {
-		if st.Stones[c] == empty && b.closes(seat, worldOf[c]) {
+		if st.Stones[c] != empty {
+			continue
+		}
+		wc := worldOf[c]
+		k, dup := b.runGroups(seat, wc, &groups[c])
+		if dup || b.surrounds(seat, wc) {
 			return Move{A: c, B: -1}, true
+		}
+		nGroups[c] = uint8(k)
+		if k >= 2 {
+			joiners[nJoiners] = uint8(c)
+			nJoiners++
 		}
 	}
 	if n < 2 {
 		return nil, false
 	}
-	// The groups of each empty cell's runs of member neighbours, distinct
-	// (two runs of one group would have closed a loop above).
-	var groups [nCells][3]int16
-	var nGroups [nCells]uint8
-	for c := 0; c < nCells; c++ {
-		if st.Stones[c] == empty {
-			nGroups[c] = uint8(b.runGroups(seat, worldOf[c], &groups[c]))
-		}
-	}
+	// Two stones: each first stone c is joined on a copy of the mover's
+	// part of the book, the cells near it tried, and c taken back.
 	var tmp book
+	tmp.member[seat], tmp.parent[seat], tmp.nbrs[seat] = b.member[seat], b.parent[seat], b.nbrs[seat]
 	near := nearCells()
 	for c := 0; c < nCells; c++ {
 		// A first stone with no member beside it stays a group of its own
@@ -59,27 +72,66 @@ func (st *State) WinningMove() (engine.Move, bool) {
 		// stone alone would not close. So one of the two has a member
 		// beside it, and it is enough to take that one as c.
 		wc := worldOf[c]
-		if st.Stones[c] != empty || b.around[seat][wc] == 0 {
+		if st.Stones[c] != empty || b.nbrs[seat][wc] == 0 {
 			continue
 		}
-		tmp.member[seat], tmp.parent[seat], tmp.around[seat] = b.member[seat], b.parent[seat], b.around[seat]
-		tmp.join(seat, wc)
+		u := tmp.try(seat, wc)
 		for _, d := range near.cells[c] {
 			if st.Stones[d] == empty && tmp.closes(seat, worldOf[d]) {
 				return Move{A: min(c, int(d)), B: max(c, int(d))}, true
 			}
 		}
+		tmp.untry(seat, u)
 		joined := groups[c][:nGroups[c]]
 		if len(joined) < 2 {
 			continue
 		}
-		for d := 0; d < nCells; d++ {
-			if st.Stones[d] == empty && !near.is[c][d] && d != c && sharesTwo(groups[d][:nGroups[d]], joined) {
-				return Move{A: min(c, d), B: max(c, d)}, true
+		for _, d := range joiners[:nJoiners] {
+			if !near.is[c][d] && int(d) != c && sharesTwo(groups[d][:nGroups[d]], joined) {
+				return Move{A: min(c, int(d)), B: max(c, int(d))}, true
 			}
 		}
 	}
 	return nil, false
+}
+
+// tried is what try changed, for untry to take back.
+type tried struct {
+	w     int
+	roots [3]int
+	n     int
+}
+
+// try makes world cell w (a board cell, not a member) a member of seat s
+// as join does, without its loop test, and returns what untry needs.
+// The book is read with root only, so untry leaves it exactly as it was.
+func (b *book) try(s, w int) tried {
+	nb := &worldNbr[w]
+	rs := &runStarts[b.nbrs[s][w]]
+	t := tried{w: w, n: int(rs.n)}
+	for i := 0; i < t.n; i++ {
+		t.roots[i] = b.root(s, int(nb[rs.dir[i]]))
+	}
+	b.member[s][w] = true
+	b.parent[s][w] = uint8(w)
+	for i := 0; i < t.n; i++ {
+		b.parent[s][t.roots[i]] = uint8(w)
+	}
+	for d, n := range nb {
+		b.nbrs[s][n] |= 1 << opposite[d]
+	}
+	return t
+}
+
+// untry takes back try.
+func (b *book) untry(s int, t tried) {
+	for d, n := range worldNbr[t.w] {
+		b.nbrs[s][n] &^= 1 << opposite[d]
+	}
+	for i := 0; i < t.n; i++ {
+		b.parent[s][t.roots[i]] = uint8(t.roots[i])
+	}
+	b.member[s][t.w] = false // its parent is itself again, as a non-member's
 }
 
 // near lists, for each board cell, the other board cells at most two
@@ -131,36 +183,36 @@ func sharesTwo(a, b []int16) bool {
 }
 
 // runGroups writes into out the distinct groups (union-find roots) of the
-// runs of seat s's member neighbours around world cell w, and returns how
-// many.
-func (b *book) runGroups(s, w int, out *[3]int16) int {
+// runs of seat s's member neighbours around world cell w and returns how
+// many, and whether two runs share a group (then w closes a loop).
+func (b *book) runGroups(s, w int, out *[3]int16) (k int, dup bool) {
 	nb := &worldNbr[w]
-	rs := &runStarts[b.memberMask(s, w)]
-	k := 0
+	rs := &runStarts[b.nbrs[s][w]]
 	for i := 0; i < int(rs.n); i++ {
 		r := int16(b.root(s, int(nb[rs.dir[i]])))
-		dup := false
+		seen := false
 		for j := 0; j < k; j++ {
-			dup = dup || out[j] == r
+			seen = seen || out[j] == r
 		}
-		if !dup {
-			out[k] = r
-			k++
+		if seen {
+			dup = true
+			continue
 		}
+		out[k] = r
+		k++
 	}
-	return k
+	return k, dup
 }
 
 // closes reports whether making world cell w (a board cell, not a member)
 // a member of seat s would give s a loop: join's test, without joining.
 func (b *book) closes(s, w int) bool {
-	around := &b.around[s]
-	if around[w] == 0 { // every way to a loop below needs a member beside w
+	nbrs := &b.nbrs[s]
+	if nbrs[w] == 0 { // every way to a loop below needs a member beside w
 		return false
 	}
 	nb := &worldNbr[w]
-	m := &b.member[s]
-	rs := &runStarts[b.memberMask(s, w)]
+	rs := &runStarts[nbrs[w]]
 	var roots [3]int
 	for i := 0; i < int(rs.n); i++ {
 		roots[i] = b.root(s, int(nb[rs.dir[i]]))
@@ -170,13 +222,30 @@ func (b *book) closes(s, w int) bool {
 			}
 		}
 	}
-	for _, n := range nb {
-		if m[n] && around[n] == 5 {
+	return b.surrounds(s, w)
+}
+
+// surrounds reports whether making world cell w a member of seat s would
+// leave a member with six member neighbours (w, or a neighbour whose only
+// other neighbour is w): join's second test, without joining.
+func (b *book) surrounds(s, w int) bool {
+	nbrs := &b.nbrs[s]
+	around := nbrs[w]
+	if around == all6 {
+		return true
+	}
+	nb := &worldNbr[w]
+	for set := around; set != 0; set &= set - 1 { // the member neighbours
+		d := bits.TrailingZeros8(set)
+		if nbrs[nb[d]] == allBut[opposite[d]] {
 			return true
 		}
 	}
-	return around[w] == 6
+	return false
 }
+
+// allBut is all6 without direction d's bit.
+var allBut = [6]uint8{all6 &^ 1, all6 &^ 2, all6 &^ 4, all6 &^ 8, all6 &^ 16, all6 &^ 32}
 
 // root is find without path halving, so that a query leaves the book as
 // it was.

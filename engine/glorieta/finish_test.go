@@ -127,3 +127,48 @@ func BenchmarkWinningMove(b *testing.B) {
 		pos[i%len(pos)].WinningMove()
 	}
 }
+
+// TestUntryTakesBackTry: WinningMove tries each first stone on one copy of
+// the book and takes it back before the next, so untry must leave the
+// copy exactly as it was (members, union-find parents, member
+// neighbours), or a later first stone would be judged with an earlier one
+// still on the board. Every empty cell of positions along random games.
+func TestUntryTakesBackTry(t *testing.T) {
+	tries := 0
+	for g := 0; g < 6; g++ {
+		s, err := engine.New(engine.Setup{Game: ID, Players: 2, Seed: uint64(g)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := s.(*State)
+		r := engine.NewRand(uint64(g))
+		for k := 0; !st.Over(); k++ {
+			if k%5 == 0 {
+				if !st.synced() {
+					st.rebuild()
+				}
+				for seat := 0; seat < 2; seat++ {
+					b := st.fast
+					for c := 0; c < nCells; c++ {
+						if st.Stones[c] != empty {
+							continue
+						}
+						u := b.try(seat, worldOf[c])
+						if !b.member[seat][worldOf[c]] {
+							t.Fatalf("game %d: try did not make %s a member", g, board.Name(c))
+						}
+						b.untry(seat, u)
+						tries++
+						if b != st.fast {
+							t.Fatalf("game %d, move %d: trying %s for seat %d and taking it back changed the book", g, k, board.Name(c), seat)
+						}
+					}
+				}
+			}
+			st.PlayRandom(&r)
+		}
+	}
+	if tries < 1000 {
+		t.Fatalf("only %d tries", tries)
+	}
+}

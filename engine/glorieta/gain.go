@@ -35,13 +35,13 @@ func (st *State) Gains(moves []engine.Move) []engine.Gain {
 		}
 		if m.Flip {
 			// The flipped stone becomes a member of the opponent's too.
-			tmp.member[other], tmp.parent[other], tmp.around[other] = b.member[other], b.parent[other], b.around[other]
+			tmp.member[other], tmp.parent[other], tmp.nbrs[other] = b.member[other], b.parent[other], b.nbrs[other]
 			if tmp.join(other, worldOf[m.A]) {
 				out[i] = engine.Gain{Text: "loses: completes " + colourName(opp(c.Turn)) + "'s loop", Rank: -1000}
 			}
 			continue
 		}
-		tmp.member[seat], tmp.parent[seat], tmp.around[seat] = b.member[seat], b.parent[seat], b.around[seat]
+		tmp.member[seat], tmp.parent[seat], tmp.nbrs[seat] = b.member[seat], b.parent[seat], b.nbrs[seat]
 		loop := tmp.join(seat, worldOf[m.A])
 		if m.B >= 0 {
 			loop = tmp.join(seat, worldOf[m.B]) || loop
