@@ -1,14 +1,19 @@
 package ai
 
-import "math"
+import (
+	"math"
+
+	"tessera/engine"
+)
 
 // Calibration maps of the analysis's chances, per game: a seat's raw
-// chance p becomes σ(A·logit(p) + B), then the seats' chances are scaled
-// to sum to 1 again. Each map is fitted by `tessera calibrate --merge
-// --fit` on self-play games at the default budget and kept only where it
+// chance p becomes σ(A·logit(p) + B), with M added inside the σ for the
+// seat to move (whose own search gave the chances), then the seats'
+// chances are scaled to sum to 1 again. Each map is fitted by `tessera
+// calibrate --merge --fit` on self-play games and kept only where it
 // lowered the Brier score of games it was not fitted on (docs/ai.md,
 // Calibration). A game without a map keeps its raw chances.
-var chanceMaps = map[string]struct{ A, B float64 }{
+var chanceMaps = map[string]chanceMap{
 	// 148 self-play games, 26 November 2026: fitted on half the runs
 	// (2,562 chances), the other half's Brier score 0.054 raw, 0.051
 	// mapped. Knotwork's raw chances are too timid (a seat given 70-80%
@@ -16,9 +21,13 @@ var chanceMaps = map[string]struct{ A, B float64 }{
 	"knotwork": {A: 1.73, B: 0},
 }
 
-// Calibrated is win (one position's chances, as Analyze gives them) mapped
-// by game's calibration map, if it has one; a new slice either way.
-func Calibrated(game string, win []float64) []float64 {
+// chanceMap is one game's calibration map (see chanceMaps).
+type chanceMap struct{ A, B, M float64 }
+
+// Calibrated is win (one position's chances, as Analyze gives them from
+// the search of mover, the seat to move) mapped by game's calibration
+// map, if it has one; a new slice either way.
+func Calibrated(game string, win []float64, mover engine.Seat) []float64 {
 	out := append([]float64(nil), win...)
 	m, ok := chanceMaps[game]
 	if !ok || len(out) == 0 {
@@ -30,7 +39,11 @@ func Calibrated(game string, win []float64) []float64 {
 			continue
 		}
 		p = min(1-1e-3, max(1e-3, p))
-		out[s] = 1 / (1 + math.Exp(-(m.A*math.Log(p/(1-p)) + m.B)))
+		x := m.A*math.Log(p/(1-p)) + m.B
+		if engine.Seat(s) == mover {
+			x += m.M
+		}
+		out[s] = 1 / (1 + math.Exp(-x))
 	}
 	for _, p := range out {
 		total += p

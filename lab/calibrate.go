@@ -58,11 +58,15 @@ type Calibration struct {
 	// DecidedShare its mean as a share of the game's length.
 	Decided []int `json:"decided"`
 	Lengths []int `json:"lengths"`
-	// Points are every chance given and the result that followed, [p, y]
-	// rounded to 3 decimals, so that a map can be fitted on some runs and
-	// checked on others (FitLogistic).
-	Points       [][2]float64 `json:"points,omitempty"`
+	// Points are every chance given and the result that followed, [p, y,
+	// mover] rounded to 3 decimals (mover 1 for the seat to move, whose
+	// search gave the chances, else 0), so that a map can be fitted on some
+	// runs and checked on others (FitLogistic).
+	Points       [][3]float64 `json:"points,omitempty"`
 	DecidedShare float64      `json:"decided_share"`
+	// Movers says the points carry their mover (reports before it was
+	// kept hold [p, y] only: their mover reads 0, and a fit ignores it).
+	Movers bool `json:"movers,omitempty"`
 }
 
 // CalibrationBin is one bin of the reliability diagram.
@@ -77,6 +81,7 @@ type CalibrationBin struct {
 // calibrationGame is one game's judged positions and result.
 type calibrationGame struct {
 	chances [][]float64 // per position before each move
+	movers  []int       // the seat to move at each of those positions
 	result  []float64   // per seat
 	err     error
 }
@@ -123,7 +128,7 @@ func Calibrate(ctx context.Context, cfg CalibrationConfig) (Calibration, error) 
 	if err := ctx.Err(); err != nil {
 		return Calibration{}, err
 	}
-	out := Calibration{Game: cfg.Game, Players: cfg.Players, Games: cfg.Games, Iterations: cfg.Analysis.Iterations, SelfPlay: "the analysis's preferred move"}
+	out := Calibration{Game: cfg.Game, Players: cfg.Players, Games: cfg.Games, Iterations: cfg.Analysis.Iterations, SelfPlay: "the analysis's preferred move", Movers: true}
 	if cfg.Self.Iterations > 0 {
 		out.SelfPlay = fmt.Sprintf("a search of %d iterations on %d trees", cfg.Self.Iterations, max(1, cfg.Self.Workers))
 	}
@@ -139,14 +144,18 @@ func Calibrate(ctx context.Context, cfg CalibrationConfig) (Calibration, error) 
 			return Calibration{}, g.err
 		}
 		out.Positions += len(g.chances)
-		for _, w := range g.chances {
+		for i, w := range g.chances {
 			for s, p := range w {
 				y := g.result[s]
 				b := min(9, int(p*10))
 				out.Bins[b].Count++
 				out.Bins[b].Mean += p
 				out.Bins[b].Won += y
-				out.Points = append(out.Points, [2]float64{math.Round(p*1000) / 1000, math.Round(y*1000) / 1000})
+				mover := 0.0
+				if s == g.movers[i] {
+					mover = 1
+				}
+				out.Points = append(out.Points, [3]float64{math.Round(p*1000) / 1000, math.Round(y*1000) / 1000, mover})
 				sq += (p - y) * (p - y)
 				sqBase += (base - y) * (base - y)
 				n++
@@ -210,6 +219,7 @@ func calibrationPlay(ctx context.Context, cfg CalibrationConfig, i int) calibrat
 			return calibrationGame{err: err}
 		}
 		g.chances = append(g.chances, p.Win)
+		g.movers = append(g.movers, int(p.Seat))
 		text := p.Best
 		if cfg.Self.Iterations > 0 {
 			m, _, err := ai.Search(ctx, st, st.ToMove(), cfg.Self, ps^0x5eed)
@@ -255,7 +265,7 @@ func MergeCalibrations(cs []Calibration) (Calibration, error) {
 	if len(cs) == 0 {
 		return Calibration{}, fmt.Errorf("calibrate: nothing to merge")
 	}
-	out := Calibration{Game: cs[0].Game, Players: cs[0].Players, Iterations: cs[0].Iterations, SelfPlay: cs[0].SelfPlay, Bins: make([]CalibrationBin, 10)}
+	out := Calibration{Game: cs[0].Game, Players: cs[0].Players, Iterations: cs[0].Iterations, SelfPlay: cs[0].SelfPlay, Bins: make([]CalibrationBin, 10), Movers: true}
 	for b := range out.Bins {
 		out.Bins[b].Low, out.Bins[b].High = float64(b)/10, float64(b+1)/10
 	}
@@ -280,6 +290,7 @@ func MergeCalibrations(cs []Calibration) (Calibration, error) {
 		out.Decided = append(out.Decided, c.Decided...)
 		out.Lengths = append(out.Lengths, c.Lengths...)
 		out.Points = append(out.Points, c.Points...)
+		out.Movers = out.Movers && c.Movers
 		share += c.DecidedShare * float64(c.Games)
 	}
 	for b := range out.Bins {
@@ -297,73 +308,124 @@ func MergeCalibrations(cs []Calibration) (Calibration, error) {
 	return out, nil
 }
 
-// Logistic is a calibration map of chances: p' = σ(A·logit(p) + B). A
-// below 1 pulls overconfident chances towards the middle.
+// Logistic is a calibration map of chances: a seat's chance p becomes
+// σ(A·logit(p) + B), plus M inside the σ for the seat to move, whose own
+// search gave the chances. A below 1 pulls overconfident chances towards
+// the middle; M below 0 takes back what a search gives its own side
+// (Glorieta's playouts favour the player who moves first in them).
 type Logistic struct {
 	A float64 `json:"a"`
 	B float64 `json:"b"`
+	M float64 `json:"m"`
 }
 
 // Apply maps one chance (clamped away from 0 and 1 first, so that a
-// certain chance stays finite).
-func (l Logistic) Apply(p float64) float64 {
+// certain chance stays finite); mover says whether it is the chance of
+// the seat to move.
+func (l Logistic) Apply(p float64, mover bool) float64 {
 	p = min(1-1e-3, max(1e-3, p))
-	return 1 / (1 + math.Exp(-(l.A*math.Log(p/(1-p)) + l.B)))
+	x := l.A*math.Log(p/(1-p)) + l.B
+	if mover {
+		x += l.M
+	}
+	return 1 / (1 + math.Exp(-x))
 }
 
-// FitLogistic fits a map to points [p, y] by maximum likelihood (Newton's
-// method on the log loss, y a share in [0, 1]); the identity (A 1, B 0)
-// when there are too few points to fit, or when the fit runs away (|A|
-// above maxSlope: the chances say nothing the results follow, as in
-// Glorieta's self-play, and the likelihood has no finite maximum).
-func FitLogistic(points [][2]float64) Logistic {
+// applyTo maps a point's chance.
+func (l Logistic) applyTo(pt [3]float64) float64 { return l.Apply(pt[0], pt[2] == 1) }
+
+// FitLogistic fits a map to points [p, y, mover] by maximum likelihood
+// (Newton's method on the log loss, y a share in [0, 1]), with the mover's
+// term M when movers says the points carry it (else M stays 0); the
+// identity (A 1) when there are too few points to fit, or when the fit
+// runs away (|A| or |M| above maxSlope: the chances say nothing the
+// results follow, and the likelihood has no finite maximum).
+func FitLogistic(points [][3]float64, movers bool) Logistic {
 	l := Logistic{A: 1}
 	if len(points) < 20 {
 		return l
 	}
+	k := 2 // the terms fitted: A, B and, with movers, M
+	if movers {
+		k = 3
+	}
 	for range 50 {
-		var ga, gb, haa, hab, hbb float64
+		var g [3]float64
+		var h [3][3]float64
 		for _, pt := range points {
 			p := min(1-1e-3, max(1e-3, pt[0]))
-			x := math.Log(p / (1 - p))
-			q := l.Apply(pt[0])
-			d := q - pt[1]
-			w := q * (1 - q)
-			ga += d * x
-			gb += d
-			haa += w * x * x
-			hab += w * x
-			hbb += w
+			x := [3]float64{math.Log(p / (1 - p)), 1, pt[2]}
+			q := l.applyTo(pt)
+			d, w := q-pt[1], q*(1-q)
+			for i := range k {
+				g[i] += d * x[i]
+				for j := range k {
+					h[i][j] += w * x[i] * x[j]
+				}
+			}
 		}
-		det := haa*hbb - hab*hab
-		if det <= 1e-12 {
+		step, ok := solve(h, g, k)
+		if !ok {
 			break
 		}
-		da, db := (hbb*ga-hab*gb)/det, (haa*gb-hab*ga)/det
-		l.A, l.B = l.A-da, l.B-db
-		if math.Abs(da)+math.Abs(db) < 1e-9 {
+		l.A, l.B, l.M = l.A-step[0], l.B-step[1], l.M-step[2]
+		if math.Abs(step[0])+math.Abs(step[1])+math.Abs(step[2]) < 1e-9 {
 			break
 		}
 	}
-	if math.IsNaN(l.A) || math.IsNaN(l.B) || math.Abs(l.A) > maxSlope {
+	if math.IsNaN(l.A) || math.IsNaN(l.B) || math.IsNaN(l.M) || math.Abs(l.A) > maxSlope || math.Abs(l.M) > maxSlope {
 		return Logistic{A: 1}
 	}
 	return l
 }
 
-// maxSlope bounds a fitted map's A: beyond it the map makes every chance
-// 0 or 1.
+// solve solves the k×k system h·x = g (k at most 3) by Gaussian
+// elimination with partial pivoting; false when h is singular.
+func solve(h [3][3]float64, g [3]float64, k int) ([3]float64, bool) {
+	var x [3]float64
+	for c := range k {
+		piv := c
+		for r := c + 1; r < k; r++ {
+			if math.Abs(h[r][c]) > math.Abs(h[piv][c]) {
+				piv = r
+			}
+		}
+		if math.Abs(h[piv][c]) < 1e-12 {
+			return x, false
+		}
+		h[c], h[piv] = h[piv], h[c]
+		g[c], g[piv] = g[piv], g[c]
+		for r := c + 1; r < k; r++ {
+			f := h[r][c] / h[c][c]
+			for j := c; j < k; j++ {
+				h[r][j] -= f * h[c][j]
+			}
+			g[r] -= f * g[c]
+		}
+	}
+	for r := k - 1; r >= 0; r-- {
+		v := g[r]
+		for j := r + 1; j < k; j++ {
+			v -= h[r][j] * x[j]
+		}
+		x[r] = v / h[r][r]
+	}
+	return x, true
+}
+
+// maxSlope bounds a fitted map's A and M: beyond it the map makes every
+// chance 0 or 1.
 const maxSlope = 10
 
 // Brier is the mean squared difference between the chances, mapped by
 // l, and the results.
-func (l Logistic) Brier(points [][2]float64) float64 {
+func (l Logistic) Brier(points [][3]float64) float64 {
 	if len(points) == 0 {
 		return 0
 	}
 	sq := 0.0
 	for _, pt := range points {
-		d := l.Apply(pt[0]) - pt[1]
+		d := l.applyTo(pt) - pt[1]
 		sq += d * d
 	}
 	return sq / float64(len(points))
@@ -379,12 +441,12 @@ func (c Calibration) Mapped(l Logistic) Calibration {
 	}
 	out.Points = nil
 	for _, pt := range c.Points {
-		p := l.Apply(pt[0])
+		p := l.applyTo(pt)
 		b := min(9, int(p*10))
 		out.Bins[b].Count++
 		out.Bins[b].Mean += p
 		out.Bins[b].Won += pt[1]
-		out.Points = append(out.Points, [2]float64{p, pt[1]})
+		out.Points = append(out.Points, [3]float64{p, pt[1], pt[2]})
 	}
 	for b := range out.Bins {
 		if k := out.Bins[b].Count; k > 0 {

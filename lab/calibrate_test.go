@@ -36,6 +36,14 @@ func TestCalibrate(t *testing.T) {
 			t.Fatalf("game %d decided at %d of %d", i, d, one.Lengths[i])
 		}
 	}
+	if !one.Movers || len(one.Points) != n {
+		t.Fatalf("%d points for %d chances, movers %v", len(one.Points), n, one.Movers)
+	}
+	for i := 0; i < len(one.Points); i += 2 { // 2 players: each position's two chances
+		if one.Points[i][2]+one.Points[i+1][2] != 1 {
+			t.Fatalf("position %d: movers %v and %v, want exactly one", i/2, one.Points[i][2], one.Points[i+1][2])
+		}
+	}
 	cfg.Workers = 3
 	three, err := Calibrate(context.Background(), cfg)
 	if err != nil {
@@ -60,6 +68,14 @@ func TestCalibrate(t *testing.T) {
 	if math.Abs(m.Brier-want) > 1e-9 {
 		t.Fatalf("merged Brier %v, want %v", m.Brier, want)
 	}
+	if !m.Movers {
+		t.Fatal("merged reports that carry their movers lost them")
+	}
+	old := other
+	old.Movers = false // a report from before the mover was kept
+	if m, _ := MergeCalibrations([]Calibration{one, old}); m.Movers {
+		t.Fatal("merged with a report without movers, yet said to carry them")
+	}
 	other.Iterations = 61
 	if _, err := MergeCalibrations([]Calibration{one, other}); err == nil {
 		t.Fatal("runs of different budgets merged")
@@ -71,35 +87,25 @@ func TestCalibrate(t *testing.T) {
 // score; too few points give the identity.
 func TestFitLogistic(t *testing.T) {
 	want := Logistic{A: 0.4, B: 0.3}
-	var pts [][2]float64
-	r := engine.NewRand(5)
-	for i := range 4000 {
-		p := (float64(i%99) + 0.5) / 100 // chances given, spread over (0, 1)
-		q := want.Apply(p)               // how often such a seat won
-		y := 0.0
-		if r.Float64() < q { // won with frequency q
-			y = 1
-		}
-		pts = append(pts, [2]float64{p, y})
-	}
-	got := FitLogistic(pts)
-	if math.Abs(got.A-want.A) > 0.08 || math.Abs(got.B-want.B) > 0.15 {
+	pts := drawPoints(want, false)
+	got := FitLogistic(pts, false)
+	if math.Abs(got.A-want.A) > 0.08 || math.Abs(got.B-want.B) > 0.15 || got.M != 0 {
 		t.Fatalf("fitted %+v, want about %+v", got, want)
 	}
 	if raw, mapped := (Logistic{A: 1}).Brier(pts), got.Brier(pts); mapped >= raw {
 		t.Fatalf("Brier %v mapped, %v raw", mapped, raw)
 	}
-	if l := FitLogistic(pts[:10]); l != (Logistic{A: 1}) {
+	if l := FitLogistic(pts[:10], false); l != (Logistic{A: 1}) {
 		t.Fatalf("10 points fitted %+v", l)
 	}
 	// Results that the chances separate perfectly have no finite fit: the
 	// identity, not a map that makes every chance 0 or 1.
-	var sep [][2]float64
+	var sep [][3]float64
 	for i := range 100 {
 		p := (float64(i) + 0.5) / 100
-		sep = append(sep, [2]float64{p, math.Round(p)})
+		sep = append(sep, [3]float64{p, math.Round(p)})
 	}
-	if l := FitLogistic(sep); l != (Logistic{A: 1}) {
+	if l := FitLogistic(sep, false); l != (Logistic{A: 1}) {
 		t.Fatalf("separated points fitted %+v", l)
 	}
 	c := Calibration{Points: pts}
@@ -111,4 +117,45 @@ func TestFitLogistic(t *testing.T) {
 	if n != len(pts) || math.Abs(m.Brier-got.Brier(pts)) > 1e-12 {
 		t.Fatalf("mapped report: %d points binned of %d, Brier %v", n, len(pts), m.Brier)
 	}
+}
+
+// TestFitLogisticMover: chances from a search that favours its own side
+// (the mover's chance too high, as Glorieta's playouts give it) are fitted
+// with the mover's term when the points carry the mover, which scores
+// better than the best map without it; without the mover the term stays 0.
+func TestFitLogisticMover(t *testing.T) {
+	want := Logistic{A: 0.7, B: 0.4, M: -0.8}
+	pts := drawPoints(want, true)
+	got := FitLogistic(pts, true)
+	if math.Abs(got.A-want.A) > 0.1 || math.Abs(got.B-want.B) > 0.15 || math.Abs(got.M-want.M) > 0.2 {
+		t.Fatalf("fitted %+v, want about %+v", got, want)
+	}
+	blind := FitLogistic(pts, false)
+	if blind.M != 0 {
+		t.Fatalf("fitted a mover's term %v from points said not to carry the mover", blind.M)
+	}
+	if with, without := got.Brier(pts), blind.Brier(pts); with >= without {
+		t.Fatalf("Brier %v with the mover's term, %v without", with, without)
+	}
+}
+
+// drawPoints draws 4,000 points whose results follow the map want: chances
+// spread over (0, 1), every other one the mover's when movers is set.
+func drawPoints(want Logistic, movers bool) [][3]float64 {
+	var pts [][3]float64
+	r := engine.NewRand(5)
+	for i := range 4000 {
+		p := (float64(i%99) + 0.5) / 100 // chances given, spread over (0, 1)
+		mover := 0.0
+		if movers && i%2 == 0 {
+			mover = 1
+		}
+		q := want.Apply(p, mover == 1) // how often such a seat won
+		y := 0.0
+		if r.Float64() < q { // won with frequency q
+			y = 1
+		}
+		pts = append(pts, [3]float64{p, y, mover})
+	}
+	return pts
 }

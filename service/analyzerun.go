@@ -61,7 +61,7 @@ func AnalyzePositions(ctx context.Context, setup engine.Setup, moves []tessera.M
 			if w == nil {
 				return nil
 			}
-			return ai.Calibrated(setup.Game, w)
+			return ai.Calibrated(setup.Game, w, p.Seat)
 		}
 		ap := tessera.AnalysedPosition{Seat: int(p.Seat), Win: cal(p.Win), Best: p.Best, BestWin: cal(p.BestWin)}
 		if i < len(moves) {

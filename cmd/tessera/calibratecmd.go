@@ -119,7 +119,7 @@ func mergeCalibrations(files []string, pngPath string, fit bool, stdout, stderr 
 	if !fit {
 		return printCalibration(c, pngPath, stdout, stderr)
 	}
-	var fitOn, heldOut [][2]float64
+	var fitOn, heldOut [][3]float64
 	for i, r := range cs {
 		if i%2 == 0 {
 			fitOn = append(fitOn, r.Points...)
@@ -127,7 +127,7 @@ func mergeCalibrations(files []string, pngPath string, fit bool, stdout, stderr 
 			heldOut = append(heldOut, r.Points...)
 		}
 	}
-	m := lab.FitLogistic(fitOn)
+	m := lab.FitLogistic(fitOn, c.Movers)
 	check := struct {
 		Map         lab.Logistic `json:"map"`
 		FitPoints   int          `json:"fit_points"`
