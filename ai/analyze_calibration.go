@@ -14,11 +14,12 @@ import (
 // lowered the Brier score of games it was not fitted on (docs/ai.md,
 // Calibration). A game without a map keeps its raw chances.
 var chanceMaps = map[string]chanceMap{
-	// 148 self-play games, 26 November 2026: fitted on half the runs
-	// (2,562 chances), the other half's Brier score 0.054 raw, 0.051
-	// mapped. Knotwork's raw chances are too timid (a seat given 70-80%
-	// won 92% of the time).
-	"knotwork": {A: 1.73, B: 0},
+	// The 300 games of hard against hard, 27 November 2026:
+	// fitted on half the runs (5,808 chances), the other half's Brier
+	// score 0.070 raw, 0.068 mapped. Knotwork's raw chances are too timid
+	// (a seat given 70-80% won 96% of the time). Its search does not favour
+	// the mover (its chances 0.494, the movers' wins 0.503): no M.
+	"knotwork": {A: 1.81},
 }
 
 // chanceMap is one game's calibration map (see chanceMaps).
