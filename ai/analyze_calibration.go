@@ -13,7 +13,7 @@ import (
 // calibrate --merge --fit` on self-play games and kept only where it
 // lowered the Brier score of games it was not fitted on (docs/ai.md,
 // Calibration). A game without a map keeps its raw chances.
-var chanceMaps = map[string]chanceMap{
+var chanceMaps = map[string]ChanceMap{
 	// The issue's 300 games of hard against hard, 27 November 2026:
 	// fitted on half the runs (5,808 chances), the other half's Brier
 	// score 0.070 raw, 0.068 mapped. Knotwork's raw chances are too timid
@@ -30,8 +30,21 @@ var chanceMaps = map[string]chanceMap{
 	"glorieta": {A: 0.30, B: 0.14, M: -0.28},
 }
 
-// chanceMap is one game's calibration map (see chanceMaps).
-type chanceMap struct{ A, B, M float64 }
+// ChanceMap is a calibration map of a seat's chance (see chanceMaps);
+// tessera calibrate fits one (lab.FitLogistic).
+type ChanceMap struct{ A, B, M float64 }
+
+// Apply maps one seat's chance p (clamped away from 0 and 1 first, so
+// that a certain chance stays finite); mover says whether the seat is the
+// one to move, whose own search gave the chance.
+func (m ChanceMap) Apply(p float64, mover bool) float64 {
+	p = min(1-1e-3, max(1e-3, p))
+	x := m.A*math.Log(p/(1-p)) + m.B
+	if mover {
+		x += m.M
+	}
+	return 1 / (1 + math.Exp(-x))
+}
 
 // Calibrated is win (one position's chances, as Analyze gives them from
 // the search of mover, the seat to move) mapped by game's calibration
@@ -47,12 +60,7 @@ func Calibrated(game string, win []float64, mover engine.Seat) []float64 {
 		if p <= 0 || p >= 1 { // certain: a finished game, a win at once
 			continue
 		}
-		p = min(1-1e-3, max(1e-3, p))
-		x := m.A*math.Log(p/(1-p)) + m.B
-		if engine.Seat(s) == mover {
-			x += m.M
-		}
-		out[s] = 1 / (1 + math.Exp(-x))
+		out[s] = m.Apply(p, engine.Seat(s) == mover)
 	}
 	for _, p := range out {
 		total += p

@@ -16,7 +16,7 @@ func TestCalibrated(t *testing.T) {
 	if got := Calibrated("nomap", raw, 0); got[0] != 0.9 || got[1] != 0.1 || &got[0] == &raw[0] {
 		t.Fatalf("without a map: %v", got)
 	}
-	chanceMaps["testgame"] = chanceMap{A: 0.5}
+	chanceMaps["testgame"] = ChanceMap{A: 0.5}
 	defer delete(chanceMaps, "testgame")
 	got := Calibrated("testgame", raw, 0)
 	if math.Abs(got[0]+got[1]-1) > 1e-12 || got[0] >= 0.9 || got[0] <= 0.5 {
@@ -29,7 +29,7 @@ func TestCalibrated(t *testing.T) {
 	// takes both seats' chances back to 1/2 (B = logit 0.6 raises the other
 	// seat's 0.4, M = -2 B lowers the mover's 0.6), whichever seat moves.
 	shift := math.Log(0.6 / 0.4)
-	chanceMaps["testgame"] = chanceMap{A: 1, B: shift, M: -2 * shift}
+	chanceMaps["testgame"] = ChanceMap{A: 1, B: shift, M: -2 * shift}
 	for mover, w := range [][]float64{{0.6, 0.4}, {0.4, 0.6}} {
 		got := Calibrated("testgame", w, engine.Seat(mover))
 		if math.Abs(got[0]-0.5) > 1e-9 || math.Abs(got[0]+got[1]-1) > 1e-12 {

@@ -319,17 +319,9 @@ type Logistic struct {
 	M float64 `json:"m"`
 }
 
-// Apply maps one chance (clamped away from 0 and 1 first, so that a
-// certain chance stays finite); mover says whether it is the chance of
-// the seat to move.
-func (l Logistic) Apply(p float64, mover bool) float64 {
-	p = min(1-1e-3, max(1e-3, p))
-	x := l.A*math.Log(p/(1-p)) + l.B
-	if mover {
-		x += l.M
-	}
-	return 1 / (1 + math.Exp(-x))
-}
+// Apply maps one chance as the service does (ai.ChanceMap.Apply); mover
+// says whether it is the chance of the seat to move.
+func (l Logistic) Apply(p float64, mover bool) float64 { return ai.ChanceMap(l).Apply(p, mover) }
 
 // applyTo maps a point's chance.
 func (l Logistic) applyTo(pt [3]float64) float64 { return l.Apply(pt[0], pt[2] == 1) }

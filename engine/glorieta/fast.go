@@ -166,19 +166,12 @@ func (b *book) union(s, v, w int) {
 	}
 }
 
-// memberMask has bit d set when world cell w's neighbour in direction d
-// is a member of seat s (w a board cell: its neighbours are all in the
-// world).
-func (b *book) memberMask(s, w int) int {
-	return int(b.nbrs[s][w])
-}
-
 // join makes world cell w (a board cell, not yet a member) a member of
 // seat s and reports whether s now has a loop (see the top of the file).
 func (b *book) join(s, w int) (loop bool) {
 	nb := &worldNbr[w]
 	m := &b.member[s]
-	rs := &runStarts[b.memberMask(s, w)]
+	rs := &runStarts[b.nbrs[s][w]]
 	var roots [3]int
 	for i := 0; i < int(rs.n); i++ {
 		roots[i] = b.find(s, int(nb[rs.dir[i]]))
