@@ -36,10 +36,12 @@ var neighbours [64][4]int8
 var colourIndex [256]uint8
 
 // shapes[code] are the distinct orientations of the tile whose edges have
-// that base-4 code, and canonCode[code] its canonical tile.
+// that base-4 code, canonTile[code] its canonical tile and codeTile[code]
+// the tile itself.
 var (
 	shapes    [256]orientationSet
 	canonTile [256]Tile
+	codeTile  [256]Tile
 )
 
 type orientationSet struct {
@@ -68,6 +70,7 @@ func init() {
 		shapes[code].n = len(os)
 		copy(shapes[code].o[:], os)
 		canonTile[code] = t.Canonical()
+		codeTile[code] = t
 	}
 }
 
@@ -277,7 +280,7 @@ func (st *State) Determinize(viewer engine.Seat, r *engine.Rand) engine.State {
 			pool = append(pool, h...)
 		}
 	}
-	slices.SortFunc(pool, func(a, b Tile) int { return tileCode(a) - tileCode(b) })
+	sortByCode(pool)
 	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	k := 0
 	for s, h := range c.Hands {
@@ -290,6 +293,30 @@ func (st *State) Determinize(viewer engine.Seat, r *engine.Rand) engine.State {
 	// on the order in which the receiver's frontier grew.
 	c.front.build(c)
 	return c
+}
+
+// sortByCode puts tiles in the order of their codes. Tiles of one code are
+// equal, so a count of each code gives the one sorted order without
+// comparing: Determinize sorts about 60 tiles every iteration of a search,
+// and a comparison sort was a fifth of hard's time. A tile that is not of
+// the game (no code) falls back to the comparison sort.
+func sortByCode(pool []Tile) {
+	var count [256]uint16
+	for _, t := range pool {
+		code := tileCode(t)
+		if code < 0 {
+			slices.SortFunc(pool, func(a, b Tile) int { return tileCode(a) - tileCode(b) })
+			return
+		}
+		count[code]++
+	}
+	k := 0
+	for code, n := range count {
+		for ; n > 0; n-- {
+			pool[k] = codeTile[code]
+			k++
+		}
+	}
 }
 
 // LegalKeys appends the keys of Legal's moves, in Legal's order (each tile

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"tessera/engine"
@@ -393,4 +394,37 @@ func BenchmarkDeterminize(b *testing.B) {
 		st.PlayRandom(&r)
 	}
 	enginetest.BenchDeterminize(b, st, 0)
+}
+
+// TestSortByCodeIsTheComparisonSort: the counting sort Determinize uses
+// gives exactly the comparison sort's order (the shuffle that follows
+// starts from it, so any other order would change every search): on real
+// bags and hands, and on random pools with repeats of every code.
+func TestSortByCodeIsTheComparisonSort(t *testing.T) {
+	byCompare := func(p []Tile) []Tile {
+		q := slices.Clone(p)
+		slices.SortFunc(q, func(a, b Tile) int { return tileCode(a) - tileCode(b) })
+		return q
+	}
+	var pools [][]Tile
+	for seed := uint64(1); seed <= 5; seed++ {
+		st := newGame(t, 2, seed)
+		pools = append(pools, slices.Concat(st.Bag, st.Hands[0], st.Hands[1]))
+	}
+	r := engine.NewRand(7)
+	for i := 0; i < 200; i++ {
+		p := make([]Tile, r.IntN(120))
+		for k := range p {
+			p[k] = codeTile[r.IntN(256)]
+		}
+		pools = append(pools, p)
+	}
+	for i, p := range pools {
+		want := byCompare(p)
+		got := slices.Clone(p)
+		sortByCode(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("pool %d (%d tiles): counting sort %v, comparison sort %v", i, len(p), got, want)
+		}
+	}
 }
