@@ -61,7 +61,7 @@ type node struct {
 	visits   int
 	children []*child
 	index    map[moveKey]int // key → children index (determinized games)
-	byKey    map[uint64]int  // the same, by engine.KeyLister keys
+	byKey    keyIndex        // the same, by engine.KeyLister keys
 	// Without a Determinizer every iteration reaches the same position
 	// here, so the legal moves are the same on every visit: count is their
 	// number (-1 before the first look), and legal, while the tree's cache
@@ -287,12 +287,9 @@ func (t *tree) pick(n *node, st engine.State, mover engine.Seat) (c *child, fres
 // taken gets its move, built for this determinization.
 func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit int) (*child, bool) {
 	t.keys = kl.LegalKeys(t.keys[:0])
-	if n.byKey == nil {
-		n.byKey = make(map[uint64]int, len(t.keys))
-	}
 	t.present, t.untriedKeys = t.present[:0], t.untriedKeys[:0]
 	for _, k := range t.keys {
-		if i, ok := n.byKey[k]; ok {
+		if i, ok := n.byKey.get(k); ok {
 			ch := n.children[i]
 			ch.avail++
 			t.present = append(t.present, ch)
@@ -311,7 +308,7 @@ func (t *tree) pickKeyed(n *node, kl engine.KeyLister, mover engine.Seat, limit 
 		}
 		c := t.newChild(kl.MoveOfKey(k))
 		c.avail = 1
-		n.byKey[k] = len(n.children)
+		n.byKey.put(k, len(n.children))
 		n.children = append(n.children, c)
 		return c, true
 	}
