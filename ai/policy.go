@@ -42,7 +42,8 @@ type Policy struct {
 	Order bool
 	// Explore is UCB1's exploration constant (0: 0.7, Cowling et al.'s).
 	// The rewards of near-equal moves differ by little, so a smaller
-	// constant spends more of the visits on the best of them.
+	// constant spends more of the visits on the best of them. Under
+	// Measured it keeps to Closure (measured there, and lost in Elemental).
 	Explore float64
 	// Measured keeps each idea to the games where it was measured to pay
 	// (docs/ai.md): Greedy only where points are not banked (Closure,
@@ -51,8 +52,8 @@ type Policy struct {
 	// playouts gained nothing from them at 1.7 times the CPU), Cut only
 	// where points are not banked and hands are hidden (engine.Determinizer:
 	// Closure), Decisive only where nothing is hidden (Glorieta, the one
-	// such game with an engine.Finisher). Elsewhere the search is the one
-	// before issue #28.
+	// such game with an engine.Finisher), Explore where Cut may apply
+	// (Closure). Elsewhere the search is the one before issue #28.
 	Measured bool
 	// Trim is the share of the budget's iterations the search runs in a
 	// game whose playouts it informs (Greedy or Decisive applies there),
@@ -62,6 +63,10 @@ type Policy struct {
 	// Hard keeps its move within the issue's 2 s on one core that way
 	// (docs/ai.md, "Think time"). 0 runs them all.
 	Trim float64
+	// GreedyTrim, when set, is Trim for a game whose playouts are informed
+	// (Greedy applies: Closure); Trim then keeps to the games whose
+	// playouts are decisive (Glorieta), whose iterations cost otherwise.
+	GreedyTrim float64
 	// Omniscient searches the true position instead of determinizations:
 	// it sees the other hands and the draws to come. It is a measure for
 	// the lab only (what hidden information costs the search), never a
@@ -84,15 +89,17 @@ type Policy struct {
 // budget: Elemental 0.492 to 0.725, Closure 0.583 to 0.700). In Closure
 // the first four moves of each playout are informed among 8 drawn (0.750);
 // Elemental's short playouts gained nothing from them. Closure, where
-// those iterations cost the most, runs 35% of them (10,500), which keeps
+// those iterations cost the most, runs half of them (15,000), which keeps
 // its costliest move (mid-game, where the open cells are most) within 2 s
-// on one core. In Glorieta the first four moves of each playout take a
+// on one core, with UCB1's constant 0.3 (head to head at the normal
+// budget: all the iterations against 35% of them won 0.637, the constant
+// 0.3 against 0.7 won 0.570). In Glorieta the first four moves of each playout take a
 // win at once when there is one (Decisive): against the search before,
 // 100 games at the normal budget, 0.740 with every iteration and 0.720
 // with 35% of them, which keeps its costliest move (from the start,
 // where the ring makes every edge cell a candidate) within 2 s on one
 // core. Knotwork and TilingKing keep the search before issue #28.
-var HardPolicy = Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4, Measured: true, Trim: 0.35, Decisive: 4}
+var HardPolicy = Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4, Measured: true, Trim: 0.35, GreedyTrim: 0.5, Explore: 0.3, Decisive: 4}
 
 // scoped is the policy as it applies to st's game: with Measured, the
 // ideas the game was not measured with are dropped.
@@ -106,6 +113,7 @@ func (p Policy) scoped(st engine.State) Policy {
 	}
 	if isBanked(st) || !hidden {
 		p.Cut = 0
+		p.Explore = 0
 	}
 	if hidden { // measured only where nothing is hidden (Glorieta)
 		p.Decisive = 0
@@ -117,10 +125,15 @@ func (p Policy) scoped(st engine.State) Policy {
 // st's game: n, or n trimmed (Trim) where the playouts are informed.
 func (p Policy) iterations(st engine.State, n int) int {
 	p = p.scoped(st)
-	if p.Trim <= 0 || p.Trim >= 1 || !(p.Greedy > 0 && informs(st) || p.Decisive > 0 && decides(st)) {
+	greedy := p.Greedy > 0 && informs(st)
+	trim := p.Trim
+	if greedy && p.GreedyTrim > 0 {
+		trim = p.GreedyTrim
+	}
+	if trim <= 0 || trim >= 1 || !(greedy || p.Decisive > 0 && decides(st)) {
 		return n
 	}
-	return max(1, int(math.Round(float64(n)*p.Trim)))
+	return max(1, int(math.Round(float64(n)*trim)))
 }
 
 // decides reports whether st's game can take decisive playout moves: it

@@ -63,8 +63,8 @@ func (p Player) budget(think time.Duration) ai.Budget {
 // parsePolicy reads a policy's letters, each followed by its number:
 // gF (Greedy, the share of informed playout moves), sN (Sample), pN
 // (GreedyPlies), cN (Cut), a1 (Apply), eF (Explore), m1 (Measured), o1
-// (Order), tF (Trim), x1 (Omniscient, the lab's measure only), wN
-// (Decisive). "g1s8" is every playout move informed from 8 drawn; "" is
+// (Order), tF (Trim), qF (GreedyTrim), x1 (Omniscient, the lab's
+// measure only), wN (Decisive). "g1s8" is every playout move informed from 8 drawn; "" is
 // the zero policy.
 func parsePolicy(spec string) (ai.Policy, bool) {
 	var p ai.Policy
@@ -109,6 +109,11 @@ func parsePolicy(spec string) (ai.Policy, bool) {
 				return ai.Policy{}, false
 			}
 			p.Trim = f
+		case 'q':
+			if f > 1 {
+				return ai.Policy{}, false
+			}
+			p.GreedyTrim = f
 		default:
 			return ai.Policy{}, false
 		}
