@@ -93,12 +93,14 @@ type Policy struct {
 // its costliest move (mid-game, where the open cells are most) within 2 s
 // on one core, with UCB1's constant 0.3 (head to head at the normal
 // budget: all the iterations against 35% of them won 0.637, the constant
-// 0.3 against 0.7 won 0.570). In Glorieta the first four moves of each playout take a
-// win at once when there is one (Decisive): against the search before,
-// 100 games at the normal budget, 0.740 with every iteration and 0.720
-// with 35% of them, which keeps its costliest move (from the start,
-// where the ring makes every edge cell a candidate) within 2 s on one
-// core. Knotwork and TilingKing keep the search before issue #28.
+// 0.3 against 0.7 won 0.570; against the search before, 0.708 over 200
+// games at the hard budget). In Glorieta the first four moves of each
+// playout take a win at once when there is one (Decisive): against the
+// search before, 100 games at the normal budget, 0.740 with every
+// iteration and 0.720 with 35% of them, which keeps its costliest move
+// (from the start, where the ring makes every edge cell a candidate)
+// within 2 s on one core. Knotwork and TilingKing keep the search before
+// issue #28.
 var HardPolicy = Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4, Measured: true, Trim: 0.35, GreedyTrim: 0.5, Explore: 0.3, Decisive: 4}
 
 // scoped is the policy as it applies to st's game: with Measured, the
@@ -122,7 +124,8 @@ func (p Policy) scoped(st engine.State) Policy {
 }
 
 // iterations is how many of a budget's n iterations the search runs in
-// st's game: n, or n trimmed (Trim) where the playouts are informed.
+// st's game: n, or n trimmed where the playouts are informed (GreedyTrim,
+// or Trim when it is 0) or decisive (Trim).
 func (p Policy) iterations(st engine.State, n int) int {
 	p = p.scoped(st)
 	greedy := p.Greedy > 0 && informs(st)
