@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -92,16 +93,19 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		playoutMoves                 int
 		iterations                   int     // of the hard budget's 30,000
 		explore                      float64 // UCB1's constant
+		judgeScale                   float64 // the margin three quarters won, where a playout is judged before the end (0: none is)
 	}{
-		{"elemental", true, false, false, false, 4, 30000, explore}, // its own short playouts; 0.3 lost there
+		// Its own short playouts, judged at 8 points (5 lost to the old
+		// hard); UCB1's 0.3 lost there.
+		{"elemental", true, false, false, false, 4, 30000, explore, 8},
 		// Trimmed to half (GreedyTrim): informed playouts to the end cost
 		// the most per iteration. The smaller constant was measured here.
-		{"closure", true, true, false, false, maxPlayout, 15000, 0.3},
+		{"closure", true, true, false, false, maxPlayout, 15000, 0.3, 0},
 		// Playouts that never miss a loop their mover could close, trimmed
 		// further (Trim): a decisive move looks among thousands of pairs.
-		{"glorieta", false, false, false, true, maxPlayout, 10500, explore},
-		{"knotwork", false, false, false, false, maxPlayout, 30000, explore},
-		{"tilingking", false, false, false, false, maxPlayout, 30000, explore},
+		{"glorieta", false, false, false, true, maxPlayout, 10500, explore, 0},
+		{"knotwork", false, false, false, false, maxPlayout, 30000, explore, 0},
+		{"tilingking", false, false, false, false, maxPlayout, 30000, explore, 0},
 	} {
 		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 1})
 		if err != nil {
@@ -130,8 +134,59 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		if tr.playoutLimit != c.playoutMoves {
 			t.Errorf("%s: playouts of %d moves, want %d", c.game, tr.playoutLimit, c.playoutMoves)
 		}
+		if got := tr.judgeScale; tr.judge != (c.judgeScale > 0) || tr.judge && got != c.judgeScale {
+			t.Errorf("%s: playouts judged %v at %v points, want %v", c.game, tr.judge, got, c.judgeScale)
+		}
 	}
 }
+
+// TestJudgeScale: a playout judged before the game's end counts its
+// margin at the policy's JudgeScale, bankedScale (5) without one. At 10
+// to 7 the margin is 3: the result is 0.9·(1±tanh(3/scale))/2, beside the
+// margin term 0.1·(1±tanh(3/3.5))/2 (scale 1 + 10/4), which the policy
+// does not change. A position that is not judged (over, or cut short
+// where points are not banked) is unchanged by it.
+func TestJudgeScale(t *testing.T) {
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+	st := judged{scores: []int{10, 7}}
+	margin := 0.05 * (1 + math.Tanh(3/3.5))
+	for _, c := range []struct {
+		scale float64
+		want  float64 // seat 0's reward
+	}{
+		{bankedScale, 0.45*(1+math.Tanh(3.0/5)) + margin},
+		{8, 0.45*(1+math.Tanh(3.0/8)) + margin}, // hard's in Elemental: a lead of 3 is 0.68 won, not 0.77
+		{16, 0.45*(1+math.Tanh(3.0/16)) + margin},
+	} {
+		got := rewards(st, true, c.scale)
+		if !near(got[0], c.want) || !near(got[0]+got[1], 1) {
+			t.Errorf("scale %v: rewards %v, want %v for seat 0 (and the two summing to 1)", c.scale, got, c.want)
+		}
+	}
+	// Not judged: a shared 0.45 each, whatever the scale.
+	if a, b := rewards(st, false, 5), rewards(st, false, 8); !slices.Equal(a, b) {
+		t.Errorf("a position not judged depends on the scale: %v, %v", a, b)
+	}
+	// The analysis judges at bankedScale, so its chances (and their
+	// calibration, docs/calibration) are what they were.
+	el, err := engine.New(engine.Setup{Game: "elemental", Players: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := newTree(el, el.ToMove(), 1, AnalysisBudget.Policy); !tr.judge || tr.judgeScale != bankedScale {
+		t.Errorf("the analysis judges %v at %v points, want at %v", tr.judge, tr.judgeScale, bankedScale)
+	}
+}
+
+// judged is a position cut short, for TestJudgeScale.
+type judged struct {
+	engine.State
+	scores []int
+}
+
+func (j judged) Players() int  { return len(j.scores) }
+func (j judged) Over() bool    { return false }
+func (j judged) Scores() []int { return j.scores }
 
 // TestTrimIsFewerIterations: a trimmed budget is exactly the search of
 // the trimmed number of iterations (the same move and statistics), in a

@@ -27,12 +27,12 @@ const (
 // by every seat, except in a game whose points are banked
 // (engine.Game's Banked), where its result is judged from the margin so far:
 // winWeight·(1+tanh(m/bankedScale))/2.
-func Rewards(st engine.State) []float64 { return rewards(st, isBanked(st)) }
+func Rewards(st engine.State) []float64 { return rewards(st, isBanked(st), bankedScale) }
 
 // rewards is Rewards, judging a position that is not over by its margin
 // when judge is set (a game with banked points, or a playout cut short by
-// the policy's Cut).
-func rewards(st engine.State, judge bool) []float64 {
+// the policy's Cut), with scale in place of bankedScale.
+func rewards(st engine.State, judge bool, scale float64) []float64 {
 	n := st.Players()
 	out := make([]float64, n)
 	if st.Over() {
@@ -61,7 +61,7 @@ func rewards(st engine.State, judge bool) []float64 {
 	for _, v := range scores {
 		top = max(top, abs(v))
 	}
-	scale := 1 + float64(top)/4
+	marginScale := 1 + float64(top)/4
 	for s := range out {
 		other := math.MinInt
 		for t, v := range scores {
@@ -73,9 +73,9 @@ func rewards(st engine.State, judge bool) []float64 {
 		if other != math.MinInt {
 			m = float64(scores[s] - other)
 		}
-		out[s] += marginWeight * (1 + math.Tanh(m/scale)) / 2
+		out[s] += marginWeight * (1 + math.Tanh(m/marginScale)) / 2
 		if banked { // the result, judged from the banked margin
-			out[s] += winWeight * (1 + math.Tanh(m/bankedScale)) / 2
+			out[s] += winWeight * (1 + math.Tanh(m/scale)) / 2
 		}
 	}
 	return out

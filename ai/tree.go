@@ -112,10 +112,13 @@ type tree struct {
 	// orders: the policy's Order applies (a game with hidden hands whose
 	// positions score moves by key), so every node expands its best
 	// moves first.
-	orders   bool
-	explore  float64  // UCB1's constant: explore, or the policy's Explore
-	judge    bool     // a playout that ends before the game is judged by its margin (rewards)
-	playKeys []uint64 // scratch: LegalKeys of a playout's position
+	orders  bool
+	explore float64 // UCB1's constant: explore, or the policy's Explore
+	judge   bool    // a playout that ends before the game is judged by its margin (rewards)
+	// judgeScale is the margin at which such a position counts about three
+	// quarters won: bankedScale, or the policy's JudgeScale.
+	judgeScale float64
+	playKeys   []uint64 // scratch: LegalKeys of a playout's position
 }
 
 // cacheMoves bounds the legal moves a tree keeps in its nodes' caches
@@ -132,6 +135,10 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 		policy: p, informed: informs(st), judge: isBanked(st), explore: explore}
 	if p.Explore > 0 {
 		t.explore = p.Explore
+	}
+	t.judgeScale = bankedScale
+	if p.JudgeScale > 0 {
+		t.judgeScale = p.JudgeScale
 	}
 	_, ks := st.(engine.KeyScorer)
 	_, kl := st.(engine.KeyLister)
@@ -191,7 +198,7 @@ func (t *tree) iterate() {
 	}
 	if reward == nil {
 		t.playout(st)
-		reward = rewards(st, t.judge)
+		reward = rewards(st, t.judge, t.judgeScale)
 	}
 	for _, c := range path {
 		c.visits++

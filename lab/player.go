@@ -109,6 +109,8 @@ func parsePolicy(spec string) (ai.Policy, bool) {
 				return ai.Policy{}, false
 			}
 			p.Trim = f
+		case 'k':
+			p.JudgeScale = f
 		case 'q':
 			if f > 1 {
 				return ai.Policy{}, false
