@@ -95,9 +95,9 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		explore                      float64 // UCB1's constant
 		judgeScale                   float64 // the margin three quarters won, where a playout is judged before the end (0: none is)
 	}{
-		// Its own short playouts, judged at 8 points (5 lost to the old
-		// hard); UCB1's 0.3 lost there.
-		{"elemental", true, false, false, false, 4, 30000, explore, 8},
+		// Its own short playouts, judged at 5 points (8 won at the normal
+		// budget, lost at hard's); UCB1's 0.3 lost there.
+		{"elemental", true, false, false, false, 4, 30000, explore, bankedScale},
 		// Trimmed to half (GreedyTrim): informed playouts to the end cost
 		// the most per iteration. The smaller constant was measured here.
 		{"closure", true, true, false, false, maxPlayout, 15000, 0.3, 0},
@@ -155,7 +155,7 @@ func TestJudgeScale(t *testing.T) {
 		want  float64 // seat 0's reward
 	}{
 		{bankedScale, 0.45*(1+math.Tanh(3.0/5)) + margin},
-		{8, 0.45*(1+math.Tanh(3.0/8)) + margin}, // hard's in Elemental: a lead of 3 is 0.68 won, not 0.77
+		{8, 0.45*(1+math.Tanh(3.0/8)) + margin}, // a lead of 3 is 0.68 won, not 0.77
 		{16, 0.45*(1+math.Tanh(3.0/16)) + margin},
 	} {
 		got := rewards(st, true, c.scale)
