@@ -28,6 +28,15 @@ var chanceMaps = map[string]ChanceMap{
 	// average, movers won 0.494): A pulls them to the middle, M takes back
 	// the mover's share (0.0006 of the score beyond A and B alone).
 	"glorieta": {A: 0.30, B: 0.14, M: -0.28},
+	// The 300 games of hard against hard, 27 November 2026
+	// (docs/calibration/elemental): fitted on half the runs (19,200
+	// chances), the other half's Brier score 0.178 raw, 0.174 mapped (0.235
+	// for always 1/2). Elemental's raw chances are too sure away from the
+	// ends (a seat given 10-20% won 23% of the time, one given 20-30% won
+	// 35%), and the seat to move is given too little (0.484 on average;
+	// movers won 0.500): A pulls the chances to the middle, M gives the
+	// mover back its share.
+	"elemental": {A: 0.66, B: -0.09, M: 0.18},
 }
 
 // ChanceMap is a calibration map of a seat's chance (see chanceMaps);
