@@ -16,8 +16,9 @@ import (
 // (ai.Calibrated: both seats' chances of a position mapped, then scaled
 // to sum to 1) lowers the Brier score of the chunks it was not fitted on
 // (the even-numbered files, as tessera calibrate --merge --fit holds them
-// out). A map fitted on one build's chances and kept after they changed,
-// or a map that only fits its own half, fails here.
+// out). A map copied wrong, or one that only fits its own half, fails
+// here. (The chunks are recorded data: a change of the analysis that
+// leaves an old map in place needs a new run, which this cannot see.)
 func TestCalibrationMapsOnTheRecordedRuns(t *testing.T) {
 	dirs, err := filepath.Glob("../docs/calibration/*")
 	if err != nil {
