@@ -84,7 +84,8 @@ type Policy struct {
 	// winWeight·(1+tanh(margin/JudgeScale))/2 (0: bankedScale, 5 points,
 	// tuned against greedy before ordered expansion). A larger scale
 	// tells a lead of a few points from one of a dozen instead of
-	// calling both won, so a move that adds points to a lead still shows.
+	// calling both won. In Elemental 8 paid at the normal budget and lost
+	// at hard's (docs/ai.md), so no level sets it: a lab letter.
 	JudgeScale float64
 }
 

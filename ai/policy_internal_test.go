@@ -144,8 +144,8 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 // margin at the policy's JudgeScale, bankedScale (5) without one. At 10
 // to 7 the margin is 3: the result is 0.9·(1±tanh(3/scale))/2, beside the
 // margin term 0.1·(1±tanh(3/3.5))/2 (scale 1 + 10/4), which the policy
-// does not change. A position that is not judged (over, or cut short
-// where points are not banked) is unchanged by it.
+// does not change. A position cut short but not judged (points not
+// banked, no Cut) is unchanged by it.
 func TestJudgeScale(t *testing.T) {
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 	st := judged{scores: []int{10, 7}}
