@@ -20,14 +20,15 @@ var chanceMaps = map[string]ChanceMap{
 	// (a seat given 70-80% won 96% of the time). Its search does not favour
 	// the mover (its chances 0.494, the movers' wins 0.503): no M.
 	"knotwork": {A: 1.81},
-	// 150 games of hard against hard (half the 300), 27 November
-	// 2026: fitted on half the runs (8,078 chances), the other half's
-	// Brier score 0.274 raw, 0.242 mapped (0.250 for always 1/2). Glorieta's
-	// raw chances are far too sure (a seat given under 10% won 32% of the
-	// time) and favour the mover's own side (the mover given 0.580 on
-	// average, movers won 0.494): A pulls them to the middle, M takes back
-	// the mover's share (0.0006 of the score beyond A and B alone).
-	"glorieta": {A: 0.30, B: 0.14, M: -0.28},
+	// The 300 games of hard against hard, 27 November 2026
+	// (docs/calibration/glorieta): fitted on half the runs (15,032
+	// chances), the other half's Brier score 0.272 raw, 0.242 mapped (0.250
+	// for always 1/2). Glorieta's raw chances are far too sure (a seat given
+	// under 10% won 32% of the time) and favour the mover's own side (the
+	// mover given 0.578 on average, movers won 0.494): A pulls them to the
+	// middle, M takes back the mover's share. (The map of the first 150
+	// games, whose chunks were lost, was A 0.30, B 0.14, M -0.28.)
+	"glorieta": {A: 0.27, B: 0.13, M: -0.26},
 	// The 300 games of hard against hard, 27 November 2026
 	// (docs/calibration/elemental): fitted on half the runs (19,200
 	// chances), the other half's Brier score 0.178 raw, 0.174 mapped (0.235
