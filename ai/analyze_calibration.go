@@ -16,10 +16,11 @@ import (
 var chanceMaps = map[string]ChanceMap{
 	// The 300 games of hard against hard, 27 November 2026
 	// (docs/calibration/knotwork): fitted on half the runs (5,808
-	// chances), the other half's Brier score 0.070 raw, 0.068 mapped. Knotwork's raw chances are too timid
-	// (a seat given 70-80% won 96% of the time). Its search hardly favours
-	// the mover (its chances 0.492, the movers' wins 0.501): no M (fitted
-	// with one, 0.0678 held out against 0.0680 without, docs/ai.md).
+	// chances), the other half's Brier score 0.070 raw, 0.068 mapped.
+	// Knotwork's raw chances are too timid (a seat given 70-80% won 96%
+	// of the time). Its search hardly favours the mover (its chances
+	// 0.492, the movers' wins 0.501): no M (fitted with one, 0.0678 held
+	// out against 0.0680 without, docs/ai.md).
 	"knotwork": {A: 1.81},
 	// The 300 games of hard against hard, 27 November 2026
 	// (docs/calibration/glorieta): fitted on half the runs (15,032
