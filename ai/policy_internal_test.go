@@ -90,22 +90,26 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 	for _, c := range []struct {
 		game                         string
 		order, greedy, cut, decisive bool
+		sample                       int // the moves an informed playout move looks at (0: all), where playouts are informed
 		playoutMoves                 int
 		iterations                   int     // of the hard budget's 30,000
 		explore                      float64 // UCB1's constant
 		judgeScale                   float64 // the margin three quarters won, where a playout is judged before the end (0: none is)
 	}{
 		// Its own short playouts, judged at 5 points (8 won at the normal
-		// budget, lost at hard's); UCB1's 0.3 lost there.
-		{"elemental", true, false, false, false, 4, 30000, explore, bankedScale},
+		// budget, lost at hard's), every move informed among all the legal
+		// moves with every iteration: an informed move costs about 1 µs a
+		// legal move there. UCB1's 0.3 lost there.
+		{"elemental", true, true, false, false, 0, 4, 30000, explore, bankedScale},
 		// Trimmed to half (GreedyTrim): informed playouts to the end cost
-		// the most per iteration. The smaller constant was measured here.
-		{"closure", true, true, false, false, maxPlayout, 15000, 0.3, 0},
+		// the most per iteration, so an informed move looks at 8. The
+		// smaller constant was measured here.
+		{"closure", true, true, false, false, 8, maxPlayout, 15000, 0.3, 0},
 		// Playouts that never miss a loop their mover could close, trimmed
 		// further (Trim): a decisive move looks among thousands of pairs.
-		{"glorieta", false, false, false, true, maxPlayout, 10500, explore, 0},
-		{"knotwork", false, false, false, false, maxPlayout, 30000, explore, 0},
-		{"tilingking", false, false, false, false, maxPlayout, 30000, explore, 0},
+		{"glorieta", false, false, false, true, 0, maxPlayout, 10500, explore, 0},
+		{"knotwork", false, false, false, false, 0, maxPlayout, 30000, explore, 0},
+		{"tilingking", false, false, false, false, 0, maxPlayout, 30000, explore, 0},
 	} {
 		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 1})
 		if err != nil {
@@ -117,6 +121,9 @@ func TestHardPolicyWhereMeasured(t *testing.T) {
 		}
 		if got := tr.policy.Greedy > 0 && tr.informed; got != c.greedy {
 			t.Errorf("%s: informed playouts %v, want %v", c.game, got, c.greedy)
+		}
+		if c.greedy && tr.policy.Sample != c.sample {
+			t.Errorf("%s: an informed playout move looks at %d moves, want %d (0: all)", c.game, tr.policy.Sample, c.sample)
 		}
 		if got := tr.policy.Cut > 0; got != c.cut {
 			t.Errorf("%s: cut playouts %v, want %v", c.game, got, c.cut)
