@@ -131,8 +131,8 @@ func (p Policy) scoped(st engine.State) Policy {
 		// Elemental's playouts are two moves a player and an informed
 		// move reads KeyPoints (about 1 µs a legal move), so every
 		// playout move is informed among all the legal moves, with every
-		// iteration: measured so (docs/ai.md, "Elemental: informed
-		// playouts against the old search").
+		// iteration: measured so (docs/ai.md, "Elemental: four times
+		// the iterations, and informed playouts against the old search").
 		p.Sample, p.GreedyPlies, p.Trim, p.GreedyTrim = 0, 0, 0, 0
 	}
 	if isBanked(st) || !hidden {
