@@ -16,9 +16,9 @@ import (
 // storage/, imports no driver), discordgo only in bot/, the Prometheus
 // client only in metrics/, the engine free of everything but the
 // standard library and itself, the AI of everything but those, and the
-// conformance helpers (storagetest, enginetest, aitest) and the Chromium
-// harness (internal/chrome, the only importer of chromedp) in tests
-// only.
+// conformance helpers (storagetest and its watch, enginetest, aitest)
+// and the Chromium harness (internal/chrome, the only importer of
+// chromedp) in tests only.
 func TestDependencyDirection(t *testing.T) {
 	only := map[string]string{
 		"github.com/fogleman/gg":              "render/",
@@ -50,8 +50,10 @@ func TestDependencyDirection(t *testing.T) {
 			if strings.HasPrefix(filepath.ToSlash(path), "engine/") && strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") {
 				t.Errorf("%s (the engine) imports %s", path, p)
 			}
-			// The conformance suite imports testing: tests only.
-			if p == "tessera/storage/storagetest" && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "storage/storagetest/") {
+			// The conformance suite imports testing, and the store that
+			// wakes a test's waits (storagetest/watch) is for tests too:
+			// tests only.
+			if (p == "tessera/storage/storagetest" || strings.HasPrefix(p, "tessera/storage/storagetest/")) && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "storage/storagetest/") {
 				t.Errorf("%s imports %s, which only tests may import", path, p)
 			}
 			// The engine's and the AI's conformance helpers, and the
