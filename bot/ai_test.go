@@ -61,11 +61,7 @@ func openAIBot(t *testing.T, srv *fakediscord.Server, st storage.Store, hook fun
 func startAI(t *testing.T, hook func(ctx context.Context, id uint64, moves int)) (*world, func()) {
 	t.Helper()
 	srv := fakediscord.New(t)
-	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() }) // after the bot's cleanup (cleanups run last first)
+	st := tempStore(t) // closed after the bot's cleanup (cleanups run last first)
 	b, stop := openAIBot(t, srv, st, hook)
 	return &world{srv: srv, bot: b, store: st, ana: srv.User, bo: srv.AddUser("bo")}, stop
 }
@@ -107,18 +103,22 @@ func (w *world) challengeAI(t *testing.T, id, name, options string, aiNames []st
 	boardPNG(t, "start post", post)
 }
 
-// waitMoves waits until game 1's record has at least n entries.
+// waitMoves waits until game 1's record has at least n entries (or the
+// game ended), woken by each write to the store.
 func (w *world) waitMoves(t *testing.T, n int) *tessera.Game {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for time.Now().Before(deadline) {
-		if g, err := w.store.Game(t.Context(), 1); err == nil && (len(g.Moves) >= n || g.Status != tessera.StatusPlaying) {
-			return g
+	var g *tessera.Game
+	if !w.waitStore(t, func() bool {
+		got, err := w.store.Game(t.Context(), 1)
+		if err != nil {
+			return false
 		}
-		time.Sleep(2 * time.Millisecond)
+		g = got
+		return len(g.Moves) >= n || g.Status != tessera.StatusPlaying
+	}) {
+		t.Fatalf("game 1 does not reach %d record entries", n)
 	}
-	t.Fatalf("game 1 does not reach %d record entries", n)
-	return nil
+	return g
 }
 
 // playToEnd plays alice (seat 0) with random legal moves through /move

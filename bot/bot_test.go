@@ -18,6 +18,7 @@ import (
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
+	"tessera/storage/storagetest/watch"
 )
 
 // patience bounds every wait in the end-to-end tests. Passing tests take
@@ -30,7 +31,7 @@ const patience = time.Minute * fakediscord.Slowdown
 type world struct {
 	srv     *fakediscord.Server
 	bot     *bot.Bot
-	store   storage.Store
+	store   *watch.Store // the service's, so that waits wake on its writes
 	svc     *service.Service
 	opt     bot.Options
 	ana, bo *discordgo.User
@@ -41,17 +42,51 @@ type world struct {
 
 // logBuffer keeps the bot's log for assertions (and sends it to the test's log).
 type logBuffer struct {
-	t  *testing.T
-	mu sync.Mutex
-	b  strings.Builder
+	t       *testing.T
+	mu      sync.Mutex
+	b       strings.Builder
+	changed chan struct{} // closed on the next line written (made by next)
 }
 
 func (l *logBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	l.b.Write(p)
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
 	l.mu.Unlock()
 	l.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
+}
+
+// next is the channel the next line written closes.
+func (l *logBuffer) next() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.changed == nil {
+		l.changed = make(chan struct{})
+	}
+	return l.changed
+}
+
+// waitLine waits until the log has a line containing s, woken by each
+// line the bot logs.
+func (l *logBuffer) waitLine(t *testing.T, s string) {
+	t.Helper()
+	timer := time.NewTimer(patience)
+	defer timer.Stop()
+	for {
+		ch := l.next() // before looking, so that a line logged meanwhile wakes us
+		if l.count(s) > 0 {
+			return
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			t.Fatalf("no log line with %q within %v", s, patience)
+		}
+	}
 }
 
 // String is the whole log so far.
@@ -92,16 +127,24 @@ func (c *fakeClock) Add(d time.Duration) {
 func newWorld(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) (*world, *slog.Logger) {
 	t.Helper()
 	srv := fakediscord.New(t, fopts...)
-	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	logs := &logBuffer{t: t}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	clock := &fakeClock{now: time.Now().UTC()}
 	w := &world{srv: srv, store: st, svc: newService(st, logger, clock.Now), opt: opt, ana: srv.User, clock: clock, logs: logs}
 	return w, logger
+}
+
+// tempStore is a new store in a temporary file, closed after the test
+// (after the bot's cleanup, registered later), which wakes waitStore.
+func tempStore(t *testing.T) *watch.Store {
+	t.Helper()
+	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return watch.New(st)
 }
 
 func start(t *testing.T, opt bot.Options, fopts ...fakediscord.Option) *world {
@@ -270,18 +313,29 @@ func (w *world) newGame(t *testing.T, extra ...fakediscord.Opt) {
 	}
 }
 
+// waitStore waits until cond holds, looking again after each write to
+// the world's store; false when patience ran out first (the deadline only
+// bounds a hang: the verdict is cond's).
+func (w *world) waitStore(t *testing.T, cond func() bool) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	return w.store.WaitFor(ctx, cond) == nil
+}
+
 // threadOf waits until the game's thread is made and returns its id.
 func (w *world) threadOf(t *testing.T, id uint64) string {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for time.Now().Before(deadline) {
-		if g, err := w.store.Game(t.Context(), id); err == nil && g.ThreadID != "" {
-			return g.ThreadID
+	thread := ""
+	if !w.waitStore(t, func() bool {
+		if g, err := w.store.Game(t.Context(), id); err == nil {
+			thread = g.ThreadID
 		}
-		time.Sleep(5 * time.Millisecond)
+		return thread != ""
+	}) {
+		t.Fatal("no thread made for the game")
 	}
-	t.Fatal("no thread made for the game")
-	return ""
+	return thread
 }
 
 // status is the game's status message (the thread's first message).
@@ -306,15 +360,14 @@ func (w *world) play(t *testing.T, u *discordgo.User, move string) *fakediscord.
 // settle waits until the bot delivered every announcement it owes.
 func (w *world) settle(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for time.Now().Before(deadline) {
-		if n, err := w.store.Outbox(t.Context()); err == nil && n == 0 {
-			return
-		}
-		time.Sleep(2 * time.Millisecond)
+	n := -1
+	if !w.waitStore(t, func() bool {
+		var err error
+		n, err = w.store.Outbox(t.Context())
+		return err == nil && n == 0
+	}) {
+		t.Fatalf("%d announcements still undelivered", n)
 	}
-	n, _ := w.store.Outbox(t.Context())
-	t.Fatalf("%d announcements still undelivered", n)
 }
 
 // suggest is the first autocomplete choice of u for what they typed.

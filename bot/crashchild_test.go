@@ -20,6 +20,7 @@ import (
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
+	"tessera/storage/storagetest/watch"
 )
 
 // The crash tests (TestCrashRestart, TestAICrashWhileThinking,
@@ -49,10 +50,11 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := boltdb.Open(os.Getenv("TESSERA_CRASH_DB"), storage.Options{}) // with fsync, as in production
+	file, err := boltdb.Open(os.Getenv("TESSERA_CRASH_DB"), storage.Options{}) // with fsync, as in production
 	if err != nil {
 		t.Fatal(err)
 	}
+	st := watch.New(file) // this process alone writes the file: "drain" waits on its writes
 	// The restarted process may start "later" on the fake Discord's clock.
 	later, _ := time.ParseDuration(os.Getenv("TESSERA_CRASH_LATER"))
 	now := func() time.Time { return time.Now().Add(later) }
@@ -83,12 +85,11 @@ func TestCrashChild(t *testing.T) {
 		if sc.Text() != "drain" {
 			continue
 		}
-		for {
-			if n, err := st.Outbox(context.Background()); err == nil && n == 0 {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		// No deadline: the parent bounds how long it waits for DRAINED.
+		st.WaitFor(context.Background(), func() bool {
+			n, err := st.Outbox(context.Background())
+			return err == nil && n == 0
+		})
 		os.Stdout.WriteString("DRAINED\n")
 	}
 	// Stdin is closed: the parent is done with this process (its cleanup

@@ -192,15 +192,11 @@ func TestAnswerTakenTwice(t *testing.T) {
 	w := start(t, bot.Options{})
 	w.srv.Inject("POST /interactions/*/*/callback", fakediscord.Fault{Status: 500, Applied: true})
 	r := w.respond(t, w.srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID)).By(w.ana))
-	deadline := time.Now().Add(patience)
-	for {
-		if g, err := w.store.Game(t.Context(), 1); err == nil && g.MessageID == r.Original.ID {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the challenge message was not recorded")
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !w.waitStore(t, func() bool {
+		g, err := w.store.Game(t.Context(), 1)
+		return err == nil && g.MessageID == r.Original.ID
+	}) {
+		t.Fatal("the challenge message was not recorded")
 	}
 	if n := len(w.srv.RequestsTo("POST /interactions/*/*/callback")); n != 2 {
 		t.Fatalf("%d callbacks, want the lost one and the retry", n)
@@ -228,13 +224,7 @@ func TestAnswerTooLate(t *testing.T) {
 	w.srv.Slow("POST /interactions/*/*/callback", 3*time.Second*fakediscord.Slowdown+100*time.Millisecond, 1)
 	w.srv.Slash("move", fakediscord.Str("notation", move)).By(u).In(w.srv.GuildID, w.thread).Send(t)
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "played `"+move+"`") }, patience)
-	deadline := time.Now().Add(patience)
-	for w.logs.count("applied=\"You played `"+move+"`") == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the late answer was not logged with what was applied")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	w.logs.waitLine(t, "applied=\"You played `"+move+"`") // the late answer, logged with what was applied
 	var late int
 	for _, v := range w.srv.Violations() {
 		if v.Code == 10062 {

@@ -29,8 +29,9 @@ const identifyWindow = 100 * time.Millisecond
 // arrivals counts, per process and shard, the interactions each gateway
 // session received, by guild ("" for DMs).
 type arrivals struct {
-	mu  sync.Mutex
-	got map[string][]string // "process/shard" -> guild ids
+	mu      sync.Mutex
+	got     map[string][]string // "process/shard" -> guild ids
+	changed chan struct{}       // closed on the next arrival (made by next)
 }
 
 func (a *arrivals) watch(process string, b *bot.Bot) {
@@ -43,6 +44,10 @@ func (a *arrivals) watch(process string, b *bot.Bot) {
 				a.got = map[string][]string{}
 			}
 			a.got[key] = append(a.got[key], ic.GuildID)
+			if a.changed != nil {
+				close(a.changed)
+				a.changed = nil
+			}
 		})
 	}
 }
@@ -50,16 +55,34 @@ func (a *arrivals) watch(process string, b *bot.Bot) {
 // expect checks that the guild's interactions arrived on the sessions
 // want ("process/shard", sorted) and nowhere else. The recording handler
 // runs in its own goroutine, perhaps after the bot answered: it waits for
-// the sessions to show up.
+// the sessions to show up, woken by each arrival recorded.
 func (a *arrivals) expect(t *testing.T, what, guild string, want ...string) {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for !slices.Equal(a.where(guild), want) && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
+	timer := time.NewTimer(patience)
+	defer timer.Stop()
+	for {
+		ch := a.next() // before looking, so that an arrival meanwhile wakes us
+		got := a.where(guild)
+		if slices.Equal(got, want) {
+			return
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			t.Errorf("%s: interactions arrived on %v, want %v", what, got, want)
+			return
+		}
 	}
-	if got := a.where(guild); !slices.Equal(got, want) {
-		t.Errorf("%s: interactions arrived on %v, want %v", what, got, want)
+}
+
+// next is the channel the next arrival closes.
+func (a *arrivals) next() <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.changed == nil {
+		a.changed = make(chan struct{})
 	}
+	return a.changed
 }
 
 // where is the sessions ("process/shard") that received interactions of
@@ -129,27 +152,19 @@ func TestFourShardsInOneProcess(t *testing.T) {
 func TestOutgrownShardsWarned(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{ShardCheckEvery: 10 * time.Millisecond}, fakediscord.WithGatewayBot(1, 1))
-	// waitChecks waits until the bot asked Discord three more times.
+	// waitChecks waits until the bot asked Discord three more times (each
+	// request the fake records wakes the wait).
 	waitChecks := func() {
 		t.Helper()
-		checks := func() int { return len(w.srv.RequestsTo("GET /gateway/bot")) }
-		deadline := time.Now().Add(patience)
-		for n := checks(); checks() < n+3; {
-			if time.Now().After(deadline) {
-				t.Fatal("the bot does not ask Discord for the recommended number of shards")
-			}
-			time.Sleep(time.Millisecond)
-		}
+		n := len(w.srv.RequestsTo("GET /gateway/bot"))
+		w.srv.WaitRequests(t, func(r fakediscord.Request) bool { return r.Method == "GET" && r.Path == "/gateway/bot" }, n+3, patience)
 	}
 	waitChecks()
 	if n := w.logs.count("recommends more shards"); n != 0 {
 		t.Fatalf("%d warnings while the recommendation is the count run", n)
 	}
 	w.srv.SetRecommendedShards(2)
-	deadline := time.Now().Add(patience)
-	for w.logs.count("recommends more shards") == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	w.logs.waitLine(t, "recommends more shards")
 	waitChecks()
 	if n := w.logs.count("recommends more shards"); n != 1 {
 		t.Fatalf("%d warnings, want 1", n)

@@ -64,8 +64,8 @@ func TestAutocompletePanicAnswer(t *testing.T) {
 func TestPruneHandled(t *testing.T) {
 	t.Parallel()
 	w, logger := newWorld(t, bot.Options{})
-	watch := &pruneWatch{Store: w.store, pruned: make(chan struct{}, 1)}
-	w.store, w.svc = watch, newService(watch, logger, w.clock.Now)
+	prunes := &pruneWatch{Store: w.store, pruned: make(chan struct{}, 1)}
+	w.svc = newService(prunes, logger, w.clock.Now) // over the world's store, which the test reads
 	// The stores stamp a handled interaction in whole seconds, so a record
 	// just made is older than a cutoff only a second later: a cutoff a
 	// second ahead of the clock forgets it at the next pruning, without
@@ -76,9 +76,9 @@ func TestPruneHandled(t *testing.T) {
 	if ok, err := w.store.Handled(t.Context(), sent.ID); err != nil || !ok {
 		t.Fatalf("the interaction is not recorded as handled (%v, %v)", ok, err)
 	}
-	watch.armed.Store(true)
+	prunes.armed.Store(true)
 	select {
-	case <-watch.pruned:
+	case <-prunes.pruned:
 	case <-time.After(patience): // only a failing test waits this long
 		t.Fatal("the bot never pruned the handled interactions")
 	}

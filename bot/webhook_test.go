@@ -268,11 +268,7 @@ func (lb *roundRobin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestHTTPReplicas(t *testing.T) {
 	t.Parallel()
 	srv := fakediscord.New(t)
-	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	logs := &logBuffer{t: t}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	svc := newService(st, logger, nil)
@@ -359,11 +355,7 @@ func TestHTTPReplicas(t *testing.T) {
 func TestHTTPRedeliveredMoveAppliesOnce(t *testing.T) {
 	t.Parallel()
 	srv := fakediscord.New(t)
-	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	svc := newService(st, logger, nil)
 	a := openReplica(t, srv, svc, bot.Options{}, logger)
@@ -414,7 +406,8 @@ func TestHTTPRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
+	logs := &logBuffer{t: t}
+	logger := slog.New(slog.NewTextHandler(logs, nil))
 	key, err := bot.ParsePublicKey(srv.PublicKey())
 	if err != nil {
 		t.Fatal(err)
@@ -434,14 +427,11 @@ func TestHTTPRun(t *testing.T) {
 	defer cancel()
 	ran := make(chan error, 1)
 	go func() { ran <- b.Run(ctx) }()
-	for deadline := time.Now().Add(patience); ; time.Sleep(10 * time.Millisecond) {
-		err := srv.SetInteractionsEndpoint("http://" + addr)
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(err)
-		}
+	// Run logs this once its listener is open and served: the PING that
+	// sets the endpoint is answered from then on.
+	logs.waitLine(t, "serving interactions over HTTP")
+	if err := srv.SetInteractionsEndpoint("http://" + addr); err != nil {
+		t.Fatal(err)
 	}
 	r := srv.Slash("rules", fakediscord.Str("game", "closure")).Send(t).Response(t)
 	if r.Data == nil || !strings.Contains(r.Data.Content, "Closure") {
