@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tessera/bot"
+	"tessera/bot/fakediscord"
 	"tessera/metrics"
 	"tessera/service"
 )
@@ -50,7 +51,11 @@ func healthz(t *testing.T, h http.Handler) (int, metrics.Health) {
 func TestMetricsAndHealth(t *testing.T) {
 	t.Parallel()
 	reg := metrics.New()
-	w, logger := newWorld(t, bot.Options{})
+	// A heartbeat a second (Discord's is 41.25 s; Slowdown times that
+	// under -race), so that the wait below for the second one is short;
+	// discordgo reconnects only after 5 intervals without an ACK, and the
+	// fake in this process answers each heartbeat at once.
+	w, logger := newWorld(t, bot.Options{}, fakediscord.WithHeartbeatInterval(time.Second*fakediscord.Slowdown))
 	w.svc = newService(w.store, logger, w.clock.Now, func(c *service.Config) { c.Meter = reg })
 	w.begin(t, bot.Options{Meter: reg}, logger)
 	reg.WatchOutbox(w.store)
@@ -58,14 +63,16 @@ func TestMetricsAndHealth(t *testing.T) {
 	mux := http.NewServeMux()
 	reg.Mount(mux)
 
-	// The gateway's first heartbeat marks it up: wait for it.
-	deadline := time.Now().Add(patience)
-	for code, _ := healthz(t, mux); code != 200; code, _ = healthz(t, mux) {
-		if time.Now().After(deadline) {
-			_, h := healthz(t, mux)
-			t.Fatalf("/healthz never became healthy: %+v", h)
-		}
-		time.Sleep(5 * time.Millisecond)
+	// discordgo marks the gateway up (DataReady, which /healthz reads)
+	// right after it sent its first heartbeat, and tells nobody; its
+	// second heartbeat, from the same goroutine an interval later, comes
+	// after that: wait for it in the fake, which wakes on each frame.
+	first := w.srv.WaitGatewayFrame(t, func(f fakediscord.GatewayFrame) bool { return f.Op == 1 }, patience)
+	w.srv.WaitGatewayFrame(t, func(f fakediscord.GatewayFrame) bool {
+		return f.Op == 1 && f.Conn == first.Conn && f.At.After(first.At)
+	}, patience)
+	if code, h := healthz(t, mux); code != 200 {
+		t.Fatalf("/healthz after the gateway's second heartbeat: %d %+v", code, h)
 	}
 	moves := `tessera_moves_total{game="elemental"}`
 	limited := `tessera_discord_rate_limited_total{scope="user"}`
