@@ -16,6 +16,7 @@ import (
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
+	"tessera/storage/storagetest/watch"
 )
 
 // The bot itself, as the transport names it: challenging it is playing
@@ -42,8 +43,8 @@ func newAIHarness(t *testing.T, clock string) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
-	h.svc = service.New(st, h.aiConfig(clock))
+	h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC(), store: watch.New(st)}
+	h.svc = service.New(h.store, h.aiConfig(clock))
 	h.svc.SetBot(botUser)
 	return h
 }
@@ -317,13 +318,7 @@ func TestAIRunWorker(t *testing.T) {
 	defer func() { stop(); <-ran }()
 	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "glorieta", Opponents: []service.User{botUser}, Options: "", Clock: "", Level: "easy"}))
 	h.ok(h.svc.Move(h.req(ana), "", "g7"))
-	deadline := time.Now().Add(time.Minute)
-	for len(h.game(1).Moves) < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("the worker did not move")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	h.waitFor("the worker did not move", func() bool { return len(h.game(1).Moves) >= 2 })
 	if g := h.game(1); g.Moves[1].Seat != 1 || g.AITurn {
 		t.Fatalf("record %+v, AI turn %v", g.Moves, g.AITurn)
 	}
@@ -368,13 +363,7 @@ func TestAIRoundRobin(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() { worker.RunAI(ctx); close(ran) }()
-	deadline := time.Now().Add(time.Minute)
-	for len(h.game(2).Moves) < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("game 2's AI never moved")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	h.waitFor("game 2's AI never moved", func() bool { return len(h.game(2).Moves) >= 2 })
 	stop()
 	<-ran
 	mu.Lock()

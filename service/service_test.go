@@ -18,6 +18,7 @@ import (
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
+	"tessera/storage/storagetest/watch"
 )
 
 var (
@@ -27,11 +28,12 @@ var (
 )
 
 type harness struct {
-	t    testing.TB
-	svc  *service.Service
-	sink *fakeSink
-	n    int
-	now  time.Time
+	t     testing.TB
+	svc   *service.Service
+	store *watch.Store // the service's, so that waitFor wakes on its writes
+	sink  *fakeSink
+	n     int
+	now   time.Time
 }
 
 func newHarness(t *testing.T) *harness { return newHarnessClock(t, "") }
@@ -56,8 +58,20 @@ func newHarnessWith(t testing.TB, tune func(*service.Config)) *harness {
 		Mention: func(u service.User) string { return "<@" + u.ID + ">" },
 	}
 	tune(&cfg)
-	h.svc = service.New(st, cfg)
+	h.store = watch.New(st)
+	h.svc = service.New(h.store, cfg)
 	return h
+}
+
+// waitFor waits until cond holds, looking again after each write to the
+// store (a worker's move, say); the minute only bounds a hang.
+func (h *harness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if h.store.WaitFor(ctx, cond) != nil {
+		h.t.Fatal(what)
+	}
 }
 
 // deliver runs the courier and returns what it delivered.
