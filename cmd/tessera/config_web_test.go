@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tessera/metrics"
+	"tessera/web"
 )
 
 // TestConfigWeb: the web and metrics blocks, their environment
@@ -78,6 +81,9 @@ func TestConsoleServesPages(t *testing.T) {
 	defer r.Close()
 	defer w.Close()
 	var out, errb syncBuffer
+	closed := make(chan struct{}, 1)
+	defer func(was func(*metrics.Registry) web.LiveCounter) { countLive = was }(countLive)
+	countLive = func(reg *metrics.Registry) web.LiveCounter { return liveSpy{reg, closed} }
 	done := make(chan int)
 	go func() {
 		done <- runConsole([]string{"--web", "127.0.0.1:0"}, r, &out, &errb, func(k string) string { return env[k] })
@@ -86,11 +92,8 @@ func TestConsoleServesPages(t *testing.T) {
 	page := regexp.MustCompile(`\[Open the game page: (http://127\.0\.0\.1:\d+)/g/(1-[A-Za-z0-9_-]{22})\]`)
 	var m []string
 	// The waits bound a hang; they measure nothing.
-	for deadline := time.Now().Add(time.Minute); m == nil; m = page.FindStringSubmatch(out.String()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no game page printed: %s %s", out.String(), errb.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !out.waitFor(func(out string) bool { m = page.FindStringSubmatch(out); return m != nil }) {
+		t.Fatalf("no game page printed: %s %s", out.String(), errb.String())
 	}
 	base := m[1]
 	if !strings.Contains(out.String(), "Game pages at "+base) {
@@ -127,22 +130,17 @@ func TestConsoleServesPages(t *testing.T) {
 		t.Fatalf("the game's page: %d %.300s", resp.StatusCode, body.String())
 	}
 	// A page's live updates count in tessera_web_live_connections while
-	// they stream. (The waits bound a hang; they measure nothing.)
+	// they stream.
 	live := func(want string) {
 		t.Helper()
-		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-			resp, err := http.Get(base + "/metrics")
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if strings.Contains(string(b), "\ntessera_web_live_connections "+want+"\n") {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("tessera_web_live_connections never became %s", want)
-			}
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), "\ntessera_web_live_connections "+want+"\n") {
+			t.Fatalf("tessera_web_live_connections is not %s", want)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -151,9 +149,16 @@ func TestConsoleServesPages(t *testing.T) {
 	if err != nil || stream.StatusCode != 200 {
 		t.Fatalf("the live updates: %v %v", stream, err)
 	}
-	live("1")
+	live("1") // the stream is counted before its 200 is sent
 	cancel()
 	stream.Body.Close()
+	// Only the server's handler sees the stream end, a moment later: it
+	// says so through liveSpy. (The minute bounds a hang.)
+	select {
+	case <-closed:
+	case <-time.After(time.Minute):
+		t.Fatal("the server never saw the live updates end")
+	}
 	live("0")
 	w.Close()
 	select {
@@ -172,6 +177,21 @@ func TestConsoleServesPages(t *testing.T) {
 	code, out2, errs := runWithEnv(t, env, "ana: /link #1\n", "--web", "127.0.0.1:0")
 	if code != 0 || !strings.Contains(out2, "/g/"+m[2]+"?t=") {
 		t.Fatalf("restart: exit %d, no link to %s: %s %s", code, m[2], out2, errs)
+	}
+}
+
+// liveSpy counts the pages' live connections in the registry and says on
+// closed when one closed.
+type liveSpy struct {
+	web.LiveCounter
+	closed chan struct{} // buffered: the server never waits for the test
+}
+
+func (l liveSpy) LiveClosed() {
+	l.LiveCounter.LiveClosed()
+	select {
+	case l.closed <- struct{}{}:
+	default:
 	}
 }
 

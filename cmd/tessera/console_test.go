@@ -11,16 +11,50 @@ import (
 )
 
 // syncBuffer is an output written by the bot's goroutine and read by the
-// test's.
+// test's, which may wait for what it expects (waitFor).
 type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
+	mu      sync.Mutex
+	b       strings.Builder
+	changed chan struct{} // closed by the next write (made by next)
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 	return s.b.Write(p)
+}
+
+// next is the channel the next write closes.
+func (s *syncBuffer) next() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.changed == nil {
+		s.changed = make(chan struct{})
+	}
+	return s.changed
+}
+
+// waitFor waits until cond holds of the output so far, looking again
+// after each write; false when the minute, which only bounds a hang,
+// ran out first.
+func (s *syncBuffer) waitFor(cond func(out string) bool) bool {
+	timer := time.NewTimer(time.Minute)
+	defer timer.Stop()
+	for {
+		ch := s.next() // before looking, so that a write meanwhile wakes us
+		if cond(s.String()) {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return false
+		}
+	}
 }
 
 func (s *syncBuffer) String() string {
@@ -46,10 +80,8 @@ func TestConsoleEndsOnSIGTERM(t *testing.T) {
 	w.Write([]byte("ana: /rules closure\n"))
 	// The signal is sent once the console reads (the handler is installed
 	// before it starts); the waits are bounds on a hang, not measurements.
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), "Closure"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the console did not start: %s %s", out.String(), errb.String())
-		}
+	if !out.waitFor(func(out string) bool { return strings.Contains(out, "Closure") }) {
+		t.Fatalf("the console did not start: %s %s", out.String(), errb.String())
 	}
 	syscall.Kill(os.Getpid(), syscall.SIGTERM)
 	select {

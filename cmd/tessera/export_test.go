@@ -16,6 +16,7 @@ import (
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
+	"tessera/storage/storagetest/watch"
 )
 
 // TestExportReplaysToTheSameJSON plays the README's example game (seed 7,
@@ -25,10 +26,11 @@ import (
 func TestExportReplaysToTheSameJSON(t *testing.T) {
 	t.Chdir("../..")
 	srv := fakediscord.New(t)
-	st, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
+	file, err := boltdb.Open(filepath.Join(t.TempDir(), "t.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	st := watch.New(file) // the cleanup's wait wakes on its writes
 	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
 		Logger: slog.New(slog.DiscardHandler), RetryBase: 20 * time.Millisecond})
 	b, err := bot.New(svc, bot.Options{Token: "t", Configure: srv.Configure, Logger: slog.New(slog.DiscardHandler), RetryEvery: 20 * time.Millisecond})
@@ -42,12 +44,14 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 	}
 	t.Cleanup(func() {
 		// Everything owed is delivered before the bot stops (a post cut
-		// off by the stop would be a violation of the fake's rules).
-		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			if n, err := st.Outbox(context.Background()); err == nil && n == 0 {
-				break
-			}
-		}
+		// off by the stop would be a violation of the fake's rules); the
+		// minute only bounds a hang.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		st.WaitFor(ctx, func() bool {
+			n, err := st.Outbox(ctx)
+			return err == nil && n == 0
+		})
 		b.Close()
 		st.Close()
 	})

@@ -22,6 +22,12 @@ import (
 	"tessera/web"
 )
 
+// countLive is what counts the pages' live connections: the registry. A
+// test (TestConsoleServesPages) wraps it to be told when a connection
+// closed, which only the server's handler sees, instead of scraping
+// /metrics until the number falls.
+var countLive = func(reg *metrics.Registry) web.LiveCounter { return reg }
+
 // webSecretName is the name of the pages' key among the database's
 // secrets.
 const webSecretName = "web"
@@ -174,7 +180,7 @@ func (h *httpSide) newPages(svc *service.Service, store storage.Store, reg *metr
 	if h.pages == nil {
 		return nil, nil, nil
 	}
-	srv, err := web.New(web.Config{Service: svc, Store: store, SVG: svg.New(), Logger: log, Live: reg})
+	srv, err := web.New(web.Config{Service: svc, Store: store, SVG: svg.New(), Logger: log, Live: countLive(reg)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("the game pages: %w", err)
 	}
