@@ -15,6 +15,7 @@ import (
 	"tessera/bot/fakediscord"
 	"tessera/engine"
 	_ "tessera/engine/games"
+	"tessera/internal/wake"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -45,47 +46,26 @@ type logBuffer struct {
 	t       *testing.T
 	mu      sync.Mutex
 	b       strings.Builder
-	changed chan struct{} // closed on the next line written (made by next)
+	changes wake.Signal // woken by each line written
 }
 
 func (l *logBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	l.b.Write(p)
-	if l.changed != nil {
-		close(l.changed)
-		l.changed = nil
-	}
 	l.mu.Unlock()
+	l.changes.Wake()
 	l.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
-}
-
-// next is the channel the next line written closes.
-func (l *logBuffer) next() <-chan struct{} {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.changed == nil {
-		l.changed = make(chan struct{})
-	}
-	return l.changed
 }
 
 // waitLine waits until the log has a line containing s, woken by each
 // line the bot logs.
 func (l *logBuffer) waitLine(t *testing.T, s string) {
 	t.Helper()
-	timer := time.NewTimer(patience)
-	defer timer.Stop()
-	for {
-		ch := l.next() // before looking, so that a line logged meanwhile wakes us
-		if l.count(s) > 0 {
-			return
-		}
-		select {
-		case <-ch:
-		case <-timer.C:
-			t.Fatalf("no log line with %q within %v", s, patience)
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	if l.changes.WaitFor(ctx, func() bool { return l.count(s) > 0 }) != nil {
+		t.Fatalf("no log line with %q within %v", s, patience)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"tessera/bot"
 	"tessera/bot/fakediscord"
+	"tessera/internal/wake"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
@@ -31,7 +32,7 @@ const identifyWindow = 100 * time.Millisecond
 type arrivals struct {
 	mu      sync.Mutex
 	got     map[string][]string // "process/shard" -> guild ids
-	changed chan struct{}       // closed on the next arrival (made by next)
+	changes wake.Signal         // woken by each arrival
 }
 
 func (a *arrivals) watch(process string, b *bot.Bot) {
@@ -44,10 +45,7 @@ func (a *arrivals) watch(process string, b *bot.Bot) {
 				a.got = map[string][]string{}
 			}
 			a.got[key] = append(a.got[key], ic.GuildID)
-			if a.changed != nil {
-				close(a.changed)
-				a.changed = nil
-			}
+			a.changes.Wake()
 		})
 	}
 }
@@ -58,31 +56,12 @@ func (a *arrivals) watch(process string, b *bot.Bot) {
 // the sessions to show up, woken by each arrival recorded.
 func (a *arrivals) expect(t *testing.T, what, guild string, want ...string) {
 	t.Helper()
-	timer := time.NewTimer(patience)
-	defer timer.Stop()
-	for {
-		ch := a.next() // before looking, so that an arrival meanwhile wakes us
-		got := a.where(guild)
-		if slices.Equal(got, want) {
-			return
-		}
-		select {
-		case <-ch:
-		case <-timer.C:
-			t.Errorf("%s: interactions arrived on %v, want %v", what, got, want)
-			return
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	var got []string
+	if a.changes.WaitFor(ctx, func() bool { got = a.where(guild); return slices.Equal(got, want) }) != nil {
+		t.Errorf("%s: interactions arrived on %v, want %v", what, got, want)
 	}
-}
-
-// next is the channel the next arrival closes.
-func (a *arrivals) next() <-chan struct{} {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.changed == nil {
-		a.changed = make(chan struct{})
-	}
-	return a.changed
 }
 
 // where is the sessions ("process/shard") that received interactions of

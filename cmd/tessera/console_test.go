@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"tessera/internal/wake"
 )
 
 // syncBuffer is an output written by the bot's goroutine and read by the
@@ -15,46 +18,24 @@ import (
 type syncBuffer struct {
 	mu      sync.Mutex
 	b       strings.Builder
-	changed chan struct{} // closed by the next write (made by next)
+	changes wake.Signal // woken by each write
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.changed != nil {
-		close(s.changed)
-		s.changed = nil
-	}
-	return s.b.Write(p)
-}
-
-// next is the channel the next write closes.
-func (s *syncBuffer) next() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.changed == nil {
-		s.changed = make(chan struct{})
-	}
-	return s.changed
+	n, err := s.b.Write(p)
+	s.mu.Unlock()
+	s.changes.Wake()
+	return n, err
 }
 
 // waitFor waits until cond holds of the output so far, looking again
 // after each write; false when the minute, which only bounds a hang,
 // ran out first.
 func (s *syncBuffer) waitFor(cond func(out string) bool) bool {
-	timer := time.NewTimer(time.Minute)
-	defer timer.Stop()
-	for {
-		ch := s.next() // before looking, so that a write meanwhile wakes us
-		if cond(s.String()) {
-			return true
-		}
-		select {
-		case <-ch:
-		case <-timer.C:
-			return false
-		}
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return s.changes.WaitFor(ctx, func() bool { return cond(s.String()) }) == nil
 }
 
 func (s *syncBuffer) String() string {

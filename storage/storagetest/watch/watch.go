@@ -17,10 +17,10 @@ package watch
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	"tessera"
+	"tessera/internal/wake"
 	"tessera/storage"
 )
 
@@ -29,13 +29,12 @@ import (
 type Store struct {
 	storage.Store
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced after every write
+	changes wake.Signal // woken after every write
 }
 
 // New wraps st.
 func New(st storage.Store) *Store {
-	return &Store{Store: st, changed: make(chan struct{})}
+	return &Store{Store: st}
 }
 
 // WaitFor returns once cond holds, or with ctx's error once ctx is done.
@@ -43,35 +42,13 @@ func New(st storage.Store) *Store {
 // read s); a write that ends between two looks is never missed, as the
 // channel waited on is taken before each look.
 func (s *Store) WaitFor(ctx context.Context, cond func() bool) error {
-	for {
-		ch := s.next()
-		if cond() {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
-// next is the channel the next write closes.
-func (s *Store) next() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.changed
+	return s.changes.WaitFor(ctx, cond)
 }
 
 // wake wakes every waiter. It is called after every write, failed ones
 // too: a failure may still have written (a commit whose answer was lost),
 // and a waiter woken for nothing only looks once more.
-func (s *Store) wake() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
+func (s *Store) wake() { s.changes.Wake() }
 
 // The writes: every method of storage.Store that may change the database
 // (TestEveryWriteWakes keeps the list whole).
