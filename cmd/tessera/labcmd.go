@@ -28,6 +28,9 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "merge" {
 		return runLabMerge(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "pair" {
+		return runLabPair(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	gf := addGameFlags(fs).withSeed(fs, "the run's seed: the same seed gives the same games")
@@ -41,7 +44,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	var compare multiFlag
 	fs.Var(&compare, "compare", "also play the same seeds with this option changed, name=value (repeatable), and report both and their difference")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--first K] [--compare k=v]... [--json] [--out DIR] [--workers W] [--think D]\n       tessera lab merge [--out DIR] FILE...   (join --json outputs of runs of different games)\n")
+		fmt.Fprintf(stderr, "usage: tessera lab --game ID --players N -n GAMES --seats hard,greedy[,...] [--option k=v]... [--seed S] [--first K] [--compare k=v]... [--json] [--out DIR] [--workers W] [--think D]\n       tessera lab merge [--out DIR] FILE...   (join --json outputs of runs of different games)\n       tessera lab pair [--json] A B   (two runs of the same deals with other players or options, game by game)\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {

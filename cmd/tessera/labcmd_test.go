@@ -170,3 +170,44 @@ func TestLabMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestLabPair: two line-ups on the same deals, one of them in two chunks
+// in one file, compared player by player; another seed is refused.
+func TestLabPair(t *testing.T) {
+	if _, _, errs := runCmd(t, "", "lab", "-h"); !strings.Contains(errs, "tessera lab pair [--json] A B") {
+		t.Errorf("lab -h does not name lab pair:\n%s", errs)
+	}
+	dir := t.TempDir()
+	write := func(name string, args ...string) string {
+		t.Helper()
+		var all string
+		for _, part := range [][]string{{"--first", "0", "-n", "2"}, {"--first", "2", "-n", "4"}} {
+			code, out, errs := runCmd(t, "", append(append([]string{"lab", "--game", "elemental", "--json"}, args...), part...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			all += out
+		}
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(all), 0o644)
+		return path
+	}
+	a := write("a.json", "--seats", "random,greedy", "--seed", "4")
+	b := write("b.json", "--seats", "greedy,greedy", "--seed", "4")
+	code, out, errs := runCmd(t, "", "lab", "pair", a, b)
+	if code != 0 {
+		t.Fatalf("pair: exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"over the 6 games both played", "1:random → greedy, win rate", "2:greedy, margin over the best other"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("pair's report lacks %q:\n%s", want, out)
+		}
+	}
+	other := write("other.json", "--seats", "greedy,greedy", "--seed", "5")
+	if code, _, errs := runCmd(t, "", "lab", "pair", a, other); code != 1 || !strings.Contains(errs, "same deals") {
+		t.Errorf("pair of two seeds: exit %d, %q", code, errs)
+	}
+	if code, _, _ := runCmd(t, "", "lab", "pair", a); code != 2 {
+		t.Errorf("pair of one file: exit %d, want 2", code)
+	}
+}
