@@ -166,7 +166,7 @@ func Search(ctx context.Context, st engine.State, seat engine.Seat, b Budget, se
 	case 1:
 		return legal[0], Stats{Elapsed: time.Since(start), Shortcut: "only move"}, nil
 	}
-	win, gains := scanRoot(ctx, st, seat, legal, seed)
+	win, gains := scanRoot(ctx, st, seat, legal, b.Policy.scoped(st), seed)
 	if win != nil {
 		return win, Stats{Elapsed: time.Since(start), Shortcut: "wins at once"}, nil
 	}

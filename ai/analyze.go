@@ -115,7 +115,7 @@ func Analyze(ctx context.Context, st engine.State, b Budget, seed uint64) (p Pos
 		ctx, cancel = context.WithTimeout(ctx, b.Think)
 		defer cancel()
 	}
-	win, gains := scanRoot(ctx, st, seat, legal, seed)
+	win, gains := scanRoot(ctx, st, seat, legal, b.Policy.scoped(st), seed)
 	if err := ctx.Err(); err != nil && b.Think == 0 {
 		return Position{}, err
 	}

@@ -438,3 +438,41 @@ func TestAnalysisPolicyWhereMeasured(t *testing.T) {
 		t.Errorf("AnalysisBudgetOf(0) has %d iterations, want the default %d", b.Iterations, AnalysisBudget.Iterations)
 	}
 }
+
+// TestInferDeals: with Infer, a search of a game that is an
+// engine.Inferrer deals its worlds by the game's inference (worked out
+// once per tree); without it, or in a game that infers nothing, by the
+// position's own Determinize; and nothing deals where nothing is hidden.
+func TestInferDeals(t *testing.T) {
+	for _, c := range []struct {
+		game   string
+		infer  float64
+		plain  bool // the position's own Determinizer deals
+		hidden bool
+	}{
+		{"elemental", 3, false, true}, // the one Inferrer
+		{"elemental", 0, true, true},  // Infer 0: dealt alike
+		{"closure", 3, true, true},    // hidden, but no inference
+		{"glorieta", 3, false, false}, // nothing hidden: no deal at all
+	} {
+		st, err := engine.New(engine.Setup{Game: c.game, Players: 2, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One move in: the seat to move has seen the other one play.
+		if _, err := st.Apply(st.Legal()[0]); err != nil {
+			t.Fatal(err)
+		}
+		tr := newTree(st, st.ToMove(), 1, Policy{Infer: c.infer})
+		if (tr.deal != nil) != c.hidden {
+			t.Errorf("%s, Infer %v: deals %v, want %v", c.game, c.infer, tr.deal != nil, c.hidden)
+			continue
+		}
+		if !c.hidden {
+			continue
+		}
+		if got := tr.deal == engine.Determinizer(st.(engine.Determinizer)); got != c.plain {
+			t.Errorf("%s, Infer %v: dealt by the position itself %v, want %v", c.game, c.infer, got, c.plain)
+		}
+	}
+}

@@ -189,10 +189,11 @@ func settled(trees []*tree, left int) bool {
 // on a few determinizations (a win must win in each; the gain is their
 // mean), so nothing depends on what seat cannot see. It gives up (no win,
 // no gains) when ctx ends.
-func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, seed uint64) (engine.Move, map[moveKey]float64) {
+func scanRoot(ctx context.Context, st engine.State, seat engine.Seat, legal []engine.Move, p Policy, seed uint64) (engine.Move, map[moveKey]float64) {
 	r := engine.NewRand(mix(seed, 0))
 	tries := 1
-	d, hidden := st.(engine.Determinizer)
+	d := dealer(st, seat, p)
+	hidden := d != nil
 	if hidden {
 		tries = 4
 	}

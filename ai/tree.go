@@ -87,6 +87,9 @@ type tree struct {
 	seat        engine.Seat
 	players     int
 	determinize bool
+	// deal deals an iteration's world where the game hides something
+	// (dealer); nil where it hides nothing.
+	deal engine.Determinizer
 	// finishes: the game is an engine.Finisher without hidden information,
 	// so a new child near the root is checked for the next mover's win.
 	finishes    bool
@@ -143,6 +146,7 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 	_, ks := st.(engine.KeyScorer)
 	_, kl := st.(engine.KeyLister)
 	t.orders = p.Order && det && ks && kl
+	t.deal = dealer(st, seat, p)
 	return t
 }
 
@@ -150,8 +154,8 @@ func newTree(st engine.State, seat engine.Seat, seed uint64, p Policy) *tree {
 // where the game hides something from the searching seat (unless the
 // policy is Omniscient, the lab's measure), else a copy of the root.
 func (t *tree) position() engine.State {
-	if d, ok := t.rootState.(engine.Determinizer); ok && !t.policy.Omniscient {
-		return d.Determinize(t.seat, &t.r)
+	if t.deal != nil && !t.policy.Omniscient {
+		return t.deal.Determinize(t.seat, &t.r)
 	}
 	return t.rootState.Clone()
 }

@@ -64,7 +64,7 @@ func (p Player) budget(think time.Duration) ai.Budget {
 // gF (Greedy, the share of informed playout moves), sN (Sample), pN
 // (GreedyPlies), cN (Cut), a1 (Apply), eF (Explore), m1 (Measured), o1
 // (Order), tF (Trim), qF (GreedyTrim), x1 (Omniscient, the lab's
-// measure only), wN (Decisive), kF (JudgeScale). "g1s8" is every
+// measure only), wN (Decisive), kF (JudgeScale), iF (Infer). "g1s8" is every
 // playout move informed from 8 drawn; "" is the zero policy.
 func parsePolicy(spec string) (ai.Policy, bool) {
 	var p ai.Policy
@@ -111,6 +111,8 @@ func parsePolicy(spec string) (ai.Policy, bool) {
 			p.Trim = f
 		case 'k':
 			p.JudgeScale = f
+		case 'i':
+			p.Infer = f
 		case 'q':
 			if f > 1 {
 				return ai.Policy{}, false

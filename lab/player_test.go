@@ -30,6 +30,7 @@ func TestParsePlayerPolicy(t *testing.T) {
 		{"mcts3000+z1", ai.Policy{}, false},                               // no such idea
 		{"mcts3000+o1x1", ai.Policy{Order: true, Omniscient: true}, true}, // the lab's measure only
 		{"mcts3000+w4", ai.Policy{Decisive: 4}, true},                     // four decisive playout moves
+		{"mcts3000+o1i3", ai.Policy{Order: true, Infer: 3}, true},         // hidden tiles weighed by the play, sharpness 3
 		{"mcts3000+g", ai.Policy{}, false},                                // a letter without its number
 		{"mcts3000+g-1", ai.Policy{}, false},                              // negative
 		{"mcts+g1", ai.Policy{}, false},                                   // no budget

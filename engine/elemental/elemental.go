@@ -138,6 +138,7 @@ type State struct {
 	Misses  int // misconnections so far
 
 	front frontier // the open cells, for Play (fast.go)
+	laid  laidLog  // who laid which cell, in order, for Infer (infer.go)
 }
 
 // Key numbers the move for a search (engine.Keyer): its cell and its
@@ -389,6 +390,7 @@ func (st *State) Apply(mv engine.Move) (engine.Outcome, error) {
 	}
 	st.Misses += mis
 	st.Cells[m.Cell], st.Filled[m.Cell] = m.Edges, true
+	st.laid.add(st.Placed, m.Cell, seat)
 	st.Placed++
 	st.Last = m.Cell
 	hand := st.Hands[seat]

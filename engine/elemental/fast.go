@@ -223,6 +223,7 @@ func (st *State) play(h, cell int, edges Tile) {
 	st.Score[seat] += c*(c+1)/2 - m + b
 	st.Misses += m
 	st.Cells[cell], st.Filled[cell] = edges, true
+	st.laid.add(st.Placed, cell, seat)
 	st.Placed++
 	st.Last = cell
 	st.front.lay(st, cell)
@@ -272,27 +273,7 @@ func (st *State) EndReason() string {
 // viewer's own hand and the board are kept; NoSeat sees no hand. The game
 // has no random source of its own after the deal.
 func (st *State) Determinize(viewer engine.Seat, r *engine.Rand) engine.State {
-	c := st.Clone().(*State)
-	pool := make([]Tile, 0, len(c.Bag)+c.N*handSize)
-	pool = append(pool, c.Bag...)
-	for s, h := range c.Hands {
-		if engine.Seat(s) != viewer {
-			pool = append(pool, h...)
-		}
-	}
-	sortByCode(pool)
-	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
-	k := 0
-	for s, h := range c.Hands {
-		if engine.Seat(s) != viewer {
-			k += copy(h, pool[k:])
-		}
-	}
-	copy(c.Bag, pool[k:])
-	// Built from the board, so that the copy's future draws do not depend
-	// on the order in which the receiver's frontier grew.
-	c.front.build(c)
-	return c
+	return st.deal(viewer, r, nil)
 }
 
 // sortByCode puts tiles in the order of their codes. Tiles of one code are
