@@ -22,7 +22,7 @@ func TestParsePlayerPolicy(t *testing.T) {
 		{"mcts3000+g0.5s8p2", ai.Policy{Greedy: 0.5, Sample: 8, GreedyPlies: 2}, true},
 		{"MCTS3000+g1s4c3a1", ai.Policy{Greedy: 1, Sample: 4, Cut: 3, Apply: true}, true},
 		// Hard's policy written out: it plays as the level does.
-		{"mcts30000+o1g1s8p4m1t0.35q0.5e0.3w4", ai.HardPolicy, true},
+		{"mcts30000+o1g1s8p4m1t0.35q0.5e0.3w4i3", ai.HardPolicy, true},
 		{"mcts3000+o1k8", ai.Policy{Order: true, JudgeScale: 8}, true},    // a judged margin of 8 points is three quarters won
 		{"mcts3000+g2", ai.Policy{}, false},                               // a share above 1
 		{"mcts3000+t1.5", ai.Policy{}, false},                             // a trim above 1
