@@ -351,6 +351,12 @@ func (st *State) MoveOfKey(k uint64) engine.Move {
 // (engine.KeyScorer): what Preview's deltas sum to, without building the
 // move or its words.
 func (st *State) KeyPoints(k uint64) int {
-	c, m, b := st.score(int(k>>32), Tile{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)})
+	return st.points(int(k>>32), Tile{byte(k >> 24), byte(k >> 16), byte(k >> 8), byte(k)})
+}
+
+// points is what laying t on cell scores for its player: what Preview's
+// deltas sum to.
+func (st *State) points(cell int, t Tile) int {
+	c, m, b := st.score(cell, t)
 	return c*(c+1)/2 - m + b
 }

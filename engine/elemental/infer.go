@@ -70,7 +70,7 @@ type inferred struct {
 	st     *State
 	viewer engine.Seat
 	kept   [maxInferred]*[256]float64
-	any    bool
+	weighs bool // some seat's kept tile was weighed
 }
 
 // Infer (engine.Inferrer) weighs the tile each other seat kept by its
@@ -85,7 +85,7 @@ func (st *State) Infer(viewer engine.Seat, sharpness float64) engine.Determinize
 	for s := 0; s < st.N; s++ {
 		if engine.Seat(s) != viewer && len(st.Hands[s]) == handSize {
 			d.kept[s] = st.keptWeights(engine.Seat(s), viewer, sharpness)
-			d.any = d.any || d.kept[s] != nil
+			d.weighs = d.weighs || d.kept[s] != nil
 		}
 	}
 	return d
@@ -94,7 +94,7 @@ func (st *State) Infer(viewer engine.Seat, sharpness float64) engine.Determinize
 // Determinize deals like State.Determinize, except that each weighed
 // seat's first tile is drawn by its weights before the rest are shuffled.
 func (d *inferred) Determinize(viewer engine.Seat, r *engine.Rand) engine.State {
-	if viewer != d.viewer || !d.any {
+	if viewer != d.viewer || !d.weighs {
 		return d.st.Determinize(viewer, r)
 	}
 	return d.st.deal(viewer, r, &d.kept)
@@ -223,13 +223,13 @@ func (st *State) keptWeights(o, viewer engine.Seat, sharpness float64) *[256]flo
 					nOpen++
 				}
 			}
-			laidPoints := points(b, cell, edges)
+			laidPoints := b.points(cell, edges)
 			z := func(code int) float64 {
 				sum := 0.0
 				sh := &shapes[code]
 				for _, ori := range sh.o[:sh.n] {
 					for _, c := range open[:nOpen] {
-						sum += weight(points(b, c, ori) - laidPoints)
+						sum += weight(b.points(c, ori) - laidPoints)
 					}
 				}
 				return sum
@@ -265,10 +265,4 @@ func (st *State) keptWeights(o, viewer engine.Seat, sharpness float64) *[256]flo
 		return nil
 	}
 	return w
-}
-
-// points is what laying t on cell of b scores.
-func points(b *State, cell int, t Tile) int {
-	c, m, bd := b.score(cell, t)
-	return c*(c+1)/2 - m + bd
 }

@@ -85,7 +85,7 @@ func greedyMove(st *State) Move {
 	best, most := Move{}, math.MinInt
 	for _, m := range st.Legal() {
 		mv := m.(Move)
-		if p := points(st, mv.Cell, mv.Edges); p > most {
+		if p := st.points(mv.Cell, mv.Edges); p > most {
 			best, most = mv, p
 		}
 	}
