@@ -181,11 +181,14 @@ func openBolt(path string, opt storage.Options) (*bolt.DB, error) {
 	return nil, fmt.Errorf("open database %s: %w", path, err)
 }
 
-// walk reads every bucket, key and value of the file, in this goroutine,
-// so that a damaged page faults or panics here (where guard recovers it)
-// rather than in bbolt's checker goroutine, where nothing can.
+// walk reads every bucket, key and value of the file through bbolt's
+// cursors, in this goroutine, so that a page bbolt cannot read faults or
+// panics here, where guard recovers it. It lets go of the mapped pages
+// as it goes (see resident.go), so that a walk of a file of many
+// gigabytes never holds more than releaseEvery of it resident.
 func walk(tx *bolt.Tx) error {
 	var sum byte
+	read := 0
 	var visit func(b *bolt.Bucket, depth int) error
 	visit = func(b *bolt.Bucket, depth int) error {
 		if depth > 16 {
@@ -198,6 +201,10 @@ func walk(tx *bolt.Tx) error {
 			for _, c := range v {
 				sum ^= c
 			}
+			if read += len(k) + len(v); read >= releaseEvery {
+				read = 0
+				release(tx)
+			}
 			if v == nil {
 				if child := b.Bucket(k); child != nil {
 					return visit(child, depth+1)
@@ -207,41 +214,50 @@ func walk(tx *bolt.Tx) error {
 		})
 	}
 	err := tx.ForEach(func(name []byte, b *bolt.Bucket) error { return visit(b, 0) })
+	release(tx)
 	_ = sum
 	return err
 }
 
-// Check verifies the file's structure; it returns every problem found. A
-// page that cannot even be read is one storage.DamagedError, and then bbolt's
-// own checker is not run (it would read the same page in a goroutine
-// where a fault cannot be recovered).
+// Check verifies the file's structure (checkPages, trees.go) and that
+// bbolt reads every key and value of it (walk); it returns every problem
+// found. A page that makes the trees unreadable is one
+// storage.DamagedError, and then bbolt is not let read the file (it would
+// loop, or read past the file). Its memory does not grow with the file:
+// pages are read one at a time, and mapped pages let go of.
 func (s *Store) Check(ctx context.Context) []error {
 	path := s.db.Path()
 	var errs []error
 	err := guard(path, func() error {
-		data, err := os.ReadFile(path)
+		f, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", path, err)
 		}
-		if err := checkTrees(data); err != nil {
-			return err // bbolt would loop on it, or read past the file
+		defer f.Close()
+		for attempt := 1; ; attempt++ {
+			err := s.view(ctx, func(tx *bolt.Tx) error {
+				problems, err := checkPages(f, uint64(tx.ID()))
+				errs = problems
+				if err != nil {
+					return err
+				}
+				return walk(tx)
+			})
+			if errors.Is(err, errTxGone) && attempt < 5 {
+				continue // a running bot committed twice meanwhile
+			}
+			return err
 		}
-		return s.view(ctx, func(tx *bolt.Tx) error {
-			if err := walk(tx); err != nil {
-				return err
-			}
-			for err := range tx.Check() {
-				errs = append(errs, err)
-			}
-			return nil
-		})
 	})
-	if err != nil {
-		var damaged *storage.DamagedError
-		if !errors.As(err, &damaged) {
-			err = &storage.DamagedError{Path: path, Reason: err.Error()}
-		}
-		return append(errs, err)
+	switch {
+	case err == nil:
+		return errs
+	case errors.Is(err, errTxGone):
+		return append(errs, fmt.Errorf("%w, five times: the bot is busy; run the check again", err))
 	}
-	return errs
+	var damaged *storage.DamagedError
+	if !errors.As(err, &damaged) {
+		err = &storage.DamagedError{Path: path, Reason: err.Error()}
+	}
+	return append(errs, err)
 }

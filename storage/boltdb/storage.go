@@ -642,7 +642,13 @@ func (s *Store) ByChannel(ctx context.Context, channelID string) ([]*tessera.Gam
 // All calls fn for every game in id order.
 func (s *Store) All(ctx context.Context, fn func(g *tessera.Game) error) error {
 	return s.view(ctx, func(tx *bolt.Tx) error {
+		read := 0
+		defer release(tx) // a walk of every game keeps none resident (resident.go)
 		return tx.Bucket(bGames).ForEach(func(k, v []byte) error {
+			if read += len(v); read >= releaseEvery {
+				read = 0
+				release(tx)
+			}
 			var g tessera.Game
 			if err := json.Unmarshal(v, &g); err != nil {
 				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
