@@ -3,12 +3,15 @@ package boltdb
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -157,6 +160,65 @@ func guard(path string, fn func() error) (err error) {
 		}
 	}()
 	return fn()
+}
+
+// guarded runs a transaction of the open store (view, update) so that a
+// damaged page met on the way is a storage.DamagedError naming `tessera
+// check`, never a crash of the bot or a tool with a stack trace: a panic
+// raised inside bbolt's code ("page 2 expected to be a leaf", an index out
+// of range on a flipped count), or a fault on a wild address, which only
+// a bad page of the mapped file makes (debug.SetPanicOnFault turns it into
+// a panic, in this goroutine only). bbolt rolls the transaction back as
+// the panic passes, so the store stays usable for the pages that are
+// whole. Any other panic is a bug in the code the transaction runs, not
+// damage: it goes on as it was.
+func (s *Store) guarded(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !isDamage(r) {
+				panic(r)
+			}
+			err = &storage.DamagedError{Path: s.db.Path(), Reason: fmt.Sprint(r)}
+		}
+	}()
+	err = fn()
+	// A record that no longer decodes is damage too (a flipped byte
+	// inside a value that bbolt reads without complaint).
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var damaged *storage.DamagedError
+	// bbolt's "incompatible value" is a bucket where a value should be,
+	// or the reverse: Tessera never mixes them, a flipped flag does.
+	if (errors.As(err, &syntax) || errors.As(err, &typ) || errors.Is(err, bolt.ErrIncompatibleValue)) && !errors.As(err, &damaged) {
+		err = &storage.DamagedError{Path: s.db.Path(), Reason: err.Error()}
+	}
+	return err
+}
+
+// isDamage tells, from inside the deferred function that recovered r,
+// whether the panic came from a bad page: a fault on an address no nil
+// pointer gives (Go faults there only when SetPanicOnFault asked), or a
+// panic whose first frame outside the runtime is bbolt's.
+func isDamage(r any) bool {
+	if f, ok := r.(interface{ Addr() uintptr }); ok && f.Addr() >= 4096 {
+		return true
+	}
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && !strings.HasPrefix(f.Function, "runtime."):
+			return strings.HasPrefix(f.Function, "go.etcd.io/bbolt")
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 // openBolt opens the file with bbolt once inspect has passed it. Errors

@@ -150,7 +150,7 @@ func (s *Store) view(ctx context.Context, fn func(tx *bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.View(fn)
+	return s.guarded(func() error { return s.db.View(fn) })
 }
 
 // update runs fn in a read-write bbolt transaction, unless ctx is already
@@ -159,7 +159,7 @@ func (s *Store) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.Update(fn)
+	return s.guarded(func() error { return s.db.Update(fn) })
 }
 
 func itob(v uint64) []byte {
