@@ -304,3 +304,58 @@ func runWithEnv(t *testing.T, env map[string]string, stdin string, args ...strin
 	code := runConsole(args, strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
 	return code, out.String(), errb.String()
 }
+
+// A damaged page that opening does not read is met later: by the console's
+// /games, by `tessera ratings` and `tessera tournament list` (page 2
+// zeroed made them panic with "page 2 expected to be a leaf"). Each ends
+// in one line naming tessera check, never a stack trace.
+func TestDamagedPageInUseIsAClearError(t *testing.T) {
+	dir := t.TempDir()
+	db, st := liveDB(t, dir, 300)
+	var rs []tessera.Rating
+	for i := 0; i < 50; i++ {
+		rs = append(rs, tessera.Rating{GuildID: "g", Game: "elemental", UserID: fmt.Sprint(i), Name: "a", Mu: 25, Sigma: 8})
+	}
+	if err := st.ReplaceRatings(t.Context(), rs); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		if err := st.CreateEvent(t.Context(), &tessera.Event{GuildID: "g", ChannelID: "c", Organiser: "1"}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	data, _ := os.ReadFile(db)
+	const ps = 4096
+	pages := len(data) / ps
+	reported := 0
+	for id := 2; id < pages; id += 5 {
+		b := append([]byte(nil), data...)
+		clear(b[id*ps : (id+1)*ps])
+		bad := filepath.Join(dir, fmt.Sprintf("zeroed-%d.db", id))
+		os.WriteFile(bad, b, 0o600)
+		for _, c := range []struct {
+			name string
+			run  func() (int, string, string)
+		}{
+			{"ratings", func() (int, string, string) { return runCmd(t, "", "ratings", "--db", bad) }},
+			{"tournament list", func() (int, string, string) { return runCmd(t, "", "tournament", "list", "--db", bad) }},
+			{"console /games", func() (int, string, string) { return runWithEnv(t, consoleEnv(t, bad), "1: /games\nquit\n") }},
+		} {
+			code, out, errs := c.run()
+			all := out + errs
+			if strings.Contains(all, "goroutine ") || strings.Contains(all, "panic") {
+				t.Fatalf("page %d zeroed, %s: a crash: exit %d\n%s", id, c.name, code, all)
+			}
+			if strings.Contains(all, "damaged") {
+				reported++
+				if !strings.Contains(all, "tessera check") {
+					t.Fatalf("page %d zeroed, %s: the damage is not one line naming tessera check:\n%s", id, c.name, all)
+				}
+			}
+		}
+	}
+	if reported == 0 {
+		t.Fatal("no command met the damage")
+	}
+}
