@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -357,5 +358,36 @@ func TestDamagedPageInUseIsAClearError(t *testing.T) {
 	}
 	if reported == 0 {
 		t.Fatal("no command met the damage")
+	}
+}
+
+// manyBadGames is a store of n games in play whose records claim an AI's
+// turn where a person is to move, each a problem.
+type manyBadGames struct {
+	storage.Store
+	n int
+}
+
+func (m manyBadGames) Check(context.Context) []error { return nil }
+
+func (m manyBadGames) All(ctx context.Context, fn func(*tessera.Game) error) error {
+	for i := 1; i <= m.n; i++ {
+		g := &tessera.Game{ID: uint64(i), Status: tessera.StatusPlaying, AITurn: true, Setup: engine.Setup{Game: "elemental", Players: 2, Seed: uint64(i)},
+			Players: []tessera.Player{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}}}
+		if err := fn(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestCheckListsBoundedProblems: a check keeps no game, and lists the
+// first maxGameProblems problems one by one and counts the rest, so that
+// its memory does not grow with the games stored however many are wrong.
+func TestCheckListsBoundedProblems(t *testing.T) {
+	problems := check(t.Context(), manyBadGames{n: maxGameProblems + 7})
+	if len(problems) != maxGameProblems+1 || problems[len(problems)-1] != "and 7 more problems with games" ||
+		!strings.Contains(problems[0], "game 1: the AI's turn is marked true") {
+		t.Fatalf("%d problems, the last %q", len(problems), problems[len(problems)-1])
 	}
 }
