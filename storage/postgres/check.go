@@ -148,30 +148,26 @@ func (s *Store) Check(ctx context.Context) []error {
 	if err := rows.Err(); err != nil {
 		return append(errs, s.fail(err))
 	}
-	// Every player and place of every game is indexed, and every finished
-	// game is in its players' history.
+	// Every player of every game is indexed, and every finished game is
+	// in its players' history (the places: checkIndexes).
 	for _, g := range games {
 		var missing int
 		players := make([]string, len(g.Players))
 		for i, p := range g.Players {
 			players[i] = p.ID
 		}
-		places := []string{g.ChannelID}
-		if g.ThreadID != "" {
-			places = append(places, g.ThreadID)
-		}
 		err := tx.QueryRow(ctx, `SELECT
 			(SELECT count(*) FROM unnest($2::text[]) p WHERE NOT EXISTS (SELECT 1 FROM game_players WHERE player_id = p AND game_id = $1)) +
-			(SELECT count(*) FROM unnest($3::text[]) c WHERE NOT EXISTS (SELECT 1 FROM game_channels WHERE channel_id = c AND game_id = $1)) +
-			(SELECT count(*) FROM unnest($2::text[]) p WHERE $4 AND NOT EXISTS (SELECT 1 FROM finished WHERE player_id = p AND game_id = $1))`,
-			int64(g.ID), players, places, g.Status == tessera.StatusFinished).Scan(&missing)
+			(SELECT count(*) FROM unnest($2::text[]) p WHERE $3 AND NOT EXISTS (SELECT 1 FROM finished WHERE player_id = p AND game_id = $1))`,
+			int64(g.ID), players, g.Status == tessera.StatusFinished).Scan(&missing)
 		if err != nil {
 			return append(errs, s.fail(err))
 		}
-		if missing > 0 && !report(fmt.Errorf("game %d: %d of its index rows (players, places, history) are missing", g.ID, missing)) {
+		if missing > 0 && !report(fmt.Errorf("game %d: %d of its index rows (players, history) are missing", g.ID, missing)) {
 			return errs
 		}
 	}
+	errs = append(errs, checkIndexes(ctx, tx)...) // reminders.go
 	for _, table := range []struct{ name, sql string }{
 		{"outbox", "SELECT seq::text, body FROM outbox"},
 		{"users", "SELECT id, settings FROM users WHERE settings IS NOT NULL"},
