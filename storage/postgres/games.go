@@ -278,8 +278,10 @@ func (s *Store) ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, e
 // thread, and the game whose own thread it is, oldest first: game_channels
 // holds only those (reminders.go), read by its primary key.
 func (s *Store) ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error) {
-	return s.queryGames(ctx, s.pool, "SELECT g.id, g.record FROM game_channels c JOIN games g ON g.id = c.game_id WHERE c.channel_id = $1 ORDER BY g.id", channelID)
+	return s.queryGames(ctx, s.pool, byChannelSQL, channelID)
 }
+
+const byChannelSQL = "SELECT g.id, g.record FROM game_channels c JOIN games g ON g.id = c.game_id WHERE c.channel_id = $1 ORDER BY g.id"
 
 // OpenChallenges lists the open challenges of a server inside a
 // transaction. It first takes an advisory lock on the server's list until
