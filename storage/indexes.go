@@ -52,3 +52,16 @@ func UpgradeRemindAt(g *tessera.Game) time.Time {
 	}
 	return time.Unix(0, 0).UTC()
 }
+
+// OpenNanos is a game's key in the open challenges' expiry index
+// (Challenges.ExpiredChallenges) in unix nanoseconds, and whether it has
+// one: an open challenge, by when it was made (before 1970: 1970).
+func OpenNanos(g *tessera.Game) (int64, bool) {
+	if !g.Open || g.Status != tessera.StatusChallenge {
+		return 0, false
+	}
+	if g.Created.Before(time.Unix(0, 0)) {
+		return 0, true
+	}
+	return g.Created.UnixNano(), true
+}

@@ -112,9 +112,12 @@ type GameLists interface {
 type Challenges interface {
 	// OpenChallenges lists the open challenges of a server, oldest first.
 	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
-	// AllOpenChallenges lists every server's open challenges (for their
-	// expiry).
+	// AllOpenChallenges lists every server's open challenges.
 	AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error)
+	// ExpiredChallenges lists the open challenges made at or before
+	// cutoff, oldest first (then by id), at most max: read from an index
+	// by creation time, so a tick with none to expire reads one key.
+	ExpiredChallenges(ctx context.Context, cutoff time.Time, max int) ([]*tessera.Game, error)
 }
 
 // Clocks finds the games whose turn deadline has passed.

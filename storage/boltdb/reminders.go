@@ -30,10 +30,15 @@ func btoi(b []byte) uint64 { return binary.BigEndian.Uint64(b) }
 // putReminder keeps g's key in the reminders' index in step; old is the
 // game as it was (nil when new).
 func putReminder(tx *bolt.Tx, g, old *tessera.Game) error {
-	b := tx.Bucket(bReminders)
-	now, ok := storage.RemindNanos(g)
+	return putTimeKey(tx.Bucket(bReminders), storage.RemindNanos, g, old)
+}
+
+// putTimeKey keeps g's key (time, id) in an index of games by a time,
+// which key gives (false: none), in step; old is the game as it was.
+func putTimeKey(b *bolt.Bucket, key func(*tessera.Game) (int64, bool), g, old *tessera.Game) error {
+	now, ok := key(g)
 	if old != nil {
-		if was, had := storage.RemindNanos(old); had && (!ok || was != now) {
+		if was, had := key(old); had && (!ok || was != now) {
 			if err := b.Delete(remindKey(was, g.ID)); err != nil {
 				return err
 			}
@@ -83,20 +88,21 @@ func eachGame(tx *bolt.Tx, fn func(g *tessera.Game) bool) error {
 	return nil
 }
 
-// checkReminders verifies the reminders' index against the games, both
-// ways, in constant memory, reporting at most max problems.
-func checkReminders(tx *bolt.Tx, max int) []error {
+// checkTimeIndex verifies an index of games by a time (bucket name,
+// keys from key) against the games, both ways, in constant memory,
+// reporting at most max problems.
+func checkTimeIndex(tx *bolt.Tx, name []byte, what string, key func(*tessera.Game) (int64, bool), max int) []error {
 	if !upgraded(tx) || max <= 0 {
 		return nil
 	}
 	var errs []error
-	b := tx.Bucket(bReminders)
+	b := tx.Bucket(name)
 	if b == nil {
-		return []error{fmt.Errorf("the reminders' index (bucket %s) is missing", bReminders)}
+		return []error{fmt.Errorf("the %s (bucket %s) is missing", what, name)}
 	}
 	err := eachGame(tx, func(g *tessera.Game) bool {
-		if at, ok := storage.RemindNanos(g); ok && b.Get(remindKey(at, g.ID)) == nil {
-			errs = append(errs, fmt.Errorf("game %d: missing from the reminders' index at %s", g.ID, g.RemindAt.Format(time.RFC3339)))
+		if at, ok := key(g); ok && b.Get(remindKey(at, g.ID)) == nil {
+			errs = append(errs, fmt.Errorf("game %d: missing from the %s at %s", g.ID, what, time.Unix(0, at).UTC().Format(time.RFC3339Nano)))
 		}
 		return len(errs) < max
 	})
@@ -106,26 +112,28 @@ func checkReminders(tx *bolt.Tx, max int) []error {
 	c := b.Cursor()
 	for k, _ := c.First(); k != nil && len(errs) < max; k, _ = c.Next() {
 		if len(k) != 16 {
-			errs = append(errs, fmt.Errorf("the reminders' index holds a malformed key %x", k))
+			errs = append(errs, fmt.Errorf("the %s holds a malformed key %x", what, k))
 			continue
 		}
 		id := btoi(k[8:])
 		g, err := getGame(tx, id)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("the reminders' index lists game %d: %v", id, err))
+			errs = append(errs, fmt.Errorf("the %s lists game %d: %v", what, id, err))
 			continue
 		}
-		if at, ok := storage.RemindNanos(g); !ok || at != int64(btoi(k[:8])) {
-			errs = append(errs, fmt.Errorf("the reminders' index lists game %d at %d, which disagrees with its record (%s, remind at %s)", id, int64(btoi(k[:8])), g.Status, g.RemindAt.Format(time.RFC3339)))
+		if at, ok := key(g); !ok || at != int64(btoi(k[:8])) {
+			errs = append(errs, fmt.Errorf("the %s lists game %d at %s, which disagrees with its record (%s)", what, id, time.Unix(0, int64(btoi(k[:8]))).UTC().Format(time.RFC3339Nano), g.Status))
 		}
 	}
 	return errs
 }
 
-// checkIndexes verifies the indexes of schema 2 (places, reminders)
+// checkIndexes verifies the indexes of schema 2 (places, reminders,
+// open challenges' expiry)
 // against the games; Check calls it with its read transaction.
 func checkIndexes(tx *bolt.Tx) []error {
 	const max = 100
 	errs := checkPlaces(tx, max)
-	return append(errs, checkReminders(tx, max-len(errs))...)
+	errs = append(errs, checkTimeIndex(tx, bReminders, "reminders' index", storage.RemindNanos, max-len(errs))...)
+	return append(errs, checkTimeIndex(tx, bExpiry, "open challenges' expiry index", storage.OpenNanos, max-len(errs))...)
 }

@@ -27,7 +27,8 @@ import (
 )
 
 // SchemaVersion is the layout this code writes: 2 added the reminders'
-// index and made the place index hold the games active there (upgrade.go).
+// and the open challenges' expiry indexes and made the place index hold
+// the games active there (upgrade.go).
 // It opens a file of version 1 too, upgrading it when it may write.
 const SchemaVersion = 2
 
@@ -110,7 +111,7 @@ func initSchema(tx *bolt.Tx, path string) error {
 	}
 	// A file of schema 1 gets its reminders and places from the upgrade
 	// that follows (upgrade.go).
-	for _, b := range [][]byte{bGames, bByPlayer, bHandled, bOutbox, bDeadline, bUsers, bPlaces, bReminders} {
+	for _, b := range [][]byte{bGames, bByPlayer, bHandled, bOutbox, bDeadline, bUsers, bPlaces, bReminders, bExpiry} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -222,6 +223,9 @@ func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
 		return err
 	}
 	if err := putReminder(tx, g, old); err != nil { // reminders.go
+		return err
+	}
+	if err := putExpiry(tx, g, old); err != nil { // expiry.go
 		return err
 	}
 	if err := putHistory(tx, g, old); err != nil {

@@ -2,9 +2,10 @@ package boltdb
 
 // The upgrade from schema 1 to 2: a file of schema 1 has no reminders'
 // index (the tick read every game ever stored to find the reminders
-// due) and a place index that kept every place a game was ever in
+// due), no expiry index of the open challenges (the tick read them all)
+// and a place index that kept every place a game was ever in
 // (by_channel, so a channel listed every game ever played there). Open
-// builds the new indexes (places.go, reminders.go) when it first opens
+// builds the new indexes (places.go, reminders.go, expiry.go) when it first opens
 // such a file for writing, in batches of upgradeBatch games, each its
 // own transaction, and records in the file after each batch the next
 // game to look at: a process killed in the middle leaves a file of
@@ -45,6 +46,8 @@ type indexFields struct {
 	ChannelID string         `json:"channel_id"`
 	ThreadID  string         `json:"thread_id"`
 	RemindAt  time.Time      `json:"remind_at"`
+	Open      bool           `json:"open"`
+	Created   time.Time      `json:"created"`
 }
 
 // upgrade brings a file of schema 1 to schema 2, a batch at a time; a
@@ -92,7 +95,7 @@ func upgradeBatchTx(tx *bolt.Tx, path string, log *slog.Logger) (n int, done boo
 		from = btoi(v)
 	} else {
 		// A new upgrade: the new indexes start empty.
-		for _, name := range [][]byte{bPlaces, bReminders} {
+		for _, name := range [][]byte{bPlaces, bReminders, bExpiry} {
 			if tx.Bucket(name) != nil {
 				if err := tx.DeleteBucket(name); err != nil {
 					return 0, false, err
@@ -121,7 +124,7 @@ func upgradeBatchTx(tx *bolt.Tx, path string, log *slog.Logger) (n int, done boo
 		if len(k) != 8 || json.Unmarshal(v, &f) != nil {
 			continue // a damaged record: tessera check reports it
 		}
-		g := &tessera.Game{ID: btoi(k), Status: f.Status, ChannelID: f.ChannelID, ThreadID: f.ThreadID, RemindAt: f.RemindAt}
+		g := &tessera.Game{ID: btoi(k), Status: f.Status, ChannelID: f.ChannelID, ThreadID: f.ThreadID, RemindAt: f.RemindAt, Open: f.Open, Created: f.Created}
 		rewrite := g.Status == tessera.StatusPlaying && g.RemindAt.IsZero()
 		if rewrite {
 			var full tessera.Game
@@ -147,6 +150,9 @@ func upgradeBatchTx(tx *bolt.Tx, path string, log *slog.Logger) (n int, done boo
 			return 0, false, err
 		}
 		if err := putReminder(tx, it.g, nil); err != nil {
+			return 0, false, err
+		}
+		if err := putExpiry(tx, it.g, nil); err != nil {
 			return 0, false, err
 		}
 	}

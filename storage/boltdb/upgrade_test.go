@@ -120,6 +120,15 @@ func checkUpgraded(t *testing.T, s *Store) {
 	if err != nil || fmt.Sprint(due) != fmt.Sprint(want) {
 		t.Errorf("reminders due after the upgrade: %v (%v), want %v", due, err, want)
 	}
+	var open []uint64
+	for _, g := range oldGames() {
+		if g.Open {
+			open = append(open, g.ID)
+		}
+	}
+	if gs, err := s.ExpiredChallenges(t.Context(), time.Unix(1_800_000_000, 0), 10_000); err != nil || ids(gs) != fmt.Sprint(open) {
+		t.Errorf("open challenges to expire after the upgrade: %s (%v), want %v", ids(gs), err, open)
+	}
 	if g, _ := s.Game(t.Context(), 20); !g.RemindAt.Equal(g.TurnStart) || g.Version != 3 {
 		t.Errorf("game 20: remind at %s, turn start %s, version %d", g.RemindAt, g.TurnStart, g.Version)
 	}

@@ -67,9 +67,9 @@ func (t *Tx) putGame(ctx context.Context, g, old *tessera.Game) error {
 	}
 	id := int64(g.ID)
 	b := &pgx.Batch{}
-	b.Queue(`INSERT INTO games (id, version, open_guild, ai_turn, deadline, remind_at, record) VALUES ($1, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (id) DO UPDATE SET version = $2, open_guild = $3, ai_turn = $4, deadline = $5, remind_at = $6, record = $7`,
-		id, int64(g.Version), openGuild, g.AITurn && g.Status == tessera.StatusPlaying, deadline, remindColumn(g), rec)
+	b.Queue(`INSERT INTO games (id, version, open_guild, ai_turn, deadline, remind_at, open_created, record) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (id) DO UPDATE SET version = $2, open_guild = $3, ai_turn = $4, deadline = $5, remind_at = $6, open_created = $7, record = $8`,
+		id, int64(g.Version), openGuild, g.AITurn && g.Status == tessera.StatusPlaying, deadline, remindColumn(g), openColumn(g), rec)
 	players := make([]string, len(g.Players))
 	for i, p := range g.Players {
 		players[i] = p.ID

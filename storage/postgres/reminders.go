@@ -1,7 +1,9 @@
 package postgres
 
-// The reminders' index and the place index (migration 0008): a game in
-// play's RemindAt in games.remind_at, under a partial index, and the
+// The reminders' index, the open challenges' expiry index and the place
+// index (migration 0008): a game in play's RemindAt in games.remind_at
+// and an open challenge's Created in games.open_created, each under a
+// partial index, and the
 // games active in each channel, with each thread's own game, in
 // game_channels (storage.Places). putGame keeps both in the game's own
 // transaction.
@@ -27,6 +29,27 @@ func remindColumn(g *tessera.Game) *int64 {
 		return &n
 	}
 	return nil
+}
+
+// openColumn is g's games.open_created: unix nanos, nil when it is not
+// an open challenge.
+func openColumn(g *tessera.Game) *int64 {
+	if n, ok := storage.OpenNanos(g); ok {
+		return &n
+	}
+	return nil
+}
+
+// expiredSQL reads the partial index games_open_created and stops at max.
+const expiredSQL = "SELECT id, record FROM games WHERE open_created <= $1 ORDER BY open_created, id LIMIT $2"
+
+// ExpiredChallenges lists the open challenges made at or before cutoff,
+// oldest first (then by id), at most max.
+func (s *Store) ExpiredChallenges(ctx context.Context, cutoff time.Time, max int) ([]*tessera.Game, error) {
+	if max <= 0 {
+		return nil, nil
+	}
+	return s.queryGames(ctx, s.pool, expiredSQL, cutoff.UnixNano(), max)
 }
 
 // queuePlaces queues the statements that keep g's rows in game_channels
@@ -94,33 +117,42 @@ func checkIndexes(ctx context.Context, tx pgx.Tx) []error {
 func checkIndexRows(ctx context.Context, tx pgx.Tx) []error {
 	const max = 100
 	var errs []error
-	// remind_at against the record, read by PostgreSQL's JSON and compared
-	// here (the record's time has nanoseconds, which SQL's timestamps
-	// lack).
-	rows, err := tx.Query(ctx, `SELECT id, remind_at, coalesce(j ->> 'status', ''), coalesce(j ->> 'remind_at', '')
+	// remind_at and open_created against the record, read by
+	// PostgreSQL's JSON and compared here (the record's times have
+	// nanoseconds, which SQL's timestamps lack).
+	rows, err := tx.Query(ctx, `SELECT id, remind_at, open_created, coalesce(j ->> 'status', ''), coalesce(j ->> 'remind_at', ''),
+			coalesce((j ->> 'open')::boolean, false), coalesce(j ->> 'created', '')
 		FROM games, LATERAL (SELECT convert_from(record, 'UTF8')::jsonb AS j) r
-		WHERE remind_at IS NOT NULL OR j ->> 'status' = 'playing' ORDER BY id`)
+		WHERE remind_at IS NOT NULL OR open_created IS NOT NULL OR j ->> 'status' IN ('playing', 'challenge') ORDER BY id`)
 	if err != nil {
 		return []error{err}
 	}
 	for rows.Next() && len(errs) < max {
 		var id int64
-		var col *int64
-		var status, at string
-		if err := rows.Scan(&id, &col, &status, &at); err != nil {
+		var remind, opened *int64
+		var status, at, created string
+		var open bool
+		if err := rows.Scan(&id, &remind, &opened, &status, &at, &open, &created); err != nil {
 			rows.Close()
 			return append(errs, err)
 		}
-		g := tessera.Game{Status: tessera.Status(status)}
-		if at != "" {
-			if g.RemindAt, err = time.Parse(time.RFC3339Nano, at); err != nil {
-				errs = append(errs, fmt.Errorf("game %d: its remind_at %q is not a time", id, at))
-				continue
+		g := tessera.Game{Status: tessera.Status(status), Open: open}
+		for _, f := range []struct {
+			text string
+			t    *time.Time
+		}{{at, &g.RemindAt}, {created, &g.Created}} {
+			if f.text != "" {
+				if *f.t, err = time.Parse(time.RFC3339Nano, f.text); err != nil {
+					errs = append(errs, fmt.Errorf("game %d: %q in its record is not a time", id, f.text))
+				}
 			}
 		}
-		want := remindColumn(&g)
-		if (want == nil) != (col == nil) || want != nil && *want != *col {
+		same := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+		if !same(remindColumn(&g), remind) {
 			errs = append(errs, fmt.Errorf("game %d: its remind_at column disagrees with its record", id))
+		}
+		if !same(openColumn(&g), opened) {
+			errs = append(errs, fmt.Errorf("game %d: its open_created column disagrees with its record", id))
 		}
 	}
 	rows.Close()

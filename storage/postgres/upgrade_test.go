@@ -26,7 +26,7 @@ func schema7(t *testing.T, url string) {
 	t.Helper()
 	s := open(t, url)
 	ctx := t.Context()
-	if _, err := s.pool.Exec(ctx, "ALTER TABLE games DROP COLUMN remind_at; DELETE FROM schema_migrations WHERE version = 8"); err != nil {
+	if _, err := s.pool.Exec(ctx, "ALTER TABLE games DROP COLUMN remind_at, DROP COLUMN open_created; DELETE FROM schema_migrations WHERE version = 8"); err != nil {
 		t.Fatal(err)
 	}
 	t0 := time.Unix(1_700_000_000, 123).UTC()
@@ -158,6 +158,12 @@ func TestMigration8(t *testing.T) {
 	if err != nil || fmt.Sprint(due) != "[11 7 10 20 30 40 50 60]" {
 		t.Errorf("reminders due: %v %v, want game 11 (1970) first, then by turn start", due, err)
 	}
+	if gs, err := s.ExpiredChallenges(ctx, time.Unix(1_700_000_000, 123), 100); err != nil || len(gs) != 3 || gs[0].ID != 1 || gs[2].ID != 51 {
+		t.Errorf("open challenges to expire after migration 8: %d (%v), want 1, 26 and 51", len(gs), err)
+	}
+	if gs, err := s.ExpiredChallenges(ctx, time.Unix(1_700_000_000, 122), 100); err != nil || len(gs) != 0 {
+		t.Errorf("open challenges made a nanosecond after the cutoff: %d (%v), want none", len(gs), err)
+	}
 	g, err := s.Game(ctx, 20)
 	if err != nil || !g.RemindAt.Equal(time.Unix(1_700_000_000+20*60, 0)) || g.Version != 3 || g.ThreadID != "th-20" || len(g.Players) != 2 {
 		t.Errorf("game 20's record after the migration: %+v %v", g, err)
@@ -207,8 +213,8 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 	s := open(t, pgtest.Database(t))
 	ctx := t.Context()
 	if _, err := s.pool.Exec(ctx, `
-		INSERT INTO games (id, version, open_guild, ai_turn, deadline, remind_at, record)
-		SELECT i, 1, CASE WHEN i % 5000 = 1 THEN 'g' || (i % 4) END, false,
+		INSERT INTO games (id, version, open_guild, open_created, ai_turn, deadline, remind_at, record)
+		SELECT i, 1, CASE WHEN i % 5000 = 1 THEN 'g' || (i % 4) END, CASE WHEN i % 5000 = 1 THEN 1700000000000000000 + i END, false,
 		       CASE WHEN i % 10 = 0 THEN 1700000000000000000 + i::bigint * 1000000000 END,
 		       CASE WHEN i % 10 = 0 THEN 1700000000000000000 + i::bigint * 1000000000 END,
 		       convert_to('{"id":' || i || ',"pad":"' || repeat('x', 400) || '"}', 'UTF8')
@@ -229,6 +235,7 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		{"ByChannel (a thread)", byChannelSQL, []any{"th-77"}},
 		{"Due (clocks)", "SELECT id FROM games WHERE deadline <= $1 ORDER BY deadline, id", []any{int64(1_600_000_000_000_000_000)}},
 		{"OpenChallenges", "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id", []any{"g1"}},
+		{"ExpiredChallenges (a tick, none)", expiredSQL, []any{int64(1_600_000_000_000_000_000), 500}},
 	} {
 		rows, err := s.pool.Query(ctx, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "+q.sql, q.args...)
 		if err != nil {

@@ -189,6 +189,10 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 	same("due", func(s storage.Store) (any, error) { return s.Due(t.Context(), t0.Add(2*time.Hour)) })
 	same("next deadline", func(s storage.Store) (any, error) { d, err := s.NextDeadline(t.Context()); return d.UnixNano(), err })
 	same("AI turns", func(s storage.Store) (any, error) { return s.AITurns(t.Context()) })
+	same("expired challenges", func(s storage.Store) (any, error) {
+		gs, err := s.ExpiredChallenges(t.Context(), t0.Add(time.Hour), 10)
+		return ids(gs), err
+	})
 	same("reminders due", func(s storage.Store) (any, error) { return s.RemindersDue(t.Context(), t0.Add(2*time.Hour), 10) })
 	same("pending", func(s storage.Store) (any, error) {
 		p, err := s.Pending(t.Context(), t0.Add(time.Hour), 10)

@@ -187,3 +187,51 @@ func testPlaces(t *testing.T, open func(t *testing.T) storage.Store) {
 		t.Fatalf("check after the places' changes: %v", errs)
 	}
 }
+
+func testExpiredChallenges(t *testing.T, open func(t *testing.T) storage.Store) {
+	s := open(t)
+	t0 := time.Unix(1_700_000_000, 5).UTC()
+	at := func(g *tessera.Game, d time.Duration) *tessera.Game { g.Created = t0.Add(d); return g }
+	a := create(t, s, at(challenge(NewGame(), "g1"), 2*time.Hour))
+	b := create(t, s, at(challenge(NewGame(), "g2"), time.Hour))
+	c := create(t, s, at(challenge(NewGame(), "g1"), time.Hour))
+	direct := at(NewGame(), 0)
+	direct.Status = tessera.StatusChallenge // not open: it does not expire
+	create(t, s, direct)
+	create(t, s, at(NewGame(), 0)) // in play
+	expired := func(cutoff time.Time, max int) string {
+		t.Helper()
+		gs, err := s.ExpiredChallenges(t.Context(), cutoff, max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(gs)
+	}
+	if got := expired(t0.Add(time.Hour-1), 10); got != "[]" {
+		t.Fatalf("expired just before the first: %s", got)
+	}
+	if got, want := expired(t0.Add(time.Hour), 10), fmt.Sprint([]uint64{b, c}); got != want {
+		t.Fatalf("expired at t0+1h: %s, want %s (oldest first, then by id, whatever the server)", got, want)
+	}
+	if got, want := expired(t0.Add(3*time.Hour), 2), fmt.Sprint([]uint64{b, c}); got != want {
+		t.Fatalf("at most 2: %s, want %s", got, want)
+	}
+	// One that begins, one withdrawn and one that expired leave the index.
+	for id, st := range map[uint64]tessera.Status{b: tessera.StatusPlaying, c: tessera.StatusWithdrawn} {
+		if _, err := s.Modify(t.Context(), id, func(g *tessera.Game, _ storage.Tx) error { g.Status = st; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := expired(t0.Add(3*time.Hour), 10), fmt.Sprint([]uint64{a}); got != want {
+		t.Fatalf("after two were settled: %s, want %s", got, want)
+	}
+	if _, err := s.Update(t.Context(), a, 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusExpired; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got := expired(t0.Add(3*time.Hour), 10); got != "[]" {
+		t.Fatalf("after the last expired: %s", got)
+	}
+	if errs := s.Check(t.Context()); len(errs) != 0 {
+		t.Fatalf("check after the challenges' changes: %v", errs)
+	}
+}

@@ -48,6 +48,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"DeadlineIndex", testDeadlines},
 		{"RemindersDue", testRemindersDue}, // indexes.go
 		{"PlacesHoldActiveGames", testPlaces},
+		{"ExpiredChallenges", testExpiredChallenges},
 		{"AITurns", testAITurns},
 		{"AITurnLeases", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedAITurns(t, s, s) }},
 		{"Users", testUsers},

@@ -6,6 +6,10 @@
 -- statement, as deadline is: a tick reads the games due from its partial
 -- index instead of every game ever stored.
 --
+-- open_created is an open challenge's Created in unix nanos (NULL
+-- otherwise), under a partial index: the tick finds the challenges to
+-- expire there instead of reading every open challenge.
+--
 -- game_channels held every place a game was ever in, for ever, so a
 -- channel listed every game ever played there. From now on it holds a
 -- game's channel while it is a challenge or in play, and its own thread
@@ -17,6 +21,7 @@
 -- middle leaves schema 7 as it was, and the next start applies it again.
 
 ALTER TABLE games ADD COLUMN remind_at bigint;
+ALTER TABLE games ADD COLUMN open_created bigint;
 
 -- What the rules need of every game, read once from its record.
 CREATE TEMPORARY TABLE upgrade_8 ON COMMIT DROP AS
@@ -25,6 +30,8 @@ SELECT g.id,
        coalesce(j ->> 'channel_id', '') AS channel,
        coalesce(j ->> 'thread_id', '') AS thread,
        j ? 'remind_at' AS has_remind,
+       coalesce((j ->> 'open')::boolean, false) AS open,
+       j ->> 'created' AS created,
        -- storage.UpgradeRemindAt, to the second (early is harmless)
        date_trunc('second', greatest((j ->> 'turn_start')::timestamptz, '1970-01-01T00:00:00Z'::timestamptz)) AS remind
 FROM games g, LATERAL (SELECT convert_from(g.record, 'UTF8')::jsonb AS j) r;
@@ -42,6 +49,16 @@ WHERE g.id = u.id AND u.status = 'playing' AND NOT u.has_remind
   AND substr(convert_from(g.record, 'UTF8'), 1, 1) = '{';
 
 CREATE INDEX games_remind ON games (remind_at, id) WHERE remind_at IS NOT NULL;
+
+-- Created to the nanosecond, as the adapter writes it (storage.OpenNanos):
+-- whole seconds from the timestamp, the fraction from the text.
+UPDATE games g
+SET open_created = greatest(0, extract(epoch FROM date_trunc('second', u.created::timestamptz))::bigint * 1000000000
+                               + coalesce(rpad(substring(u.created FROM '\.([0-9]{1,9})'), 9, '0')::bigint, 0))
+FROM upgrade_8 u
+WHERE g.id = u.id AND u.open AND u.status = 'challenge' AND u.created IS NOT NULL;
+
+CREATE INDEX games_open_created ON games (open_created, id) WHERE open_created IS NOT NULL;
 
 DELETE FROM game_channels c
 USING upgrade_8 u
