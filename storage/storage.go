@@ -101,6 +101,11 @@ type GameLists interface {
 	// answer grows with the games active there, never with those ever
 	// played there; a thread is one game's, so it holds one.
 	ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error)
+	// ByChannelPlayer lists the games of ByChannel(channelID) in which
+	// userID has a seat, oldest first, decoding only those: the place
+	// and player indexes are joined on their keys, so a chat line by
+	// someone who plays nothing there reads no game at all.
+	ByChannelPlayer(ctx context.Context, channelID, userID string) ([]*tessera.Game, error)
 	// Finished lists a player's finished games, newest first (by Ended,
 	// then by id), keeping those keep accepts (nil: all): skip of them are
 	// passed over and at most limit returned; more reports whether others

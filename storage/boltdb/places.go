@@ -60,17 +60,74 @@ func (s *Store) ByChannel(ctx context.Context, channelID string) ([]*tessera.Gam
 			out, err = gamesByIndex(tx, bPlaces, channelID)
 			return err
 		}
-		if tx.Bucket(bByChan) == nil {
-			return nil
-		}
-		all, err := gamesByIndex(tx, bByChan, channelID)
-		for _, g := range all {
-			if slices.Contains(storage.Places(g), channelID) {
-				out = append(out, g)
-			}
-		}
+		out, err = s.byChannelSchema1(tx, channelID)
 		return err
 	})
+	return out, err
+}
+
+// ByChannelPlayer lists the games of ByChannel(channelID) in which
+// userID has a seat, oldest first. Both indexes hold their keys by id
+// under a prefix, so a leapfrog join (each side seeks to the other's
+// id) reads keys only, and decodes only the games both list.
+func (s *Store) ByChannelPlayer(ctx context.Context, channelID, userID string) ([]*tessera.Game, error) {
+	var out []*tessera.Game
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		if !upgraded(tx) { // schema 1, read-only: from the old index, by the rule
+			all, err := s.byChannelSchema1(tx, channelID)
+			for _, g := range all {
+				if g.HasPlayer(userID) {
+					out = append(out, g)
+				}
+			}
+			return err
+		}
+		pc, qc := tx.Bucket(bPlaces).Cursor(), tx.Bucket(bByPlayer).Cursor()
+		pk, qk := append([]byte(channelID), 0), append([]byte(userID), 0)
+		id := func(prefix, k []byte) (uint64, bool) {
+			if len(k) != len(prefix)+8 || string(k[:len(prefix)]) != string(prefix) {
+				return 0, false
+			}
+			return btoi(k[len(prefix):]), true
+		}
+		a, okA := id(pk, first(pc.Seek(pk)))
+		b, okB := id(qk, first(qc.Seek(qk)))
+		for okA && okB {
+			switch {
+			case a < b:
+				a, okA = id(pk, first(pc.Seek(indexKey(channelID, b))))
+			case b < a:
+				b, okB = id(qk, first(qc.Seek(indexKey(userID, a))))
+			default:
+				g, err := getGame(tx, a)
+				if err != nil {
+					return err
+				}
+				out = append(out, g)
+				a, okA = id(pk, first(pc.Next()))
+				b, okB = id(qk, first(qc.Next()))
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func first(k, _ []byte) []byte { return k }
+
+// byChannelSchema1 answers ByChannel from schema 1's index, each game
+// checked against the rule.
+func (s *Store) byChannelSchema1(tx *bolt.Tx, channelID string) ([]*tessera.Game, error) {
+	if tx.Bucket(bByChan) == nil {
+		return nil, nil
+	}
+	all, err := gamesByIndex(tx, bByChan, channelID)
+	var out []*tessera.Game
+	for _, g := range all {
+		if slices.Contains(storage.Places(g), channelID) {
+			out = append(out, g)
+		}
+	}
 	return out, err
 }
 

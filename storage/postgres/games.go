@@ -281,6 +281,18 @@ func (s *Store) ByChannel(ctx context.Context, channelID string) ([]*tessera.Gam
 	return s.queryGames(ctx, s.pool, byChannelSQL, channelID)
 }
 
+// ByChannelPlayer lists the games of ByChannel(channelID) in which userID
+// has a seat, oldest first: the two indexes are joined on their primary
+// keys, and only the games both list are read.
+func (s *Store) ByChannelPlayer(ctx context.Context, channelID, userID string) ([]*tessera.Game, error) {
+	return s.queryGames(ctx, s.pool, byChannelPlayerSQL, channelID, userID)
+}
+
+const byChannelPlayerSQL = `SELECT g.id, g.record FROM game_channels c
+	JOIN game_players p ON p.game_id = c.game_id AND p.player_id = $2
+	JOIN games g ON g.id = c.game_id
+	WHERE c.channel_id = $1 ORDER BY g.id`
+
 const byChannelSQL = "SELECT g.id, g.record FROM game_channels c JOIN games g ON g.id = c.game_id WHERE c.channel_id = $1 ORDER BY g.id"
 
 // OpenChallenges lists the open challenges of a server inside a

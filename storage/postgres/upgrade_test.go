@@ -222,6 +222,10 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		INSERT INTO game_channels (channel_id, game_id)
 		SELECT 'th-' || i, i FROM generate_series(1, 100000) i
 		UNION ALL SELECT 'c' || ((i / 10) % 50), i FROM generate_series(10, 100000, 10) i;
+		INSERT INTO game_players (player_id, game_id)
+		SELECT 'p' || (i % 5000), i FROM generate_series(1, 100000) i
+		UNION ALL SELECT 'q' || (i % 5000), i FROM generate_series(1, 100000) i;
+		ANALYZE game_players;
 		ANALYZE games; ANALYZE game_channels`); err != nil {
 		t.Fatal(err)
 	}
@@ -233,6 +237,7 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		{"RemindersDue (a tick, 500 due)", remindersDueSQL, []any{int64(1_800_000_000_000_000_000), 500}},
 		{"ByChannel (a busy channel)", byChannelSQL, []any{"c0"}},
 		{"ByChannel (a thread)", byChannelSQL, []any{"th-77"}},
+		{"ByChannelPlayer (a chat line in a busy channel)", byChannelPlayerSQL, []any{"c0", "p7"}},
 		{"Due (clocks)", "SELECT id FROM games WHERE deadline <= $1 ORDER BY deadline, id", []any{int64(1_600_000_000_000_000_000)}},
 		{"OpenChallenges", "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id", []any{"g1"}},
 		{"ExpiredChallenges (a tick, none)", expiredSQL, []any{int64(1_600_000_000_000_000_000), 500}},

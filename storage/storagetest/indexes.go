@@ -183,8 +183,61 @@ func testPlaces(t *testing.T, open func(t *testing.T) storage.Store) {
 			t.Errorf("place %q: %s, want %s", place, got, want)
 		}
 	}
+	// A player's own games of a place.
+	for _, c := range []struct{ place, player, want string }{
+		{"c1", "3", fmt.Sprint([]uint64{open1})},
+		{"c1", "9", "[]"},
+		{"th1", "1", fmt.Sprint([]uint64{played})},
+		{"th1", "3", "[]"},
+		{"c2", "2", fmt.Sprint([]uint64{other.ID})},
+		{"c2", "3", "[]"},
+	} {
+		gs, err := s.ByChannelPlayer(t.Context(), c.place, c.player)
+		if err != nil || ids(gs) != c.want {
+			t.Errorf("player %s in %q: %s %v, want %s", c.player, c.place, ids(gs), err, c.want)
+		}
+	}
 	if errs := s.Check(t.Context()); len(errs) != 0 {
 		t.Fatalf("check after the places' changes: %v", errs)
+	}
+}
+
+// testByChannelPlayer: a player's games of a busy channel, among others'
+// and among their own elsewhere and ended, oldest first.
+func testByChannelPlayer(t *testing.T, open func(t *testing.T) storage.Store) {
+	s := open(t)
+	var want []uint64
+	for i := range 30 {
+		g := NewGame()
+		g.ChannelID = []string{"busy", "elsewhere"}[i%5/4] // four in five in busy
+		if i%3 == 0 {
+			g.Players[1].ID = "p"
+		}
+		id := create(t, s, g)
+		if i%7 == 6 {
+			finishAt(t, s, id, i)
+			continue
+		}
+		if g.ChannelID == "busy" && i%3 == 0 {
+			want = append(want, id)
+		}
+	}
+	gs, err := s.ByChannelPlayer(t.Context(), "busy", "p")
+	if err != nil || ids(gs) != fmt.Sprint(want) {
+		t.Fatalf("p's games in busy: %s %v, want %v", ids(gs), err, want)
+	}
+	all, _ := s.ByChannel(t.Context(), "busy")
+	var mine []uint64
+	for _, g := range all {
+		if g.HasPlayer("p") {
+			mine = append(mine, g.ID)
+		}
+	}
+	if fmt.Sprint(mine) != fmt.Sprint(want) {
+		t.Fatalf("ByChannel's games of p: %v, ByChannelPlayer's %v", mine, want)
+	}
+	if gs, _ := s.ByChannelPlayer(t.Context(), "busy", "nobody"); len(gs) != 0 {
+		t.Fatalf("a player with no game: %s", ids(gs))
 	}
 }
 

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"RemindersDue", testRemindersDue}, // indexes.go
 		{"PlacesHoldActiveGames", testPlaces},
 		{"ExpiredChallenges", testExpiredChallenges},
+		{"ByChannelPlayer", testByChannelPlayer},
 		{"AITurns", testAITurns},
 		{"AITurnLeases", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedAITurns(t, s, s) }},
 		{"Users", testUsers},
