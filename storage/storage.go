@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"time"
 
 	"tessera"
@@ -93,8 +94,18 @@ type GameLists interface {
 	All(ctx context.Context, fn func(g *tessera.Game) error) error
 	// ByPlayer lists a player's games, oldest first (by id).
 	ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, error)
-	// ByChannel lists the games of a channel or thread, oldest first.
+	// ByChannel lists the challenges and games in play of a channel or
+	// thread, and the game whose own thread it is whatever its state,
+	// oldest first. A game leaves its channel's list in the transaction
+	// that ends it (and a place it moved from when it moves), so the
+	// answer grows with the games active there, never with those ever
+	// played there; a thread is one game's, so it holds one.
 	ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error)
+	// ByChannelPlayer lists the games of ByChannel(channelID) in which
+	// userID has a seat, oldest first, decoding only those: the place
+	// and player indexes are joined on their keys, so a chat line by
+	// someone who plays nothing there reads no game at all.
+	ByChannelPlayer(ctx context.Context, channelID, userID string) ([]*tessera.Game, error)
 	// Finished lists a player's finished games, newest first (by Ended,
 	// then by id), keeping those keep accepts (nil: all): skip of them are
 	// passed over and at most limit returned; more reports whether others
@@ -106,9 +117,12 @@ type GameLists interface {
 type Challenges interface {
 	// OpenChallenges lists the open challenges of a server, oldest first.
 	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
-	// AllOpenChallenges lists every server's open challenges (for their
-	// expiry).
+	// AllOpenChallenges lists every server's open challenges.
 	AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error)
+	// ExpiredChallenges lists the open challenges made at or before
+	// cutoff, oldest first (then by id), at most max: read from an index
+	// by creation time, so a tick with none to expire reads one key.
+	ExpiredChallenges(ctx context.Context, cutoff time.Time, max int) ([]*tessera.Game, error)
 }
 
 // Clocks finds the games whose turn deadline has passed.
@@ -119,6 +133,11 @@ type Clocks interface {
 	// NextDeadline is the earliest deadline of a game in play (zero if
 	// none).
 	NextDeadline(ctx context.Context) (time.Time, error)
+	// RemindersDue lists the games in play whose RemindAt is set and at
+	// or before now, earliest first (then by id), at most max: read from
+	// an index of the games in play, so a tick with nothing due reads
+	// nothing else.
+	RemindersDue(ctx context.Context, now time.Time, max int) ([]uint64, error)
 }
 
 // AIQueue is the AI's pending moves, and the leases that make one
@@ -393,6 +412,9 @@ type Options struct {
 	// missing or empty database is an error (*NotFoundError) instead of a
 	// new one.
 	ReadOnly bool
+	// Log receives what opening has to say, such as an upgrade of an
+	// older database's indexes (nil: slog.Default()).
+	Log *slog.Logger
 }
 
 // ErrConflict is returned when a game changed since it was read.

@@ -303,7 +303,11 @@ func (s *Store) Check(ctx context.Context) []error {
 				if err != nil {
 					return err
 				}
-				return walk(tx)
+				if err := walk(tx); err != nil {
+					return err
+				}
+				errs = append(errs, checkIndexes(tx)...) // reminders.go
+				return nil
 			})
 			if errors.Is(err, errTxGone) && attempt < 5 {
 				continue // a running bot committed twice meanwhile

@@ -161,6 +161,7 @@ func (s *Store) Check(ctx context.Context) []error {
 	if err := checkIndexes(ctx, tx, undecoded, report); err != nil {
 		return append(errs, s.fail(err))
 	}
+	errs = append(errs, checkActiveIndexes(ctx, tx)...) // reminders.go: the reminders', expiry's and places' rows
 	for _, table := range []struct{ name, sql string }{
 		{"outbox", "SELECT seq::text, body FROM outbox"},
 		{"users", "SELECT id, settings FROM users WHERE settings IS NOT NULL"},
@@ -206,20 +207,17 @@ const maxProblems = 100
 // not decode (a jsonb cast would fail on them); $2 the most to list.
 const missingIndexRowsSQL = `
 WITH want AS MATERIALIZED (
-	SELECT id, r->'players' AS players, coalesce(r->>'channel_id', '') AS channel,
-		nullif(r->>'thread_id', '') AS thread, r->>'status' = 'finished' AS finished
+	SELECT id, r->'players' AS players, r->>'status' = 'finished' AS finished
 	FROM (SELECT id, convert_from(record, 'UTF8')::jsonb AS r FROM games WHERE id <> ALL($1)) AS d
 ), missing AS (
 	SELECT w.id, 'players' AS kind FROM want w CROSS JOIN LATERAL jsonb_array_elements(w.players) p
 	WHERE jsonb_typeof(w.players) = 'array' AND NOT EXISTS (SELECT 1 FROM game_players x WHERE x.game_id = w.id AND x.player_id = p->>'id')
-	UNION ALL
-	SELECT w.id, 'places' FROM want w CROSS JOIN LATERAL unnest(ARRAY[w.channel, w.thread]) AS c(place)
-	WHERE c.place IS NOT NULL AND NOT EXISTS (SELECT 1 FROM game_channels x WHERE x.game_id = w.id AND x.channel_id = c.place)
+
 	UNION ALL
 	SELECT w.id, 'history' FROM want w CROSS JOIN LATERAL jsonb_array_elements(w.players) p
 	WHERE w.finished AND jsonb_typeof(w.players) = 'array' AND NOT EXISTS (SELECT 1 FROM finished x WHERE x.game_id = w.id AND x.player_id = p->>'id')
 )
-SELECT id, count(*) FILTER (WHERE kind = 'players'), count(*) FILTER (WHERE kind = 'places'), count(*) FILTER (WHERE kind = 'history')
+SELECT id, count(*) FILTER (WHERE kind = 'players'), count(*) FILTER (WHERE kind = 'history')
 FROM missing GROUP BY id ORDER BY id LIMIT $2`
 
 // orphanIndexRowsSQL counts the index rows that name a game that does not
@@ -238,9 +236,9 @@ func checkIndexes(ctx context.Context, tx pgx.Tx, undecoded []int64, report func
 	if err != nil {
 		return err
 	}
-	var id, players, places, history int64
-	_, err = pgx.ForEachRow(rows, []any{&id, &players, &places, &history}, func() error {
-		if !report(fmt.Errorf("game %d: %d of its index rows are missing (players %d, places %d, history %d)", id, players+places+history, players, places, history)) {
+	var id, players, history int64
+	_, err = pgx.ForEachRow(rows, []any{&id, &players, &history}, func() error {
+		if !report(fmt.Errorf("game %d: %d of its index rows are missing (players %d, history %d)", id, players+history, players, history)) {
 			return errEnough
 		}
 		return nil
