@@ -233,6 +233,7 @@ func (s *Store) Check(ctx context.Context) []error {
 			for err := range tx.Check() {
 				errs = append(errs, err)
 			}
+			errs = append(errs, checkRatingIndexes(tx)...)
 			return nil
 		})
 	})

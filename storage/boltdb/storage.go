@@ -72,6 +72,9 @@ func Open(path string, opt storage.Options) (*Store, error) {
 		err = guard(path, func() error { return db.View(func(tx *bolt.Tx) error { return checkSchema(tx, path) }) })
 	} else {
 		err = guard(path, func() error { return db.Update(func(tx *bolt.Tx) error { return initSchema(tx, path) }) })
+		if err == nil {
+			err = guard(path, func() error { return buildRatingIndexes(db, path, ratingIndexBatch, nil) })
+		}
 	}
 	if err != nil {
 		db.Close()

@@ -202,7 +202,7 @@ func (s *Store) Check(ctx context.Context) []error {
 			return append(errs, s.fail(err))
 		}
 	}
-	return errs
+	return append(errs, s.checkRatingIndexes(ctx, tx)...)
 }
 
 // withoutPassword takes the password out of a URL.
