@@ -166,11 +166,12 @@ const ratingIndexBatch = 1000
 // indexes (every rating, once), batch ratings a transaction in key order,
 // each transaction recording how far it went: a kill loses at most the
 // batch under way, and the next open resumes after the last one
-// committed. A file with nothing to index is only marked. afterBatch
-// (tests) runs inside each batch's transaction once its writes are made,
-// before it commits; an error from it rolls the batch back.
-func buildRatingIndexes(db *bolt.DB, path string, batch int, afterBatch func(n int) error) error {
-	log := slog.Default().With("database", path)
+// committed. A file with nothing to index is only marked. It says so in
+// log. afterBatch (tests) runs inside each batch's transaction once its
+// writes are made, before it commits; an error from it rolls the batch
+// back.
+func buildRatingIndexes(db *bolt.DB, path string, batch int, log *slog.Logger, afterBatch func(n int) error) error {
+	log = log.With("database", path)
 	total, done, batches := 0, 0, 0
 	for {
 		finished := false

@@ -179,7 +179,7 @@ func TestRatingIndexesBuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	interrupted := errors.New("interrupted")
-	err = buildRatingIndexes(db, path, 2, func(n int) error {
+	err = buildRatingIndexes(db, path, 2, slog.Default(), func(n int) error {
 		if n == 3 {
 			return interrupted
 		}
@@ -230,7 +230,7 @@ func TestRatingIndexBuildKilled(t *testing.T) {
 			fmt.Println("open:", err)
 			os.Exit(1)
 		}
-		_ = buildRatingIndexes(db, path, 2, func(n int) error {
+		_ = buildRatingIndexes(db, path, 2, slog.Default(), func(n int) error {
 			if n == 3 {
 				fmt.Println("in batch 3")
 				select {} // killed here, inside the batch's transaction

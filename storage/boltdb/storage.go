@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strconv"
 	"time"
@@ -73,7 +74,7 @@ func Open(path string, opt storage.Options) (*Store, error) {
 	} else {
 		err = guard(path, func() error { return db.Update(func(tx *bolt.Tx) error { return initSchema(tx, path) }) })
 		if err == nil {
-			err = guard(path, func() error { return buildRatingIndexes(db, path, ratingIndexBatch, nil) })
+			err = guard(path, func() error { return buildRatingIndexes(db, path, ratingIndexBatch, slog.Default(), nil) })
 		}
 	}
 	if err != nil {
