@@ -243,14 +243,37 @@ type Interactions interface {
 }
 
 // Ratings reads and rebuilds the ratings (a game's end changes them
-// through Tx).
+// through Tx). The reads a player causes cost in proportion to what they
+// return, whatever the number of ratings stored: PlayerRating is a point
+// read, PlayerRatings reads one player's rows, Leaders reads the rows
+// shown in the leaderboard's order (CompareRank) and RatingRank counts
+// from an ordered index (see each adapter for the cost). A rating's
+// History is kept apart from the row those read: only PlayerRatings,
+// RatingHistory and the tools' reads (Ratings, AllRatings) return it.
 type Ratings interface {
 	// Ratings are the ratings of everyone who played a rated game of game
-	// in guild, in no particular order.
+	// in guild, with their history, in no particular order: every row of
+	// the game, for tools and tests (the service reads Leaders).
 	Ratings(ctx context.Context, guild, game string) ([]tessera.Rating, error)
 	// PlayerRatings are user's ratings in guild, one per game played
-	// rated.
+	// rated, with their history.
 	PlayerRatings(ctx context.Context, guild, user string) ([]tessera.Rating, error)
+	// PlayerRating is user's rating for game in guild without its
+	// History; ok false when the player has none.
+	PlayerRating(ctx context.Context, guild, game, user string) (r tessera.Rating, ok bool, err error)
+	// RatingHistory is user's rating for game in guild after each of
+	// their rated games, oldest first (nil when none).
+	RatingHistory(ctx context.Context, guild, game, user string) ([]tessera.RatingPoint, error)
+	// Leaders are the ratings of game in guild in the leaderboard's
+	// order (CompareRank: best first), without their History: skip of
+	// them passed over, at most limit returned; rated is how many players
+	// have a rating of game in guild.
+	Leaders(ctx context.Context, guild, game string, skip, limit int) (rs []tessera.Rating, rated int, err error)
+	// RatingRank is user's place for game in guild in the leaderboard's
+	// order (1 the best; every player has a place of their own, equal
+	// ratings ordered as CompareRank says) and how many players are
+	// rated; place 0 when user has no rating.
+	RatingRank(ctx context.Context, guild, game, user string) (place, rated int, err error)
 	// AllRatings are every stored rating.
 	AllRatings(ctx context.Context) ([]tessera.Rating, error)
 	// ReplaceRatings replaces every stored rating by rs in one

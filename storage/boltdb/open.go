@@ -306,7 +306,8 @@ func (s *Store) Check(ctx context.Context) []error {
 				if err := walk(tx); err != nil {
 					return err
 				}
-				errs = append(errs, checkIndexes(tx)...) // reminders.go
+				errs = append(errs, checkIndexes(tx)...)       // reminders.go
+				errs = append(errs, checkRatingIndexes(tx)...) // ratingindex.go
 				return nil
 			})
 			if errors.Is(err, errTxGone) && attempt < 5 {

@@ -82,6 +82,9 @@ func Open(path string, opt storage.Options) (*Store, error) {
 				log = slog.Default()
 			}
 			err = upgrade(db, path, log)
+			if err == nil {
+				err = guard(path, func() error { return buildRatingIndexes(db, path, ratingIndexBatch, log, nil) })
+			}
 		}
 	}
 	if err != nil {

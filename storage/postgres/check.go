@@ -192,7 +192,7 @@ func (s *Store) Check(ctx context.Context) []error {
 			return append(errs, s.fail(err))
 		}
 	}
-	return errs
+	return append(errs, s.checkRatingIndexes(ctx, tx)...)
 }
 
 // maxProblems bounds the problems Check lists.

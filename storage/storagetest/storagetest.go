@@ -63,6 +63,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Rematch", testRematch},
 		{"Ratings", testRatings},
 		{"RatingSeqInOrder", testRatingSeq},
+		{"RatingReads", testRatingReads},
 		{"Events", testEvents},
 		{"GuildEvents", testGuildEvents},
 		{"EventsDue", testEventsDue},
