@@ -132,6 +132,7 @@ type gamePage struct {
 	Hand    template.HTML
 	Player  bool   // the viewer holds a seat (their cookie's token)
 	CSRF    string // the forms' token (players only)
+	Key     string // the forms' idempotency key, new with each page (players only)
 	Prev    int    // the scrubber's neighbours (-1: none)
 	Next    int
 	Message string // what the last action said
@@ -175,6 +176,7 @@ func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (
 	if who.user != "" {
 		p.Player = true
 		p.CSRF = csrfToken(who.token)
+		p.Key = formKey()
 	}
 	return p, nil
 }
@@ -260,6 +262,7 @@ var funcs = template.FuncMap{
 	"rfc3339": func(t interface{ Format(string) string }) string { return t.Format("2006-01-02T15:04:05Z07:00") },
 	"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
 	"span":    service.Span,
+	"asset":   asset,
 	// placed reports whether any of the moves is made on the board.
 	"placed": func(ls []service.WebLegal) bool {
 		for _, l := range ls {
