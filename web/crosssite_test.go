@@ -49,7 +49,7 @@ func TestCrossSiteLink(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#go")),
 		chromedp.WaitVisible(chromedp.CSS("#board")),
 	)
-	isPlayer := `!!document.querySelector("#play") && !!document.querySelector("#play .hand")`
+	isPlayer := `!!document.querySelector("#play") && !!document.querySelector("#playbar .hand")`
 	if loc := chrome.Run(t, tab, chromedp.Location()); loc != s.srv.URL+s.addr(g.ID) {
 		t.Fatalf("after the link the address is %q", loc)
 	}

@@ -50,7 +50,8 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	case "position":
 		name = "position" // the scrubber's and the live update's fragment
 	case "placements":
-		name = "placements" // a long list of the player's moves, fetched by the script (see maxListed)
+		s.placementsPart(w, r, g, moves) // a long list of the player's moves, fetched by the script (see maxListed)
+		return
 	}
 	s.showGame(w, r, g, moves, name, http.StatusOK, "")
 }
@@ -145,6 +146,22 @@ type gamePage struct {
 	// fetches the placements (?part=placements) and the form takes the
 	// move typed in.
 	Lazy bool
+	// Playing: the viewer is a player of this game in play, at its last
+	// position (their hand, the resignation); YourTurn: and it is their
+	// turn (their moves).
+	Playing, YourTurn bool
+	// Status is the line above the board: "Your turn" on the player's
+	// own turn, else what the picture's panel says.
+	Status string
+	// Placements are the moves placed on the board, for the script
+	// (inline unless Lazy).
+	Placements placements
+	// At names the position for the scrubber ("Move 3 of 12").
+	At string
+	// Words is the position in words, the board's text alternative; Said
+	// is what the live region announces when the page shows this
+	// position (the move that made it, whose turn).
+	Words, Said string
 }
 
 // maxListed is the most legal moves a page lists inline. Glorieta's
@@ -178,7 +195,34 @@ func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (
 		p.CSRF = csrfToken(who.token)
 		p.Key = formKey()
 	}
+	p.Playing = p.Player && v.Status == tessera.StatusPlaying && v.Moves == v.Total && v.Viewer >= 0
+	p.YourTurn = p.Playing && len(v.Legal) > 0
+	p.Status = v.Panel.Status
+	if p.YourTurn {
+		p.Status = "Your turn"
+		if v.Panel.Status != "" {
+			p.Status += " · " + v.Panel.Status
+		}
+	}
+	if p.YourTurn && !p.Lazy {
+		p.Placements = placementsOf(v.Legal, v.Pieces)
+	}
+	p.At = positionName(v.Moves, v.Total)
+	p.Words, p.Said = describe(v, p.Status)
 	return p, nil
+}
+
+// positionName names the position shown, for the scrubber.
+func positionName(moves, total int) string {
+	switch {
+	case total == 0:
+		return "Start · no moves yet"
+	case moves == 0 && total == 1:
+		return "Start · 1 move"
+	case moves == 0:
+		return fmt.Sprintf("Start · %d moves", total)
+	}
+	return fmt.Sprintf("Move %d of %d", moves, total)
 }
 
 // render writes a template; an error before the first byte is a 500 page.
@@ -259,10 +303,11 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
 	},
-	"rfc3339": func(t interface{ Format(string) string }) string { return t.Format("2006-01-02T15:04:05Z07:00") },
-	"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
-	"span":    service.Span,
-	"asset":   asset,
+	"rfc3339":  func(t interface{ Format(string) string }) string { return t.Format("2006-01-02T15:04:05Z07:00") },
+	"signed":   func(n int) string { return fmt.Sprintf("%+d", n) },
+	"span":     service.Span,
+	"asset":    asset,
+	"unplaced": unplaced,
 	// placed reports whether any of the moves is made on the board.
 	"placed": func(ls []service.WebLegal) bool {
 		for _, l := range ls {
