@@ -61,14 +61,16 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 const sharedBuildTimeout = 30 * time.Second
 
 // showGame writes a game's page (or its fragment) at position moves for
-// whoever asks, with a message from their last action. A spectator's page
-// comes from the page cache (made once for all who ask at the same time).
+// whoever asks, with a message from their last action. A page without a
+// message comes from the page cache (made once for all who ask at the
+// same time; a player's for that player only, its personal tokens filled
+// in per answer).
 func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
 	who, ok := s.viewer(w, r, g)
 	if !ok {
 		return
 	}
-	build := func(r *http.Request) ([]byte, error) {
+	build := func(r *http.Request, who viewer, personal bool) ([]byte, error) {
 		v, err := s.svc.GameView(r.Context(), g, moves, who.user)
 		if err != nil {
 			return nil, err
@@ -76,6 +78,9 @@ func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Gam
 		page, err := s.gamePageData(r, v, who)
 		if err != nil {
 			return nil, err
+		}
+		if personal && page.Player {
+			page.CSRF, page.Key = csrfMarker, keyMarker
 		}
 		page.Message = message
 		var buf bytes.Buffer
@@ -86,20 +91,38 @@ func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Gam
 	}
 	var body []byte
 	var err error
-	if who.user == "" && message == "" && code == http.StatusOK {
+	if message == "" && code == http.StatusOK {
 		// A page made for everyone who asks at once is not cut short by
 		// its first asker's leaving: the others wait for it.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), sharedBuildTimeout)
 		defer cancel()
-		body, err = s.cache.do(pageKey{game: g.ID, version: g.Version, moves: moves, template: name}, func() ([]byte, error) { return build(r.WithContext(ctx)) })
+		key := pageKey{game: g.ID, version: g.Version, moves: moves, template: name, viewer: who.user}
+		body, err = s.cache.do(key, func() ([]byte, error) { return build(r.WithContext(ctx), who, true) })
+		if err == nil && who.user != "" {
+			body = personalize(body, who)
+		}
 	} else {
-		body, err = build(r)
+		body, err = build(r, who, false)
 	}
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
 	writeHTML(w, code, body)
+}
+
+// The placeholders of a kept player's page: letters only, so that the
+// templates write them as they are, in an attribute or a text.
+var (
+	csrfMarker = "tesseraCsrfMarkerQ7v"
+	keyMarker  = "tesseraFormKeyMarkerZ3k"
+)
+
+// personalize fills a kept player's page with their CSRF token and a new
+// form key (each page its own: a form resent from it is played once).
+func personalize(page []byte, who viewer) []byte {
+	out := bytes.ReplaceAll(page, []byte(csrfMarker), []byte(csrfToken(who.token)))
+	return bytes.ReplaceAll(out, []byte(keyMarker), []byte(formKey()))
 }
 
 // moveParam reads ?move=N: absent or "last" is the last position; a number

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -281,5 +282,39 @@ func TestServedPageBasics(t *testing.T) {
 	}
 	if line, err := bufio.NewReader(stream.Body).ReadString('\n'); err != nil || line != "retry: 2000\n" {
 		t.Fatalf("the stream's first line %q, %v", line, err)
+	}
+}
+
+// TestPlayerPageKept: a player's page is kept in the page cache for that
+// player alone: asked again, it is the same page with a new form key
+// (a form resent from either is played once) and their own CSRF token;
+// the other player, at the same version, gets their own hand, never the
+// first's page; a spectator gets neither.
+func TestPlayerPageKept(t *testing.T) {
+	s := newSite(t)
+	g := s.start("closure", "")
+	_, mover, other := s.turn(g)
+	c, csrf := s.player(g.ID, mover)
+	_, first := s.get(c, s.addr(g.ID))
+	_, second := s.get(c, s.addr(g.ID))
+	k1, k2 := keyRe.FindStringSubmatch(first), keyRe.FindStringSubmatch(second)
+	if k1 == nil || k2 == nil || k1[1] == k2[1] {
+		t.Fatalf("the form keys of two answers: %v, %v", k1, k2)
+	}
+	if strings.ReplaceAll(first, k1[1], "K") != strings.ReplaceAll(second, k2[1], "K") {
+		t.Fatal("the kept page differs beyond its form key")
+	}
+	if strings.Contains(first, csrfMarker) || strings.Contains(first, keyMarker) || !strings.Contains(first, `data-csrf="`+csrf+`"`) {
+		t.Fatal("the kept page's placeholders were not filled in")
+	}
+	oc, ocsrf := s.player(g.ID, other)
+	_, theirs := s.get(oc, s.addr(g.ID))
+	hand := regexp.MustCompile(`aria-label="Your hand: ([^"]*)"`)
+	mine, their := hand.FindStringSubmatch(first), hand.FindStringSubmatch(theirs)
+	if mine == nil || their == nil || mine[1] == their[1] || strings.Contains(theirs, csrf) || !strings.Contains(theirs, ocsrf) {
+		t.Fatalf("the other player's page: hand %v (the first's %v)", their, mine)
+	}
+	if _, spect := s.get(nil, s.addr(g.ID)); strings.Contains(spect, "Your hand") || strings.Contains(spect, csrf) {
+		t.Fatal("a spectator was given a player's page")
 	}
 }
