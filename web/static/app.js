@@ -235,7 +235,7 @@
       targets.setAttribute("role", "group");
       fig.appendChild(targets);
     }
-    let piece = null, taps = [], variants = [], vi = 0, more = false;
+    let piece = null, taps = [], variants = [], vi = 0, more = false, previewed = false;
 
     // The pitch of the board's cells: the distance between the two
     // nearest distinct points of any move, in the board's units.
@@ -374,7 +374,7 @@
       try {
         res = await fetch(page.game.dataset.address + "/preview?move=" + encodeURIComponent(m.move), { credentials: "same-origin" });
       } catch (e) { return; }
-      if (res.ok && variants[vi] === m) { img.innerHTML = await res.text(); place(); } // our own renderer's SVG
+      if (res.ok && variants[vi] === m) { img.innerHTML = await res.text(); previewed = true; place(); } // our own renderer's SVG
     }
 
     // show draws the step the player is at: the pieces, the targets of
@@ -382,7 +382,8 @@
     // of fewer cells, Glorieta's single stone, may be played while the
     // targets of a longer one stay).
     function show(keepField) {
-      img.innerHTML = original;
+      if (previewed) { img.innerHTML = original; previewed = false; } // the board before the move, parsed again only when changed
+
       drawPieces();
       const c = piece === null ? [] : candidates();
       const done = c.filter(function (m) { return m.at.length === taps.length; });
