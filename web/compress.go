@@ -97,8 +97,8 @@ func (g *gzipWriter) WriteHeader(code int) {
 	}
 	g.code = code
 	h := g.Header()
-	if code == http.StatusNoContent || code == http.StatusNotModified || h.Get("Content-Encoding") != "" ||
-		!compressible(h.Get("Content-Type")) {
+	if code == http.StatusNoContent || code == http.StatusNotModified || code == http.StatusPartialContent ||
+		h.Get("Content-Encoding") != "" || h.Get("Content-Range") != "" || !compressible(h.Get("Content-Type")) {
 		g.passThrough()
 	}
 }

@@ -262,6 +262,20 @@ func TestServedPageBasics(t *testing.T) {
 			t.Errorf("/static/%s without its version: Cache-Control %q", name, res.Header.Get("Cache-Control"))
 		}
 	}
+	// A byte range of a static file is the file's bytes, not gzip's.
+	req, _ := http.NewRequest("GET", s.srv.URL+asset("style.css"), nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header.Set("Range", "bytes=0-999")
+	if res, err := raw.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		want, _ := os.ReadFile("static/style.css")
+		if res.StatusCode != http.StatusPartialContent || res.Header.Get("Content-Encoding") != "" || string(b) != string(want[:1000]) {
+			t.Errorf("a range: %d %q %q", res.StatusCode, res.Header.Get("Content-Encoding"), b)
+		}
+	}
 	res, ico := get("/favicon.ico", "gzip")
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/x-icon" || !strings.HasPrefix(ico, "\x00\x00\x01\x00\x01\x00") ||
 		!strings.Contains(ico, "\x89PNG") {
@@ -270,7 +284,7 @@ func TestServedPageBasics(t *testing.T) {
 	// A live stream is not compressed: each event leaves as written.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", s.srv.URL+s.addr(g.ID)+"/events", nil)
+	req, _ = http.NewRequestWithContext(ctx, "GET", s.srv.URL+s.addr(g.ID)+"/events", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	stream, err := raw.Do(req)
 	if err != nil {
