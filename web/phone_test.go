@@ -167,3 +167,26 @@ func TestWholeMoveOnOneScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestSpectatorBoardAndScrubberOnScreen: a spectator's page of every
+// game, late in the game, shows the whole board and the scrubber under
+// it without scrolling, on a phone and on a 1280×800 desktop (the board
+// ended at 805 px there, the scrubber below the fold).
+func TestSpectatorBoardAndScrubberOnScreen(t *testing.T) {
+	for _, kind := range []string{"closure", "elemental", "glorieta", "knotwork", "tilingking"} {
+		s := newSite(t)
+		g := s.lateGame(t, kind, "")
+		for _, size := range []struct{ w, h int64 }{{390, 844}, {1280, 800}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", kind, size.w, size.h), func(t *testing.T) {
+				tab := chrome.Isolated(t)
+				chrome.Do(t, tab, chromedp.EmulateViewport(size.w, size.h), chromedp.Navigate(s.srv.URL+s.addr(g.ID)), chromedp.WaitVisible("#board"))
+				for _, sel := range []string{"figure.board svg", "nav.scrub", ".status"} {
+					r := chrome.Run(t, tab, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector(`+strconvQuote(sel)+`).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })()`))
+					if r[0] < -0.5 || r[1] < -0.5 || r[2] > float64(size.w)+0.5 || r[3] > float64(size.h)+0.5 {
+						t.Errorf("%s spans %v on a %dx%d screen", sel, r, size.w, size.h)
+					}
+				}
+			})
+		}
+	}
+}
