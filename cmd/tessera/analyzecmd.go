@@ -60,6 +60,11 @@ type costlyJSON struct {
 // runAnalyze is `tessera analyze --record FILE`: the analysis /analyze
 // makes, of a record file written by /export, as JSON.
 func runAnalyze(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	for _, a := range args {
+		if a == "--lab" || a == "-lab" {
+			return runAnalyzeLab(args, stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	record := fs.String("record", "", "the record file (/export's game-N.json)")
