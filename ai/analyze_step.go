@@ -61,27 +61,36 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 		}
 		return Calibrated(game, w, to)
 	}
-	s := Step{Mover: mover, Entry: mover, Win: cal(p.Win, mover), Best: p.Best, BestWin: cal(p.BestWin, mover), Played: played}
+	s := Step{Mover: mover, Entry: mover, Win: cal(p.Win, mover), Best: p.Best, Played: played}
+	// The chances after a move are a search's mean at the position after
+	// it (the mean a calibration map makes honest), for the best move and
+	// the move played alike, so that an error compares like with like.
+	if p.Shortcut != "" {
+		s.BestWin = cal(p.BestWin, mover) // a win at once: certain
+	} else if s.BestWin, err = afterChances(ctx, st, p.Best, b, mix(seed, 100)); err != nil {
+		return Step{}, err
+	}
+	hidden := Hides(st)
 	if played != "" {
 		if _, perr := st.Parse(played); perr == nil {
-			switch w, ok := p.After(played); {
+			switch {
 			case played == p.Best:
 				s.PlayedWin = s.BestWin
-			case ok:
-				s.PlayedWin = cal(w, mover)
-			default:
-				w, err := AnalyzeAfter(ctx, st, played, b, mix(seed, 101))
-				if err != nil {
+			case hidden:
+				if s.PlayedWin, err = afterChances(ctx, st, played, b, mix(seed, 101)); err != nil {
 					return Step{}, err
 				}
-				s.PlayedWin = calAfter(game, st, played, w)
+			default:
+				// Nothing hidden: the position after the move is the next
+				// one, whose own analysis (Public) stands for it
+				// (Decompose), at no second search.
 			}
 		}
 	}
 	n := st.Players()
-	if !Hides(st) {
-		s.Public = s.BestWin
-		s.Own = s.BestWin
+	if !hidden {
+		s.Public = s.Win
+		s.Own = s.Win
 		return s, nil
 	}
 	pub, err := AnalyzeView(ctx, st, engine.NoSeat, b, mix(seed, 102))
@@ -92,7 +101,7 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	s.Own = make([]float64, n)
 	for seat := range n {
 		if engine.Seat(seat) == mover {
-			s.Own[seat] = s.BestWin[seat]
+			s.Own[seat] = s.Win[seat]
 			continue
 		}
 		v, err := AnalyzeView(ctx, st, engine.Seat(seat), b, mix(seed, 103+uint64(seat)))
@@ -104,14 +113,18 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	return s, nil
 }
 
-// calAfter maps the chances AnalyzeAfter gave for move in st: the search
-// after the move has the next seat to move at its root, so the map's
-// mover term is that seat's (none when the move ends the game).
-func calAfter(game string, st engine.State, move string, w []float64) []float64 {
+// afterChances is AnalyzeAfter mapped by the game's calibration map: the
+// search after the move has the next seat to move at its root, so the
+// map's mover term is that seat's (none when the move ends the game).
+func afterChances(ctx context.Context, st engine.State, move string, b Budget, seed uint64) ([]float64, error) {
+	w, err := AnalyzeAfter(ctx, st, move, b, seed)
+	if err != nil {
+		return nil, err
+	}
 	c := st.Clone()
 	m, err := c.Parse(move)
 	if err != nil || playMove(c, m) != nil || c.Over() {
-		return append([]float64(nil), w...)
+		return w, nil
 	}
-	return Calibrated(game, w, c.ToMove())
+	return Calibrated(st.Game(), w, c.ToMove()), nil
 }

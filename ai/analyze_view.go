@@ -53,11 +53,9 @@ func AnalyzeView(ctx context.Context, st engine.State, viewer engine.Seat, b Bud
 // where the game draws after a move, what is drawn is dealt anew in
 // every world, as the mover could not know it. It is what the mover's
 // own search (Position.After) says of a move it tried often, for a move
-// it tried too little. A move that ends the game gives its result. Where
-// nothing is hidden the position after the move is worth its best move
-// (the chances after the move the search there prefers, as a position's
-// worth is in the decomposition); where something is, it is the search's
-// mean over the worlds the mover imagined.
+// it tried too little. A move that ends the game gives its result. The
+// chances are the search's mean over all its iterations (Position.Win),
+// as a position's are.
 func AnalyzeAfter(ctx context.Context, st engine.State, move string, b Budget, seed uint64) (w []float64, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -80,11 +78,8 @@ func AnalyzeAfter(ctx context.Context, st engine.State, move string, b Budget, s
 		return resultChances(after), nil
 	}
 	d := dealer(st, mover, b.Policy)
-	if d == nil { // nothing hidden, nothing drawn: the position after it, worth its best move as anyone sees it
+	if d == nil { // nothing hidden, nothing drawn: the position after it, as anyone sees it
 		p, err := Analyze(ctx, after, b, seed)
-		if p.BestWin != nil {
-			return p.BestWin, err
-		}
 		return p.Win, err
 	}
 	b = b.normal()

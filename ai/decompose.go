@@ -145,12 +145,16 @@ func Decompose(steps []Step, view engine.Seat, hidden bool) (Decomposition, bool
 			return Decomposition{}, false
 		}
 		before, after := d.Line[t], d.Line[t+1]
+		played := st.PlayedWin
+		if played == nil && !hidden && st.Played != "" && st.Entry == by {
+			played = steps[t+1].Public // nothing hidden: the next position is the one after the move
+		}
 		switch {
-		case len(st.PlayedWin) == n && len(st.BestWin) == n:
+		case len(played) == n && len(st.BestWin) == n:
 			for s := range n {
-				sp.Decision[s] = st.PlayedWin[s] - st.BestWin[s]
+				sp.Decision[s] = played[s] - st.BestWin[s]
 			}
-			sp.Kept, sp.Left = st.BestWin[by], st.PlayedWin[by]
+			sp.Kept, sp.Left = st.BestWin[by], played[by]
 		default: // no move: a resignation or a timeout, all its change decided by it
 			if st.Entry >= 0 && int(st.Entry) < n {
 				by = st.Entry
