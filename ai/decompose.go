@@ -146,7 +146,7 @@ func Decompose(steps []Step, view engine.Seat, hidden bool) (Decomposition, bool
 		}
 		before, after := d.Line[t], d.Line[t+1]
 		played := st.PlayedWin
-		if played == nil && !hidden && st.Played != "" && st.Entry == by {
+		if played == nil && !hidden && isMove(st) {
 			played = steps[t+1].Public // nothing hidden: the next position is the one after the move
 		}
 		switch {
@@ -200,6 +200,13 @@ func Decompose(steps []Step, view engine.Seat, hidden bool) (Decomposition, bool
 	}
 	d.Accounts = acc
 	return d, true
+}
+
+// isMove reports whether the entry played from s is a move of its mover:
+// not a resignation or a timeout (the platform's entries "resign" and
+// "timeout", which the engine does not parse), nor the end.
+func isMove(s Step) bool {
+	return s.Played != "" && s.Played != "resign" && s.Played != "timeout" && s.Entry == s.Mover
 }
 
 // Costliest are the k moves that lost their player most (an Error above
