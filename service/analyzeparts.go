@@ -100,11 +100,11 @@ func Sum(a ai.Account, luckless bool) string {
 // partsLines are the decomposition's lines of /analyze's result: the
 // view, each player's verdict and sum, and the costliest moves.
 func partsLines(g *tessera.Game, d ai.Decomposition, name func(int) string) (lines []string, marks []int) {
-	view := "a spectator's view (the board and the scores, no hand), the same at every move"
 	if d.Luckless {
-		view = "the board, which every player sees whole"
+		lines = append(lines, "Each player's chance from the board, which every player sees whole. A move's error is the chance its player lost against the best move; nothing is drawn or hidden, so what the errors do not explain is the estimates' noise.")
+	} else {
+		lines = append(lines, "Each player's chance from a spectator's view (the board and the scores, no hand), the same at every move. A move's error is the chance its player lost against the best move, judged from what they knew; the luck is what the tiles drawn and revealed did.")
 	}
-	lines = append(lines, fmt.Sprintf("Each player's chance from %s. A move's error is the chance its player lost against the best move, judged from what they knew; luck is what the tiles drawn and revealed did.", view))
 	for _, a := range d.Accounts {
 		lines = append(lines, "• "+Verdict(g.Setup.Game, name(int(a.Seat)), a, d.Luckless))
 		lines = append(lines, "  "+Sum(a, d.Luckless))
