@@ -69,7 +69,11 @@ func (s *Service) Analyze(req Request, ref string) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Text: m.Text, Files: m.Files, Ephemeral: elsewhere(g, req)}, nil
+		r := Reply{Text: m.Text, Files: m.Files, Ephemeral: elsewhere(g, req)}
+		if own := OwnView(g, a, g.Seat(req.User.ID)); own != "" { // a player's own view, for their eyes only
+			r.Text, r.Ephemeral = r.Text+"\n"+own, true
+		}
+		return r, nil
 	}
 	if err != nil {
 		return Reply{}, err

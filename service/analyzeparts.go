@@ -128,3 +128,49 @@ func bestOr(best string) string {
 	}
 	return best
 }
+
+// OwnView is seat's own view of its game, in words, for its eyes only:
+// its chance as it could judge it from its own hand at every move, its
+// account from that view and where luck moved it most ("" for no seat,
+// an analysis without views, or a game that hides nothing, where every
+// player's view is the shared one).
+func OwnView(g *tessera.Game, a *tessera.Analysis, seat int) string {
+	if seat < 0 || a == nil || a.Status != tessera.AnalysisDone {
+		return ""
+	}
+	d, ok := Decompose(g.Setup, g.Moves, a.Positions, engine.Seat(seat))
+	if !ok || len(d.Accounts) != 1 {
+		return ""
+	}
+	acc := d.Accounts[0]
+	if d.Luckless { // nothing was hidden from anyone: the shared view is every player's own
+		return ""
+	}
+	lines := []string{"**Your view** (only you see this): your chance as you could judge it from your own hand, " + course(ownPositions(d, seat), seat)}
+	lines = append(lines, "  "+Sum(acc, false))
+	best, worst := -1, -1
+	for i, sp := range d.Steps {
+		if best < 0 || sp.Luck[seat] > d.Steps[best].Luck[seat] {
+			best = i
+		}
+		if worst < 0 || sp.Luck[seat] < d.Steps[worst].Luck[seat] {
+			worst = i
+		}
+	}
+	if best >= 0 {
+		lines = append(lines, fmt.Sprintf("  Your best luck: move %d (%s); your worst: move %d (%s).",
+			d.Steps[best].N, signed(d.Steps[best].Luck[seat]), d.Steps[worst].N, signed(d.Steps[worst].Luck[seat])))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ownPositions are d's line as analysed positions, for course.
+func ownPositions(d ai.Decomposition, seat int) []tessera.AnalysedPosition {
+	out := make([]tessera.AnalysedPosition, len(d.Line))
+	for i, row := range d.Line {
+		w := make([]float64, len(row))
+		w[seat] = row[seat]
+		out[i] = tessera.AnalysedPosition{Win: w}
+	}
+	return out
+}

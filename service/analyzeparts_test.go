@@ -57,11 +57,20 @@ func TestAnalysisParts(t *testing.T) {
 			if strings.Contains(text, "no luck") != c.luckless || strings.Contains(text, "; luck ") == c.luckless {
 				t.Fatalf("luck in %q", text)
 			}
+			// A player asking again gets the shared analysis and, where
+			// something was hidden, their own view, for their eyes only.
+			mine := h.ok(h.svc.Analyze(h.req(bo), fmt.Sprint(id)))
+			if !strings.HasPrefix(mine.Text, text) || strings.Contains(mine.Text, "**Your view**") == c.luckless || mine.Ephemeral == c.luckless {
+				t.Fatalf("bo asked again (ephemeral %v): %q", mine.Ephemeral, mine.Text)
+			}
+			if !c.luckless && (!strings.Contains(mine.Text, "Your best luck: move ") || !strings.Contains(mine.Text, " = ")) {
+				t.Fatalf("bo's own view: %q", mine.Text)
+			}
 			a, err := h.svc.Store().Analysis(t.Context(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(charts) != 1 {
+			if len(charts) != 2 || fmt.Sprint(charts[0]) != fmt.Sprint(charts[1]) { // the post's, and the answer to asking again
 				t.Fatalf("%d charts", len(charts))
 			}
 			ch := charts[0]
