@@ -9,7 +9,11 @@ import "math"
 // default budget (docs/calibration/errors.md says which runs). A verdict
 // compares a player's rate with them (PlayedLike). A game without a row
 // gets no level in its verdicts.
-var levelErrorRates = map[string]map[Level]float64{}
+var levelErrorRates = map[string]map[Level]float64{
+	// 10 games of easy against easy, 20 of normal against normal, seed 1
+	// (docs/calibration/errors).
+	"knotwork": {Easy: 0.057, Normal: 0.020},
+}
 
 // PlayedLike is the AI level whose error rate in game is nearest rate
 // (on a log scale: losing 2% a move is as far from 1% as 4% is from 2%),
