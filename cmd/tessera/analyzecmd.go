@@ -145,9 +145,11 @@ type analysedMoveJSON struct {
 	// turn).
 	ToMove int       `json:"to_move"`
 	Before []float64 `json:"before"`
-	// After is the chances after the move as ToMove's search saw it, or
-	// absent when it tried the move too little (the next move's Before
-	// stands for it then).
+	// After is the chances after the move from ToMove's information
+	// before it (a search of the position after it, the draw that
+	// follows dealt anew), or absent where nothing is hidden and the
+	// move was not the preferred one: the next move's Before is then the
+	// position after it.
 	After       []float64 `json:"after,omitempty"`
 	Best        string    `json:"best"`
 	BestChances []float64 `json:"best_chances"`
