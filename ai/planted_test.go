@@ -41,13 +41,13 @@ func wins(st engine.State) bool {
 
 // judgedBlunder is, in a game with no win at once to hand over
 // (TilingKing: the game ends when all have passed, on points), a move
-// that a search of 12,000 iterations, 40 times the analysis's of the
+// that a search of 20,000 iterations, 60 times the analysis's of the
 // test, judges to turn the mover's game from won (at least 0.5 after its
 // best move) to lost (at most 0.2 after it): a capture refused, or a
 // region left for the opponent to enclose. Nil when there is none.
 func judgedBlunder(t *testing.T, st engine.State, seed uint64) engine.Move {
 	t.Helper()
-	deep := ai.Budget{Iterations: 12000, Workers: 1, Policy: ai.AnalysisPolicy}
+	deep := ai.Budget{Iterations: 20000, Workers: 1, Policy: ai.AnalysisPolicy}
 	p, err := ai.Analyze(context.Background(), st, deep, seed)
 	if err != nil {
 		t.Fatal(err)
@@ -82,9 +82,10 @@ func judgedBlunder(t *testing.T, st engine.State, seed uint64) engine.Move {
 // move that did not allow that; in TilingKing judgedBlunder), and the
 // game goes on to its end; a seed without such a position is passed. The analysis names that move first among
 // the costliest, with a better move. Three plants a game in Glorieta and
-// Knotwork, two in TilingKing; the target is 95% of planted
-// games, and here every one must be named. TESSERA_PLANTS=n plants n a
-// game (docs/ai.md has such a count).
+// Knotwork, and with TESSERA_PLANTS=2, two in TilingKing (whose search
+// for a won game thrown away takes minutes); the target is 95%
+// of planted games, and here every one must be named. TESSERA_PLANTS=n
+// plants n a game.
 func TestPlantedBlunder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays and analyses nine games")
@@ -92,6 +93,11 @@ func TestPlantedBlunder(t *testing.T) {
 	good := ai.Budget{Iterations: 1500, Workers: 1, Policy: ai.AnalysisPolicy}
 	for _, g := range []string{"glorieta", "knotwork", "tilingking"} {
 		t.Run(g, func(t *testing.T) {
+			if g == "tilingking" && os.Getenv("TESSERA_PLANTS") == "" {
+				// A deep search at every position looking for a won game to
+				// throw away takes about 7 minutes on the loaded machine.
+				t.Skip("TilingKing's plants are searched for: set TESSERA_PLANTS=2 (docs/ai.md)")
+			}
 			want, seeds := 3, 8
 			if g == "tilingking" { // a won game thrown away is rarer there: 2 of the first 8 seeds
 				want = 2
@@ -117,9 +123,7 @@ func TestPlantedBlunder(t *testing.T) {
 					var m engine.Move
 					if planted < 0 && k >= from {
 						if g == "tilingking" {
-							if (k-from)%2 == 0 && k-from < 8 { // four deep searches a game at most
-								m = judgedBlunder(t, st, seed)
-							}
+							m = judgedBlunder(t, st, seed)
 						} else if b, safe := handsTheGame(st); len(b) > 0 && safe {
 							m = b[0]
 						}
