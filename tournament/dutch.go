@@ -74,7 +74,8 @@ type swissPlayer struct {
 	score   int   // in half points
 	colours []int // of the games played, in order: 0 white (seat 1), 1 black
 	met     map[string]bool
-	hadBye  bool  // a pairing-allocated bye already (C.2)
+	hadBye  bool  // not eligible for the pairing-allocated bye (C.2): had it, or a point without a game
+	played  int   // games played over the board
 	floats  []int // each round: -1 floated down (or had the bye), +1 up, 0 neither
 
 	prefColour, prefStrength, cd int  // pref() and diff(), kept once the history is read
@@ -143,7 +144,12 @@ type dutch struct {
 	ps        []*swissPlayer // to pair, in pairing-number order
 	initWhite bool           // the initial colour (E.5) is white
 	odd       bool           // one bye this round
-	memo      map[string]bool
+	rules     DutchRules
+	// byeScore (2025 rules, C.5): the bye goes to a player of this score,
+	// the lowest that leaves the round pairable; maxPlayed is the most
+	// games played by a player of that score (C.9).
+	byeScore, maxPlayed int
+	memo                map[string]bool
 }
 
 func newDutch(e Event) *dutch {
@@ -161,6 +167,16 @@ func newDutch(e Event) *dutch {
 			order = append(order, sp)
 		}
 	}
+	rules := e.PairingRules()
+	// unplayedFloat is how a round without a game counts among the floats
+	// (C.12 to C.15 of 2017, their successors of 2025): in 2017 every
+	// unplayed round is a downfloat; in 2025 only one that scored.
+	unplayedFloat := func(halfPoints int) int {
+		if rules == Dutch2017 || halfPoints > 0 {
+			return -1
+		}
+		return 0
+	}
 	for _, rd := range e.Played {
 		before := map[string]int{}
 		for id, sp := range all {
@@ -171,19 +187,20 @@ func newDutch(e Event) *dutch {
 			pts := Points(t)
 			for s, id := range t.Seats {
 				sp, o := all[id], t.Seats[1-s]
-				sp.score += int(pts[s] * 2)
+				got := int(pts[s] * 2)
+				sp.score += got
 				moved[id] = true
 				if t.Forfeit() {
-					// Unplayed: no meeting, no colour; a forfeit win
-					// counts as the bye for C.2 and floats down.
-					f := 0
-					if !t.forfeited(s) {
+					// Unplayed: no meeting, no colour. A forfeit win
+					// is a point without a game: no pairing-allocated
+					// bye after it (C.2, both rules).
+					if got >= 2 {
 						sp.hadBye = true
-						f = -1
 					}
-					sp.floats = append(sp.floats, f)
+					sp.floats = append(sp.floats, unplayedFloat(got))
 					continue
 				}
+				sp.played++
 				sp.colours = append(sp.colours, s)
 				sp.met[o] = true
 				f := 0
@@ -197,7 +214,17 @@ func newDutch(e Event) *dutch {
 			}
 		}
 		for _, a := range rd.Absent {
-			all[a.ID].score += int(RequestedByePoints(e, a.Bye) * 2)
+			sp := all[a.ID]
+			got := int(RequestedByePoints(e, a.Bye) * 2)
+			sp.score += got
+			// 2025: any point without a game, a full-point bye too,
+			// excludes the pairing-allocated bye; 2017: only the
+			// pairing's own bye and forfeit wins did.
+			if rules == Dutch2025 && got >= 2 {
+				sp.hadBye = true
+			}
+			sp.floats = append(sp.floats, unplayedFloat(got))
+			moved[a.ID] = true
 		}
 		for _, id := range rd.Byes {
 			sp := all[id]
@@ -208,7 +235,7 @@ func newDutch(e Event) *dutch {
 		}
 		for id, sp := range all {
 			if !moved[id] {
-				sp.floats = append(sp.floats, 0)
+				sp.floats = append(sp.floats, unplayedFloat(0))
 			}
 		}
 	}
@@ -220,7 +247,7 @@ func newDutch(e Event) *dutch {
 		// points played for is a topscorer.
 		sp.top = last && sp.score > len(e.Played)
 	}
-	return &dutch{ps: order, initWhite: firstColourWhite(e.Seed), odd: len(order)%2 == 1, memo: map[string]bool{}}
+	return &dutch{ps: order, rules: rules, initWhite: firstColourWhite(e.Seed), odd: len(order)%2 == 1, memo: map[string]bool{}, byeScore: 1 << 30}
 }
 
 // compatible: the absolute criteria C.1 and C.3 for a pair (two
@@ -249,6 +276,9 @@ func (d *dutch) pair() (Round, error) {
 	if !d.completable(players) {
 		return Round{}, ErrUnpairable
 	}
+	if d.rules == Dutch2025 && d.odd {
+		d.chooseByeScore(players)
+	}
 	var pairs [][2]*swissPlayer
 	var bye *swissPlayer
 	var moved []*swissPlayer // moved-down players
@@ -265,7 +295,7 @@ func (d *dutch) pair() (Round, error) {
 		i = j
 	}
 	switch {
-	case len(moved) == 1 && d.odd && !moved[0].hadBye:
+	case len(moved) == 1 && d.odd && d.canBye(moved[0]):
 		bye = moved[0]
 	case len(moved) > 0:
 		return Round{}, ErrUnpairable // cannot happen: each bracket kept the rest completable
@@ -279,6 +309,36 @@ func (d *dutch) pair() (Round, error) {
 		rd.Byes = []string{bye.id}
 	}
 	return rd, nil
+}
+
+// canBye: the player may take the pairing-allocated bye (C.2), and in
+// the 2025 rules only from the lowest score that can take it (C.5).
+func (d *dutch) canBye(p *swissPlayer) bool {
+	return !p.hadBye && p.score <= d.byeScore
+}
+
+// chooseByeScore finds the 2025 rules' score of the bye (C.5: minimise
+// the score of the player who gets it): the lowest score from which an
+// eligible player can take the bye with the rest of the round pairable;
+// and, for C.9, the most games a player of that score has played.
+func (d *dutch) chooseByeScore(players []*swissPlayer) {
+	var scores []int
+	for i := len(players) - 1; i >= 0; i-- {
+		if s := players[i].score; len(scores) == 0 || scores[len(scores)-1] != s {
+			scores = append(scores, s)
+		}
+	}
+	for _, s := range scores {
+		d.byeScore, d.memo = s, map[string]bool{}
+		if d.completable(players) {
+			break
+		}
+	}
+	for _, p := range players {
+		if p.score == d.byeScore {
+			d.maxPlayed = max(d.maxPlayed, p.played)
+		}
+	}
 }
 
 // completable reports whether these players can all be paired under the
@@ -301,42 +361,27 @@ func (d *dutch) completable(ps []*swissPlayer) bool {
 }
 
 func (d *dutch) match(ps []*swissPlayer) bool {
-	if len(ps) == 0 {
+	n := len(ps)
+	if n == 0 {
 		return true
 	}
-	// The player with the fewest partners first keeps the search small.
-	best, fewest := 0, len(ps)+1
+	// With an odd count, one vertex more stands for the bye, joined to
+	// those who may take it.
+	verts := n + n%2
+	adj := make([][]int, verts)
 	for i, a := range ps {
-		n := 0
-		for _, b := range ps {
-			if a != b && compatible(a, b) {
-				n++
+		for j := i + 1; j < n; j++ {
+			if compatible(a, ps[j]) {
+				adj[i] = append(adj[i], j)
+				adj[j] = append(adj[j], i)
 			}
 		}
-		if len(ps)%2 == 1 && !a.hadBye {
-			n++
-		}
-		if n < fewest {
-			best, fewest = i, n
+		if n%2 == 1 && d.canBye(a) {
+			adj[i] = append(adj[i], n)
+			adj[n] = append(adj[n], i)
 		}
 	}
-	a := ps[best]
-	others := make([]*swissPlayer, 0, len(ps)-1)
-	others = append(append(others, ps[:best]...), ps[best+1:]...)
-	if len(ps)%2 == 1 && !a.hadBye && d.completable(others) {
-		return true
-	}
-	for i, b := range others {
-		if !compatible(a, b) {
-			continue
-		}
-		rest := make([]*swissPlayer, 0, len(others)-1)
-		rest = append(append(rest, others[:i]...), others[i+1:]...)
-		if d.completable(rest) {
-			return true
-		}
-	}
-	return false
+	return perfectMatching(verts, adj)
 }
 
 // colours seats a pair by the rules E.1 to E.5: white first.

@@ -5,10 +5,11 @@ import "sort"
 // A bracket's quality criteria after C.7, in order (C.8 to C.19); each
 // only grows as pairs are added, so a partial candidate that is already
 // no better than the best found is dropped.
-type cost [12]int
+type cost [13]int
 
 const (
-	cTopDiff   = iota // C.8 topscorers (or opponents) past a colour difference of ±2
+	cByeGames  = iota // 2025 C.9: the games the bye's player has played fewer than the most at the bye's score
+	cTopDiff          // C.8 topscorers (or opponents) past a colour difference of ±2
 	cTopRow           // C.9 topscorers (or opponents) with a colour three times in a row
 	cColour           // C.10 players denied their colour preference
 	cStrong           // C.11 ... their strong (or absolute) preference
@@ -159,6 +160,12 @@ func (s *bracketSearch) undo(saved cost) {
 // unpaired, who float down.
 func (s *bracketSearch) leaf(left []*swissPlayer) {
 	c := s.c
+	if d := s.d; d.rules == Dutch2025 && d.odd && len(left) == 1 && left[0].score == d.byeScore &&
+		(len(s.rest) == 0 || s.rest[0].score < d.byeScore) {
+		// The one player left is the bye's (no one below may take it):
+		// C.9 prefers the one who has played the most games.
+		c[cByeGames] = d.maxPlayed - left[0].played
+	}
 	for _, p := range left {
 		if p.float(1) < 0 {
 			c[cDown1]++
@@ -389,7 +396,15 @@ type option struct {
 // options lists the outlines of a bracket's pairing, grouped in levels
 // of equal pairs and PSD, best first (C.5, C.6). The first nMDP players
 // of b are moved down from above, the rest are its residents.
-func options(b []*swissPlayer, nMDP int) [][]option {
+//
+// The 2017 rules judge an outline by its PSD: the score differences of
+// its pairs and of its floaters (one point below the bracket), the
+// largest first, smaller better. The 2025 rules maximise the scores
+// paired instead: the number of pairs whose higher player has the
+// highest score, then the next score, and so on (floaters count for
+// nothing). Both are written as a vector compared from the front,
+// smaller better; for 2025 the counts are negated.
+func (d *dutch) options(b []*swissPlayer, nMDP int) [][]option {
 	mdps, res := b[:nMDP], b[nMDP:]
 	low := res[0].score
 	var opts []option
@@ -418,6 +433,9 @@ func options(b []*swissPlayer, nMDP int) [][]option {
 					o.psd = append(o.psd, 0)
 				}
 				sort.Sort(sort.Reverse(sort.IntSlice(o.psd)))
+				if d.rules == Dutch2025 {
+					o.psd = scoresPaired(b, nMDP, sub, rem)
+				}
 				opts = append(opts, o)
 			}
 		}
@@ -433,6 +451,30 @@ func options(b []*swissPlayer, nMDP int) [][]option {
 		i = j
 	}
 	return levels
+}
+
+// scoresPaired is the 2025 rules' measure of an outline: for each score
+// of the bracket, the highest first, minus the pairs whose higher player
+// has it (the moved-down players paired count at their own score, the
+// residents' pairs at the residents').
+func scoresPaired(b []*swissPlayer, nMDP int, paired []int, rem int) []int {
+	var out []int
+	var scores []int
+	for _, p := range b {
+		if len(scores) == 0 || scores[len(scores)-1] != p.score {
+			scores = append(scores, p.score)
+			out = append(out, 0)
+		}
+	}
+	for _, i := range paired {
+		for k, sc := range scores {
+			if sc == b[i].score {
+				out[k]--
+			}
+		}
+	}
+	out[len(out)-1] -= rem
+	return out
 }
 
 // quality is what C.5 and C.6 judge of a bracket's pairing: its pairs
@@ -492,7 +534,7 @@ func (d *dutch) bestQuality(b []*swissPlayer, nMDP int, rest []*swissPlayer, loo
 	if len(b) == nMDP {
 		return quality{psd: []int{}}
 	}
-	for _, level := range options(b, nMDP) {
+	for _, level := range d.options(b, nMDP) {
 		s := &bracketSearch{d: d, rest: rest, firstOnly: true, lookOnly: lookOnly}
 		s.searchLevel(b, nMDP, level)
 		if s.found {
@@ -571,7 +613,7 @@ func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*
 		}
 	}
 	lookAhead := len(rest) > 0
-	for _, level := range options(b, nMDP) {
+	for _, level := range d.options(b, nMDP) {
 		if !lookAhead {
 			s := &bracketSearch{d: d, rest: rest}
 			s.searchLevel(b, nMDP, level)
