@@ -160,10 +160,31 @@ func newDutch(e Event) *dutch {
 	for _, a := range e.requestedFor(len(e.Played) + 1) {
 		absent[a.ID] = true
 	}
-	for i, p := range seeded {
-		sp := &swissPlayer{id: p.ID, num: i + 1, met: map[string]bool{}}
+	// Pairing numbers (A.2, C.04.2) count the players in seed order, but
+	// not one who has never been paired and is absent now (a player who
+	// asked to sit out the first rounds): bbpPairings's "effective
+	// pairing numbers", which E.5's parity reads.
+	paired := map[string]bool{}
+	for _, rd := range e.Played {
+		for _, t := range rd.Tables {
+			for _, id := range t.Seats {
+				paired[id] = true
+			}
+		}
+		for _, id := range rd.Byes {
+			paired[id] = true
+		}
+	}
+	num := 0
+	for _, p := range seeded {
+		sp := &swissPlayer{id: p.ID, met: map[string]bool{}}
 		all[p.ID] = sp
-		if !p.Withdrawn && !absent[p.ID] {
+		here := !p.Withdrawn && !absent[p.ID]
+		if here || paired[p.ID] {
+			num++
+			sp.num = num
+		}
+		if here {
 			order = append(order, sp)
 		}
 	}

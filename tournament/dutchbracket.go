@@ -633,7 +633,11 @@ func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*
 			}
 			nb := append(append([]*swissPlayer(nil), left...), next...)
 			sort.SliceStable(nb, func(i, j int) bool { return ranksAbove(nb[i], nb[j]) })
-			q := d.bestQuality(nb, len(left), below, len(below) > 0)
+			// The 2017 rules (as bbpPairings v5 reads them) judge the
+			// next bracket alone when more follow; the 2025 rules judge
+			// it within a pairing of the whole round, which also gives
+			// the bye to its score (C.5).
+			q := d.bestQuality(nb, len(left), below, len(below) > 0 && d.rules == Dutch2017)
 			memo[string(key)] = q
 			return q
 		}
