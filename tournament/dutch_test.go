@@ -270,7 +270,6 @@ func pairableWithout(e Event, id string) bool {
 	return rec(ps)
 }
 
-
 // The first round: the top half against the bottom half, 1 against n/2+1,
 // the colours alternating down the boards from the drawn initial colour.
 func TestDutchFirstRound(t *testing.T) {
