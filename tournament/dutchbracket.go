@@ -46,6 +46,8 @@ type bracketSearch struct {
 	c     cost
 
 	bound     cost // no candidate of this level can cost less
+	resScore  int   // the residents' score
+	scores    []int // the bracket's scores, the lowest first
 	firstOnly bool // any candidate will do (bestQuality's question)
 	lookOnly  bool // C.7 looks at the next bracket alone, not at the round's completion
 	c7        func(left []*swissPlayer) quality
@@ -82,6 +84,20 @@ func colourBound(ps []*swissPlayer, n int) cost {
 		c[cStrong] += max(0, strong[col]-free-n)
 	}
 	return c
+}
+
+// scoreWeight weighs a score of the bracket so that sums of weights
+// compare as counts by score, the highest score first: 512 to the power
+// of the score's rank in the bracket (counts stay under 512 at MaxPlayers;
+// past 6 moved-down scores the highest share a weight).
+func (s *bracketSearch) scoreWeight(score int) int {
+	r := 0
+	for i, sc := range s.scores {
+		if sc == score {
+			r = i
+		}
+	}
+	return 1 << (9 * min(r, 6))
 }
 
 // prune: this partial candidate cannot beat the best found.
@@ -132,11 +148,17 @@ func (s *bracketSearch) add(a, b *swissPlayer) cost {
 			hi, lo = lo, hi
 		}
 		diff := hi.score - lo.score
-		if hi.float(1) < 0 {
-			s.c[cDownDiff1] += diff
-		}
-		if hi.float(2) < 0 {
-			s.c[cDownDiff2] += diff
+		if s.d.rules == Dutch2025 {
+			// The 2025 rules weigh a repeated upfloat by its
+			// opponent's score, the higher first.
+			diff = s.scoreWeight(hi.score)
+		} else {
+			if hi.float(1) < 0 {
+				s.c[cDownDiff1] += diff
+			}
+			if hi.float(2) < 0 {
+				s.c[cDownDiff2] += diff
+			}
 		}
 		if lo.float(1) > 0 {
 			s.c[cUp1]++
@@ -167,11 +189,31 @@ func (s *bracketSearch) leaf(left []*swissPlayer) {
 		c[cByeGames] = d.maxPlayed - left[0].played
 	}
 	for _, p := range left {
+		if s.d.rules == Dutch2025 && p.score > s.resScore {
+			// A moved-down player left unpaired was counted as a
+			// downfloater by the bracket it came from (bbpPairings v6
+			// counts a bracket's own residents only).
+			continue
+		}
 		if p.float(1) < 0 {
 			c[cDown1]++
 		}
 		if p.float(2) < 0 {
 			c[cDown2]++
+		}
+	}
+	if s.d.rules == Dutch2025 {
+		// The scores of repeated downfloaters: every player the bracket
+		// leaves unpaired (moved-down ones too) who floated down in the
+		// last round (or the one before), weighed by score, the higher
+		// first.
+		for _, p := range left {
+			if p.float(1) < 0 {
+				c[cDownDiff1] += s.scoreWeight(p.score)
+			}
+			if p.float(2) < 0 {
+				c[cDownDiff2] += s.scoreWeight(p.score)
+			}
 		}
 	}
 	if s.found && !c.less(s.best) {
@@ -501,6 +543,13 @@ func (q quality) better(r quality) bool {
 // searchLevel tries the options of one level in order.
 func (s *bracketSearch) searchLevel(b []*swissPlayer, nMDP int, level []option) {
 	mdps, res := b[:nMDP], b[nMDP:]
+	s.resScore = res[0].score
+	s.scores = s.scores[:0]
+	for i := len(b) - 1; i >= 0; i-- {
+		if n := len(s.scores); n == 0 || s.scores[n-1] != b[i].score {
+			s.scores = append(s.scores, b[i].score)
+		}
+	}
 	s.bound = colourBound(b, level[0].pairs)
 	for _, o := range level {
 		s.nodes = 0
