@@ -45,11 +45,11 @@ type bracketSearch struct {
 	pairs []([2]*swissPlayer) // the candidate being built
 	c     cost
 
-	bound     cost // no candidate of this level can cost less
+	bound     cost  // no candidate of this level can cost less
 	resScore  int   // the residents' score
 	scores    []int // the bracket's scores, the lowest first
-	firstOnly bool // any candidate will do (bestQuality's question)
-	lookOnly  bool // C.7 looks at the next bracket alone, not at the round's completion
+	firstOnly bool  // any candidate will do (bestQuality's question)
+	lookOnly  bool  // C.7 looks at the next bracket alone, not at the round's completion
 	c7        func(left []*swissPlayer) quality
 	target    *quality // C.7: only floaters that leave the next bracket this
 
