@@ -6,34 +6,43 @@ import (
 )
 
 // Dutch pairs the next round of a two-player Swiss event by FIDE's Dutch
-// system (C.04.3, the 2017 rules), seat 1 playing white. The event's
-// players not withdrawn are paired; its played rounds must all have
-// their results. The first round's colours come from the event's seed;
+// system (C.04.3), seat 1 playing white, by the version of the rules the
+// event is paired by (Event.PairingRules: 2025 for a new event, 2017 for
+// one begun before); the round records it (Round.Rules). The event's
+// players not withdrawn and not absent by request are paired (those who
+// asked are the round's Absent); its played rounds must all have their
+// results. The first round's colours come from the event's seed;
 // Rounds, the rounds planned, says which round is the last (A.7).
 //
 // The brackets are paired from the top score down, each bracket's
 // candidates tried in the rules' order (S1 against S2, transpositions of
 // S2, then exchanges between S1 and S2; moved-down players first in a
-// heterogeneous bracket) and judged by the criteria in order:
+// heterogeneous bracket) and judged by the criteria in order (the 2017
+// numbers):
 //
-//   - absolute: no two players meet twice (C.1), no second bye (C.2), no
-//     two players with the same absolute colour preference meet (C.3),
-//     and the rest of the round can still be paired (C.4);
+//   - absolute: no two players meet twice (C.1; forfeits are no
+//     meetings), no bye to a player not eligible (C.2), no two players
+//     with the same absolute colour preference meet (C.3), and the rest
+//     of the round can still be paired (C.4); by the 2025 rules also the
+//     bye to the lowest score that can take it (C.5 of 2025);
 //   - quality: the most pairs (C.5), the smallest score differences
-//     (C.6, the PSD), the next bracket's pairs and PSD (C.7), in the last
-//     round the fewest topscorers (or their opponents) with a colour
-//     difference past ±2 (C.8) or a third colour in a row (C.9), the
-//     fewest players denied their colour preference
-//     (C.10), their strong preference (C.11), the fewest repeated down-
-//     and upfloats of the last round and the one before (C.12 to C.15)
-//     and the smallest score differences of those (C.16 to C.19).
+//     (C.6, the PSD; 2025: the most pairs of the highest scores), the
+//     next bracket's pairs and PSD (C.7; 2025: its pairs and scores,
+//     within the whole round), by the 2025 rules the bye to the player
+//     who has played the most games (C.9 of 2025), in the last round the
+//     fewest topscorers (or their opponents) with a colour difference
+//     past ±2 (C.8) or a third colour in a row (C.9), the fewest players
+//     denied their colour preference (C.10), their strong preference
+//     (C.11), the fewest repeated down- and upfloats of the last round
+//     and the one before (C.12 to C.15) and the smallest score
+//     differences of those (C.16 to C.19; 2025: their scores).
 //
 // The first candidate that breaks no quality criterion is taken; when
 // none does, the best found. The bye (one point) goes to the player the
-// last bracket leaves, which is the lowest-ranked player of the lowest
-// score without a bye so far. The search gives up on a bracket after a
-// bounded number of candidates, keeping the best found;
-// docs/tournaments.md reports how often this agrees with bbpPairings.
+// last bracket leaves. The search gives up on a bracket after a bounded
+// number of candidates, keeping the best found; docs/tournaments.md
+// reports how often this agrees with bbpPairings v5.0.1 (2017) and
+// v6.0.0 (2025).
 func Dutch(e Event) (Round, error) {
 	if e.seats() != 2 {
 		return Round{}, fmt.Errorf("tournament: the Dutch system pairs two players, not tables of %d", e.seats())
