@@ -325,21 +325,28 @@ func TestDutchRefuses(t *testing.T) {
 	}
 }
 
-// BenchmarkDutch pairs round 5 of random events of 16 to 300 players
-// (docs/benchmarks.md).
+// BenchmarkDutch pairs round 5 of random events of 16 to 300 players,
+// by each version of the rules (docs/benchmarks.md).
 func BenchmarkDutch(b *testing.B) {
-	for _, n := range []int{16, 40, 100, 200, 300} {
-		e, err := randomEvent(nil, rand.New(rand.NewSource(int64(n))), n, 4, Dutch)
-		if err != nil {
-			b.Fatal(err)
+	for _, rules := range []DutchRules{Dutch2017, Dutch2025} {
+		pair := func(e Event) (Round, error) {
+			e.Rules = rules
+			return Dutch(e)
 		}
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			for b.Loop() {
-				if _, err := Dutch(e); err != nil {
-					b.Fatal(err)
-				}
+		for _, n := range []int{16, 40, 100, 200, 300} {
+			e, err := randomEvent(nil, rand.New(rand.NewSource(int64(n))), n, 4, pair)
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
+			e.Rules = rules
+			b.Run(fmt.Sprintf("%s/%d", rules, n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := Dutch(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
