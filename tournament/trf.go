@@ -278,6 +278,7 @@ func ReadTRF(r io.Reader) (Event, error) {
 	var requests []ByeRequest
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc.Split(scanTRFLines)
 	n := 0
 	for sc.Scan() {
 		n++
@@ -294,6 +295,9 @@ func ReadTRF(r io.Reader) (Event, error) {
 			e.Name = rest
 		case "092":
 			e.Format = Format(rest)
+			if strings.HasPrefix(rest, "FIDE_DUTCH") { // as bbpPairings writes it
+				e.Format, e.Rules = FormatSwiss, Dutch2025
+			}
 		case "XXR", "142":
 			v, err := strconv.Atoi(rest)
 			if err != nil || v < 0 {
@@ -448,6 +452,20 @@ func ReadTRF(r io.Reader) (Event, error) {
 	}
 	e.Seats = 2
 	return e, nil
+}
+
+// scanTRFLines splits a TRF at line feeds or carriage returns: FIDE's
+// files end lines with CR LF, bbpPairings's with CR alone.
+func scanTRFLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	for i, c := range data {
+		if c == '\n' || c == '\r' {
+			return i + 1, data[:i], nil
+		}
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 func mustAtoi(s string) int {

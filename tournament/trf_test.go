@@ -288,3 +288,34 @@ func TestTRFAbsencesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A file as bbpPairings writes it: lines ended by CR alone, the system in
+// 092, forfeits with colours.
+func TestReadTRFFromBBPPairings(t *testing.T) {
+	pad := func(start int, points, rounds string) string {
+		line := []byte(strings.Repeat(" ", 91))
+		copy(line, fmt.Sprintf("001 %4d", start))
+		copy(line[80:], points)
+		return string(line) + rounds
+	}
+	file := "012 AutoTest Tournament 7\r" +
+		pad(1, " 1.0", "   2 w +     3 b =") + "\r" +
+		pad(2, " 1.0", "   1 b -  0000 - U") + "\r" +
+		pad(3, " 0.5", "0000 - H     1 w =") + "\r\r092 FIDE_DUTCH_2025\r"
+	e, err := ReadTRF(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name != "AutoTest Tournament 7" || e.Format != FormatSwiss || e.Rules != Dutch2025 || len(e.Players) != 3 || len(e.Played) != 2 {
+		t.Fatalf("read %+v", e)
+	}
+	for _, c := range []struct {
+		id    string
+		round int
+		kind  Kind
+	}{{"1", 1, KindForfeitWin}, {"2", 1, KindForfeitLoss}, {"3", 1, KindHalfBye}, {"2", 2, KindPairingBye}, {"1", 2, KindGame}} {
+		if got := e.Result(c.id, c.round); got.Kind != c.kind {
+			t.Errorf("player %s round %d: %s, want %s", c.id, c.round, got.Kind, c.kind)
+		}
+	}
+}
