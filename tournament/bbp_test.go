@@ -406,3 +406,86 @@ func classify(e Event, theirs, ours Round) string {
 	}
 	return "pairs, from a middle score group"
 }
+
+// TestCompareBBPGenerated reads tournaments bbpPairings makes itself
+// (its -g generator: random results, forfeits, byes, each round paired
+// by bbpPairings) and pairs every round again with Dutch from the rounds
+// before it, as the checker does, with the players the file shows
+// absent asking for that round. BBP_GENERATED sets the number of
+// tournaments (100); BBP_RULES as for TestCompareBBPPairings (the
+// generator of bbpPairings v6 pairs by the 2025 rules, v5's by 2017).
+func TestCompareBBPGenerated(t *testing.T) {
+	bin, rules, _, _ := bbpEnv(t)
+	n := 100
+	if v, err := strconv.Atoi(os.Getenv("BBP_GENERATED")); err == nil {
+		n = v
+	}
+	dir := t.TempDir()
+	var rounds, same int
+	for i := 0; i < n; i++ {
+		file := filepath.Join(dir, "gen.trf")
+		if msg, err := exec.Command(bin, "--dutch", "-g", "-o", file, "-s", strconv.Itoa(4800+i)).CombinedOutput(); err != nil {
+			t.Fatalf("bbpPairings -g: %v: %s", err, msg)
+		}
+		text, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := ReadTRF(bytes.NewReader(text))
+		if err != nil {
+			t.Fatalf("tournament %d: %v", i, err)
+		}
+		full.Rules, full.Rounds = rules, len(full.Played)
+		full.Seed = initialColourSeed(full)
+		for r := range full.Played {
+			e := full
+			e.Played = full.Played[:r]
+			e.Requests = nil
+			for _, a := range full.Played[r].Absent {
+				e.Requests = append(e.Requests, ByeRequest{ID: a.ID, Round: r + 1, Bye: a.Bye})
+			}
+			ours, err := Dutch(e)
+			if err != nil {
+				t.Errorf("tournament %d, round %d: %v", i, r+1, err)
+				break
+			}
+			rounds++
+			theirs, mine := sortedKeys(pairsOf(full.Played[r], false)), sortedKeys(pairsOf(ours, false))
+			if fmt.Sprint(theirs) == fmt.Sprint(mine) {
+				same++
+			} else {
+				t.Logf("tournament %d (-s %d), round %d:\nbbpPairings: %v\nours:        %v", i, 4800+i, r+1, theirs, mine)
+			}
+		}
+	}
+	t.Logf("%s: %d generated tournaments, %d rounds, %d the same (%.2f%%)", rules, n, rounds, same, 100*float64(same)/float64(max(rounds, 1)))
+}
+
+// initialColourSeed finds a seed whose lot gives the initial colour a
+// file's first round shows: the higher-ranked player of its first table
+// has the initial colour if their pairing number is odd (E.5).
+func initialColourSeed(e Event) int64 {
+	first := e
+	first.Played = nil
+	for _, a := range e.Played[0].Absent {
+		first.Requests = append(first.Requests, ByeRequest{ID: a.ID, Round: 1, Bye: a.Bye})
+	}
+	num := map[string]int{}
+	for _, p := range newDutch(first).ps {
+		num[p.id] = p.num
+	}
+	wantWhite := true
+	if len(e.Played[0].Tables) > 0 {
+		t := e.Played[0].Tables[0]
+		hi, seat := t.Seats[0], 0
+		if num[t.Seats[1]] < num[hi] {
+			hi, seat = t.Seats[1], 1
+		}
+		wantWhite = (seat == 0) == (num[hi]%2 == 1)
+	}
+	for s := int64(0); ; s++ {
+		if firstColourWhite(s) == wantWhite {
+			return s
+		}
+	}
+}
