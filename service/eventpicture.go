@@ -103,25 +103,8 @@ func standingsSubtitle(e *tessera.Event) string {
 	case tessera.EventCancelled:
 		return "Cancelled"
 	}
-	done := 0
-	for _, rd := range e.Pairing.Played {
-		complete := true
-		for _, t := range rd.Tables {
-			complete = complete && t.Played()
-		}
-		if !complete {
-			break
-		}
-		done++
-	}
-	of := ""
-	if e.Pairing.Rounds > 0 {
-		of = fmt.Sprintf(" of %d", e.Pairing.Rounds)
-	}
-	if done == 0 {
-		return fmt.Sprintf("Round 1%s in play", of)
-	}
-	return fmt.Sprintf("After round %d%s", done, of)
+	t := progressText(e)
+	return strings.ToUpper(t[:1]) + t[1:]
 }
 
 // WriteTRF writes a two-player event as FIDE's tournament report file
