@@ -77,6 +77,7 @@ func SwissTables(e Event) (Round, error) {
 	}
 
 	h := readHistory(e)
+	h.k = k
 	// The byes: fewest byes so far, then the lowest ranked.
 	var rd Round
 	if nByes > 0 {
@@ -114,6 +115,9 @@ func SwissTables(e Event) (Round, error) {
 		at += size
 	}
 	h.spread(groups)
+	if h.total(groups) > 0 {
+		groups = h.fewestRepeats(ranked, sizes, groups)
+	}
 	h.evenSeats(groups, points)
 	for _, g := range groups {
 		rd.Tables = append(rd.Tables, Table{Seats: h.seat(g)})
@@ -184,6 +188,7 @@ type history struct {
 	met   map[[2]string]int // how often two players sat together
 	seats map[string][]int  // how often a player sat in each seat (from 0)
 	byes  map[string]int
+	k     int // the game's seats, over which a player's seats are kept even
 }
 
 func readHistory(e Event) *history {
@@ -258,6 +263,107 @@ func (h *history) spread(groups [][]string) {
 	}
 }
 
+// total is the repeated meetings of a grouping.
+func (h *history) total(groups [][]string) int {
+	n := 0
+	for _, g := range groups {
+		n += h.repeats(g)
+	}
+	return n
+}
+
+// tablesBudget bounds the search for the fewest repeats, in players
+// tried at a seat: far more than the events a server holds need (a
+// grouping without repeats is found among the first few), and a bound
+// on a pathological event of hundreds of players late in its rounds,
+// which then keeps the best grouping found so far.
+const tablesBudget = 400000
+
+// fewestRepeats searches every grouping of the ranked players into
+// tables of these sizes for one with fewer repeated meetings than
+// start's (the exchanges of spread can stop at a grouping no single
+// exchange improves). Groupings are tried in rank order (the highest
+// ranked player left opens the next table, its companions taken from
+// the top down), so the first grouping of the fewest repeats found is
+// the one nearest the score order; a branch is cut as soon as its
+// repeats reach the best found. Within tablesBudget the result is the
+// minimum (TestSwissTablesFewestRepeats compares with an exhaustive
+// search); past it, the best found.
+func (h *history) fewestRepeats(ranked []string, sizes []int, start [][]string) [][]string {
+	best, bestCost := start, h.total(start)
+	left := map[int]int{} // table sizes still to fill
+	var order []int       // the distinct sizes, as they come (largest first)
+	for _, s := range sizes {
+		if left[s] == 0 {
+			order = append(order, s)
+		}
+		left[s]++
+	}
+	used := make([]bool, len(ranked))
+	var groups [][]string
+	budget := tablesBudget
+	var open func(cost int)
+	var fill func(table []string, size, from, cost int)
+	open = func(cost int) {
+		first := -1
+		for i, u := range used {
+			if !u {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			if cost < bestCost {
+				bestCost = cost
+				best = make([][]string, len(groups))
+				for i, g := range groups {
+					best[i] = append([]string(nil), g...)
+				}
+			}
+			return
+		}
+		for _, size := range order {
+			if left[size] == 0 {
+				continue
+			}
+			left[size]--
+			used[first] = true
+			fill([]string{ranked[first]}, size, first+1, cost)
+			used[first] = false
+			left[size]++
+			if bestCost == 0 || budget <= 0 {
+				return
+			}
+		}
+	}
+	fill = func(table []string, size, from, cost int) {
+		if len(table) == size {
+			groups = append(groups, table)
+			open(cost)
+			groups = groups[:len(groups)-1]
+			return
+		}
+		for i := from; i < len(ranked) && bestCost > 0 && budget > 0; i++ {
+			if used[i] {
+				continue
+			}
+			budget--
+			c := cost
+			for _, o := range table {
+				c += h.met[pairKey(o, ranked[i])]
+			}
+			if c >= bestCost {
+				continue
+			}
+			used[i] = true
+			fill(append(table[:len(table):len(table)], ranked[i]), size, i+1, c)
+			used[i] = false
+		}
+	}
+	open(0)
+	return best
+}
+
 // evenSeats exchanges players of equal points between tables when that
 // lets the tables seat them more evenly and meets no one again: the score
 // groups and the repeats stay as they are, only who needs which seat
@@ -316,6 +422,7 @@ func (h *history) bestSeating(g []string) ([]string, int) {
 				n = h.seats[g[i]][s]
 			}
 			c += (n + 1) * (n + 1)
+			c += unevenCost * h.uneven(g[i], s)
 		}
 		if bestCost < 0 || c < bestCost {
 			bestCost = c
@@ -326,6 +433,32 @@ func (h *history) bestSeating(g []string) ([]string, int) {
 		}
 	})
 	return best, bestCost
+}
+
+// unevenCost weighs a player's seats drifting apart past 1 above any
+// squared count: keeping everyone's most and least used seats within 1
+// comes first, sharing the repeats second.
+const unevenCost = 1 << 20
+
+// uneven is by how much more than 1 the player's most and least used
+// seats (of the game's k) would differ after sitting in seat s.
+func (h *history) uneven(id string, s int) int {
+	k := max(h.k, s+1, len(h.seats[id]))
+	lo, hi := -1, 0
+	for x := 0; x < k; x++ {
+		n := 0
+		if x < len(h.seats[id]) {
+			n = h.seats[id][x]
+		}
+		if x == s {
+			n++
+		}
+		if lo < 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+	}
+	return max(0, hi-lo-1)
 }
 
 // permute calls f with every order of 0..n-1, in lexicographic order.
