@@ -58,7 +58,13 @@ func Dutch(e Event) (Round, error) {
 	if len(d.ps) < 2 {
 		return Round{}, fmt.Errorf("%w: a Swiss round needs 2 players to pair, got %d", ErrTooFewPlayers, len(d.ps))
 	}
-	return d.pair()
+	rd, err := d.pair()
+	if err != nil {
+		return Round{}, err
+	}
+	rd.Absent = e.requestedFor(len(e.Played) + 1)
+	rd.Rules = e.PairingRules()
+	return rd, nil
 }
 
 // swissPlayer is a player's history as the Dutch rules read it.
@@ -144,10 +150,14 @@ func newDutch(e Event) *dutch {
 	seeded := Seeded(e.Players)
 	all := map[string]*swissPlayer{}
 	var order []*swissPlayer
+	absent := map[string]bool{}
+	for _, a := range e.requestedFor(len(e.Played) + 1) {
+		absent[a.ID] = true
+	}
 	for i, p := range seeded {
 		sp := &swissPlayer{id: p.ID, num: i + 1, met: map[string]bool{}}
 		all[p.ID] = sp
-		if !p.Withdrawn {
+		if !p.Withdrawn && !absent[p.ID] {
 			order = append(order, sp)
 		}
 	}
@@ -161,9 +171,21 @@ func newDutch(e Event) *dutch {
 			pts := Points(t)
 			for s, id := range t.Seats {
 				sp, o := all[id], t.Seats[1-s]
+				sp.score += int(pts[s] * 2)
+				moved[id] = true
+				if t.Forfeit() {
+					// Unplayed: no meeting, no colour; a forfeit win
+					// counts as the bye for C.2 and floats down.
+					f := 0
+					if !t.forfeited(s) {
+						sp.hadBye = true
+						f = -1
+					}
+					sp.floats = append(sp.floats, f)
+					continue
+				}
 				sp.colours = append(sp.colours, s)
 				sp.met[o] = true
-				sp.score += int(pts[s] * 2)
 				f := 0
 				switch {
 				case before[o] > before[id]:
@@ -172,8 +194,10 @@ func newDutch(e Event) *dutch {
 					f = -1
 				}
 				sp.floats = append(sp.floats, f)
-				moved[id] = true
 			}
+		}
+		for _, a := range rd.Absent {
+			all[a.ID].score += int(RequestedByePoints(e, a.Bye) * 2)
 		}
 		for _, id := range rd.Byes {
 			sp := all[id]
