@@ -529,7 +529,9 @@ func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Repl
 			return errorf(tessera.EINVALID, "%s is %s; nobody leaves it now.", eventTitle(e), eventStatusWord(e))
 		}
 		name = e.Pairing.Players[i].Name
-		e.Pairing.Players[i].Withdrawn = true
+		if err := e.Pairing.Withdraw(userID); err != nil {
+			return err
+		}
 		e.Updated = s.now().UTC()
 		how := "left"
 		if userID != req.User.ID {

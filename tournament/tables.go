@@ -28,7 +28,8 @@ import (
 //     a tie.
 //
 // The played rounds must have their results. Withdrawn players are not
-// seated.
+// seated, nor those who asked to sit the round out (Event.Requests):
+// the round records them in Absent.
 func SwissTables(e Event) (Round, error) {
 	if err := checkPlayers(e.Players); err != nil {
 		return Round{}, err
@@ -60,15 +61,22 @@ func SwissTables(e Event) (Round, error) {
 	for _, p := range e.Players {
 		withdrawn[p.ID] = p.Withdrawn
 	}
-	var ranked []string // by points, then seed
-	for _, s := range st {
-		if !withdrawn[s.ID] {
-			ranked = append(ranked, s.ID)
-		}
-	}
 	points := map[string]float64{}
 	for _, s := range st {
 		points[s.ID] = s.Points
+	}
+	// The players who asked to sit this round out are not seated; their
+	// absence is recorded with what it scores.
+	absent := e.requestedFor(len(e.Played) + 1)
+	away := map[string]bool{}
+	for _, a := range absent {
+		away[a.ID] = true
+	}
+	var ranked []string // by points, then seed (not the standings' lot)
+	for _, p := range Seeded(e.Players) {
+		if !withdrawn[p.ID] && !away[p.ID] {
+			ranked = append(ranked, p.ID)
+		}
 	}
 	sort.SliceStable(ranked, func(i, j int) bool { return points[ranked[i]] > points[ranked[j]] })
 	sizes, nByes := tableSizes(len(ranked), k, e.TableSizes)
@@ -79,7 +87,7 @@ func SwissTables(e Event) (Round, error) {
 	h := readHistory(e)
 	h.k = k
 	// The byes: fewest byes so far, then the lowest ranked.
-	var rd Round
+	rd := Round{Absent: absent}
 	if nByes > 0 {
 		order := append([]string(nil), ranked...)
 		rank := map[string]int{}
