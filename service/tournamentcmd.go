@@ -33,13 +33,6 @@ func tournamentCommand() Command {
 			{Type: IntegerOption, Name: "zero-byes", Description: "Zero-point byes a player may ask for (swiss; default 1, 0 none)", MinValue: &zero, MaxValue: twenty},
 			{Type: IntegerOption, Name: "byes-until", Description: "Last round a bye may be asked for (swiss; default any)", MinValue: &one, MaxValue: twenty},
 		}},
-		{Name: "bye", Description: "Sit out a round of a Swiss tournament (within the organiser's limits)", Run: runTournamentBye, Options: []Option{
-			{Type: IntegerOption, Name: "round", Description: "Which round (default the next to be paired)", MinValue: &one, MaxValue: twenty},
-			{Type: StringOption, Name: "kind", Description: "half: half a point (default); zero: no points", Choices: []Choice{
-				{Name: "half a point", Value: "half"}, {Name: "no points", Value: "zero"}}},
-			{Type: BooleanOption, Name: "cancel", Description: "Take back a bye you asked for"},
-			eventRef,
-		}},
 		{Name: "list", Description: "This server's tournaments", Run: runTournamentList},
 		{Name: "standings", Description: "A tournament's standings, as text and a picture", Run: runTournamentStandings, Options: []Option{eventRef}},
 		{Name: "pairings", Description: "A round's tables, players and results", Run: runTournamentPairings, Options: []Option{
@@ -49,6 +42,13 @@ func tournamentCommand() Command {
 		{Name: "start", Description: "Start a tournament now (its organiser, or Manage Server)", Run: onEvent((*Service).StartEvent), Options: []Option{eventRef}},
 		{Name: "join", Description: "Enter a tournament that takes entries", Run: onEvent((*Service).JoinEvent), Options: []Option{eventRef}},
 		{Name: "leave", Description: "Leave a tournament (asks to confirm once it runs)", Run: onEvent((*Service).LeaveEvent), Options: []Option{eventRef}},
+		{Name: "bye", Description: "Sit out a round of a Swiss tournament (within the organiser's limits)", Run: runTournamentBye, Options: []Option{
+			{Type: IntegerOption, Name: "round", Description: "Which round (default the next to be paired)", MinValue: &one, MaxValue: twenty},
+			{Type: StringOption, Name: "kind", Description: "half: half a point (default); zero: no points", Choices: []Choice{
+				{Name: "half a point", Value: "half"}, {Name: "no points", Value: "zero"}}},
+			{Type: BooleanOption, Name: "cancel", Description: "Take back a bye you asked for"},
+			eventRef,
+		}},
 		{Name: "remove", Description: "Take a player out of a tournament (its organiser, or Manage Server)", Run: runTournamentRemove, Options: []Option{
 			{Type: StringOption, Name: "event", Description: eventRef.Description, Complete: completeEvent, Required: true},
 			{Type: UserOption, Name: "user", Description: "Whom to remove", Required: true},
