@@ -15,9 +15,9 @@ import (
 )
 
 // TestTieBreaksAgainstTieBreakServer compares Standings with Otto
-// Milvang's TieBreakServer (github.com/OttoMilvang/TieBreakServer, the
-// implementation of C.07 by a member of FIDE's commission, rules of
-// 2026) on random Swiss events with every kind of unplayed round,
+// Milvang's TieBreakServer (github.com/OttoMilvang/TieBreakServer, an
+// implementation of C.07 with the rules of 2026, MIT, copyright FIDE) on
+// random Swiss events with every kind of unplayed round,
 // written as TRF-16 with the codes it reads (U the pairing's bye, H and
 // Z requested byes, + and - forfeits, Z for the rounds after a
 // withdrawal). Set TIEBREAKSERVER to its tiebreakchecker.py (Python 3.10
