@@ -375,7 +375,9 @@ func (h *history) fewestRepeats(ranked []string, sizes []int, start [][]string) 
 // evenSeats exchanges players of equal points between tables when that
 // lets the tables seat them more evenly and meets no one again: the score
 // groups and the repeats stay as they are, only who needs which seat
-// moves.
+// moves. Players of neighbouring tables whose points differ are
+// exchanged only when that keeps someone's seats within 1 (unevenCost):
+// a small step from the score order for a seat that decides games.
 func (h *history) evenSeats(groups [][]string, points map[string]float64) {
 	for pass := 0; pass < 50; pass++ {
 		improved := false
@@ -386,11 +388,20 @@ func (h *history) evenSeats(groups [][]string, points map[string]float64) {
 				rep := h.repeats(a) + h.repeats(b)
 				for x := range a {
 					for y := range b {
-						if improved || points[a[x]] != points[b[y]] {
+						same := points[a[x]] == points[b[y]]
+						if improved || (!same && j != i+1) {
 							continue
 						}
 						a[x], b[y] = b[y], a[x]
-						if h.repeats(a)+h.repeats(b) <= rep && h.seatCost(a)+h.seatCost(b) < before {
+						after := h.seatCost(a) + h.seatCost(b)
+						// Players of equal points move for any gain;
+						// of neighbouring tables' different points only
+						// to keep someone's seats within 1.
+						gain := after < before
+						if !same {
+							gain = after/unevenCost < before/unevenCost
+						}
+						if h.repeats(a)+h.repeats(b) <= rep && gain {
 							improved = true
 						} else {
 							a[x], b[y] = b[y], a[x]
