@@ -12,7 +12,8 @@ import (
 // two players that is FIDE's 1, ½, 0; for three 2, 1, 0; for four
 // 3, 2, 1, 0. Places may be written densely ([1 1 2]) or by competition
 // ([1 1 3]): only their order counts. A seat that forfeited (did not
-// appear) scores nothing, whatever its place. It returns nil for a table
+// appear) scores nothing, whatever its place, and at two players the
+// other wins. It returns nil for a table
 // without a result.
 func Points(t Table) []float64 {
 	if !t.Played() {
@@ -40,8 +41,11 @@ func Points(t Table) []float64 {
 		start = end
 	}
 	for s := range out {
-		if t.forfeited(s) {
+		switch {
+		case t.forfeited(s):
 			out[s] = 0
+		case n == 2 && t.Forfeit():
+			out[s] = 1 // the opponent did not appear: a win, whatever the places say
 		}
 	}
 	return out

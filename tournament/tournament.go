@@ -115,9 +115,9 @@ var (
 )
 
 // MaxPlayers bounds an event: past any server's, and small enough that
-// a Swiss round is paired in seconds (2.8 s for 300 players on the
-// shared VM; docs/benchmarks.md). The search of the Dutch system grows
-// faster than the square of the players.
+// a Swiss round is paired in seconds (at most 1.1 s for 300 players on
+// the shared VM, by either rules; docs/benchmarks.md). The search of the
+// Dutch system grows faster than the square of the players.
 const MaxPlayers = 300
 
 // checkPlayers refuses empty or repeated ids, which would make the
