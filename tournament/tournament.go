@@ -93,6 +93,10 @@ type Event struct {
 	MaxHalfByes  int `json:"maxHalfByes,omitempty"`
 	MaxZeroByes  int `json:"maxZeroByes,omitempty"`
 	LastByeRound int `json:"lastByeRound,omitempty"`
+
+	// TieBreaks are the organiser's tie-breaks by their C.07 acronyms
+	// (standings.go); nil: the format's DefaultTieBreaks.
+	TieBreaks []string `json:"tieBreaks,omitempty"`
 }
 
 func (e Event) seats() int {
