@@ -84,3 +84,19 @@ func TestAgedAutocompleteAnswersInTime(t *testing.T) {
 		}
 	}
 }
+
+// TestTooOldInteractionWarns: an interaction that arrives with more than
+// Discord's 3 s spent (here a fake that waits 10 s) is still answered at
+// once, and the log says why it may be: an overloaded bot, or a clock
+// ahead of Discord's.
+func TestTooOldInteractionWarns(t *testing.T) {
+	release := make(chan struct{})
+	close(release)
+	w, logger := newWorld(t, bot.Options{}, fakediscord.WithInteractionDeadline(10*time.Second))
+	w.begin(t, bot.Options{Commands: deadlineTable(release), Now: w.srv.Now}, logger)
+	r := w.respond(t, w.srv.Slash("pick", fakediscord.Str("what", "x")).Aged(4*time.Second))
+	if text(r) != "picked" {
+		t.Fatalf("answered %q", text(r))
+	}
+	w.logs.waitLine(t, "clock ahead of Discord's")
+}
