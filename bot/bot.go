@@ -106,6 +106,9 @@ type Bot struct {
 	dms     *dmChannels
 	// plainOff: Discord refused the intent plain-text moves need.
 	plainOff atomic.Bool
+	// oldWarned is when an interaction that arrived too old was last
+	// logged (unix nanoseconds; deadline.go).
+	oldWarned atomic.Int64
 	// reconnects are the gateway reconnections under way; reconnMu
 	// orders starting one with closing stop.
 	reconnMu   sync.Mutex

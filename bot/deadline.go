@@ -36,12 +36,35 @@ func made(i *discordgo.Interaction, now time.Time) time.Time {
 // DeferAfter.
 func (b *Bot) untilDeferral(i *discordgo.Interaction) time.Duration {
 	now := b.opt.Now()
-	return min(b.opt.DeferAfter, made(i, now).Add(b.opt.DeferAfter).Sub(now))
+	t := made(i, now)
+	b.warnIfOld(now.Sub(t))
+	return min(b.opt.DeferAfter, t.Add(b.opt.DeferAfter).Sub(now))
 }
 
 // untilAutocomplete is how long an autocomplete may still wait for its
 // choices: what is left of AutocompleteBy since it was made.
 func (b *Bot) untilAutocomplete(i *discordgo.Interaction) time.Duration {
 	now := b.opt.Now()
-	return min(b.opt.AutocompleteBy, made(i, now).Add(b.opt.AutocompleteBy).Sub(now))
+	t := made(i, now)
+	b.warnIfOld(now.Sub(t))
+	return min(b.opt.AutocompleteBy, t.Add(b.opt.AutocompleteBy).Sub(now))
+}
+
+// interactionWindow is Discord's time for an interaction's first answer.
+const interactionWindow = 3 * time.Second
+
+// warnIfOld logs, at most once a minute, an interaction that arrived with
+// Discord's 3 s already spent: the process is overloaded, or this
+// machine's clock runs ahead of Discord's (then every interaction looks
+// old: each is deferred at once, and autocompletes answer with nothing).
+func (b *Bot) warnIfOld(age time.Duration) {
+	if age <= interactionWindow {
+		return
+	}
+	now := time.Now().UnixNano()
+	last := b.oldWarned.Load()
+	if now-last < int64(time.Minute) || !b.oldWarned.CompareAndSwap(last, now) {
+		return
+	}
+	b.log.Warn("an interaction arrived after Discord's 3 s to answer it had passed: is the bot overloaded, or is this machine's clock ahead of Discord's (check NTP)?", "age", age.Round(time.Millisecond))
 }

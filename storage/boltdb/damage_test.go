@@ -112,7 +112,7 @@ func damagedCopies(t testing.TB, dir string) (map[string]string, string) {
 	}{{0x01, "branch"}, {0x02, "leaf"}, {0x10, "freelist"}} {
 		ids := pages[kind.flag]
 		for _, id := range []int{ids[0], ids[len(ids)-1]} {
-			for _, o := range []int{0, 8, 10, 12, 16, 20, 24, 40, ps / 2} {
+			for _, o := range []int{0, 8, 10, 12, 16, 19, 20, 23, 24, 27, 31, 40, ps / 2} { // 19, 23, 27, 31: the high bytes of a position, a size, a child: far past the mapping
 				flip(fmt.Sprintf("%s-page%d-%d", kind.name, id, o), id*ps+o)
 			}
 		}

@@ -263,7 +263,7 @@ func walk(tx *bolt.Tx) error {
 			for _, c := range v {
 				sum ^= c
 			}
-			if read += len(k) + len(v); read >= releaseEvery {
+			if read += len(k) + len(v) + elementSize; read >= releaseEvery { // an element's header too: an index of short keys fills pages with them
 				read = 0
 				release(tx)
 			}
