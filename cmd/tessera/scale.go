@@ -350,6 +350,11 @@ func (f *scaleFiller) write(ctx context.Context, batch []scaleRow) error {
 				}
 				r.game.RatingSeq = seq
 			}
+			// Every game has had announcements, delivered since: on
+			// PostgreSQL each leaves its row in the couriers' leases.
+			if err := tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnounceStatus, GameID: want + uint64(i), Moves: len(r.game.Moves), Enqueued: r.game.Updated}); err != nil {
+				return err
+			}
 			if i == 0 {
 				continue // CreateWith writes it after this function
 			}
@@ -366,6 +371,17 @@ func (f *scaleFiller) write(ctx context.Context, batch []scaleRow) error {
 		return err
 	}
 	f.nextID += uint64(len(batch))
+	delivered, err := f.store.Pending(ctx, scaleNow.Add(100*365*24*time.Hour), len(batch)+1)
+	if err != nil {
+		return err
+	}
+	seqs := make([]uint64, len(delivered))
+	for i, a := range delivered {
+		seqs[i] = a.Seq
+	}
+	if err := f.store.Delivered(ctx, seqs...); err != nil {
+		return err
+	}
 	for _, r := range batch {
 		if rated(r.game) {
 			f.rate(r.game, r.places)

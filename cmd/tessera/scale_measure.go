@@ -58,6 +58,7 @@ func runScaleMeasure(args []string, stdout, stderr io.Writer) int {
 	db := fs.String("db", "", "a database filled by tessera scale fill")
 	samples := fs.Int("samples", 100, "samples of each operation")
 	seed := fs.Uint64("seed", 7, "seed of the samples' choices")
+	budget := fs.Duration("budget", time.Minute, "stop sampling an operation after this long (at least 3 samples), for the slow ones of an old build")
 	tools := fs.Bool("tools", true, "also run tessera check and backup on it and report their peak memory")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -95,7 +96,7 @@ func runScaleMeasure(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	st := &countingStore{Store: raw}
-	m := &scaleMeasurer{store: st, rng: rand.New(rand.NewPCG(*seed, 0x5ca1e)), samples: *samples, log: stderr, run0: time.Now().UnixNano()}
+	m := &scaleMeasurer{store: st, rng: rand.New(rand.NewPCG(*seed, 0x5ca1e)), samples: *samples, budget: *budget, log: stderr, run0: time.Now().UnixNano()}
 	ops, games, err := m.run(ctx)
 	raw.Close()
 	if err != nil {
@@ -171,6 +172,7 @@ type scaleMeasurer struct {
 	pages   http.Handler
 	rng     *rand.Rand
 	samples int
+	budget  time.Duration
 	log     io.Writer
 	now     time.Time
 
@@ -289,7 +291,11 @@ func (m *scaleMeasurer) time(ctx context.Context, name string, op func(ctx conte
 	ds := make([]time.Duration, 0, m.samples)
 	reads := make([]int64, 0, m.samples)
 	note := ""
+	began := time.Now()
 	for i := range m.samples {
+		if i >= 3 && time.Since(began) > m.budget {
+			break
+		}
 		before := m.store.read.Load()
 		start := time.Now()
 		n, err := op(ctx, i)
