@@ -156,6 +156,12 @@ type Game struct {
 	Paused    time.Duration   `json:"paused,omitempty"` // vacation time within the current turn
 	Deadline  time.Time       `json:"deadline"`         // zero: no deadline
 	Reminded  time.Time       `json:"reminded"`         // last reminder for the current turn
+	// RemindAt is when the tick should next look at this game for a
+	// reminder (zero: never, e.g. an AI's turn or a game played alone).
+	// The service sets it with each turn and each reminder, and decides
+	// again when it comes; the store indexes the games in play by it, so
+	// a tick reads only the games due. It may be early, never late.
+	RemindAt time.Time `json:"remind_at,omitzero"`
 
 	// AITurn says an AI seat is to move in a game in play. It is written
 	// with the move that gave it the turn, and the store keeps an index of

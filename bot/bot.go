@@ -29,9 +29,17 @@ type Options struct {
 	// Configure is called on the session before it opens (tests point it
 	// at a fake Discord here).
 	Configure func(*discordgo.Session)
-	// DeferAfter is how long a command may take before the bot defers its
-	// answer (Discord wants a first answer within 3 s). Default 1.5 s.
+	// DeferAfter is how long after Discord made an interaction the bot
+	// defers the answer of a command still running (Discord wants a
+	// first answer within 3 s of then; deadline.go). Default 1.5 s.
 	DeferAfter time.Duration
+	// AutocompleteBy is how long after Discord made an autocomplete the
+	// bot answers with the choices ready, none if they are not (an
+	// autocomplete cannot be deferred). Default 2 s.
+	AutocompleteBy time.Duration
+	// Now is the clock the interactions' ages are read on (default
+	// time.Now; tests give the fake Discord's).
+	Now func() time.Time
 	// PlainText lets players type moves as plain messages in a game's
 	// thread; it needs the privileged message-content intent.
 	PlainText bool
@@ -120,6 +128,12 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	}
 	if opt.DeferAfter == 0 {
 		opt.DeferAfter = 1500 * time.Millisecond
+	}
+	if opt.AutocompleteBy == 0 {
+		opt.AutocompleteBy = 2 * time.Second
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
 	}
 	if opt.TickEvery == 0 {
 		opt.TickEvery = 30 * time.Second
@@ -494,11 +508,45 @@ func resolvedName(data discordgo.ApplicationCommandInteractionData, id string) s
 func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	data := i.ApplicationCommandData()
 	req := request(ctx, i)
+	c, ok := b.lookup(data.Name)
+	if !ok {
+		b.initialChoices(i, nil)
+		return
+	}
+	// The option typed in is among the subcommand's options.
+	inv, refusal := invoked(c, data)
+	if refusal != "" {
+		b.initialChoices(i, nil)
+		return
+	}
+	// The choices are found beside, so that the answer goes by its
+	// deadline with what is ready: none, when they are not.
+	ready := make(chan []service.Choice, 1)
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				b.log.Error("panic completing an option", "panic", p, "stack", string(debug.Stack()))
+				ready <- nil
+			}
+		}()
+		ready <- b.complete(req, inv, data)
+	}()
 	var choices []service.Choice
-	if c, ok := b.lookup(data.Name); ok {
-		// The option typed in is among the subcommand's options.
-		if inv, refusal := invoked(c, data); refusal == "" {
-			choices = b.complete(req, inv, data)
+	if wait := b.untilAutocomplete(i); wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case choices = <-ready:
+		case <-t.C:
+			b.log.Warn("autocomplete: no choices ready by its deadline; answered with none", "command", data.Name)
+		}
+	} else {
+		select {
+		case choices = <-ready:
+		default:
+			b.log.Warn("autocomplete: arrived past its deadline; answered with what was ready (none)", "command", data.Name)
 		}
 	}
 	b.initialChoices(i, choices)

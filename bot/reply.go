@@ -57,36 +57,41 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, public bool,
 		}
 		done <- r
 	}()
-	t := time.NewTimer(b.opt.DeferAfter)
-	defer t.Stop()
-	select {
-	case r := <-done:
-		if len(r.Files) == 0 || (r.Update && i.Type == discordgo.InteractionMessageComponent) {
-			b.respond(ctx, i, r, notDeferred)
+	// The deferral counts from when Discord made the interaction
+	// (deadline.go): one that arrives old is deferred at once.
+	if wait := b.untilDeferral(i); wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case r := <-done:
+			if len(r.Files) == 0 || (r.Update && i.Type == discordgo.InteractionMessageComponent) {
+				b.respond(ctx, i, r, notDeferred)
+				return
+			}
+			d := deferredPublic
+			if r.Ephemeral {
+				d = deferredPrivate
+			}
+			if err := b.deferAnswer(i, d); err != nil {
+				b.lateAnswer(i, r, err)
+				return
+			}
+			b.respond(ctx, i, r, d)
 			return
+		case <-t.C:
 		}
-		d := deferredPublic
-		if r.Ephemeral {
-			d = deferredPrivate
-		}
-		if err := b.deferAnswer(i, d); err != nil {
-			b.lateAnswer(i, r, err)
-			return
-		}
-		b.respond(ctx, i, r, d)
-	case <-t.C:
-		d := deferredPublic
-		if !public {
-			d = deferredPrivate
-		}
-		err := b.deferAnswer(i, d)
-		r := <-done
-		if err != nil {
-			b.lateAnswer(i, r, err)
-			return
-		}
-		b.respond(ctx, i, r, d)
 	}
+	d := deferredPublic
+	if !public {
+		d = deferredPrivate
+	}
+	err := b.deferAnswer(i, d)
+	r := <-done
+	if err != nil {
+		b.lateAnswer(i, r, err)
+		return
+	}
+	b.respond(ctx, i, r, d)
 }
 
 // deferAnswer sends the loading message (type 5), public or private as d

@@ -10,6 +10,7 @@ import (
 	"tessera"
 	"tessera/ai"
 	"tessera/engine"
+	"tessera/storage"
 )
 
 // The AI moves off the interaction path. A person's /move is answered as
@@ -23,6 +24,27 @@ import (
 // aiRetry is how long a game whose AI move failed (an engine error) waits
 // before the worker tries it again, so one broken game cannot keep it busy.
 const aiRetry = time.Minute
+
+// aiCommitTries is how many times aiMove tries to store a move it thought
+// when the store fails; the waits between them (aiCommitBackoff) stay well
+// inside the turn's lease margin.
+const aiCommitTries = 6
+
+// aiCommitBackoff is the wait after failed try n (from 0): base, twice
+// that, four times… at most aiLeaseMargin/8, so that the tries end before
+// the lease does.
+func aiCommitBackoff(base time.Duration, n int) time.Duration {
+	return min(base<<min(n, 10), aiLeaseMargin/8)
+}
+
+// after is the clock the AI worker waits on: Config.After, which tests
+// make a fake, else the wall clock.
+func (s *Service) after(d time.Duration) <-chan time.Time {
+	if s.cfg.After != nil {
+		return s.cfg.After(d)
+	}
+	return time.After(d)
+}
 
 // errAIHeld is aiMove's answer when another process (sharing the
 // database) holds the game's AI turn: it thinks about it, not this one.
@@ -195,11 +217,29 @@ func (s *Service) aiMove(ctx context.Context, id uint64) (moved bool, err error)
 	}
 	req := Request{User: User{ID: pl.ID, Name: pl.Name}, GuildID: g.GuildID, ChannelID: g.Place(),
 		InteractionID: fmt.Sprintf("ai:%d:%d", g.ID, len(g.Moves))}.WithContext(ctx)
-	if _, err := s.play(req, g, p, seat, m.String()); err != nil {
-		if tessera.ErrorCode(err) == tessera.ECONFLICT {
-			return false, nil // the game changed while the AI thought: the index says whether to think again
+	for try := 0; ; try++ {
+		_, err := s.play(req, g, p, seat, m.String())
+		if err == nil {
+			break
 		}
-		return false, fmt.Errorf("game %d: the AI's move %s: %w", g.ID, m, err)
+		if tessera.ErrorCode(err) == tessera.ECONFLICT {
+			return false, nil // the game changed while the AI thought (or a try the store kept): the index says whether to think again
+		}
+		var damaged *storage.DamagedError
+		if tessera.ErrorCode(err) != tessera.EINTERNAL || errors.As(err, &damaged) || try+1 >= aiCommitTries || ctx.Err() != nil {
+			return false, fmt.Errorf("game %d: the AI's move %s: %w", g.ID, m, err)
+		}
+		// The store failed (a cut connection, a database restarting): the
+		// move thought is kept and its commit tried again soon, not the
+		// turn parked for aiRetry. The version and the interaction id
+		// make a try that the store did keep, unbeknown to us, a conflict.
+		wait := aiCommitBackoff(s.cfg.RetryBase, try)
+		s.log.Warn("ai: the move was not stored; trying again", "game", g.ID, "try", try+1, "in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-s.after(wait):
+		}
 	}
 	s.cfg.Meter.AIMoved(g.Setup.Game, level.String(), stats.Elapsed)
 	s.log.Info("ai moved", "game", g.ID, "seat", seat+1, "level", level, "move", m.String(),

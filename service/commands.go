@@ -323,7 +323,8 @@ func (s *Service) turnPassed(ctx context.Context, tx storage.Tx, g *tessera.Game
 		endTurn(g, moved, now)
 	}
 	aiNext := !st.Over() && aiToMove(g, st)
-	g.AITurn = aiNext // the store's index of the AI's pending moves
+	g.AITurn = aiNext        // the store's index of the AI's pending moves
+	g.RemindAt = time.Time{} // the next player's, below: none when the game is over or the AI is to move
 	switch {
 	case st.Over():
 		g.Status = tessera.StatusFinished
@@ -352,6 +353,7 @@ func (s *Service) turnPassed(ctx context.Context, tx storage.Tx, g *tessera.Game
 			return err
 		}
 		startTurn(g, next, now, u.VacationUntil)
+		g.RemindAt = s.nextReminder(g, u.VacationUntil) // scheduler.go
 	}
 	// The status message is edited after the posts (a game's place, made
 	// by its first announcement, posts the status message itself).

@@ -46,6 +46,10 @@ type Config struct {
 	// AIHook, when set, is called as the AI starts thinking about a game
 	// (tests block in it to stop the bot while the AI thinks).
 	AIHook func(ctx context.Context, gameID uint64, moves int)
+	// After, when set, is what the AI worker waits on before it tries
+	// again to store a move the store failed to take (time.After when
+	// nil); tests give a fake clock.
+	After func(d time.Duration) <-chan time.Time
 	// PairHook, when set, is called inside the transaction that pairs an
 	// event's round, after the game of each of its tables is made (tests
 	// block in it to kill the process in the middle of pairing).

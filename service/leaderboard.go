@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"tessera"
@@ -26,16 +25,6 @@ const LeaderboardSize = 20
 // surer.
 func DisplayRating(r tessera.Rating) int {
 	return int(math.Round(1000 + 40*rating.Rating{Mu: r.Mu, Sigma: r.Sigma}.Ordinal()))
-}
-
-// ranked sorts ratings best first: by ordinal, then more games, then name
-// and id, so equal ratings keep one order in every picture.
-func ranked(rs []tessera.Rating) {
-	slices.SortFunc(rs, func(a, b tessera.Rating) int {
-		oa := rating.Rating{Mu: a.Mu, Sigma: a.Sigma}.Ordinal()
-		ob := rating.Rating{Mu: b.Mu, Sigma: b.Sigma}.Ordinal()
-		return cmp.Or(cmp.Compare(ob, oa), cmp.Compare(b.Games, a.Games), strings.Compare(a.Name, b.Name), strings.Compare(a.UserID, b.UserID))
-	})
 }
 
 // leaderRow is r's line at place.
@@ -71,33 +60,49 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 	if req.GuildID == "" {
 		return Reply{}, errorf(tessera.EINVALID, "Ratings are kept per server: ask for the leaderboard in a server's channel.")
 	}
-	rs, err := s.store.Ratings(ctx, req.GuildID, g.ID)
+	// The rows shown, read in the leaderboard's order (storage.CompareRank),
+	// and the caller's own place when it is not among them: reads of what
+	// the picture shows, whatever the number of rated players.
+	rs, rated, err := s.store.Leaders(ctx, req.GuildID, g.ID, 0, LeaderboardSize)
 	if err != nil {
 		return Reply{}, err
 	}
-	ranked(rs)
 	t := picture.LeaderTable{Title: g.Name + ": leaderboard", Note: LeaderNote(cmp.Or(s.cfg.Provisional, Provisional))}
 	var mine string
+	youAre := func(r tessera.Rating, place int) string {
+		return fmt.Sprintf(" You are %s with %d%s after %s.", ordinal(place), DisplayRating(r), s.provisionalMark(r), plural(r.Games, "rated game"))
+	}
 	for i, r := range rs {
 		me := r.UserID == req.User.ID
-		if i < LeaderboardSize {
-			t.Rows = append(t.Rows, s.leaderRow(r, i+1, me))
-		} else if me {
-			row := s.leaderRow(r, i+1, true)
-			t.Own = &row
-		}
+		t.Rows = append(t.Rows, s.leaderRow(r, i+1, me))
 		if me {
-			mine = fmt.Sprintf(" You are %s with %d%s after %s.", ordinal(i+1), DisplayRating(r), s.provisionalMark(r), plural(r.Games, "rated game"))
+			mine = youAre(r, i+1)
 		}
 	}
 	if mine == "" {
-		mine = " You have no rated game of it here yet."
+		r, ok, err := s.store.PlayerRating(ctx, req.GuildID, g.ID, req.User.ID)
+		if err != nil {
+			return Reply{}, err
+		}
+		place := 0
+		if ok {
+			if place, _, err = s.store.RatingRank(ctx, req.GuildID, g.ID, req.User.ID); err != nil {
+				return Reply{}, err
+			}
+		}
+		if place > 0 {
+			row := s.leaderRow(r, place, true)
+			t.Own = &row
+			mine = youAre(r, place)
+		} else {
+			mine = " You have no rated game of it here yet."
+		}
 	}
 	png, err := s.renderer.Leaderboard(t)
 	if err != nil {
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("**%s** leaderboard of %s: %s.%s", g.Name, s.cfg.Wording.Server, plural(len(rs), "rated player"), mine)
+	text := fmt.Sprintf("**%s** leaderboard of %s: %s.%s", g.Name, s.cfg.Wording.Server, plural(rated, "rated player"), mine)
 	return Reply{Text: text, Files: []File{{Name: "leaderboard.png", Data: png}},
 		Buttons: s.playersButton(ctx, req.GuildID, "/leaderboard/"+g.ID, LeaderboardPageLabel)}, nil
 }

@@ -68,34 +68,19 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 		}
 		return s.gameByID(req, id)
 	}
-	games, err := s.store.ByChannel(ctx, req.ChannelID)
+	// The caller's own games here decide most lookups; the channel's
+	// other games are read only when the caller has none (a spectator's
+	// /board, or to say why nothing was found).
+	games, err := s.store.ByChannelPlayer(ctx, req.ChannelID, req.User.ID)
 	if err != nil {
 		return nil, err
 	}
-	var here, mine, myTurn []*tessera.Game
-	var ended *tessera.Game // a finished game whose own thread this is
-	for _, g := range games {
-		if !visible(g, req) {
-			continue // a channel is in one server; this is only a guard
+	here, mine, myTurn, ended := s.sortGames(req, games, which)
+	if len(mine) == 0 {
+		if games, err = s.store.ByChannel(ctx, req.ChannelID); err != nil {
+			return nil, err
 		}
-		if g.Status == tessera.StatusChallenge && which == orChallenging && g.Seat(req.User.ID) >= 0 {
-			here = append(here, g)
-			mine = append(mine, g)
-			continue
-		}
-		if g.Status != tessera.StatusPlaying {
-			if g.ThreadID == req.ChannelID && g.ThreadID != g.ChannelID {
-				ended = g
-			}
-			continue
-		}
-		here = append(here, g)
-		if seat := g.Seat(req.User.ID); seat >= 0 {
-			mine = append(mine, g)
-			if p, err := s.state(g); err == nil && int(p.state.ToMove()) == seat {
-				myTurn = append(myTurn, g)
-			}
-		}
+		here, mine, myTurn, ended = s.sortGames(req, games, which)
 	}
 	switch {
 	case len(mine) == 1:
@@ -120,4 +105,35 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 		ids = append(ids, fmt.Sprintf("#%d", g.ID))
 	}
 	return nil, errorf(tessera.EINVALID, "%s has several games (%s): say which with %s.", capital(s.cfg.Wording.Channel), strings.Join(ids, ", "), s.cfg.Wording.PickGame)
+}
+
+// sortGames sorts the games a lookup read: those in play here (and the
+// caller's challenges, for orChallenging), the caller's among them, those
+// where it is the caller's turn, and the finished game whose own thread
+// this is.
+func (s *Service) sortGames(req Request, games []*tessera.Game, which lookup) (here, mine, myTurn []*tessera.Game, ended *tessera.Game) {
+	for _, g := range games {
+		if !visible(g, req) {
+			continue // a channel is in one server; this is only a guard
+		}
+		if g.Status == tessera.StatusChallenge && which == orChallenging && g.Seat(req.User.ID) >= 0 {
+			here = append(here, g)
+			mine = append(mine, g)
+			continue
+		}
+		if g.Status != tessera.StatusPlaying {
+			if g.ThreadID == req.ChannelID && g.ThreadID != g.ChannelID {
+				ended = g
+			}
+			continue
+		}
+		here = append(here, g)
+		if seat := g.Seat(req.User.ID); seat >= 0 {
+			mine = append(mine, g)
+			if p, err := s.state(g); err == nil && int(p.state.ToMove()) == seat {
+				myTurn = append(myTurn, g)
+			}
+		}
+	}
+	return here, mine, myTurn, ended
 }

@@ -304,9 +304,10 @@ const (
 )
 
 // expireOpen ends the open challenges older than the configured lifetime,
-// with a note in their channel that pings the challenger.
+// with a note in their channel that pings the challenger. The store's
+// index by creation time gives only those (at most remindBatch a tick).
 func (s *Service) expireOpen(ctx context.Context, now time.Time) (int, error) {
-	open, err := s.store.AllOpenChallenges(ctx)
+	open, err := s.store.ExpiredChallenges(ctx, now.Add(-s.expireAfter()), remindBatch)
 	if err != nil {
 		return 0, err
 	}

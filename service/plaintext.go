@@ -17,7 +17,9 @@ func (s *Service) PlainMove(req Request, messageID, text string) bool {
 	if text == "" || len(text) > 60 || strings.Count(text, " ") > 5 || strings.HasPrefix(text, "/") {
 		return false
 	}
-	games, err := s.store.ByChannel(ctx, req.ChannelID)
+	// Only the author's own games here can take their move: a chat line
+	// by someone who plays nothing here reads no game at all.
+	games, err := s.store.ByChannelPlayer(ctx, req.ChannelID, req.User.ID)
 	if err != nil {
 		return false
 	}

@@ -69,12 +69,10 @@ func (s *Service) ProfileCard(ctx context.Context, guild string, user User) (pic
 		if card.Title == "" || card.Title == user.ID {
 			card.Title = r.Name
 		}
-		all, err := s.store.Ratings(ctx, guild, r.Game)
+		place, rated, err := s.store.RatingRank(ctx, guild, r.Game, user.ID)
 		if err != nil {
 			return card, err
 		}
-		ranked(all)
-		place := slices.IndexFunc(all, func(o tessera.Rating) bool { return o.UserID == user.ID }) + 1
 		course := []int{DisplayRating(tessera.Rating{Mu: 25, Sigma: 25.0 / 3})}
 		best := course[0]
 		for _, p := range r.History {
@@ -83,7 +81,7 @@ func (s *Service) ProfileCard(ctx context.Context, guild string, user User) (pic
 			best = max(best, v)
 		}
 		card.Games = append(card.Games, picture.ProfileGame{Name: gameName(r.Game), Rating: DisplayRating(r), Provisional: s.provisional(r),
-			Won: r.Won, Lost: r.Lost, Shared: r.Shared, Course: course, Best: best, Place: place, Rated: len(all)})
+			Won: r.Won, Lost: r.Lost, Shared: r.Shared, Course: course, Best: best, Place: place, Rated: rated})
 	}
 	if card.Title == "" {
 		card.Title = user.ID

@@ -12,24 +12,24 @@ import (
 	"tessera/storage"
 )
 
-// tickBetween is a store whose first All runs between its scan and the
-// rest of the caller's work: once the scan has chosen the games due, the
-// other process's whole Tick runs, as two processes' clock loops on one
-// database interleave.
+// tickBetween is a store whose first RemindersDue runs the other
+// process's whole Tick between reading the index and returning: once the
+// index has given the games due, the other tick reminds them, as two
+// processes' clock loops on one database interleave.
 type tickBetween struct {
 	storage.Store
 	once  *sync.Once
 	other func()
 }
 
-func (s tickBetween) All(ctx context.Context, fn func(*tessera.Game) error) error {
-	err := s.Store.All(ctx, fn)
+func (s tickBetween) RemindersDue(ctx context.Context, now time.Time, max int) ([]uint64, error) {
+	due, err := s.Store.RemindersDue(ctx, now, max)
 	s.once.Do(s.other)
-	return err
+	return due, err
 }
 
 // TestReminderOnceWhenTwoProcessesTick: two processes ticking at the same
-// moment write one reminder, not two. Both scans see a game not reminded
+// moment write one reminder, not two. Both read from the index a game not reminded
 // for a day; the reminder must be decided inside the transaction that
 // stamps it, or each process writes its own (what PostgreSQL with several
 // processes did).

@@ -69,16 +69,19 @@ func (s *Service) timeOut(ctx context.Context, id uint64, now time.Time) (bool, 
 	return err == nil, err
 }
 
+// remindBatch bounds the games one tick looks at for reminders, earliest
+// first; the rest wait for the next tick. Only the first ticks after an
+// upgrade have more (storage.UpgradeRemindAt makes every game in play
+// due once).
+const remindBatch = 500
+
 // remind writes a reminder for every player who has not moved for
-// RemindAfter, at most one a day per game.
+// RemindAfter, at most one a day per game. The store's index gives the
+// games whose RemindAt has come (nextReminder sets it); each is decided
+// again in the transaction that stamps it, which also sets when to look
+// next, so a tick with nothing due reads nothing but the index.
 func (s *Service) remind(ctx context.Context, now time.Time) (int, error) {
-	var due []uint64
-	err := s.store.All(ctx, func(g *tessera.Game) error {
-		if s.reminderDue(g, now) {
-			due = append(due, g.ID)
-		}
-		return nil
-	})
+	due, err := s.store.RemindersDue(ctx, now, remindBatch)
 	if err != nil {
 		return 0, err
 	}
@@ -86,39 +89,56 @@ func (s *Service) remind(ctx context.Context, now time.Time) (int, error) {
 	for _, id := range due {
 		_, err := s.store.Modify(ctx, id, func(g *tessera.Game, tx storageTx) error {
 			// Decided again inside the transaction that stamps it: another
-			// process's tick may have reminded since the scan.
-			if !s.reminderDue(g, now) {
+			// process's tick may have reminded since the index was read.
+			if g.Status != tessera.StatusPlaying || g.RemindAt.After(now) {
 				return nil
 			}
-			p, err := s.state(g)
-			if err != nil {
-				return err
+			to := -1
+			if p, err := s.state(g); err == nil && !aiToMove(g, p.state) { // the AI is never reminded
+				to = int(p.state.ToMove())
 			}
-			to := p.state.ToMove()
-			if to < 0 || aiToMove(g, p.state) { // the AI is never reminded
+			if to < 0 || to >= len(g.Players) {
+				g.RemindAt = time.Time{}
 				return nil
 			}
 			u, err := tx.User(ctx, g.Players[to].ID)
-			if err != nil || now.Sub(u.VacationUntil) < s.cfg.RemindAfter {
-				return err // no reminders while away, nor soon after
+			if err != nil {
+				return err
+			}
+			// Not yet (a reminder within the day, a vacation), or never:
+			// the index holds it until then, or no more.
+			if g.RemindAt = s.nextReminder(g, u.VacationUntil); g.RemindAt.IsZero() || g.RemindAt.After(now) {
+				return nil
 			}
 			g.Reminded = now
+			g.RemindAt = s.nextReminder(g, u.VacationUntil)
 			n++
 			return tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnounceReminder, GameID: g.ID, Moves: len(g.Moves), UserID: g.Players[to].ID})
 		})
 		if err != nil {
-			return n, err
+			// One game the tick cannot decide must not hold back the
+			// others: it is looked at again next tick.
+			s.log.Error("reminders: cannot decide a game's reminder", "game", id, "err", err)
 		}
 	}
 	return n, nil
 }
 
-// reminderDue reports whether the player to move in g is owed a reminder
-// at now: RemindAfter without a move, and none in the last day. Nobody
-// waits for a player alone: no reminders there.
-func (s *Service) reminderDue(g *tessera.Game, now time.Time) bool {
-	if g.Status != tessera.StatusPlaying || g.AITurn || solo(g) || now.Sub(g.TurnStart) < s.cfg.RemindAfter {
-		return false
+// nextReminder is when the player to move in g is owed a reminder: after
+// RemindAfter without a move, a day after the last reminder, and
+// RemindAfter after a vacation (away) ends; zero when never (the game is
+// not in play, an AI seat is to move, or a player is alone: nobody waits
+// for them). The store indexes the games in play by it (RemindAt).
+func (s *Service) nextReminder(g *tessera.Game, away time.Time) time.Time {
+	if g.Status != tessera.StatusPlaying || g.AITurn || solo(g) {
+		return time.Time{}
 	}
-	return g.Reminded.IsZero() || now.Sub(g.Reminded) >= 24*time.Hour
+	at := g.TurnStart.Add(s.cfg.RemindAfter)
+	if !g.Reminded.IsZero() && g.Reminded.Add(24*time.Hour).After(at) {
+		at = g.Reminded.Add(24 * time.Hour)
+	}
+	if back := away.Add(s.cfg.RemindAfter); !away.IsZero() && back.After(at) {
+		at = back
+	}
+	return at
 }

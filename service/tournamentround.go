@@ -37,22 +37,23 @@ func (s *Service) startEvent(ctx context.Context, id uint64, interactionID strin
 	if err != nil {
 		return nil, err
 	}
-	e, err = s.changeEvent(ctx, id, interactionID, func(e *tessera.Event, tx storage.Tx) error {
-		now := s.now().UTC()
-		switch {
-		case e.Status != tessera.EventOpen && byClock:
-			return errSame
-		case e.Status != tessera.EventOpen:
-			return errorf(tessera.EINVALID, "%s is %s already.", eventTitle(e), eventStatusWord(e))
-		case len(e.Pairing.Players) < e.Min && byClock:
-			e.Status, e.Updated = tessera.EventCancelled, now
-			e.Note = fmt.Sprintf("only %d of the %d players needed had joined at its start", len(e.Pairing.Players), e.Min)
-			return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
-		case len(e.Pairing.Players) < e.Min:
-			return errorf(tessera.EINVALID, "%s needs at least %s to start and has %d; wait for more to join.", eventTitle(e), plural(e.Min, "player"), len(e.Pairing.Players))
+	for try := 0; ; try++ {
+		e, err = s.changeEvent(ctx, id, interactionID, func(e *tessera.Event, tx storage.Tx) error {
+			if try < 10 && slices.ContainsFunc(e.Pairing.Players, func(p tournament.Player) bool { _, asked := ratings[p.ID]; return !asked }) {
+				return errEntrantsChanged // someone joined since the ratings were read
+			}
+			return s.startChange(ctx, e, tx, ratings, byClock)
+		})
+		if !errors.Is(err, errEntrantsChanged) {
+			break
 		}
-		return s.launch(ctx, tx, e, ratings, now)
-	})
+		if e, err = s.store.Event(ctx, id); err != nil {
+			return nil, err
+		}
+		if ratings, err = s.eventRatings(ctx, e); err != nil {
+			return nil, err
+		}
+	}
 	if errors.Is(err, errSame) {
 		return e, nil
 	}
@@ -63,16 +64,41 @@ func (s *Service) startEvent(ctx context.Context, id uint64, interactionID strin
 	return e, nil
 }
 
-// eventRatings are the entrants' shown ratings for the event's game in
-// its server (1000 for one without).
-func (s *Service) eventRatings(ctx context.Context, e *tessera.Event) (map[string]int, error) {
-	rs, err := s.store.Ratings(ctx, e.GuildID, e.Game)
-	if err != nil {
-		return nil, err
+// errEntrantsChanged makes startEvent read the entrants' ratings again.
+var errEntrantsChanged = errors.New("the entrants changed while their ratings were read")
+
+// startChange is startEvent's change of the event, with the entrants'
+// ratings.
+func (s *Service) startChange(ctx context.Context, e *tessera.Event, tx storage.Tx, ratings map[string]int, byClock bool) error {
+	now := s.now().UTC()
+	switch {
+	case e.Status != tessera.EventOpen && byClock:
+		return errSame
+	case e.Status != tessera.EventOpen:
+		return errorf(tessera.EINVALID, "%s is %s already.", eventTitle(e), eventStatusWord(e))
+	case len(e.Pairing.Players) < e.Min && byClock:
+		e.Status, e.Updated = tessera.EventCancelled, now
+		e.Note = fmt.Sprintf("only %d of the %d players needed had joined at its start", len(e.Pairing.Players), e.Min)
+		return enqueueEvent(ctx, tx, e, tessera.Announcement{Kind: tessera.AnnounceEventStatus})
+	case len(e.Pairing.Players) < e.Min:
+		return errorf(tessera.EINVALID, "%s needs at least %s to start and has %d; wait for more to join.", eventTitle(e), plural(e.Min, "player"), len(e.Pairing.Players))
 	}
+	return s.launch(ctx, tx, e, ratings, now)
+}
+
+// eventRatings are the entrants' shown ratings for the event's game in
+// its server (1000 for one without), one point read an entrant.
+func (s *Service) eventRatings(ctx context.Context, e *tessera.Event) (map[string]int, error) {
 	out := map[string]int{}
-	for _, r := range rs {
-		out[r.UserID] = DisplayRating(r)
+	for _, p := range e.Pairing.Players {
+		r, ok, err := s.store.PlayerRating(ctx, e.GuildID, e.Game, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		out[p.ID] = 1000
+		if ok {
+			out[p.ID] = DisplayRating(r)
+		}
 	}
 	return out, nil
 }

@@ -70,7 +70,7 @@ func (s *Service) playersButton(ctx context.Context, guildID, path, label string
 	return []Button{{Label: label, URL: u + path}}
 }
 
-// WebLeaderboardSize bounds a leaderboard page's rows.
+// WebLeaderboardSize is how many rows a leaderboard page shows.
 const WebLeaderboardSize = 100
 
 // WebLeader is a leaderboard row with the player's id, for a link to
@@ -80,26 +80,24 @@ type WebLeader struct {
 	UserID string
 }
 
-// WebLeaderboard is a server's leaderboard of a game, best first (at most
-// WebLeaderboardSize rows), with /leaderboard's note, and the number of
-// rated players.
-func (s *Service) WebLeaderboard(ctx context.Context, guild, gameID string) (rows []WebLeader, note string, rated int, err error) {
+// WebLeaderboard is the page-th page (from 0) of a server's leaderboard of
+// a game, best first (at most WebLeaderboardSize rows), with
+// /leaderboard's note, and the number of rated players: an ordered read of
+// the rows shown.
+func (s *Service) WebLeaderboard(ctx context.Context, guild, gameID string, page int) (rows []WebLeader, note string, rated int, err error) {
 	g, ok := engine.Lookup(gameID)
 	if !ok {
 		return nil, "", 0, noGame(gameID)
 	}
-	rs, err := s.store.Ratings(ctx, guild, g.ID)
+	skip := max(page, 0) * WebLeaderboardSize
+	rs, rated, err := s.store.Leaders(ctx, guild, g.ID, skip, WebLeaderboardSize)
 	if err != nil {
 		return nil, "", 0, err
 	}
-	ranked(rs)
 	for i, r := range rs {
-		if i == WebLeaderboardSize {
-			break
-		}
-		rows = append(rows, WebLeader{LeaderRow: s.leaderRow(r, i+1, false), UserID: r.UserID})
+		rows = append(rows, WebLeader{LeaderRow: s.leaderRow(r, skip+i+1, false), UserID: r.UserID})
 	}
-	return rows, LeaderNote(cmp.Or(s.cfg.Provisional, Provisional)), len(rs), nil
+	return rows, LeaderNote(cmp.Or(s.cfg.Provisional, Provisional)), rated, nil
 }
 
 // WebGameLine is a game as a player's page lists it.

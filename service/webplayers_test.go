@@ -30,14 +30,14 @@ func TestWebPlayersData(t *testing.T) {
 		t.Fatalf("WebGuild = %q, %v", guild, err)
 	}
 
-	rows, note, rated, err := h.svc.WebLeaderboard(ctx, "g", "elemental")
+	rows, note, rated, err := h.svc.WebLeaderboard(ctx, "g", "elemental", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rated != 2 || len(rows) != 2 || rows[0].UserID != ana.ID || rows[0].Name != "Ana" || rows[0].Place != 1 || rows[1].UserID != bo.ID || note == "" {
 		t.Fatalf("leaderboard %+v (%d rated, note %q): want Ana then Bo", rows, rated, note)
 	}
-	if _, _, _, err := h.svc.WebLeaderboard(ctx, "g", "chess"); tessera.ErrorCode(err) != tessera.EINVALID && tessera.ErrorCode(err) != tessera.ENOTFOUND {
+	if _, _, _, err := h.svc.WebLeaderboard(ctx, "g", "chess", 0); tessera.ErrorCode(err) != tessera.EINVALID && tessera.ErrorCode(err) != tessera.ENOTFOUND {
 		t.Fatalf("an unknown game: %v", err)
 	}
 

@@ -237,14 +237,12 @@ func (s *Service) seatRatings(ctx context.Context, g *tessera.Game, seats []WebS
 		if i >= len(g.Players) || g.Players[i].IsAI() {
 			continue
 		}
-		rs, err := s.store.PlayerRatings(ctx, g.GuildID, g.Players[i].ID)
+		r, ok, err := s.store.PlayerRating(ctx, g.GuildID, g.Setup.Game, g.Players[i].ID)
 		if err != nil {
 			return err
 		}
-		for _, r := range rs {
-			if r.Game == g.Setup.Game {
-				seats[i].Rating, seats[i].Provisional = DisplayRating(r), s.provisional(r)
-			}
+		if ok {
+			seats[i].Rating, seats[i].Provisional = DisplayRating(r), s.provisional(r)
 		}
 	}
 	return nil

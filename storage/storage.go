@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"time"
 
 	"tessera"
@@ -93,8 +94,18 @@ type GameLists interface {
 	All(ctx context.Context, fn func(g *tessera.Game) error) error
 	// ByPlayer lists a player's games, oldest first (by id).
 	ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, error)
-	// ByChannel lists the games of a channel or thread, oldest first.
+	// ByChannel lists the challenges and games in play of a channel or
+	// thread, and the game whose own thread it is whatever its state,
+	// oldest first. A game leaves its channel's list in the transaction
+	// that ends it (and a place it moved from when it moves), so the
+	// answer grows with the games active there, never with those ever
+	// played there; a thread is one game's, so it holds one.
 	ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error)
+	// ByChannelPlayer lists the games of ByChannel(channelID) in which
+	// userID has a seat, oldest first, decoding only those: the place
+	// and player indexes are joined on their keys, so a chat line by
+	// someone who plays nothing there reads no game at all.
+	ByChannelPlayer(ctx context.Context, channelID, userID string) ([]*tessera.Game, error)
 	// Finished lists a player's finished games, newest first (by Ended,
 	// then by id), keeping those keep accepts (nil: all): skip of them are
 	// passed over and at most limit returned; more reports whether others
@@ -106,9 +117,12 @@ type GameLists interface {
 type Challenges interface {
 	// OpenChallenges lists the open challenges of a server, oldest first.
 	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
-	// AllOpenChallenges lists every server's open challenges (for their
-	// expiry).
+	// AllOpenChallenges lists every server's open challenges.
 	AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error)
+	// ExpiredChallenges lists the open challenges made at or before
+	// cutoff, oldest first (then by id), at most max: read from an index
+	// by creation time, so a tick with none to expire reads one key.
+	ExpiredChallenges(ctx context.Context, cutoff time.Time, max int) ([]*tessera.Game, error)
 }
 
 // Clocks finds the games whose turn deadline has passed.
@@ -119,6 +133,11 @@ type Clocks interface {
 	// NextDeadline is the earliest deadline of a game in play (zero if
 	// none).
 	NextDeadline(ctx context.Context) (time.Time, error)
+	// RemindersDue lists the games in play whose RemindAt is set and at
+	// or before now, earliest first (then by id), at most max: read from
+	// an index of the games in play, so a tick with nothing due reads
+	// nothing else.
+	RemindersDue(ctx context.Context, now time.Time, max int) ([]uint64, error)
 }
 
 // AIQueue is the AI's pending moves, and the leases that make one
@@ -224,14 +243,37 @@ type Interactions interface {
 }
 
 // Ratings reads and rebuilds the ratings (a game's end changes them
-// through Tx).
+// through Tx). The reads a player causes cost in proportion to what they
+// return, whatever the number of ratings stored: PlayerRating is a point
+// read, PlayerRatings reads one player's rows, Leaders reads the rows
+// shown in the leaderboard's order (CompareRank) and RatingRank counts
+// from an ordered index (see each adapter for the cost). A rating's
+// History is kept apart from the row those read: only PlayerRatings,
+// RatingHistory and the tools' reads (Ratings, AllRatings) return it.
 type Ratings interface {
 	// Ratings are the ratings of everyone who played a rated game of game
-	// in guild, in no particular order.
+	// in guild, with their history, in no particular order: every row of
+	// the game, for tools and tests (the service reads Leaders).
 	Ratings(ctx context.Context, guild, game string) ([]tessera.Rating, error)
 	// PlayerRatings are user's ratings in guild, one per game played
-	// rated.
+	// rated, with their history.
 	PlayerRatings(ctx context.Context, guild, user string) ([]tessera.Rating, error)
+	// PlayerRating is user's rating for game in guild without its
+	// History; ok false when the player has none.
+	PlayerRating(ctx context.Context, guild, game, user string) (r tessera.Rating, ok bool, err error)
+	// RatingHistory is user's rating for game in guild after each of
+	// their rated games, oldest first (nil when none).
+	RatingHistory(ctx context.Context, guild, game, user string) ([]tessera.RatingPoint, error)
+	// Leaders are the ratings of game in guild in the leaderboard's
+	// order (CompareRank: best first), without their History: skip of
+	// them passed over, at most limit returned; rated is how many players
+	// have a rating of game in guild.
+	Leaders(ctx context.Context, guild, game string, skip, limit int) (rs []tessera.Rating, rated int, err error)
+	// RatingRank is user's place for game in guild in the leaderboard's
+	// order (1 the best; every player has a place of their own, equal
+	// ratings ordered as CompareRank says) and how many players are
+	// rated; place 0 when user has no rating.
+	RatingRank(ctx context.Context, guild, game, user string) (place, rated int, err error)
 	// AllRatings are every stored rating.
 	AllRatings(ctx context.Context) ([]tessera.Rating, error)
 	// ReplaceRatings replaces every stored rating by rs in one
@@ -393,6 +435,9 @@ type Options struct {
 	// missing or empty database is an error (*NotFoundError) instead of a
 	// new one.
 	ReadOnly bool
+	// Log receives what opening has to say, such as an upgrade of an
+	// older database's indexes (nil: slog.Default()).
+	Log *slog.Logger
 }
 
 // ErrConflict is returned when a game changed since it was read.

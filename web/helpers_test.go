@@ -32,11 +32,12 @@ var (
 
 // site is a web server on a fresh store with one service.
 type site struct {
-	t   testing.TB
-	svc *service.Service
-	web *Server
-	srv *httptest.Server
-	n   int
+	t     testing.TB
+	svc   *service.Service
+	store storage.Store // the service's
+	web   *Server
+	srv   *httptest.Server
+	n     int
 
 	mu  sync.Mutex
 	now time.Time
@@ -49,7 +50,7 @@ func newSite(t testing.TB) *site {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s := &site{t: t, now: time.Unix(1700000000, 0).UTC()}
+	s := &site{t: t, store: st, now: time.Unix(1700000000, 0).UTC()}
 	s.svc = service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 0x5eed5eed5eed5eed }, Now: s.clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Web:    service.WebConfig{URL: "http://tessera.test", Secret: []byte(strings.Repeat("k", service.MinWebSecret))}})

@@ -65,10 +65,13 @@ func (s *Server) guildPage(w http.ResponseWriter, r *http.Request) {
 
 type leaderboardPage struct {
 	guildNav
-	Game  engine.Game
-	Rows  []service.WebLeader
-	Rated int
-	Note  string
+	Game       engine.Game
+	Rows       []service.WebLeader
+	Rated      int
+	Note       string
+	Page       int    // from 1
+	From, To   int    // the places shown
+	Prev, Next string // the pages before and after, "" for none
 }
 
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
@@ -81,12 +84,32 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "There is no such game. Pick one from this server's page.")
 		return
 	}
-	rows, note, rated, err := s.svc.WebLeaderboard(r.Context(), guild, g.ID)
+	page := 0
+	if v := r.URL.Query().Get("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 10_000 {
+			s.fail(w, r, http.StatusBadRequest, "The page is a number from 1, like ?page=2.")
+			return
+		}
+		page = n - 1
+	}
+	rows, note, rated, err := s.svc.WebLeaderboard(r.Context(), guild, g.ID, page)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "leaderboard.html", leaderboardPage{guildNav: s.nav(r, g.Name+": leaderboard"), Game: g, Rows: rows, Rated: rated, Note: note})
+	data := leaderboardPage{guildNav: s.nav(r, g.Name+": leaderboard"), Game: g, Rows: rows, Rated: rated, Note: note, Page: page + 1}
+	if len(rows) > 0 {
+		data.From, data.To = rows[0].Place, rows[len(rows)-1].Place
+	}
+	here := data.Base + "/leaderboard/" + g.ID
+	if page > 0 {
+		data.Prev = here + "?page=" + strconv.Itoa(page)
+	}
+	if (page+1)*service.WebLeaderboardSize < rated {
+		data.Next = here + "?page=" + strconv.Itoa(page+2)
+	}
+	s.render(w, r, http.StatusOK, "leaderboard.html", data)
 }
 
 type playerPage struct {

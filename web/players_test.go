@@ -102,6 +102,8 @@ func TestPlayersPagesRefusals(t *testing.T) {
 		{base + "/players/1?page=x", http.StatusBadRequest, "?page=2"},
 		{base + "/players/1?page=0", http.StatusBadRequest, "?page=2"},
 		{base + "/players/1?page=2", http.StatusOK, "None on this page"},
+		{base + "/leaderboard/elemental?page=x", http.StatusBadRequest, "?page=2"},
+		{base + "/leaderboard/elemental?page=2", http.StatusOK, "this page is past the last"},
 	} {
 		res, body := s.get(nil, tc.path)
 		if res.StatusCode != tc.code || !strings.Contains(body, tc.want) {

@@ -59,8 +59,9 @@ type config struct {
 	limitsSet bool
 }
 
-// WithInteractionDeadline sets how long after dispatch an interaction may be
-// answered (Discord: 3 s). Use a short value to test late answers quickly.
+// WithInteractionDeadline sets how long after Discord made an interaction
+// (its dispatch, unless sent Aged) it may be answered (Discord: 3 s). Use
+// a short value to test late answers quickly.
 func WithInteractionDeadline(d time.Duration) Option {
 	return func(c *config) { c.interactionDeadline = d }
 }
@@ -355,19 +356,41 @@ func (s *Server) configure(dg *discordgo.Session) *sessionLink {
 }
 
 // snowflakes generates Discord-shaped ids: milliseconds since the Discord
-// epoch in the top 42 bits, then worker, process and increment.
+// epoch in the top 42 bits, then worker, process and increment. The
+// milliseconds are the fake's clock (the wall clock moved on by Advance),
+// as Discord stamps its ids with its own: a bot that reads an
+// interaction's age from its id reads the fake's.
 type snowflakes struct {
-	mu   sync.Mutex
-	last int64
-	inc  int64
+	mu     sync.Mutex
+	last   int64
+	inc    int64
+	offset time.Duration // the fake's clock ahead of the wall clock
+	aged   int64         // the increment of ids stamped in the past (at)
 }
 
 const discordEpochMS = 1420070400000
 
+// advance moves the ids' clock on with the fake's (Server.Advance).
+func (g *snowflakes) advance(d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.offset += d
+}
+
+// at is an id stamped with time t, in the past: an interaction Discord
+// made before it reached the bot. Its worker is 2, so that it never
+// equals an id of next.
+func (g *snowflakes) at(t time.Time) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.aged = (g.aged + 1) % (1 << 12)
+	return fmt.Sprint((t.UnixMilli()-discordEpochMS)<<22 | 2<<17 | 1<<12 | g.aged)
+}
+
 func (g *snowflakes) next() string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	ms := time.Now().UnixMilli() - discordEpochMS
+	ms := time.Now().Add(g.offset).UnixMilli() - discordEpochMS
 	if ms <= g.last {
 		ms = g.last
 	}

@@ -203,9 +203,9 @@ func (c *call) interactionCallback() (int, any) {
 	if rec.acked {
 		return c.fail(400, 40060, "", "", "Interaction has already been acknowledged.")
 	}
-	if late := s.nowLocked().Sub(rec.dispatched) + c.upload; late > s.cfg.interactionDeadline {
+	if late := s.nowLocked().Sub(rec.created) + c.upload; late > s.cfg.interactionDeadline {
 		c.errs = append(c.errs, Violation{Code: 10062, Rule: "INTERACTION_DEADLINE",
-			Detail: fmt.Sprintf("Unknown interaction (answered %v after dispatch; the limit is %v)", late.Round(time.Millisecond), s.cfg.interactionDeadline)})
+			Detail: fmt.Sprintf("Unknown interaction (answered %v after it was made, %v after dispatch; the limit is %v)", late.Round(time.Millisecond), (late - rec.dispatched.Sub(rec.created)).Round(time.Millisecond), s.cfg.interactionDeadline)})
 		return 404, map[string]any{"code": 10062, "message": "Unknown interaction"}
 	}
 	typ := num(c.body["type"])
@@ -303,7 +303,7 @@ func (c *call) webhookRec() (*interactionRec, *answer) {
 	if !ok || c.params["app"] != c.s.AppID {
 		return nil, c.failed(404, 10015, "", "", "Unknown Webhook")
 	}
-	if c.s.nowLocked().Sub(rec.dispatched)+c.upload > c.s.cfg.tokenLifetime {
+	if c.s.nowLocked().Sub(rec.created)+c.upload > c.s.cfg.tokenLifetime {
 		return nil, c.failed(401, 50027, "", "", "Invalid Webhook Token (interaction tokens live "+c.s.cfg.tokenLifetime.String()+")")
 	}
 	if !rec.acked {

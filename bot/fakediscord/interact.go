@@ -21,13 +21,17 @@ type interactionRec struct {
 	componentMsgID     string
 	obj                map[string]any
 	dispatched         time.Time
-	acked              bool
-	ackedAt            time.Time
-	cbType             int
-	cbData             map[string]any
-	cbFiles            []File
-	originalID         string
-	followups          []string
+	// created is when Discord made the interaction, the time in its id:
+	// the 3 s to answer and the token's 15 minutes count from it. It is
+	// dispatched, unless the interaction was sent Aged.
+	created    time.Time
+	acked      bool
+	ackedAt    time.Time
+	cbType     int
+	cbData     map[string]any
+	cbFiles    []File
+	originalID string
+	followups  []string
 	// deferPending: answered with type 5 and neither edited nor followed
 	// up yet; the first follow-up then edits the loading message.
 	deferPending bool
@@ -95,6 +99,7 @@ type InteractionBuilder struct {
 	messageID string
 	locale    string
 	perms     *int64 // the member's permissions; nil: AllPermissions
+	age       time.Duration
 }
 
 func (s *Server) builder(typ discordgo.InteractionType, name string, data map[string]any) *InteractionBuilder {
@@ -226,6 +231,15 @@ func (b *InteractionBuilder) Locale(l string) *InteractionBuilder {
 	return b
 }
 
+// Aged makes the interaction reach the bot d after Discord made it (its
+// id is stamped d before it is dispatched), as one that waited in
+// Discord's queue or in a busy process's: its 3 s to answer are what is
+// left of them.
+func (b *InteractionBuilder) Aged(d time.Duration) *InteractionBuilder {
+	b.age = d
+	return b
+}
+
 // Sent is a dispatched interaction.
 type Sent struct {
 	s           *Server
@@ -253,7 +267,11 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 	defer s.mu.Unlock()
 	rec := &interactionRec{
 		id: s.ids.next(), token: interactionToken(), appID: s.AppID, typ: int(b.typ),
-		name: b.name, guildID: guild, user: b.user,
+		name: b.name, guildID: guild, user: b.user, created: s.nowLocked(),
+	}
+	if b.age > 0 {
+		rec.created = rec.created.Add(-b.age)
+		rec.id = s.ids.at(rec.created)
 	}
 	var channel *discordgo.Channel
 	data := b.data

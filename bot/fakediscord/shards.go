@@ -188,7 +188,7 @@ func (s *Server) AddGuildOnShard(name string, shard, count int) string {
 func (g *snowflakes) nextOnShard(shard, count int) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	ms := max(time.Now().UnixMilli()-discordEpochMS, g.last+1)
+	ms := max(time.Now().Add(g.offset).UnixMilli()-discordEpochMS, g.last+1)
 	ms += (int64(shard) - ms%int64(count) + int64(count)) % int64(count)
 	g.last, g.inc = ms, 1
 	return strconv.FormatInt(ms<<22|1<<17|1<<12|g.inc, 10)

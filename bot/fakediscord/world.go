@@ -52,6 +52,7 @@ func (s *Server) Advance(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.offset += d
+	s.ids.advance(d)
 	s.notify()
 }
 

@@ -80,6 +80,9 @@ func serveAdmin(ctx context.Context, st storage.Store, db string, log *slog.Logg
 	return ln, nil
 }
 
+// maxGameProblems bounds the games' problems a check lists one by one.
+const maxGameProblems = 1000
+
 // The check protocol's last line.
 const (
 	checkOK       = "OK"
@@ -111,23 +114,37 @@ func check(ctx context.Context, st interface {
 			problems = append(problems, fmt.Sprintf("reading games: %v", r))
 		}
 	}()
-	n := 0
+	// The games are read one at a time (All streams them) and none is
+	// kept: only the problems are, the first maxGameProblems of them, so
+	// that a check's memory does not grow with the games stored.
+	more := 0
+	report := func(format string, args ...any) {
+		if len(problems) < maxGameProblems {
+			problems = append(problems, fmt.Sprintf(format, args...))
+		} else {
+			more++
+		}
+	}
+	defer func() {
+		if more > 0 {
+			problems = append(problems, fmt.Sprintf("and %d more problems with games", more))
+		}
+	}()
 	err := st.All(ctx, func(g *tessera.Game) error {
-		n++
 		if g.Status == tessera.StatusChallenge || g.Status == tessera.StatusDeclined {
 			return nil
 		}
 		pos, err := service.Replay(g)
 		switch {
 		case err != nil:
-			problems = append(problems, fmt.Sprintf("game %d: %v", g.ID, err))
+			report("game %d: %v", g.ID, err)
 		case g.Status == tessera.StatusFinished && !pos.Over():
-			problems = append(problems, fmt.Sprintf("game %d: stored as finished but its record replays to a game in play", g.ID))
+			report("game %d: stored as finished but its record replays to a game in play", g.ID)
 		case g.Status == tessera.StatusPlaying && pos.Over():
-			problems = append(problems, fmt.Sprintf("game %d: stored as in play but its record replays to a finished game", g.ID))
+			report("game %d: stored as in play but its record replays to a finished game", g.ID)
 		case g.Status == tessera.StatusPlaying && pos.ToMove() >= 0 && int(pos.ToMove()) < len(g.Players) && g.AITurn != g.Players[pos.ToMove()].IsAI():
 			// The AI finds its moves by this mark: a wrong one is a move never made.
-			problems = append(problems, fmt.Sprintf("game %d: the AI's turn is marked %v, but seat %d is to move", g.ID, g.AITurn, pos.ToMove()+1))
+			report("game %d: the AI's turn is marked %v, but seat %d is to move", g.ID, g.AITurn, pos.ToMove()+1)
 		}
 		return nil
 	})

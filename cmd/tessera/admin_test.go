@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -303,4 +304,90 @@ func runWithEnv(t *testing.T, env map[string]string, stdin string, args ...strin
 	var out, errb strings.Builder
 	code := runConsole(args, strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
 	return code, out.String(), errb.String()
+}
+
+// A damaged page that opening does not read is met later: by the console's
+// /games, by `tessera ratings` and `tessera tournament list` (page 2
+// zeroed made them panic with "page 2 expected to be a leaf"). Each ends
+// in one line naming tessera check, never a stack trace.
+func TestDamagedPageInUseIsAClearError(t *testing.T) {
+	dir := t.TempDir()
+	db, st := liveDB(t, dir, 300)
+	var rs []tessera.Rating
+	for i := 0; i < 50; i++ {
+		rs = append(rs, tessera.Rating{GuildID: "g", Game: "elemental", UserID: fmt.Sprint(i), Name: "a", Mu: 25, Sigma: 8})
+	}
+	if err := st.ReplaceRatings(t.Context(), rs); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		if err := st.CreateEvent(t.Context(), &tessera.Event{GuildID: "g", ChannelID: "c", Organiser: "1"}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	data, _ := os.ReadFile(db)
+	const ps = 4096
+	pages := len(data) / ps
+	reported := 0
+	for id := 2; id < pages; id += 5 {
+		b := append([]byte(nil), data...)
+		clear(b[id*ps : (id+1)*ps])
+		bad := filepath.Join(dir, fmt.Sprintf("zeroed-%d.db", id))
+		os.WriteFile(bad, b, 0o600)
+		for _, c := range []struct {
+			name string
+			run  func() (int, string, string)
+		}{
+			{"ratings", func() (int, string, string) { return runCmd(t, "", "ratings", "--db", bad) }},
+			{"tournament list", func() (int, string, string) { return runCmd(t, "", "tournament", "list", "--db", bad) }},
+			{"console /games", func() (int, string, string) { return runWithEnv(t, consoleEnv(t, bad), "1: /games\nquit\n") }},
+		} {
+			code, out, errs := c.run()
+			all := out + errs
+			if strings.Contains(all, "goroutine ") || strings.Contains(all, "panic") {
+				t.Fatalf("page %d zeroed, %s: a crash: exit %d\n%s", id, c.name, code, all)
+			}
+			if strings.Contains(all, "damaged") {
+				reported++
+				if !strings.Contains(all, "tessera check") {
+					t.Fatalf("page %d zeroed, %s: the damage is not one line naming tessera check:\n%s", id, c.name, all)
+				}
+			}
+		}
+	}
+	if reported == 0 {
+		t.Fatal("no command met the damage")
+	}
+}
+
+// manyBadGames is a store of n games in play whose records claim an AI's
+// turn where a person is to move, each a problem.
+type manyBadGames struct {
+	storage.Store
+	n int
+}
+
+func (m manyBadGames) Check(context.Context) []error { return nil }
+
+func (m manyBadGames) All(ctx context.Context, fn func(*tessera.Game) error) error {
+	for i := 1; i <= m.n; i++ {
+		g := &tessera.Game{ID: uint64(i), Status: tessera.StatusPlaying, AITurn: true, Setup: engine.Setup{Game: "elemental", Players: 2, Seed: uint64(i)},
+			Players: []tessera.Player{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}}}
+		if err := fn(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestCheckListsBoundedProblems: a check keeps no game, and lists the
+// first maxGameProblems problems one by one and counts the rest, so that
+// its memory does not grow with the games stored however many are wrong.
+func TestCheckListsBoundedProblems(t *testing.T) {
+	problems := check(t.Context(), manyBadGames{n: maxGameProblems + 7})
+	if len(problems) != maxGameProblems+1 || problems[len(problems)-1] != "and 7 more problems with games" ||
+		!strings.Contains(problems[0], "game 1: the AI's turn is marked true") {
+		t.Fatalf("%d problems, the last %q", len(problems), problems[len(problems)-1])
+	}
 }

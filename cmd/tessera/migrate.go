@@ -289,6 +289,7 @@ func (m *migration) compareIndexes(ctx context.Context, src, dst storage.Store) 
 	same("AI turns", func(s storage.Store) (any, error) { return s.AITurns(ctx) })
 	never := time.Unix(1<<40, 0)
 	same("deadlines", func(s storage.Store) (any, error) { return s.Due(ctx, never) })
+	same("reminders", func(s storage.Store) (any, error) { return s.RemindersDue(ctx, never, m.counts["game"]+1) })
 	same("events due", func(s storage.Store) (any, error) { return s.EventsDue(ctx, never) })
 	same("next deadline", func(s storage.Store) (any, error) {
 		t, err := s.NextDeadline(ctx)

@@ -100,7 +100,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1
 	}
-	store, err := database.Open(ctx, cfg.Database, storage.Options{Timeout: cfg.DatabaseTimeout})
+	store, err := database.Open(ctx, cfg.Database, storage.Options{Timeout: cfg.DatabaseTimeout, Log: log})
 	if err != nil {
 		fmt.Fprintln(stderr, "tessera:", err)
 		return 1

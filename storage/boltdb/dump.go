@@ -56,16 +56,8 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 		}); err != nil {
 			return err
 		}
-		if b := tx.Bucket(bRatings); b != nil {
-			if err := b.ForEach(func(k, v []byte) error {
-				var r tessera.Rating
-				if err := json.Unmarshal(v, &r); err != nil {
-					return fmt.Errorf("rating %q: %w", k, err)
-				}
-				return put(storage.Record{Rating: &r})
-			}); err != nil {
-				return err
-			}
+		if err := scanRatings(tx, nil, func(r tessera.Rating) error { return put(storage.Record{Rating: &r}) }); err != nil {
+			return err
 		}
 		if err := tx.Bucket(bHandled).ForEach(func(k, v []byte) error {
 			if len(v) != 8 {

@@ -3,12 +3,15 @@ package boltdb
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -159,6 +162,65 @@ func guard(path string, fn func() error) (err error) {
 	return fn()
 }
 
+// guarded runs a transaction of the open store (view, update) so that a
+// damaged page met on the way is a storage.DamagedError naming `tessera
+// check`, never a crash of the bot or a tool with a stack trace: a panic
+// raised inside bbolt's code ("page 2 expected to be a leaf", an index out
+// of range on a flipped count), or a fault on a wild address, which only
+// a bad page of the mapped file makes (debug.SetPanicOnFault turns it into
+// a panic, in this goroutine only). bbolt rolls the transaction back as
+// the panic passes, so the store stays usable for the pages that are
+// whole. Any other panic is a bug in the code the transaction runs, not
+// damage: it goes on as it was.
+func (s *Store) guarded(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !isDamage(r) {
+				panic(r)
+			}
+			err = &storage.DamagedError{Path: s.db.Path(), Reason: fmt.Sprint(r)}
+		}
+	}()
+	err = fn()
+	// A record that no longer decodes is damage too (a flipped byte
+	// inside a value that bbolt reads without complaint).
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var damaged *storage.DamagedError
+	// bbolt's "incompatible value" is a bucket where a value should be,
+	// or the reverse: Tessera never mixes them, a flipped flag does.
+	if (errors.As(err, &syntax) || errors.As(err, &typ) || errors.Is(err, bolt.ErrIncompatibleValue)) && !errors.As(err, &damaged) {
+		err = &storage.DamagedError{Path: s.db.Path(), Reason: err.Error()}
+	}
+	return err
+}
+
+// isDamage tells, from inside the deferred function that recovered r,
+// whether the panic came from a bad page: a fault on an address no nil
+// pointer gives (Go faults there only when SetPanicOnFault asked), or a
+// panic whose first frame outside the runtime is bbolt's.
+func isDamage(r any) bool {
+	if f, ok := r.(interface{ Addr() uintptr }); ok && f.Addr() >= 4096 {
+		return true
+	}
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && !strings.HasPrefix(f.Function, "runtime."):
+			return strings.HasPrefix(f.Function, "go.etcd.io/bbolt")
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
 // openBolt opens the file with bbolt once inspect has passed it. Errors
 // that mean a bad file (both headers invalid, a checksum) are damage.
 func openBolt(path string, opt storage.Options) (*bolt.DB, error) {
@@ -181,11 +243,14 @@ func openBolt(path string, opt storage.Options) (*bolt.DB, error) {
 	return nil, fmt.Errorf("open database %s: %w", path, err)
 }
 
-// walk reads every bucket, key and value of the file, in this goroutine,
-// so that a damaged page faults or panics here (where guard recovers it)
-// rather than in bbolt's checker goroutine, where nothing can.
+// walk reads every bucket, key and value of the file through bbolt's
+// cursors, in this goroutine, so that a page bbolt cannot read faults or
+// panics here, where guard recovers it. It lets go of the mapped pages
+// as it goes (see resident.go), so that a walk of a file of many
+// gigabytes never holds more than releaseEvery of it resident.
 func walk(tx *bolt.Tx) error {
 	var sum byte
+	read := 0
 	var visit func(b *bolt.Bucket, depth int) error
 	visit = func(b *bolt.Bucket, depth int) error {
 		if depth > 16 {
@@ -198,6 +263,10 @@ func walk(tx *bolt.Tx) error {
 			for _, c := range v {
 				sum ^= c
 			}
+			if read += len(k) + len(v); read >= releaseEvery {
+				read = 0
+				release(tx)
+			}
 			if v == nil {
 				if child := b.Bucket(k); child != nil {
 					return visit(child, depth+1)
@@ -207,41 +276,55 @@ func walk(tx *bolt.Tx) error {
 		})
 	}
 	err := tx.ForEach(func(name []byte, b *bolt.Bucket) error { return visit(b, 0) })
+	release(tx)
 	_ = sum
 	return err
 }
 
-// Check verifies the file's structure; it returns every problem found. A
-// page that cannot even be read is one storage.DamagedError, and then bbolt's
-// own checker is not run (it would read the same page in a goroutine
-// where a fault cannot be recovered).
+// Check verifies the file's structure (checkPages, trees.go) and that
+// bbolt reads every key and value of it (walk); it returns every problem
+// found. A page that makes the trees unreadable is one
+// storage.DamagedError, and then bbolt is not let read the file (it would
+// loop, or read past the file). Its memory does not grow with the file:
+// pages are read one at a time, and mapped pages let go of.
 func (s *Store) Check(ctx context.Context) []error {
 	path := s.db.Path()
 	var errs []error
 	err := guard(path, func() error {
-		data, err := os.ReadFile(path)
+		f, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", path, err)
 		}
-		if err := checkTrees(data); err != nil {
-			return err // bbolt would loop on it, or read past the file
+		defer f.Close()
+		for attempt := 1; ; attempt++ {
+			err := s.view(ctx, func(tx *bolt.Tx) error {
+				problems, err := checkPages(f, uint64(tx.ID()))
+				errs = problems
+				if err != nil {
+					return err
+				}
+				if err := walk(tx); err != nil {
+					return err
+				}
+				errs = append(errs, checkIndexes(tx)...)       // reminders.go
+				errs = append(errs, checkRatingIndexes(tx)...) // ratingindex.go
+				return nil
+			})
+			if errors.Is(err, errTxGone) && attempt < 5 {
+				continue // a running bot committed twice meanwhile
+			}
+			return err
 		}
-		return s.view(ctx, func(tx *bolt.Tx) error {
-			if err := walk(tx); err != nil {
-				return err
-			}
-			for err := range tx.Check() {
-				errs = append(errs, err)
-			}
-			return nil
-		})
 	})
-	if err != nil {
-		var damaged *storage.DamagedError
-		if !errors.As(err, &damaged) {
-			err = &storage.DamagedError{Path: path, Reason: err.Error()}
-		}
-		return append(errs, err)
+	switch {
+	case err == nil:
+		return errs
+	case errors.Is(err, errTxGone):
+		return append(errs, fmt.Errorf("%w, five times: the bot is busy; run the check again", err))
 	}
-	return errs
+	var damaged *storage.DamagedError
+	if !errors.As(err, &damaged) {
+		err = &storage.DamagedError{Path: path, Reason: err.Error()}
+	}
+	return append(errs, err)
 }

@@ -1,55 +1,78 @@
 package boltdb
 
-// Ratings, one record per server, game and player, written in the same
-// transaction as the end of the game that changed them. A PostgreSQL
-// adapter needs the same five calls: Tx.Rating and Tx.PutRating inside
-// the game's transaction, Ratings (one server's players of one game),
-// PlayerRatings (one player's games in one server), and the pair
-// AllRatings/ReplaceRatings for tessera ratings --rebuild.
+// Ratings, one row per server, game and player, written in the same
+// transaction as the end of the game that changed them, with the indexes
+// that let every read a player causes touch only what it returns
+// (ratingindex.go): the history apart from the row, the leaderboard's
+// order, each player's games and each game's count of players.
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	bolt "go.etcd.io/bbolt"
 
 	"tessera"
 )
 
-var bRatings = []byte("ratings") // guild id 0x00 game 0x00 user id -> tessera.Rating
+var bRatings = []byte("ratings") // guild id 0x00 game 0x00 user id -> tessera.Rating without its History
 
 func ratingKey(guild, game, user string) []byte {
 	return []byte(guild + "\x00" + game + "\x00" + user)
 }
 
-// Rating is the stored rating of user for game in guild; ok false when the
-// player has none yet.
+// Rating is the stored rating of user for game in guild, with its
+// history; ok false when the player has none yet.
 func (t *Tx) Rating(ctx context.Context, guild, game, user string) (r tessera.Rating, ok bool, err error) {
-	b := t.tx.Bucket(bRatings)
-	if b == nil {
+	return readRating(t.tx, ratingKey(guild, game, user), true)
+}
+
+// readRating decodes the row at key, and its history when withHistory.
+// A row written before the indexes were built carries its history
+// itself (a file opened read-only before its first open for writing).
+func readRating(tx *bolt.Tx, key []byte, withHistory bool) (r tessera.Rating, ok bool, err error) {
+	b := ratingBucketsOf(tx)
+	if b.rows == nil {
 		return r, false, nil
 	}
-	v := b.Get(ratingKey(guild, game, user))
+	v := b.rows.Get(key)
 	if v == nil {
 		return r, false, nil
 	}
-	err = json.Unmarshal(v, &r)
-	return r, err == nil, err
+	if err := json.Unmarshal(v, &r); err != nil {
+		return r, false, fmt.Errorf("rating %q: %w", key, err)
+	}
+	if !withHistory {
+		r.History = nil
+		return r, true, nil
+	}
+	if b.history != nil {
+		if h := b.history.Get(key); h != nil {
+			if err := json.Unmarshal(h, &r.History); err != nil {
+				return r, false, fmt.Errorf("rating history %q: %w", key, err)
+			}
+		}
+	}
+	return r, true, nil
 }
 
-// PutRating stores r (the bucket is made by the first rated game, so an
-// older database needs no migration).
+// PutRating stores r, replacing the rating of the same guild, game and
+// user, and keeps the indexes in step.
 func (t *Tx) PutRating(ctx context.Context, r tessera.Rating) error {
-	b, err := t.tx.CreateBucketIfNotExists(bRatings)
+	b, err := createRatingBuckets(t.tx)
 	if err != nil {
 		return err
 	}
-	v, err := json.Marshal(r)
+	old, had, err := readRating(t.tx, ratingKey(r.GuildID, r.Game, r.UserID), false)
 	if err != nil {
 		return err
 	}
-	return b.Put(ratingKey(r.GuildID, r.Game, r.UserID), v)
+	if !had {
+		return b.put(r, nil)
+	}
+	return b.put(r, &old)
 }
 
 // NextRatingSeq gives the next number of the order in which games change
@@ -63,58 +86,121 @@ func (t *Tx) NextRatingSeq(ctx context.Context) (uint64, error) {
 	return b.NextSequence()
 }
 
-// scanRatings calls keep on each stored rating whose key starts with prefix.
-func (s *Store) scanRatings(ctx context.Context, prefix []byte, keep func(r tessera.Rating)) error {
-	return s.view(ctx, func(tx *bolt.Tx) error {
-		b := tx.Bucket(bRatings)
-		if b == nil {
-			return nil
-		}
-		c := b.Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var r tessera.Rating
-			if err := json.Unmarshal(v, &r); err != nil {
-				return err
-			}
-			keep(r)
-		}
+// scanRatings calls keep on each stored rating whose key starts with
+// prefix, with its history.
+func (s *Store) scanRatings(ctx context.Context, prefix []byte, keep func(r tessera.Rating) error) error {
+	return s.view(ctx, func(tx *bolt.Tx) error { return scanRatings(tx, prefix, keep) })
+}
+
+func scanRatings(tx *bolt.Tx, prefix []byte, keep func(r tessera.Rating) error) error {
+	b := tx.Bucket(bRatings)
+	if b == nil {
 		return nil
-	})
+	}
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		r, _, err := readRating(tx, k, true)
+		if err != nil {
+			return err
+		}
+		if err := keep(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Ratings are the ratings of everyone who played a rated game of game in
-// guild, in no particular order.
+// guild, with their history, in no particular order.
 func (s *Store) Ratings(ctx context.Context, guild, game string) ([]tessera.Rating, error) {
 	var out []tessera.Rating
-	err := s.scanRatings(ctx, []byte(guild+"\x00"+game+"\x00"), func(r tessera.Rating) { out = append(out, r) })
+	err := s.scanRatings(ctx, []byte(guild+"\x00"+game+"\x00"), func(r tessera.Rating) error { out = append(out, r); return nil })
 	return out, err
 }
 
-// PlayerRatings are user's ratings in guild, one per game played rated.
+// PlayerRatings are user's ratings in guild, one per game played rated,
+// with their history: a read of the by-player index and one row per
+// game. A file opened read-only before its indexes were built is
+// scanned, server by server, as before them.
 func (s *Store) PlayerRatings(ctx context.Context, guild, user string) ([]tessera.Rating, error) {
 	var out []tessera.Rating
-	err := s.scanRatings(ctx, []byte(guild+"\x00"), func(r tessera.Rating) {
-		if r.UserID == user {
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		if !ratingsIndexed(tx) {
+			return scanRatings(tx, []byte(guild+"\x00"), func(r tessera.Rating) error {
+				if r.UserID == user {
+					out = append(out, r)
+				}
+				return nil
+			})
+		}
+		prefix := []byte(guild + "\x00" + user + "\x00")
+		c := ratingBucketsOf(tx).players.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			r, ok, err := readRating(tx, ratingKey(guild, string(k[len(prefix):]), user), true)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("the rating index of player %s in %s names game %q, which has no rating row: run tessera check", user, guild, k[len(prefix):])
+			}
 			out = append(out, r)
 		}
+		return nil
 	})
 	return out, err
 }
 
-// AllRatings are every stored rating.
+// PlayerRating is user's rating for game in guild without its history: a
+// point read.
+func (s *Store) PlayerRating(ctx context.Context, guild, game, user string) (r tessera.Rating, ok bool, err error) {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
+		r, ok, err = readRating(tx, ratingKey(guild, game, user), false)
+		return err
+	})
+	return r, ok, err
+}
+
+// RatingHistory is user's rating for game in guild after each rated
+// game: a point read of the history bucket.
+func (s *Store) RatingHistory(ctx context.Context, guild, game, user string) ([]tessera.RatingPoint, error) {
+	var h []tessera.RatingPoint
+	err := s.view(ctx, func(tx *bolt.Tx) error {
+		r, _, err := readRating(tx, ratingKey(guild, game, user), true)
+		h = r.History
+		return err
+	})
+	return h, err
+}
+
+// AllRatings are every stored rating, with its history.
 func (s *Store) AllRatings(ctx context.Context) ([]tessera.Rating, error) {
 	var out []tessera.Rating
-	err := s.scanRatings(ctx, nil, func(r tessera.Rating) { out = append(out, r) })
+	err := s.scanRatings(ctx, nil, func(r tessera.Rating) error { out = append(out, r); return nil })
 	return out, err
 }
 
 // ReplaceRatings replaces every stored rating by rs in one transaction.
+// The ratings bucket's sequence (NextRatingSeq's counter) survives it: the
+// games already numbered keep their place before the next.
 func (s *Store) ReplaceRatings(ctx context.Context, rs []tessera.Rating) error {
 	return s.update(ctx, func(tx *bolt.Tx) error {
-		if tx.Bucket(bRatings) != nil {
-			if err := tx.DeleteBucket(bRatings); err != nil {
-				return err
+		var seq uint64
+		if b := tx.Bucket(bRatings); b != nil {
+			seq = b.Sequence()
+		}
+		for _, name := range ratingBucketNames {
+			if tx.Bucket(name) != nil {
+				if err := tx.DeleteBucket(name); err != nil {
+					return err
+				}
 			}
+		}
+		b, err := createRatingBuckets(tx)
+		if err != nil {
+			return err
+		}
+		if err := b.rows.SetSequence(seq); err != nil {
+			return err
 		}
 		t := &Tx{tx: tx}
 		for _, r := range rs {
@@ -124,4 +210,82 @@ func (s *Store) ReplaceRatings(ctx context.Context, rs []tessera.Rating) error {
 		}
 		return nil
 	})
+}
+
+// Leaders are the ratings of game in guild in the leaderboard's order,
+// without history: a seek in the rank index, skip keys passed over, then
+// one row read for each of the (at most limit) returned.
+func (s *Store) Leaders(ctx context.Context, guild, game string, skip, limit int) (rs []tessera.Rating, rated int, err error) {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
+		if !ratingsIndexed(tx) {
+			return errNotIndexed(s.db.Path())
+		}
+		b := ratingBucketsOf(tx)
+		rated = b.count(guild, game)
+		prefix := rankPrefix(guild, game)
+		c := b.ranks.Cursor()
+		k, v := c.Seek(prefix)
+		for i := 0; i < skip && k != nil && bytes.HasPrefix(k, prefix); i++ {
+			k, v = c.Next()
+		}
+		for ; len(rs) < limit && k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			r, ok, err := readRating(tx, ratingKey(guild, game, string(v)), false)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("the leaderboard index of %s in %s names player %q, who has no rating row: run tessera check", game, guild, v)
+			}
+			rs = append(rs, r)
+		}
+		return nil
+	})
+	return rs, rated, err
+}
+
+// RatingRank is user's place for game in guild: bbolt's B+tree does not
+// count its keys, so the place is counted by walking the rank index from
+// the player's key towards both ends at once, one key a step each way,
+// until one end is reached; the count of players (kept apart) gives the
+// place from the lower end. The cost is 2 x min(place - 1, rated - place)
+// key steps (no value is decoded): bounded by the place, not by the
+// ratings stored.
+func (s *Store) RatingRank(ctx context.Context, guild, game, user string) (place, rated int, err error) {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
+		if !ratingsIndexed(tx) {
+			return errNotIndexed(s.db.Path())
+		}
+		b := ratingBucketsOf(tx)
+		rated = b.count(guild, game)
+		r, ok, err := readRating(tx, ratingKey(guild, game, user), false)
+		if err != nil || !ok {
+			return err
+		}
+		key := rankKey(r)
+		prefix := rankPrefix(guild, game)
+		up, down := b.ranks.Cursor(), b.ranks.Cursor()
+		if k, _ := up.Seek(key); !bytes.Equal(k, key) {
+			return fmt.Errorf("the leaderboard index of %s in %s lacks player %s: run tessera check", game, guild, user)
+		}
+		down.Seek(key)
+		for above, below := 0, 0; ; {
+			if k, _ := up.Prev(); k == nil || !bytes.HasPrefix(k, prefix) {
+				place = above + 1
+				return nil
+			}
+			above++
+			if k, _ := down.Next(); k == nil || !bytes.HasPrefix(k, prefix) {
+				place = max(rated-below, above+1)
+				return nil
+			}
+			below++
+		}
+	})
+	return place, rated, err
+}
+
+// errNotIndexed is the answer of a read that needs the rating indexes in
+// a file opened read-only before its first open for writing built them.
+func errNotIndexed(path string) error {
+	return fmt.Errorf("database %s has not built its rating indexes yet: open it once for writing (tessera run) to build them", path)
 }

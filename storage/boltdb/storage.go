@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strconv"
 	"time"
@@ -25,14 +26,17 @@ import (
 	"tessera/storage"
 )
 
-// SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 1
+// SchemaVersion is the layout this code writes: 2 added the reminders'
+// and the open challenges' expiry indexes and made the place index hold
+// the games active there (upgrade.go).
+// It opens a file of version 1 too, upgrading it when it may write.
+const SchemaVersion = 2
 
 var (
 	bMeta     = []byte("meta")
 	bGames    = []byte("games")
 	bByPlayer = []byte("by_player")  // player id 0x00 game id -> nothing
-	bByChan   = []byte("by_channel") // channel id 0x00 game id -> nothing
+	bByChan   = []byte("by_channel") // schema 1's place index, every place ever (places.go)
 	bHandled  = []byte("handled")    // interaction id -> unix seconds
 	bOutbox   = []byte("outbox")     // seq -> announcement owed to Discord
 	bDeadline = []byte("deadlines")  // unix nanos, game id -> nothing
@@ -72,6 +76,16 @@ func Open(path string, opt storage.Options) (*Store, error) {
 		err = guard(path, func() error { return db.View(func(tx *bolt.Tx) error { return checkSchema(tx, path) }) })
 	} else {
 		err = guard(path, func() error { return db.Update(func(tx *bolt.Tx) error { return initSchema(tx, path) }) })
+		if err == nil {
+			log := opt.Log
+			if log == nil {
+				log = slog.Default()
+			}
+			err = upgrade(db, path, log)
+			if err == nil {
+				err = guard(path, func() error { return buildRatingIndexes(db, path, ratingIndexBatch, log, nil) })
+			}
+		}
 	}
 	if err != nil {
 		db.Close()
@@ -95,10 +109,12 @@ func initSchema(tx *bolt.Tx, path string) error {
 		if err := meta.Put(kSchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
 			return err
 		}
-	case string(v) != strconv.Itoa(SchemaVersion):
-		return fmt.Errorf("database %s has schema version %s; this tessera reads version %d", path, v, SchemaVersion)
+	case string(v) != "1" && string(v) != strconv.Itoa(SchemaVersion):
+		return fmt.Errorf("database %s has schema version %s; this tessera reads versions 1 to %d", path, v, SchemaVersion)
 	}
-	for _, b := range [][]byte{bGames, bByPlayer, bByChan, bHandled, bOutbox, bDeadline, bUsers} {
+	// A file of schema 1 gets its reminders and places from the upgrade
+	// that follows (upgrade.go).
+	for _, b := range [][]byte{bGames, bByPlayer, bHandled, bOutbox, bDeadline, bUsers, bPlaces, bReminders, bExpiry} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
@@ -126,8 +142,8 @@ func checkSchema(tx *bolt.Tx, path string) error {
 	if meta == nil {
 		return fmt.Errorf("database %s has no schema version: not a tessera database?", path)
 	}
-	if v := meta.Get(kSchema); string(v) != strconv.Itoa(SchemaVersion) {
-		return fmt.Errorf("database %s has schema version %q; this tessera reads version %d", path, v, SchemaVersion)
+	if v := meta.Get(kSchema); string(v) != "1" && string(v) != strconv.Itoa(SchemaVersion) {
+		return fmt.Errorf("database %s has schema version %q; this tessera reads versions 1 to %d", path, v, SchemaVersion)
 	}
 	if tx.Bucket(bGames) == nil {
 		return &storage.DamagedError{Path: path, Reason: "its games bucket is missing"}
@@ -150,7 +166,7 @@ func (s *Store) view(ctx context.Context, fn func(tx *bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.View(fn)
+	return s.guarded(func() error { return s.db.View(fn) })
 }
 
 // update runs fn in a read-write bbolt transaction, unless ctx is already
@@ -159,7 +175,7 @@ func (s *Store) update(ctx context.Context, fn func(tx *bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.Update(fn)
+	return s.guarded(func() error { return s.db.Update(fn) })
 }
 
 func itob(v uint64) []byte {
@@ -191,8 +207,8 @@ func deadlineKey(t time.Time, id uint64) []byte {
 	return append(itob(uint64(t.UnixNano())), itob(id)...)
 }
 
-// putGame writes a game and keeps its indexes (players, channel, thread,
-// deadline) in step; old is the game as it was (nil when new).
+// putGame writes a game and keeps its indexes (players, places,
+// reminders, deadline, history, AI turns) in step; old is the game as it was (nil when new).
 func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
 	b, err := json.Marshal(g)
 	if err != nil {
@@ -206,16 +222,17 @@ func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
 			return err
 		}
 	}
-	if err := tx.Bucket(bByChan).Put(indexKey(g.ChannelID, g.ID), nil); err != nil {
+	if err := putPlaces(tx, g, old); err != nil { // places.go
+		return err
+	}
+	if err := putReminder(tx, g, old); err != nil { // reminders.go
+		return err
+	}
+	if err := putExpiry(tx, g, old); err != nil { // expiry.go
 		return err
 	}
 	if err := putHistory(tx, g, old); err != nil {
 		return err
-	}
-	if g.ThreadID != "" && g.ThreadID != g.ChannelID {
-		if err := tx.Bucket(bByChan).Put(indexKey(g.ThreadID, g.ID), nil); err != nil {
-			return err
-		}
 	}
 	// The AI-turn index is made by the first write that needs it, so a
 	// database from before AI seats needs no migration.
@@ -634,15 +651,16 @@ func (s *Store) ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, e
 	return s.byIndex(ctx, bByPlayer, userID)
 }
 
-// ByChannel lists the games of a channel or thread, oldest first.
-func (s *Store) ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error) {
-	return s.byIndex(ctx, bByChan, channelID)
-}
-
 // All calls fn for every game in id order.
 func (s *Store) All(ctx context.Context, fn func(g *tessera.Game) error) error {
 	return s.view(ctx, func(tx *bolt.Tx) error {
+		read := 0
+		defer release(tx) // a walk of every game keeps none resident (resident.go)
 		return tx.Bucket(bGames).ForEach(func(k, v []byte) error {
+			if read += len(v); read >= releaseEvery {
+				read = 0
+				release(tx)
+			}
 			var g tessera.Game
 			if err := json.Unmarshal(v, &g); err != nil {
 				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)

@@ -20,6 +20,8 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/jackc/pgx/v5"
+
 	"tessera"
 	"tessera/storage"
 )
@@ -83,13 +85,18 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // Check verifies that every record decodes and that the indexes agree with
-// the records, and returns every problem found (at most 100). A record
-// that does not decode is a *storage.DamagedError.
+// the records, and returns every problem found (at most maxProblems). A
+// record that does not decode is a *storage.DamagedError.
+//
+// Its memory does not grow with the database: the games are read as a
+// stream, one row at a time, and the index rows are compared with the
+// records by set queries that the server runs (checkIndexes), not one
+// query a game.
 func (s *Store) Check(ctx context.Context) []error {
 	var errs []error
 	report := func(err error) bool {
 		errs = append(errs, err)
-		return len(errs) < 100
+		return len(errs) < maxProblems
 	}
 	if err := s.checkSchema(ctx); err != nil {
 		return []error{err}
@@ -107,7 +114,7 @@ func (s *Store) Check(ctx context.Context) []error {
 	if err != nil {
 		return []error{s.fail(err)}
 	}
-	var games []*tessera.Game
+	undecoded := []int64{} // kept out of the set queries, which would fail on them
 	for rows.Next() {
 		var id, version int64
 		var open *string
@@ -120,12 +127,12 @@ func (s *Store) Check(ctx context.Context) []error {
 		}
 		var g tessera.Game
 		if err := json.Unmarshal(rec, &g); err != nil {
+			undecoded = append(undecoded, id)
 			if !report(&storage.DamagedError{Path: s.name, Reason: fmt.Sprintf("game %d: its record does not decode: %v", id, err)}) {
 				break
 			}
 			continue
 		}
-		games = append(games, &g)
 		var problem string
 		wantOpen := g.Open && g.Status == tessera.StatusChallenge
 		switch {
@@ -148,30 +155,13 @@ func (s *Store) Check(ctx context.Context) []error {
 	if err := rows.Err(); err != nil {
 		return append(errs, s.fail(err))
 	}
-	// Every player and place of every game is indexed, and every finished
-	// game is in its players' history.
-	for _, g := range games {
-		var missing int
-		players := make([]string, len(g.Players))
-		for i, p := range g.Players {
-			players[i] = p.ID
-		}
-		places := []string{g.ChannelID}
-		if g.ThreadID != "" {
-			places = append(places, g.ThreadID)
-		}
-		err := tx.QueryRow(ctx, `SELECT
-			(SELECT count(*) FROM unnest($2::text[]) p WHERE NOT EXISTS (SELECT 1 FROM game_players WHERE player_id = p AND game_id = $1)) +
-			(SELECT count(*) FROM unnest($3::text[]) c WHERE NOT EXISTS (SELECT 1 FROM game_channels WHERE channel_id = c AND game_id = $1)) +
-			(SELECT count(*) FROM unnest($2::text[]) p WHERE $4 AND NOT EXISTS (SELECT 1 FROM finished WHERE player_id = p AND game_id = $1))`,
-			int64(g.ID), players, places, g.Status == tessera.StatusFinished).Scan(&missing)
-		if err != nil {
-			return append(errs, s.fail(err))
-		}
-		if missing > 0 && !report(fmt.Errorf("game %d: %d of its index rows (players, places, history) are missing", g.ID, missing)) {
-			return errs
-		}
+	if len(errs) >= maxProblems {
+		return errs
 	}
+	if err := checkIndexes(ctx, tx, undecoded, report); err != nil {
+		return append(errs, s.fail(err))
+	}
+	errs = append(errs, checkActiveIndexes(ctx, tx)...) // reminders.go: the reminders', expiry's and places' rows
 	for _, table := range []struct{ name, sql string }{
 		{"outbox", "SELECT seq::text, body FROM outbox"},
 		{"users", "SELECT id, settings FROM users WHERE settings IS NOT NULL"},
@@ -202,8 +192,80 @@ func (s *Store) Check(ctx context.Context) []error {
 			return append(errs, s.fail(err))
 		}
 	}
-	return errs
+	return append(errs, s.checkRatingIndexes(ctx, tx)...)
 }
+
+// maxProblems bounds the problems Check lists.
+const maxProblems = 100
+
+// missingIndexRowsSQL lists the games whose record says what an index row
+// must exist for, where none does: each player in game_players, the
+// channel and thread in game_channels, each player of a finished game in
+// finished. The rows a record asks for are derived from it by the server
+// (its JSON read as jsonb), and the server anti-joins them with the
+// index: one pass, however many games. $1 is the games whose record does
+// not decode (a jsonb cast would fail on them); $2 the most to list.
+const missingIndexRowsSQL = `
+WITH want AS MATERIALIZED (
+	SELECT id, r->'players' AS players, r->>'status' = 'finished' AS finished
+	FROM (SELECT id, convert_from(record, 'UTF8')::jsonb AS r FROM games WHERE id <> ALL($1)) AS d
+), missing AS (
+	SELECT w.id, 'players' AS kind FROM want w CROSS JOIN LATERAL jsonb_array_elements(w.players) p
+	WHERE jsonb_typeof(w.players) = 'array' AND NOT EXISTS (SELECT 1 FROM game_players x WHERE x.game_id = w.id AND x.player_id = p->>'id')
+
+	UNION ALL
+	SELECT w.id, 'history' FROM want w CROSS JOIN LATERAL jsonb_array_elements(w.players) p
+	WHERE w.finished AND jsonb_typeof(w.players) = 'array' AND NOT EXISTS (SELECT 1 FROM finished x WHERE x.game_id = w.id AND x.player_id = p->>'id')
+)
+SELECT id, count(*) FILTER (WHERE kind = 'players'), count(*) FILTER (WHERE kind = 'history')
+FROM missing GROUP BY id ORDER BY id LIMIT $2`
+
+// orphanIndexRowsSQL counts the index rows that name a game that does not
+// exist (games are never deleted, so none should).
+const orphanIndexRowsSQL = `
+SELECT 'game_players', count(*) FROM game_players x WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.id = x.game_id)
+UNION ALL
+SELECT 'game_channels', count(*) FROM game_channels x WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.id = x.game_id)
+UNION ALL
+SELECT 'finished', count(*) FROM finished x WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.id = x.game_id)`
+
+// checkIndexes compares the index rows with the records, in tx's snapshot,
+// by set queries, and reports what disagrees.
+func checkIndexes(ctx context.Context, tx pgx.Tx, undecoded []int64, report func(error) bool) error {
+	rows, err := tx.Query(ctx, missingIndexRowsSQL, undecoded, maxProblems)
+	if err != nil {
+		return err
+	}
+	var id, players, history int64
+	_, err = pgx.ForEachRow(rows, []any{&id, &players, &history}, func() error {
+		if !report(fmt.Errorf("game %d: %d of its index rows are missing (players %d, history %d)", id, players+history, players, history)) {
+			return errEnough
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return err
+	}
+	rows, err = tx.Query(ctx, orphanIndexRowsSQL)
+	if err != nil {
+		return err
+	}
+	var table string
+	var n int64
+	_, err = pgx.ForEachRow(rows, []any{&table, &n}, func() error {
+		if n > 0 && !report(fmt.Errorf("%s: %d rows name a game that does not exist", table, n)) {
+			return errEnough
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return err
+	}
+	return nil
+}
+
+// errEnough stops a listing once maxProblems are reported.
+var errEnough = errors.New("enough problems")
 
 // withoutPassword takes the password out of a URL.
 func withoutPassword(raw string) (dsn, password string) {

@@ -95,14 +95,7 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 	if err != nil {
 		return err
 	}
-	err = each("SELECT user_id, rating FROM ratings ORDER BY guild_id, game, user_id", func(_ string, b []byte) error {
-		var r tessera.Rating
-		if err := json.Unmarshal(b, &r); err != nil {
-			return fmt.Errorf("database %s: rating: %w", s.name, err)
-		}
-		return put(storage.Record{Rating: &r})
-	})
-	if err != nil {
+	if err := s.dumpRatings(ctx, tx, put); err != nil {
 		return err
 	}
 	rows, err := tx.Query(ctx, "SELECT interaction_id, at FROM handled ORDER BY interaction_id")

@@ -67,9 +67,9 @@ func (t *Tx) putGame(ctx context.Context, g, old *tessera.Game) error {
 	}
 	id := int64(g.ID)
 	b := &pgx.Batch{}
-	b.Queue(`INSERT INTO games (id, version, open_guild, ai_turn, deadline, record) VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (id) DO UPDATE SET version = $2, open_guild = $3, ai_turn = $4, deadline = $5, record = $6`,
-		id, int64(g.Version), openGuild, g.AITurn && g.Status == tessera.StatusPlaying, deadline, rec)
+	b.Queue(`INSERT INTO games (id, version, open_guild, ai_turn, deadline, remind_at, open_created, record) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (id) DO UPDATE SET version = $2, open_guild = $3, ai_turn = $4, deadline = $5, remind_at = $6, open_created = $7, record = $8`,
+		id, int64(g.Version), openGuild, g.AITurn && g.Status == tessera.StatusPlaying, deadline, remindColumn(g), openColumn(g), rec)
 	players := make([]string, len(g.Players))
 	for i, p := range g.Players {
 		players[i] = p.ID
@@ -86,11 +86,7 @@ func (t *Tx) putGame(ctx context.Context, g, old *tessera.Game) error {
 			b.Queue("DELETE FROM game_players WHERE game_id = $1 AND player_id = ANY($2)", id, left)
 		}
 	}
-	places := []string{g.ChannelID}
-	if g.ThreadID != "" && g.ThreadID != g.ChannelID {
-		places = append(places, g.ThreadID)
-	}
-	b.Queue("INSERT INTO game_channels (channel_id, game_id) SELECT unnest($1::text[]), $2 ON CONFLICT DO NOTHING", places, id)
+	queuePlaces(b, g, old) // reminders.go
 	if g.Status == tessera.StatusFinished {
 		b.Queue("INSERT INTO finished (player_id, ended, game_id) SELECT unnest($1::text[]), $2, $3 ON CONFLICT DO NOTHING",
 			players, storage.Ended(g), id)
@@ -278,10 +274,26 @@ func (s *Store) ByPlayer(ctx context.Context, userID string) ([]*tessera.Game, e
 	return s.queryGames(ctx, s.pool, byPlayerSQL, userID)
 }
 
-// ByChannel lists the games of a channel or thread, oldest first.
+// ByChannel lists the challenges and games in play of a channel or
+// thread, and the game whose own thread it is, oldest first: game_channels
+// holds only those (reminders.go), read by its primary key.
 func (s *Store) ByChannel(ctx context.Context, channelID string) ([]*tessera.Game, error) {
-	return s.queryGames(ctx, s.pool, "SELECT g.id, g.record FROM game_channels c JOIN games g ON g.id = c.game_id WHERE c.channel_id = $1 ORDER BY g.id", channelID)
+	return s.queryGames(ctx, s.pool, byChannelSQL, channelID)
 }
+
+// ByChannelPlayer lists the games of ByChannel(channelID) in which userID
+// has a seat, oldest first: the two indexes are joined on their primary
+// keys, and only the games both list are read.
+func (s *Store) ByChannelPlayer(ctx context.Context, channelID, userID string) ([]*tessera.Game, error) {
+	return s.queryGames(ctx, s.pool, byChannelPlayerSQL, channelID, userID)
+}
+
+const byChannelPlayerSQL = `SELECT g.id, g.record FROM game_channels c
+	JOIN game_players p ON p.game_id = c.game_id AND p.player_id = $2
+	JOIN games g ON g.id = c.game_id
+	WHERE c.channel_id = $1 ORDER BY g.id`
+
+const byChannelSQL = "SELECT g.id, g.record FROM game_channels c JOIN games g ON g.id = c.game_id WHERE c.channel_id = $1 ORDER BY g.id"
 
 // OpenChallenges lists the open challenges of a server inside a
 // transaction. It first takes an advisory lock on the server's list until

@@ -30,6 +30,10 @@ var migrationFiles embed.FS
 // as a number), the same in every process.
 const migrationLock int64 = 0x7465737365726121
 
+// migrationHook, when set (tests), is called inside a migration's
+// transaction once its SQL has run, before it commits.
+var migrationHook func(version int)
+
 type migration struct {
 	version int
 	name    string
@@ -117,6 +121,9 @@ func (s *Store) migrate(ctx context.Context) (created bool, err error) {
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, m.sql); err != nil {
 				return err
+			}
+			if migrationHook != nil {
+				migrationHook(m.version)
 			}
 			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", m.version, m.name)
 			return err

@@ -560,6 +560,46 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckIndexes: the index rows a record asks for and do not exist are
+// found by game and kind, and so are index rows of a game that does not
+// exist; a finished game's history rows are asked for too.
+func TestCheckIndexes(t *testing.T) {
+	s := open(t, pgtest.Database(t))
+	g := newGame(t, s, "c")
+	done := newGame(t, s, "d")
+	if _, err := s.Update(t.Context(), done.ID, done.Version, "", func(g *tessera.Game, _ storage.Tx) error {
+		g.Status, g.ThreadID = tessera.StatusFinished, "thread"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if errs := s.Check(t.Context()); len(errs) != 0 {
+		t.Fatalf("a consistent database: %v", errs)
+	}
+	for _, q := range []string{
+		fmt.Sprintf("DELETE FROM game_players WHERE game_id = %d AND player_id = 'ben'", g.ID),
+		fmt.Sprintf("DELETE FROM game_channels WHERE game_id = %d AND channel_id = 'thread'", done.ID),
+		fmt.Sprintf("DELETE FROM finished WHERE game_id = %d", done.ID),
+		fmt.Sprintf("INSERT INTO game_channels (channel_id, game_id) VALUES ('c', %d)", g.ID+done.ID+100),
+	} {
+		if _, err := s.pool.Exec(t.Context(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var got []string
+	for _, err := range s.Check(t.Context()) {
+		got = append(got, err.Error())
+	}
+	want := []string{
+		fmt.Sprintf("game %d: 1 of its index rows are missing (players 1, places 0, history 0)", g.ID),
+		fmt.Sprintf("game %d: 3 of its index rows are missing (players 0, places 1, history 2)", done.ID),
+		"game_channels: 1 rows name a game that does not exist",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // TestBackup: pg_dump writes a custom-format archive of the database.
 func TestBackup(t *testing.T) {
 	if _, err := pgDump(); err != nil {

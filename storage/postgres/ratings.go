@@ -1,7 +1,12 @@
 package postgres
 
 // Ratings, one row per server, game and player, written in the
-// transaction of the game's end that changed them.
+// transaction of the game's end that changed them. The row holds the
+// rating without its history (tessera.Rating as JSON) and the columns of
+// the leaderboard's order; the history is a row of rating_history; each
+// game's count of rated players is kept in rating_counts (migration
+// 0009_rating_ranks.sql). Every read a player causes is an index read of
+// what it returns: see each query's EXPLAIN in docs/scaling.md.
 
 import (
 	"context"
@@ -11,10 +16,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"tessera"
+	"tessera/storage"
 )
 
-// Rating is the stored rating of user for game in guild; ok false when the
-// player has none yet.
+// Rating is the stored rating of user for game in guild, with its
+// history; ok false when the player has none yet.
 //
 // A rating is read to be changed (the game's end reads each player's and
 // writes the next), so the read takes a lock on that player's rating until
@@ -28,32 +34,81 @@ func (t *Tx) Rating(ctx context.Context, guild, game, user string) (r tessera.Ra
 	if _, err := t.tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", ratingLockClass, guild+"/"+game+"/"+user); err != nil {
 		return r, false, err
 	}
-	var b []byte
-	err = t.tx.QueryRow(ctx, "SELECT rating FROM ratings WHERE guild_id = $1 AND game = $2 AND user_id = $3", guild, game, user).Scan(&b)
+	var b, h []byte
+	err = t.tx.QueryRow(ctx, `SELECT r.rating, h.history FROM ratings r LEFT JOIN rating_history h USING (guild_id, game, user_id)
+		WHERE r.guild_id = $1 AND r.game = $2 AND r.user_id = $3`, guild, game, user).Scan(&b, &h)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, false, nil
 	}
 	if err != nil {
 		return r, false, err
 	}
-	err = json.Unmarshal(b, &r)
+	r, err = decodeRating(b, h)
 	return r, err == nil, err
+}
+
+// decodeRating decodes a row and its history (nil: none read).
+func decodeRating(row, history []byte) (tessera.Rating, error) {
+	var r tessera.Rating
+	if err := json.Unmarshal(row, &r); err != nil {
+		return r, err
+	}
+	r.History = nil
+	if history != nil {
+		if err := json.Unmarshal(history, &r.History); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
 }
 
 // ratingLockClass is the first key of the ratings' advisory locks (the
 // two-number lock keys never meet the migrations' one-number key).
 const ratingLockClass int32 = 1
 
+// putRatingSQL writes a rating's row and its history in one statement,
+// and tells whether the row is new: an insert leaves xmax 0, the update
+// of ON CONFLICT sets it.
+const putRatingSQL = `WITH h AS (
+	INSERT INTO rating_history (guild_id, game, user_id, history) VALUES ($1, $2, $3, $8)
+	ON CONFLICT (guild_id, game, user_id) DO UPDATE SET history = $8
+)
+INSERT INTO ratings (guild_id, game, user_id, rating, neg_ordinal, neg_games, name) VALUES ($1, $2, $3, $4, $5, $6, $7)
+ON CONFLICT (guild_id, game, user_id) DO UPDATE SET rating = $4, neg_ordinal = $5, neg_games = $6, name = $7
+RETURNING xmax = 0`
+
+// countRatingSQL counts a new row in its game's count of players.
+const countRatingSQL = `INSERT INTO rating_counts (guild_id, game, players) VALUES ($1, $2, 1)
+ON CONFLICT (guild_id, game) DO UPDATE SET players = rating_counts.players + 1`
+
 // PutRating stores r, replacing the rating of the same guild, game and
-// user.
+// user. A new row's count is queued with the transaction's last
+// statements (as an announcement is, see Enqueue): the count's row, which
+// every game's end in the same server and game writes, is then locked only
+// for the moment before the commit, never while the transaction waits for
+// another's rating rows.
 func (t *Tx) PutRating(ctx context.Context, r tessera.Rating) error {
-	b, err := json.Marshal(r)
+	h, err := json.Marshal(r.History)
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.Exec(ctx, `INSERT INTO ratings (guild_id, game, user_id, rating) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (guild_id, game, user_id) DO UPDATE SET rating = $4`, r.GuildID, r.Game, r.UserID, b)
-	return err
+	row := r
+	row.History = nil
+	b, err := json.Marshal(row)
+	if err != nil {
+		return err
+	}
+	var inserted bool
+	if err := t.tx.QueryRow(ctx, putRatingSQL, r.GuildID, r.Game, r.UserID, b, -storage.Ordinal(r), -r.Games, []byte(r.Name), h).Scan(&inserted); err != nil {
+		return err
+	}
+	if inserted {
+		if t.queued == nil {
+			t.queued = &pgx.Batch{}
+		}
+		t.queued.Queue(countRatingSQL, r.GuildID, r.Game)
+	}
+	return nil
 }
 
 // NextRatingSeq gives the next number of the order in which games change
@@ -67,48 +122,139 @@ func (t *Tx) NextRatingSeq(ctx context.Context) (uint64, error) {
 	return uint64(v), err
 }
 
-// ratings reads the ratings a query selects.
-func (s *Store) ratings(ctx context.Context, sql string, args ...any) ([]tessera.Rating, error) {
-	rows, err := s.pool.Query(ctx, sql, args...)
+// ratings reads the ratings a query selects: rows of the rating and its
+// history (NULL: none read).
+func ratings(ctx context.Context, q interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+}, sql string, args ...any) ([]tessera.Rating, error) {
+	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
-		return nil, s.fail(err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []tessera.Rating
 	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
-			return nil, s.fail(err)
+		var b, h []byte
+		if err := rows.Scan(&b, &h); err != nil {
+			return nil, err
 		}
-		var r tessera.Rating
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, s.fail(err)
+		r, err := decodeRating(b, h)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, r)
 	}
-	return out, s.fail(rows.Err())
+	return out, rows.Err()
 }
+
+const withHistorySQL = `SELECT r.rating, h.history FROM ratings r LEFT JOIN rating_history h USING (guild_id, game, user_id) `
 
 // Ratings are the ratings of everyone who played a rated game of game in
-// guild (in key order, though the port promises none).
+// guild, with their history (in key order, though the port promises none).
 func (s *Store) Ratings(ctx context.Context, guild, game string) ([]tessera.Rating, error) {
-	return s.ratings(ctx, "SELECT rating FROM ratings WHERE guild_id = $1 AND game = $2 ORDER BY user_id", guild, game)
+	rs, err := ratings(ctx, s.pool, withHistorySQL+"WHERE r.guild_id = $1 AND r.game = $2 ORDER BY r.user_id", guild, game)
+	return rs, s.fail(err)
 }
 
-// PlayerRatings are user's ratings in guild, one per game played rated.
+// PlayerRatings are user's ratings in guild, one per game played rated,
+// with their history (the index ratings_by_player).
 func (s *Store) PlayerRatings(ctx context.Context, guild, user string) ([]tessera.Rating, error) {
-	return s.ratings(ctx, "SELECT rating FROM ratings WHERE guild_id = $1 AND user_id = $2 ORDER BY game", guild, user)
+	rs, err := ratings(ctx, s.pool, withHistorySQL+"WHERE r.guild_id = $1 AND r.user_id = $2 ORDER BY r.game", guild, user)
+	return rs, s.fail(err)
 }
 
-// AllRatings are every stored rating.
+// PlayerRating is user's rating for game in guild without its history.
+func (s *Store) PlayerRating(ctx context.Context, guild, game, user string) (r tessera.Rating, ok bool, err error) {
+	var b []byte
+	err = s.pool.QueryRow(ctx, "SELECT rating FROM ratings WHERE guild_id = $1 AND game = $2 AND user_id = $3", guild, game, user).Scan(&b)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, s.fail(err)
+	}
+	r, err = decodeRating(b, nil)
+	return r, err == nil, s.fail(err)
+}
+
+// RatingHistory is user's rating for game in guild after each rated game.
+func (s *Store) RatingHistory(ctx context.Context, guild, game, user string) ([]tessera.RatingPoint, error) {
+	var h []byte
+	err := s.pool.QueryRow(ctx, "SELECT history FROM rating_history WHERE guild_id = $1 AND game = $2 AND user_id = $3", guild, game, user).Scan(&h)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	var out []tessera.RatingPoint
+	return out, s.fail(json.Unmarshal(h, &out))
+}
+
+// leadersSQL is a page of a leaderboard and the count of its players, in
+// one statement (one snapshot): an ordered read of the index ratings_rank
+// with a limit, and one row of rating_counts. With no row in the page it
+// still gives the count, beside a NULL rating.
+const leadersSQL = `SELECT c.players, p.rating
+FROM (SELECT coalesce((SELECT players FROM rating_counts WHERE guild_id = $1 AND game = $2), 0) AS players) c
+LEFT JOIN LATERAL (SELECT rating FROM ratings WHERE guild_id = $1 AND game = $2
+	ORDER BY neg_ordinal, neg_games, name, user_id LIMIT $3 OFFSET $4) p ON true`
+
+// Leaders are the ratings of game in guild in the leaderboard's order,
+// without history.
+func (s *Store) Leaders(ctx context.Context, guild, game string, skip, limit int) (rs []tessera.Rating, rated int, err error) {
+	rows, err := s.pool.Query(ctx, leadersSQL, guild, game, max(limit, 0), max(skip, 0))
+	if err != nil {
+		return nil, 0, s.fail(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&rated, &b); err != nil {
+			return nil, 0, s.fail(err)
+		}
+		if b == nil {
+			continue
+		}
+		r, err := decodeRating(b, nil)
+		if err != nil {
+			return nil, 0, s.fail(err)
+		}
+		rs = append(rs, r)
+	}
+	return rs, rated, s.fail(rows.Err())
+}
+
+// rankSQL is a player's place and the count of players: the entries of
+// the index ratings_rank before the player's, counted by an index-only
+// scan bounded by the place (a row comparison in the index's own order),
+// and one row of rating_counts. Place 0: no rating.
+const rankSQL = `SELECT coalesce((SELECT players FROM rating_counts WHERE guild_id = $1 AND game = $2), 0),
+	coalesce((SELECT 1 + (SELECT count(*) FROM ratings o WHERE o.guild_id = $1 AND o.game = $2
+			AND (o.neg_ordinal, o.neg_games, o.name, o.user_id) < (m.neg_ordinal, m.neg_games, m.name, m.user_id))
+		FROM ratings m WHERE m.guild_id = $1 AND m.game = $2 AND m.user_id = $3), 0)`
+
+// RatingRank is user's place for game in guild.
+func (s *Store) RatingRank(ctx context.Context, guild, game, user string) (place, rated int, err error) {
+	err = s.pool.QueryRow(ctx, rankSQL, guild, game, user).Scan(&rated, &place)
+	return place, rated, s.fail(err)
+}
+
+// AllRatings are every stored rating, with its history.
 func (s *Store) AllRatings(ctx context.Context) ([]tessera.Rating, error) {
-	return s.ratings(ctx, "SELECT rating FROM ratings ORDER BY guild_id, game, user_id")
+	rs, err := ratings(ctx, s.pool, withHistorySQL+"ORDER BY r.guild_id, r.game, r.user_id")
+	return rs, s.fail(err)
 }
 
 // ReplaceRatings replaces every stored rating by rs in one transaction.
+// It takes the ratings counter's row first, as a game's end does before
+// writing ratings, so the two wait for each other instead of deadlocking.
 func (s *Store) ReplaceRatings(ctx context.Context, rs []tessera.Rating) error {
 	return s.inTx(ctx, func(t *Tx) error {
-		if _, err := t.tx.Exec(ctx, "DELETE FROM ratings"); err != nil {
+		if _, err := t.tx.Exec(ctx, "SELECT value FROM counters WHERE name = 'ratings' FOR UPDATE"); err != nil {
+			return s.fail(err)
+		}
+		if _, err := t.tx.Exec(ctx, "DELETE FROM ratings; DELETE FROM rating_history; DELETE FROM rating_counts"); err != nil {
 			return s.fail(err)
 		}
 		for _, r := range rs {
@@ -118,4 +264,27 @@ func (s *Store) ReplaceRatings(ctx context.Context, rs []tessera.Rating) error {
 		}
 		return nil
 	})
+}
+
+// dumpRatings gives Dump every rating with its history, in key order.
+func (s *Store) dumpRatings(ctx context.Context, tx pgx.Tx, put func(storage.Record) error) error {
+	rows, err := tx.Query(ctx, withHistorySQL+"ORDER BY r.guild_id, r.game, r.user_id")
+	if err != nil {
+		return s.fail(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b, h []byte
+		if err := rows.Scan(&b, &h); err != nil {
+			return s.fail(err)
+		}
+		r, err := decodeRating(b, h)
+		if err != nil {
+			return &storage.DamagedError{Path: s.name, Reason: "a rating does not decode: " + err.Error()}
+		}
+		if err := put(storage.Record{Rating: &r}); err != nil {
+			return err
+		}
+	}
+	return s.fail(rows.Err())
 }

@@ -43,6 +43,7 @@ func Fill(t *testing.T, s storage.Store) {
 	playing := NewGame()
 	playing.Deadline, playing.TurnStart = t0.Add(time.Hour), t0
 	playing.Banks = []time.Duration{time.Hour, 2 * time.Hour}
+	playing.RemindAt = t0.Add(time.Hour) // the store indexes whatever the service decided
 	playing.Players[1] = tessera.Player{ID: "bot", Name: "Tessera", AI: "hard", Accepted: true}
 	if err := s.CreateWith(t.Context(), playing, "i-create", func(g *tessera.Game, tx storage.Tx) error {
 		g.AITurn = true
@@ -188,6 +189,11 @@ func testDumpLoad(t *testing.T, open func(t *testing.T) storage.Store) {
 	same("due", func(s storage.Store) (any, error) { return s.Due(t.Context(), t0.Add(2*time.Hour)) })
 	same("next deadline", func(s storage.Store) (any, error) { d, err := s.NextDeadline(t.Context()); return d.UnixNano(), err })
 	same("AI turns", func(s storage.Store) (any, error) { return s.AITurns(t.Context()) })
+	same("expired challenges", func(s storage.Store) (any, error) {
+		gs, err := s.ExpiredChallenges(t.Context(), t0.Add(time.Hour), 10)
+		return ids(gs), err
+	})
+	same("reminders due", func(s storage.Store) (any, error) { return s.RemindersDue(t.Context(), t0.Add(2*time.Hour), 10) })
 	same("pending", func(s storage.Store) (any, error) {
 		p, err := s.Pending(t.Context(), t0.Add(time.Hour), 10)
 		return kinds2(p), err

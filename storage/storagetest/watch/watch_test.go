@@ -38,6 +38,7 @@ var reads = map[string]bool{
 	"OpenChallenges": true, "AllOpenChallenges": true, "Due": true, "NextDeadline": true,
 	"AITurns": true, "Pending": true, "Outbox": true, "User": true, "Guild": true,
 	"Handled": true, "Ratings": true, "PlayerRatings": true, "AllRatings": true,
+	"PlayerRating": true, "RatingHistory": true, "Leaders": true, "RatingRank": true,
 	"Event": true, "GuildEvents": true, "EventsDue": true, "Analysis": true,
 	"AnalysisQueue": true, "Created": true, "Check": true, "Close": true,
 }

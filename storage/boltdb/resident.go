@@ -1,0 +1,15 @@
+package boltdb
+
+// bbolt maps the whole file into memory, and every page a reader touches
+// stays in the process's resident memory until the kernel needs it back:
+// a walk of every game of a 5 GB file (tessera check, backup's
+// verification) would leave the process 5 GB large, though it keeps
+// nothing. release tells the kernel the process no longer needs the
+// pages it has read; the next read of one finds it again in the page
+// cache. bbolt maps the file read-only and shared (MAP_SHARED, PROT_READ,
+// writes go through the file), so dropping the mapping's pages loses
+// nothing.
+
+// releaseEvery is how many bytes of keys and values a walk reads between
+// two releases.
+const releaseEvery = 32 << 20
