@@ -441,6 +441,7 @@ func (f *scaleFiller) copyOf(t *tessera.Game, moves int, start time.Time, guild 
 	g.Updated = at
 	g.TurnStart = at
 	g.Reminded = time.Time{}
+	g.RemindAt = time.Time{}
 	g.Deadline = time.Time{}
 	g.RatingSeq = 0
 	g.Rematch = 0
@@ -492,6 +493,7 @@ func (f *scaleFiller) gameInPlay(i int) (*tessera.Game, error) {
 	g.TurnStart = turn
 	g.Updated = turn
 	g.Deadline = turn.Add(72 * time.Hour)
+	g.RemindAt = turn.Add(24 * time.Hour) // reminders.after's default
 	g.ThreadID = "" // given once written, from its id
 	f.playing++
 	return g, nil

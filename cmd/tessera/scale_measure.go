@@ -629,3 +629,9 @@ func (c *countingStore) RatingRank(ctx context.Context, guild, game, user string
 	c.add(1)
 	return place, rated, err
 }
+
+func (c *countingStore) ByChannelPlayer(ctx context.Context, channelID, userID string) ([]*tessera.Game, error) {
+	gs, err := c.Store.ByChannelPlayer(ctx, channelID, userID)
+	c.add(len(gs))
+	return gs, err
+}
