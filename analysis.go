@@ -54,9 +54,16 @@ type AnalysedPosition struct {
 	Best    string    `json:"best,omitempty"`
 	BestWin []float64 `json:"best_win,omitempty"`
 	// Played is the record's entry played from here ("" at the end), and
-	// PlayedWin the chances after it as Seat's search saw them (nil when
-	// it tried the move too little to judge it; the next position's
-	// chances stand for it then).
+	// PlayedWin the chances after it as Seat judged them before it (nil
+	// for an entry that is no move, a resignation or a timeout; in
+	// analyses before issue #49 also when the search tried the move too
+	// little, the next position's chances standing for it then).
 	Played    string    `json:"played,omitempty"`
 	PlayedWin []float64 `json:"played_win,omitempty"`
+	// Public is each seat's chance from a spectator's view, the same view
+	// at every position (the shared chart), and Own[s] seat s's chance
+	// from its own view (issue #49, ai.Step). Analyses made before them
+	// lack both and are shown as they were.
+	Public []float64 `json:"public,omitempty"`
+	Own    []float64 `json:"own,omitempty"`
 }

@@ -125,6 +125,18 @@ func Analyze(ctx context.Context, st engine.State, b Budget, seed uint64) (p Pos
 		return Position{Seat: seat, Win: w, Best: win.String(), BestWin: w,
 			Moves: []MoveChance{{Move: win.String(), Visits: 1, Win: w}}, Shortcut: "wins at once"}, nil
 	}
+	return searchChances(ctx, st, seat, nil, gains, b, seed)
+}
+
+// searchChances runs b's trees on st, each iteration on a world dealt for
+// viewer (by deal when it is set, else by the game's dealer for viewer),
+// and sums the root's children into the chances of every seat: the
+// search of Analyze and AnalyzeView. The seat to move is st's. A panic of
+// the engine inside a tree is raised again here, for the caller's
+// recover.
+func searchChances(ctx context.Context, st engine.State, viewer engine.Seat, deal engine.Determinizer, gains map[moveKey]float64, b Budget, seed uint64) (p Position, err error) {
+	n := st.Players()
+	seat := st.ToMove()
 	trees := make([]*tree, b.Workers)
 	var wg sync.WaitGroup
 	fail := make([]any, b.Workers)
@@ -133,7 +145,10 @@ func Analyze(ctx context.Context, st engine.State, b Budget, seed uint64) (p Pos
 		if w < b.Iterations%b.Workers {
 			share++
 		}
-		trees[w] = newTree(st, seat, mix(seed, uint64(w)+1), b.Policy)
+		trees[w] = newTree(st, viewer, mix(seed, uint64(w)+1), b.Policy)
+		if deal != nil {
+			trees[w].deal = deal
+		}
 		trees[w].rootGain = gains
 		wg.Add(1)
 		go func(t *tree, share int) {

@@ -66,7 +66,11 @@ func TestCrashChild(t *testing.T) {
 	if os.Getenv(pairStallEnv) != "" {
 		cfg.PairHook = stallPairing // TestTournamentKilledWhilePairing
 	}
-	svc := service.New(st, cfg)
+	var store storage.Store = st
+	if os.Getenv(leaveStallEnv) != "" {
+		store = stallResign{st} // TestTournamentLeaveKilled
+	}
+	svc := service.New(store, cfg)
 	b, err := bot.New(svc, bot.Options{Token: "crash-test", RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour,
 		Configure: func(s *discordgo.Session) { s.Client = &http.Client{Transport: rewrite{base}} }})
 	if err != nil {

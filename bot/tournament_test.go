@@ -286,7 +286,8 @@ func checkRounds(t *testing.T, e *tessera.Event, rounds int) {
 // nothing in a round robin): eva 1+2+2 = 5; amy 2+3 = 5; cat 2+1 = 3;
 // dan 1+2 = 3; ben 2. Amy, cat and dan have 2 points: amy is ahead on
 // Sonneborn-Berger (5 against 3); cat and dan are equal on both, and the
-// direct encounter breaks it: dan beat cat (dan 1, cat 0). So:
+// direct encounter breaks it: dan beat cat (dan 1, cat 0). The wins come
+// third (eva 3, amy, dan and cat 2, ben 1). So:
 //
 //	1 eva 3 (SB 5)   2 amy 2 (SB 5)   3 dan 2 (SB 3, DE 1)
 //	4 cat 2 (SB 3, DE 0)   5 ben 1 (SB 2)
@@ -310,11 +311,11 @@ func TestTournamentRoundRobinFive(t *testing.T) {
 	got := to.standings(t, w.bo) // anyone may ask
 	for _, want := range []string{
 		"Winner: **eva**",
-		"1. eva: 3 points (Sonneborn-Berger: 5, direct encounter: 0; 4 games)",
-		"2. amy: 2 points (Sonneborn-Berger: 5, direct encounter: 0; 4 games)",
-		"3. dan: 2 points (Sonneborn-Berger: 3, direct encounter: 1; 4 games)",
-		"4. cat: 2 points (Sonneborn-Berger: 3, direct encounter: 0; 4 games)",
-		"5. ben: 1 point (Sonneborn-Berger: 2, direct encounter: 0; 4 games)",
+		"1. eva: 3 points (Sonneborn-Berger: 5, direct encounter: 0, wins: 3; 4 games)",
+		"2. amy: 2 points (Sonneborn-Berger: 5, direct encounter: 0, wins: 2; 4 games)",
+		"3. dan: 2 points (Sonneborn-Berger: 3, direct encounter: 1, wins: 2; 4 games)",
+		"4. cat: 2 points (Sonneborn-Berger: 3, direct encounter: 0, wins: 2; 4 games)",
+		"5. ben: 1 point (Sonneborn-Berger: 2, direct encounter: 0, wins: 1; 4 games)",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the standings lack %q:\n%s", want, got)

@@ -71,7 +71,7 @@ func TestMoveFromThePage(t *testing.T) {
 			chrome.Do(t, spectator, chromedp.EmulateViewport(390, 844), chromedp.Navigate(pageURL),
 				chromedp.WaitVisible("#game .position"))
 			chrome.Run(t, spectator, chromedp.Evaluate[bool](`window.notReloaded = true`))
-			if n := chrome.Run(t, spectator, chromedp.Evaluate[int](`document.querySelectorAll('#play, .hand').length`)); n != 0 {
+			if n := chrome.Run(t, spectator, chromedp.Evaluate[int](`document.querySelectorAll('#play, #playbar, .hand').length`)); n != 0 {
 				t.Fatalf("the spectator's page has %d player's elements", n)
 			}
 
@@ -83,7 +83,7 @@ func TestMoveFromThePage(t *testing.T) {
 			}
 			player := chrome.Isolated(t)
 			chrome.Do(t, player, chromedp.EmulateViewport(390, 844), chromedp.Navigate(bs[0].URL),
-				chromedp.WaitVisible("#play .picker"))
+				chromedp.WaitVisible("#playbar .picker"))
 			if loc := chrome.Run(t, player, chromedp.Evaluate[string](`location.href`)); strings.Contains(loc, "t=") {
 				t.Fatalf("the token stays in the address bar: %s", loc)
 			}
@@ -102,7 +102,7 @@ func TestMoveFromThePage(t *testing.T) {
 				t.Fatal("the spectator's page was reloaded")
 			}
 			html := chrome.Run(t, spectator, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
-			if strings.Contains(html, `id="play"`) || strings.Contains(html, `class="hand"`) {
+			if strings.Contains(html, `id="play"`) || strings.Contains(html, `id="playbar"`) || strings.Contains(html, `class="hand"`) {
 				t.Fatal("the spectator's page shows a player's hand or controls")
 			}
 			w.settle(t)
@@ -116,21 +116,19 @@ func TestMoveFromThePage(t *testing.T) {
 // It returns the move the page named.
 func clickAMove(t *testing.T, tab context.Context) string {
 	t.Helper()
-	if chrome.Run(t, tab, chromedp.Evaluate[int](`document.querySelectorAll('#play .picker .choose button').length`)) > 0 {
-		chrome.Do(t, tab, chromedp.Click(`#play .picker .choose button`, chromedp.NodeVisible))
+	if chrome.Run(t, tab, chromedp.Evaluate[int](`document.querySelectorAll('#playbar .picker .choose button').length`)) > 0 {
+		chrome.Do(t, tab, chromedp.Click(`#playbar .picker .choose button`, chromedp.NodeVisible))
 	}
 	for taps := 0; ; taps++ {
-		if chrome.Run(t, tab, chromedp.Evaluate[bool](`!document.querySelector('#play .confirm').classList.contains('hidden')`)) {
+		if chrome.Run(t, tab, chromedp.Evaluate[bool](`!document.querySelector('#playbar [data-act="play"]').disabled`)) {
 			break
 		}
 		if taps == 4 {
 			t.Fatal("four cells tapped and no move to play")
 		}
-		chrome.Do(t, tab, chromedp.Click(`figure.board svg g.hits rect.cell`, chromedp.NodeVisible))
+		chrome.Do(t, tab, chromedp.Click(`figure.board .targets .target`, chromedp.NodeVisible))
 	}
-	chosen := chrome.Run(t, tab, chromedp.Evaluate[string](`document.querySelector('#play .chosen').textContent`))
-	move, _, _ := strings.Cut(chosen, " · ")
-	move, _, _ = strings.Cut(move, " (")
-	chrome.Do(t, tab, chromedp.Click(`#play [data-act="play"]`, chromedp.NodeVisible))
+	move := chrome.Run(t, tab, chromedp.Evaluate[string](`document.querySelector('#moveform [name="move"]').value`))
+	chrome.Do(t, tab, chromedp.Click(`#playbar [data-act="play"]`, chromedp.NodeVisible))
 	return move
 }

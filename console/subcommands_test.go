@@ -112,7 +112,7 @@ func TestConsoleTournament(t *testing.T) {
 		{"cy: /tournament join", "You joined"},
 		{"ana: /tournament start #1", "has started"},
 		{"ana: /tournament pairings round:1", "Table 1: bo v cy"},
-		{"ana: /tournament", "Write /tournament and one of: new, list, standings, pairings, start, join, leave, remove, cancel; for example /tournament new game:… format:…."},
+		{"ana: /tournament", "Write /tournament and one of: new, list, standings, pairings, start, join, leave, bye, remove, cancel; for example /tournament new game:… format:…."},
 		{"ana: /tournament bogus", `/tournament has no "bogus"`},
 		{"ana: /tournament new game:closure", "/tournament new needs format:"},
 		{"bo: /tournament leave", "Leave the tournament: /click tquit:1"},

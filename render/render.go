@@ -15,6 +15,7 @@ import (
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/math/fixed"
 
 	"tessera/engine"
 )
@@ -52,15 +53,18 @@ func loadFonts() {
 	})
 }
 
-// capHeight is the height of the font's capital H over its size.
+// capHeight is the height of the font's capital H over its size, read
+// from the glyph's outline at size 1000 (in 26.6 units, as a face of that
+// size reports it). A face is not made for it: truetype.NewFace allocates
+// its glyph cache as one picture sized for the font's largest glyph, 512
+// glyphs high, which at size 1000 is about 850 MB a font.
 func capHeight(ft *truetype.Font) float64 {
 	const size = 1000
-	face := truetype.NewFace(ft, &truetype.Options{Size: size, DPI: 72, Hinting: font.HintingNone})
-	b, _, ok := face.GlyphBounds('H')
-	if !ok {
+	var g truetype.GlyphBuf
+	if err := g.Load(ft, fixed.Int26_6(size*64), ft.Index('H'), font.HintingNone); err != nil || ft.Index('H') == 0 {
 		panic("render: the font has no H")
 	}
-	return float64(b.Max.Y-b.Min.Y) / 64 / size
+	return float64(g.Bounds.Max.Y-g.Bounds.Min.Y) / 64 / size
 }
 
 // faces caches font faces (and so their glyphs). A face is not safe for

@@ -69,7 +69,11 @@ func (s *Service) Analyze(req Request, ref string) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		return Reply{Text: m.Text, Files: m.Files, Ephemeral: elsewhere(g, req)}, nil
+		r := Reply{Text: m.Text, Files: m.Files, Ephemeral: elsewhere(g, req)}
+		if own := OwnView(g, a, g.Seat(req.User.ID)); own != "" { // a player's own view, for their eyes only
+			r.Text, r.Ephemeral = r.Text+"\n"+own, true
+		}
+		return r, nil
 	}
 	if err != nil {
 		return Reply{}, err
@@ -147,29 +151,26 @@ func (s *Service) AnalysisMessage(g *tessera.Game, a *tessera.Analysis, result b
 		}
 		return fmt.Sprintf("seat %d", seat+1)
 	}
-	costly := Costliest(a.Positions, costlyShown)
-	lines := []string{fmt.Sprintf("**Analysis** of %s, game #%d (%s): each player's chance of winning, as the player to move could judge it (%s a position).",
-		gameName(g.Setup.Game), g.ID, strings.Join(names, " vs "), plural(a.Iterations, "playout"))}
-	for seat := range names {
-		lines = append(lines, fmt.Sprintf("%s: %s", name(seat), course(a.Positions, seat)))
-	}
-	if len(costly) == 0 {
-		lines = append(lines, "No move cost its player a chance the AI could measure.")
-	} else {
-		lines = append(lines, "The moves that cost their player most:")
-	}
+	var lines []string
 	var marks []int
-	for _, c := range costly {
-		marks = append(marks, c.N)
-		line := fmt.Sprintf("Move %d, %s %s: %s → %s", c.N, name(c.Seat), c.Played, pct(c.Before), pct(c.After))
-		if c.Best != "" {
-			line += fmt.Sprintf("; %s kept %s", c.Best, pct(c.Kept))
+	title := fmt.Sprintf("%s · game #%d · chance of winning", gameName(g.Setup.Game), g.ID)
+	line := func(p tessera.AnalysedPosition) []float64 { return p.Win }
+	if d, ok := Decompose(g.Setup, g.Moves, a.Positions, engine.NoSeat); ok {
+		lines = []string{fmt.Sprintf("**Analysis** of %s, game #%d (%s), %s a position.", gameName(g.Setup.Game), g.ID, strings.Join(names, " vs "), plural(a.Iterations, "playout"))}
+		more, mk := partsLines(g, d, name)
+		lines, marks = append(lines, more...), mk
+		if d.Luckless {
+			title += " · the whole board, as every player sees it"
+		} else {
+			title += " · a spectator's view, no hand"
 		}
-		lines = append(lines, "• "+line)
+		line = func(p tessera.AnalysedPosition) []float64 { return p.Public }
+	} else {
+		lines, marks = costlyLines(g, a, names, name)
 	}
 	m := Message{Text: strings.Join(lines, "\n")}
 	if wc, ok := s.renderer.(WinCharter); ok {
-		chart := picture.WinChart{Title: fmt.Sprintf("%s · game #%d · chance of winning", gameName(g.Setup.Game), g.ID), Marks: marks}
+		chart := picture.WinChart{Title: title, Marks: marks}
 		colors := seatColors(g)
 		for seat := range names {
 			cs := picture.ChartSeat{Name: name(seat)}
@@ -178,8 +179,8 @@ func (s *Service) AnalysisMessage(g *tessera.Game, a *tessera.Analysis, result b
 			}
 			for _, p := range a.Positions {
 				v := 0.0
-				if seat < len(p.Win) {
-					v = p.Win[seat]
+				if w := line(p); seat < len(w) {
+					v = w[seat]
 				}
 				cs.Chance = append(cs.Chance, v)
 			}
@@ -192,6 +193,32 @@ func (s *Service) AnalysisMessage(g *tessera.Game, a *tessera.Analysis, result b
 		m.Files = []File{{Name: fmt.Sprintf("game-%d-analysis.png", g.ID), Data: data}}
 	}
 	return m, nil
+}
+
+// costlyLines are the result's lines of an analysis made before issue #49:
+// the chances from the view of each position's mover, and the moves
+// whose player's chance fell most across them.
+func costlyLines(g *tessera.Game, a *tessera.Analysis, names []string, name func(int) string) (lines []string, marks []int) {
+	costly := Costliest(a.Positions, costlyShown)
+	lines = []string{fmt.Sprintf("**Analysis** of %s, game #%d (%s): each player's chance of winning, as the player to move could judge it (%s a position).",
+		gameName(g.Setup.Game), g.ID, strings.Join(names, " vs "), plural(a.Iterations, "playout"))}
+	for seat := range names {
+		lines = append(lines, fmt.Sprintf("%s: %s", name(seat), course(a.Positions, seat)))
+	}
+	if len(costly) == 0 {
+		lines = append(lines, "No move cost its player a chance the AI could measure.")
+	} else {
+		lines = append(lines, "The moves that cost their player most:")
+	}
+	for _, c := range costly {
+		marks = append(marks, c.N)
+		line := fmt.Sprintf("Move %d, %s %s: %s → %s", c.N, name(c.Seat), c.Played, pct(c.Before), pct(c.After))
+		if c.Best != "" {
+			line += fmt.Sprintf("; %s kept %s", c.Best, pct(c.Kept))
+		}
+		lines = append(lines, "• "+line)
+	}
+	return lines, marks
 }
 
 // seatColors are the seats' colours in g's pictures (none when its

@@ -128,7 +128,7 @@ func TestAnalyzeEveryGame(t *testing.T) {
 					t.Fatalf("position %d: chances %v", i, p.Win)
 				}
 			}
-			again := h.ok(h.svc.Analyze(h.req(bo), fmt.Sprint(id)))
+			again := h.ok(h.svc.Analyze(h.req(cy), fmt.Sprint(id))) // not a player: the shared analysis only (a player's has their own view too, TestAnalysisParts)
 			if again.Text != text || len(again.Files) != 1 || string(again.Files[0].Data) != string(png) {
 				t.Fatalf("asked again: %q, %d files", again.Text, len(again.Files))
 			}

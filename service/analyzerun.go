@@ -26,9 +26,11 @@ const MaxAnalysisIterations = 200000
 // AnalyzePositions analyses the positions of a game played from setup
 // with moves (the record's entries), from position len(done) on, and
 // returns every position: before each entry, then the end. Each
-// position is judged from the information of its seat to move, with
-// iterations of search, deterministically for seed, its chances mapped by
-// the game's calibration map (ai.Calibrated). progress, when set,
+// position is judged by ai.AnalyzeStep (the mover's search, the move
+// played from the mover's information, and where the game hides
+// something a spectator's and each seat's own view), with iterations of
+// search, deterministically for seed, its chances mapped by the game's
+// calibration map (ai.Calibrated). progress, when set,
 // is called after each position with all of them so far; its error stops
 // the analysis and is returned, as is ctx's.
 func AnalyzePositions(ctx context.Context, setup engine.Setup, moves []tessera.MoveEntry, iterations int, seed uint64, done []tessera.AnalysedPosition, progress func([]tessera.AnalysedPosition) error) ([]tessera.AnalysedPosition, error) {
@@ -53,27 +55,20 @@ func AnalyzePositions(ctx context.Context, setup engine.Setup, moves []tessera.M
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		p, err := ai.Analyze(ctx, st, budget, aiSeed(seed, i, 0))
+		played := ""
+		if i < len(moves) && moves[i].Seat == int(st.ToMove()) && moves[i].Text != "resign" && moves[i].Text != "timeout" {
+			played = moves[i].Text
+		}
+		step, err := ai.AnalyzeStep(ctx, st, played, budget, aiSeed(seed, i, 0))
 		if err != nil {
 			return out, fmt.Errorf("position after %s: %w", plural(i, "move"), err)
 		}
-		cal := func(w []float64) []float64 { // the game's calibration map, if it has one
-			if w == nil {
-				return nil
-			}
-			return ai.Calibrated(setup.Game, w, p.Seat)
-		}
-		ap := tessera.AnalysedPosition{Seat: int(p.Seat), Win: cal(p.Win), Best: p.Best, BestWin: cal(p.BestWin)}
+		ap := tessera.AnalysedPosition{Seat: int(step.Mover), Win: step.Win, Best: step.Best, BestWin: step.BestWin,
+			PlayedWin: step.PlayedWin, Public: step.Public, Own: step.Own}
 		if i < len(moves) {
-			m := moves[i]
-			ap.Played = m.Text
-			if m.Seat == ap.Seat {
-				if w, ok := p.After(m.Text); ok {
-					ap.PlayedWin = cal(w)
-				}
-			}
-			if err := applyEntry(st, m); err != nil {
-				return out, fmt.Errorf("move %d %q: %w", i+1, m.Text, err)
+			ap.Played = moves[i].Text
+			if err := applyEntry(st, moves[i]); err != nil {
+				return out, fmt.Errorf("move %d %q: %w", i+1, moves[i].Text, err)
 			}
 		} else {
 			ap.Best, ap.BestWin = "", nil

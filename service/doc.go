@@ -37,7 +37,9 @@
 //   - Tournaments (/tournament): tournamentcmd.go (its subcommands),
 //     tournament.go (making, joining, leaving, starting, cancelling an
 //     event; its buttons), tournamentround.go (seeding, pairing rounds,
-//     a game's result in its event, knockout matches, withdrawals),
+//     a game's result in its event, knockout matches, withdrawals and
+//     the leaves a crash interrupted), tournamentbye.go (/tournament
+//     bye: a round sat out on request, within the organiser's limits),
 //     eventtext.go (the event's post, thread, standings and pairings).
 //   - The companion web pages (package web drives them): weblink.go (game
 //     page addresses and players' signed private links), link.go (/link),

@@ -16,13 +16,14 @@ import (
 	"tessera/tournament"
 )
 
-// tieBreakAbbrev are the tie-breaks' column heads, short enough for a
-// column of numbers; the picture's footer spells them out.
-var tieBreakAbbrev = map[string]string{
-	tournament.SonnebornBerger: "SB",
-	tournament.DirectEncounter: "DE",
-	tournament.BuchholzCut1:    "BH1",
-	tournament.OpponentsPoints: "OP",
+// tieBreakAbbrev is a tie-break's column head, short enough for a
+// column of numbers: C.07's acronym, Buchholz cut 1 as BH1; the
+// picture's footer spells them out.
+func tieBreakAbbrev(code string) string {
+	if code == tournament.TBBuchholzCut1 {
+		return "BH1"
+	}
+	return code
 }
 
 // StandingsPicture draws an event's standings as they are now: rank,
@@ -56,13 +57,11 @@ func StandingsTable(e *tessera.Event) (picture.Standings, error) {
 	}
 	t := picture.Standings{Title: fmt.Sprintf("%s · event #%d", title, e.ID), Subtitle: standingsSubtitle(e)}
 	var legend []string
-	for _, name := range tournament.TieBreakNames(e.Pairing.Format) {
-		abbrev := tieBreakAbbrev[name]
-		if abbrev == "" {
-			abbrev = name
-		}
+	codes := e.Pairing.TieBreakCodes()
+	for _, code := range codes[:min(len(codes), picture.MaxTieBreakColumns)] {
+		abbrev := tieBreakAbbrev(code)
 		t.Columns = append(t.Columns, abbrev)
-		legend = append(legend, abbrev+": "+name)
+		legend = append(legend, abbrev+": "+tournament.TieBreakName(code))
 	}
 	withdrawn := false
 	for _, line := range st {
@@ -72,7 +71,7 @@ func StandingsTable(e *tessera.Event) (picture.Standings, error) {
 			name = line.ID
 		}
 		row := picture.StandingsRow{Rank: strconv.Itoa(line.Rank), Name: name, Points: number(line.Points), Played: line.Games, Withdrawn: p.Withdrawn}
-		for _, tb := range line.TieBreaks {
+		for _, tb := range line.TieBreaks[:min(len(line.TieBreaks), picture.MaxTieBreakColumns)] {
 			row.TieBreaks = append(row.TieBreaks, number(tb.Value))
 		}
 		withdrawn = withdrawn || p.Withdrawn
@@ -103,25 +102,8 @@ func standingsSubtitle(e *tessera.Event) string {
 	case tessera.EventCancelled:
 		return "Cancelled"
 	}
-	done := 0
-	for _, rd := range e.Pairing.Played {
-		complete := true
-		for _, t := range rd.Tables {
-			complete = complete && t.Played()
-		}
-		if !complete {
-			break
-		}
-		done++
-	}
-	of := ""
-	if e.Pairing.Rounds > 0 {
-		of = fmt.Sprintf(" of %d", e.Pairing.Rounds)
-	}
-	if done == 0 {
-		return fmt.Sprintf("Round 1%s in play", of)
-	}
-	return fmt.Sprintf("After round %d%s", done, of)
+	t := progressText(e)
+	return strings.ToUpper(t[:1]) + t[1:]
 }
 
 // WriteTRF writes a two-player event as FIDE's tournament report file

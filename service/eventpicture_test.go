@@ -36,11 +36,13 @@ func TestStandingsTable(t *testing.T) {
 	want := picture.Standings{
 		Title:    "Closure Round Robin · event #7",
 		Subtitle: "After round 1 of 3",
-		Columns:  []string{"SB", "DE"},
+		Columns:  []string{"SB", "DE"}, // the picture's two; the text has WIN too
+		// Bo and Cy are equal on everything: the lot drawn from the
+		// event's seed (0) puts Cy first.
 		Rows: []picture.StandingsRow{
 			{Rank: "1", Name: "Ana", Points: "1", TieBreaks: []string{"0", "0"}, Played: 1},
-			{Rank: "2", Name: "Bo", Points: "0", TieBreaks: []string{"0", "0"}, Played: 1},
-			{Rank: "3", Name: "Cy", Points: "0", TieBreaks: []string{"0", "0"}, Played: 0, Withdrawn: true},
+			{Rank: "2", Name: "Cy", Points: "0", TieBreaks: []string{"0", "0"}, Played: 0, Withdrawn: true},
+			{Rank: "3", Name: "Bo", Points: "0", TieBreaks: []string{"0", "0"}, Played: 1},
 		},
 		Footer: "SB: Sonneborn-Berger · DE: direct encounter · Games: games played · (left): no longer paired",
 	}

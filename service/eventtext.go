@@ -161,6 +161,65 @@ func roundText(e *tessera.Event) string {
 	return fmt.Sprintf("round %d", n)
 }
 
+// progressText says how far the standings go: the last round of which
+// every game is over, and the rounds still in play with the games they
+// have left. "after round 1; round 2 in play (1 game left)" while round
+// 2's last game is played, "after round 2 of 4" once it is over, "round
+// 1 of 3 in play (2 games left)" before any round is. A round robin,
+// whose rounds are all made at the start, may have several in play:
+// "after round 1; rounds 2 to 5 in play (7 games left)".
+func progressText(e *tessera.Event) string {
+	played := e.Pairing.Played
+	done := 0
+	for done < len(played) && roundOver(played[done]) {
+		done++
+	}
+	of := ""
+	if e.Pairing.Rounds > 0 {
+		of = fmt.Sprintf(" of %d", e.Pairing.Rounds)
+	}
+	if len(played) == 0 {
+		return "round 1" + of + " in play"
+	}
+	if done == len(played) {
+		return fmt.Sprintf("after round %d%s", done, of)
+	}
+	first, last, left := 0, 0, 0
+	for r := done; r < len(played); r++ {
+		for _, t := range played[r].Tables {
+			if !t.Played() {
+				if first == 0 {
+					first = r + 1
+				}
+				last = r + 1
+				left++
+			}
+		}
+	}
+	open := fmt.Sprintf("round %d", first)
+	if last > first {
+		open = fmt.Sprintf("rounds %d to %d", first, last)
+	}
+	games := fmt.Sprintf("(%s left)", plural(left, "game"))
+	if done == 0 {
+		if last == first {
+			open += of
+		}
+		return open + " in play " + games
+	}
+	return fmt.Sprintf("after round %d; %s in play %s", done, open, games)
+}
+
+// roundOver reports whether every game of a round has its result.
+func roundOver(rd tournament.Round) bool {
+	for _, t := range rd.Tables {
+		if !t.Played() {
+			return false
+		}
+	}
+	return true
+}
+
 // EventThreadName is the name of the event's thread.
 func (s *Service) EventThreadName(e *tessera.Event) string {
 	return clipTo(fmt.Sprintf("🏆 %s (#%d)", e.Pairing.Name, e.ID), 100)
@@ -265,7 +324,11 @@ func (s *Service) EventStandings(req Request, ref string) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	head := fmt.Sprintf("Standings of %s after %s:", eventTitle(e), roundText(e))
+	progress := progressText(e)
+	head := fmt.Sprintf("Standings of %s %s:", eventTitle(e), progress)
+	if !strings.HasPrefix(progress, "after") {
+		head = fmt.Sprintf("Standings of %s, %s:", eventTitle(e), progress)
+	}
 	if e.Status == tessera.EventFinished {
 		head = fmt.Sprintf("Final standings of %s. %s", eventTitle(e), s.winnerLine(e))
 	}

@@ -78,7 +78,24 @@ type NewEventRequest struct {
 	Unrated bool
 	BestOf  int
 	AI      string // a level: the computer enters as a house player
+	// TieBreaks are the organiser's tie-breaks by C.07's acronyms
+	// ("BH-C1, SB, WIN"); "" is the format's defaults.
+	TieBreaks string
+	// The limits on the byes a player may ask for (Swiss events only):
+	// half-point byes and zero-point absences over the event (nil: the
+	// default, DefaultHalfByes and DefaultZeroByes; 0: none), and the last
+	// round one may be asked for (0: any).
+	HalfByes, ZeroByes *int
+	ByesUntil          int
 }
+
+// The byes a player of a Swiss event may ask for when the organiser says
+// nothing: one of each, as correspondence events run for weeks and
+// players go away; the organiser may allow more, or none.
+const (
+	DefaultHalfByes = 1
+	DefaultZeroByes = 1
+)
 
 // DefaultEventClock is an event's clock when none is given: a round must
 // end, so an event never plays without one.
@@ -136,6 +153,9 @@ func (s *Service) NewEvent(req Request, r NewEventRequest) (Reply, error) {
 		return Reply{}, err
 	}
 	e.Pairing.Rounds = r.Rounds
+	if err := eventTieBreaksAndByes(e, r); err != nil {
+		return Reply{}, err
+	}
 	clock := r.Clock
 	if strings.TrimSpace(clock) == "" {
 		clock = DefaultEventClock
@@ -276,6 +296,58 @@ func checkEventNumbers(e *tessera.Event, r NewEventRequest, tableSeries bool, si
 		return errorf(tessera.EINVALID, "max: (%d) is below min: (%d); give max: at least min:.", e.Max, e.Min)
 	}
 	return nil
+}
+
+// eventTieBreaksAndByes reads tiebreaks: and the limits on requested
+// byes (half-byes:, zero-byes:, byes-until:), which only Swiss events
+// take.
+func eventTieBreaksAndByes(e *tessera.Event, r NewEventRequest) error {
+	f := e.Pairing.Format
+	if strings.TrimSpace(r.TieBreaks) != "" {
+		tbs, err := tournament.ParseTieBreaks(f, r.TieBreaks)
+		if err != nil {
+			return errorf(tessera.EINVALID, "%s.", libraryWords(err))
+		}
+		e.Pairing.TieBreaks = tbs
+	}
+	swiss := f == tournament.FormatSwiss || f == tournament.FormatTables
+	if !swiss {
+		if r.HalfByes != nil || r.ZeroByes != nil || r.ByesUntil != 0 {
+			return errorf(tessera.EINVALID, "half-byes:, zero-byes: and byes-until: are for swiss and swiss-tables events (a %s pairs every round in advance); leave them out.", f)
+		}
+		return nil
+	}
+	limit := func(v *int, def int, name string) (int, error) {
+		if v == nil {
+			return def, nil
+		}
+		if *v < 0 || *v > maxEventRounds {
+			return 0, errorf(tessera.EINVALID, "Give %s from 0 (none) to %d.", name, maxEventRounds)
+		}
+		return *v, nil
+	}
+	var err error
+	if e.Pairing.MaxHalfByes, err = limit(r.HalfByes, DefaultHalfByes, "half-byes:"); err != nil {
+		return err
+	}
+	if e.Pairing.MaxZeroByes, err = limit(r.ZeroByes, DefaultZeroByes, "zero-byes:"); err != nil {
+		return err
+	}
+	if r.ByesUntil < 0 || r.ByesUntil > maxEventRounds || (r.Rounds > 0 && r.ByesUntil > r.Rounds) {
+		return errorf(tessera.EINVALID, "Give byes-until: a round of the event (1 to %d), or leave it out for any round.", max(r.Rounds, 1))
+	}
+	e.Pairing.LastByeRound = r.ByesUntil
+	return nil
+}
+
+// libraryWords is a tournament package error as a sentence for a player:
+// without the package's prefix, capitalised.
+func libraryWords(err error) string {
+	t := strings.TrimPrefix(err.Error(), "tournament: ")
+	if t == "" {
+		return t
+	}
+	return strings.ToUpper(t[:1]) + t[1:]
 }
 
 // parseStarts reads starts: a span from now ("2d", "36h") or a date and

@@ -115,7 +115,7 @@ func TestTournamentSubcommandsTyped(t *testing.T) {
 	elsewhere := h.req(ana)
 	elsewhere.GuildID = "other"
 	cmd, ok := service.LookupCommand("tournament")
-	if !ok || len(cmd.Subcommands) != 9 || cmd.Run != nil || len(cmd.Options) != 0 {
+	if !ok || len(cmd.Subcommands) != 10 || cmd.Run != nil || len(cmd.Options) != 0 {
 		t.Fatalf("/tournament: %+v", cmd)
 	}
 	values := []any{"", " ", "#", "#0", "-1", "99999999999999999999999", "🏆", strings.Repeat("x", 300), "1; DROP", fmt.Sprint(id), -5, 0, 1 << 40, true, service.User{}, service.User{ID: "2", Name: "Bo"}}

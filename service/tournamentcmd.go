@@ -8,10 +8,10 @@ import (
 )
 
 // tournamentCommand is /tournament's entry in the table: its subcommands
-// (new, list, standings, pairings, start, join, leave, remove, cancel),
+// (new, list, standings, pairings, start, join, leave, bye, remove, cancel),
 // each with its own options and handler.
 func tournamentCommand() Command {
-	var two, twenty, nine, huge = 2.0, float64(maxEventRounds), float64(maxBestOf), 300.0
+	var zero, two, twenty, nine, huge = 0.0, 2.0, float64(maxEventRounds), float64(maxBestOf), 300.0
 	return Command{Name: "tournament", Description: "Tournaments in this server: round robins, Swiss events, knockouts", InServer: true, Subcommands: []Command{
 		{Name: "new", Description: "Post a tournament that players join with its buttons", InServer: true, Public: true, Run: runTournamentNew, Options: []Option{
 			gameOption(true),
@@ -28,6 +28,10 @@ func tournamentCommand() Command {
 			{Type: IntegerOption, Name: "best-of", Description: "Games a knockout match (default 1)", MinValue: &one, MaxValue: nine},
 			{Type: StringOption, Name: "ai", Description: "Enter me as a house player at this level", Choices: []Choice{
 				{Name: "easy", Value: "easy"}, {Name: "normal", Value: "normal"}, {Name: "hard", Value: "hard"}}},
+			{Type: StringOption, Name: "tiebreaks", Description: "FIDE tie-breaks in order, e.g. BH-C1,SB,WIN (default by format)", MaxLength: 60},
+			{Type: IntegerOption, Name: "half-byes", Description: "Half-point byes a player may ask for (swiss; default 1, 0 none)", MinValue: &zero, MaxValue: twenty},
+			{Type: IntegerOption, Name: "zero-byes", Description: "Zero-point byes a player may ask for (swiss; default 1, 0 none)", MinValue: &zero, MaxValue: twenty},
+			{Type: IntegerOption, Name: "byes-until", Description: "Last round a bye may be asked for (swiss; default any)", MinValue: &one, MaxValue: twenty},
 		}},
 		{Name: "list", Description: "This server's tournaments", Run: runTournamentList},
 		{Name: "standings", Description: "A tournament's standings, as text and a picture", Run: runTournamentStandings, Options: []Option{eventRef}},
@@ -38,6 +42,13 @@ func tournamentCommand() Command {
 		{Name: "start", Description: "Start a tournament now (its organiser, or Manage Server)", Run: onEvent((*Service).StartEvent), Options: []Option{eventRef}},
 		{Name: "join", Description: "Enter a tournament that takes entries", Run: onEvent((*Service).JoinEvent), Options: []Option{eventRef}},
 		{Name: "leave", Description: "Leave a tournament (asks to confirm once it runs)", Run: onEvent((*Service).LeaveEvent), Options: []Option{eventRef}},
+		{Name: "bye", Description: "Sit out a round of a Swiss tournament (within the organiser's limits)", Run: runTournamentBye, Options: []Option{
+			{Type: IntegerOption, Name: "round", Description: "Which round (default the next to be paired)", MinValue: &one, MaxValue: twenty},
+			{Type: StringOption, Name: "kind", Description: "half: half a point (default); zero: no points", Choices: []Choice{
+				{Name: "half a point", Value: "half"}, {Name: "no points", Value: "zero"}}},
+			{Type: BooleanOption, Name: "cancel", Description: "Take back a bye you asked for"},
+			eventRef,
+		}},
 		{Name: "remove", Description: "Take a player out of a tournament (its organiser, or Manage Server)", Run: runTournamentRemove, Options: []Option{
 			{Type: StringOption, Name: "event", Description: eventRef.Description, Complete: completeEvent, Required: true},
 			{Type: UserOption, Name: "user", Description: "Whom to remove", Required: true},
@@ -69,7 +80,21 @@ func runTournamentNew(s *Service, req Request, in Args) (Reply, error) {
 	if rated, given := in.Bool("rated"); given && !rated {
 		r.Unrated = true
 	}
+	r.TieBreaks, r.ByesUntil = in.String("tiebreaks"), in.Int("byes-until")
+	if _, given := in["half-byes"]; given {
+		n := in.Int("half-byes")
+		r.HalfByes = &n
+	}
+	if _, given := in["zero-byes"]; given {
+		n := in.Int("zero-byes")
+		r.ZeroByes = &n
+	}
 	return s.NewEvent(req, r)
+}
+
+func runTournamentBye(s *Service, req Request, in Args) (Reply, error) {
+	cancel, _ := in.Bool("cancel")
+	return s.EventBye(req, in.String("event"), in.Int("round"), in.String("kind"), cancel)
 }
 
 func runTournamentList(s *Service, req Request, _ Args) (Reply, error) { return s.ListEvents(req) }

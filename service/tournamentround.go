@@ -522,6 +522,14 @@ func (s *Service) advanceKnockout(ctx context.Context, tx storage.Tx, e *tessera
 // withdrawConfirmed withdraws a player from a running event (their Leave
 // confirmed, or their removal): they are no longer paired, and each of
 // their games in play is resigned through the game's own transaction.
+//
+// The withdrawal is committed first and is itself the record of what is
+// owed: a running event never keeps a withdrawn player's game in play.
+// Should the process die before every resignation is committed, the
+// scheduler's next tick finds the games left (completeLeaves) and
+// resigns them, so a crash at any point leaves either no withdrawal or
+// one that is completed within a tick, never a round waiting on a game
+// nobody will play.
 func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Reply, error) {
 	ctx := req.Context()
 	var name string
@@ -547,7 +555,9 @@ func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Repl
 			return errorf(tessera.EINVALID, "%s is %s; nobody leaves it now.", eventTitle(e), eventStatusWord(e))
 		}
 		name = e.Pairing.Players[i].Name
-		e.Pairing.Players[i].Withdrawn = true
+		if err := e.Pairing.Withdraw(userID); err != nil {
+			return err
+		}
 		e.Updated = s.now().UTC()
 		how := "left"
 		if userID != req.User.ID {
@@ -627,20 +637,84 @@ func (s *Service) resignSeat(ctx context.Context, gameID uint64, seat int) (bool
 	}
 }
 
-// startDueEvents starts the open events whose starts: has come (the
-// scheduler's tick), calling off those with too few players.
+// startDueEvents is the tournaments' part of the scheduler's tick: it
+// completes the leaves a crash interrupted (completeLeaves), then starts
+// the open events whose starts: has come, calling off those with too few
+// players.
 func (s *Service) startDueEvents(ctx context.Context, now time.Time) (int, error) {
+	n, err := s.completeLeaves(ctx, now)
+	if err != nil {
+		s.log.Error("tournament: cannot complete the leaves owed", "err", err)
+	}
 	due, err := s.store.EventsDue(ctx, now)
 	if err != nil {
-		return 0, err
+		return n, err
 	}
-	n := 0
 	for _, id := range due {
 		if _, err := s.startEvent(ctx, id, "", true); err != nil {
 			s.log.Error("tournament: cannot start an event at its time", "event", id, "err", err)
 			continue
 		}
 		n++
+	}
+	return n, nil
+}
+
+// inPlayHorizon reaches past any deadline a clock sets, so that
+// Due(now+inPlayHorizon) lists every game in play with a clock (every
+// tournament game has one: clock:none is refused at new).
+const inPlayHorizon = 100 * 365 * 24 * time.Hour
+
+// completeLeaves resigns every game in play of a player who has left a
+// running event: the games a leave did not get to before its process
+// died. It reads the games in play from the clocks' index (cheaper than
+// remind's scan of every game), their events once each, and resigns
+// through resignSeat, which does nothing to a game already over, so two
+// processes' ticks, or a tick and the leave itself, resign a game once.
+// It returns how many games it resigned.
+func (s *Service) completeLeaves(ctx context.Context, now time.Time) (int, error) {
+	ids, err := s.store.Due(ctx, now.Add(inPlayHorizon))
+	if err != nil {
+		return 0, err
+	}
+	var events []uint64
+	seen := map[uint64]bool{}
+	for _, id := range ids {
+		g, err := s.store.Game(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if g.Event != 0 && g.Status == tessera.StatusPlaying && !seen[g.Event] {
+			seen[g.Event] = true
+			events = append(events, g.Event)
+		}
+	}
+	slices.Sort(events)
+	n := 0
+	for _, id := range events {
+		e, err := s.store.Event(ctx, id)
+		if errors.Is(err, storage.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		if e.Status != tessera.EventRunning {
+			continue
+		}
+		for _, p := range e.Pairing.Players {
+			if !p.Withdrawn {
+				continue
+			}
+			k, err := s.resignEntrant(ctx, e, p.ID)
+			n += k
+			if err != nil {
+				return n, err
+			}
+			if k > 0 {
+				s.log.Info("tournament: resigned the games of a player who left", "event", e.ID, "player", p.ID, "games", k)
+			}
+		}
 	}
 	return n, nil
 }

@@ -6,34 +6,43 @@ import (
 )
 
 // Dutch pairs the next round of a two-player Swiss event by FIDE's Dutch
-// system (C.04.3, the 2017 rules), seat 1 playing white. The event's
-// players not withdrawn are paired; its played rounds must all have
-// their results. The first round's colours come from the event's seed;
+// system (C.04.3), seat 1 playing white, by the version of the rules the
+// event is paired by (Event.PairingRules: 2025 for a new event, 2017 for
+// one begun before); the round records it (Round.Rules). The event's
+// players not withdrawn and not absent by request are paired (those who
+// asked are the round's Absent); its played rounds must all have their
+// results. The first round's colours come from the event's seed;
 // Rounds, the rounds planned, says which round is the last (A.7).
 //
 // The brackets are paired from the top score down, each bracket's
 // candidates tried in the rules' order (S1 against S2, transpositions of
 // S2, then exchanges between S1 and S2; moved-down players first in a
-// heterogeneous bracket) and judged by the criteria in order:
+// heterogeneous bracket) and judged by the criteria in order (the 2017
+// numbers):
 //
-//   - absolute: no two players meet twice (C.1), no second bye (C.2), no
-//     two players with the same absolute colour preference meet (C.3),
-//     and the rest of the round can still be paired (C.4);
+//   - absolute: no two players meet twice (C.1; forfeits are no
+//     meetings), no bye to a player not eligible (C.2), no two players
+//     with the same absolute colour preference meet (C.3), and the rest
+//     of the round can still be paired (C.4); by the 2025 rules also the
+//     bye to the lowest score that can take it (C.5 of 2025);
 //   - quality: the most pairs (C.5), the smallest score differences
-//     (C.6, the PSD), the next bracket's pairs and PSD (C.7), in the last
-//     round the fewest topscorers (or their opponents) with a colour
-//     difference past ±2 (C.8) or a third colour in a row (C.9), the
-//     fewest players denied their colour preference
-//     (C.10), their strong preference (C.11), the fewest repeated down-
-//     and upfloats of the last round and the one before (C.12 to C.15)
-//     and the smallest score differences of those (C.16 to C.19).
+//     (C.6, the PSD; 2025: the most pairs of the highest scores), the
+//     next bracket's pairs and PSD (C.7; 2025: its pairs and scores,
+//     within the whole round), by the 2025 rules the bye to the player
+//     who has played the most games (C.9 of 2025), in the last round the
+//     fewest topscorers (or their opponents) with a colour difference
+//     past ±2 (C.8) or a third colour in a row (C.9), the fewest players
+//     denied their colour preference (C.10), their strong preference
+//     (C.11), the fewest repeated down- and upfloats of the last round
+//     and the one before (C.12 to C.15) and the smallest score
+//     differences of those (C.16 to C.19; 2025: their scores).
 //
 // The first candidate that breaks no quality criterion is taken; when
 // none does, the best found. The bye (one point) goes to the player the
-// last bracket leaves, which is the lowest-ranked player of the lowest
-// score without a bye so far. The search gives up on a bracket after a
-// bounded number of candidates, keeping the best found;
-// docs/tournaments.md reports how often this agrees with bbpPairings.
+// last bracket leaves. The search gives up on a bracket after a bounded
+// number of candidates, keeping the best found; docs/tournaments.md
+// reports how often this agrees with bbpPairings v5.0.1 (2017) and
+// v6.0.0 (2025).
 func Dutch(e Event) (Round, error) {
 	if e.seats() != 2 {
 		return Round{}, fmt.Errorf("tournament: the Dutch system pairs two players, not tables of %d", e.seats())
@@ -58,7 +67,13 @@ func Dutch(e Event) (Round, error) {
 	if len(d.ps) < 2 {
 		return Round{}, fmt.Errorf("%w: a Swiss round needs 2 players to pair, got %d", ErrTooFewPlayers, len(d.ps))
 	}
-	return d.pair()
+	rd, err := d.pair()
+	if err != nil {
+		return Round{}, err
+	}
+	rd.Absent = e.requestedFor(len(e.Played) + 1)
+	rd.Rules = e.PairingRules()
+	return rd, nil
 }
 
 // swissPlayer is a player's history as the Dutch rules read it.
@@ -68,7 +83,8 @@ type swissPlayer struct {
 	score   int   // in half points
 	colours []int // of the games played, in order: 0 white (seat 1), 1 black
 	met     map[string]bool
-	hadBye  bool  // a pairing-allocated bye already (C.2)
+	hadBye  bool  // not eligible for the pairing-allocated bye (C.2): had it, or a point without a game
+	played  int   // games played over the board
 	floats  []int // each round: -1 floated down (or had the bye), +1 up, 0 neither
 
 	prefColour, prefStrength, cd int  // pref() and diff(), kept once the history is read
@@ -137,19 +153,59 @@ type dutch struct {
 	ps        []*swissPlayer // to pair, in pairing-number order
 	initWhite bool           // the initial colour (E.5) is white
 	odd       bool           // one bye this round
-	memo      map[string]bool
+	rules     DutchRules
+	// byeScore (2025 rules, C.5): the bye goes to a player of this score,
+	// the lowest that leaves the round pairable; maxPlayed is the most
+	// games played by a player of that score (C.9).
+	byeScore, maxPlayed int
+	memo                map[string]bool
 }
 
 func newDutch(e Event) *dutch {
 	seeded := Seeded(e.Players)
 	all := map[string]*swissPlayer{}
 	var order []*swissPlayer
-	for i, p := range seeded {
-		sp := &swissPlayer{id: p.ID, num: i + 1, met: map[string]bool{}}
+	absent := map[string]bool{}
+	for _, a := range e.requestedFor(len(e.Played) + 1) {
+		absent[a.ID] = true
+	}
+	// Pairing numbers (A.2, C.04.2) count the players in seed order, but
+	// not one who has never been paired and is absent now (a player who
+	// asked to sit out the first rounds): bbpPairings's "effective
+	// pairing numbers", which E.5's parity reads.
+	paired := map[string]bool{}
+	for _, rd := range e.Played {
+		for _, t := range rd.Tables {
+			for _, id := range t.Seats {
+				paired[id] = true
+			}
+		}
+		for _, id := range rd.Byes {
+			paired[id] = true
+		}
+	}
+	num := 0
+	for _, p := range seeded {
+		sp := &swissPlayer{id: p.ID, met: map[string]bool{}}
 		all[p.ID] = sp
-		if !p.Withdrawn {
+		here := !p.Withdrawn && !absent[p.ID]
+		if here || paired[p.ID] {
+			num++
+			sp.num = num
+		}
+		if here {
 			order = append(order, sp)
 		}
+	}
+	rules := e.PairingRules()
+	// unplayedFloat is how a round without a game counts among the floats
+	// (C.12 to C.15 of 2017, their successors of 2025): in 2017 every
+	// unplayed round is a downfloat; in 2025 only one that scored.
+	unplayedFloat := func(halfPoints int) int {
+		if rules == Dutch2017 || halfPoints > 0 {
+			return -1
+		}
+		return 0
 	}
 	for _, rd := range e.Played {
 		before := map[string]int{}
@@ -161,9 +217,22 @@ func newDutch(e Event) *dutch {
 			pts := Points(t)
 			for s, id := range t.Seats {
 				sp, o := all[id], t.Seats[1-s]
+				got := int(pts[s] * 2)
+				sp.score += got
+				moved[id] = true
+				if t.Forfeit() {
+					// Unplayed: no meeting, no colour. A forfeit win
+					// is a point without a game: no pairing-allocated
+					// bye after it (C.2, both rules).
+					if got >= 2 {
+						sp.hadBye = true
+					}
+					sp.floats = append(sp.floats, unplayedFloat(got))
+					continue
+				}
+				sp.played++
 				sp.colours = append(sp.colours, s)
 				sp.met[o] = true
-				sp.score += int(pts[s] * 2)
 				f := 0
 				switch {
 				case before[o] > before[id]:
@@ -172,8 +241,20 @@ func newDutch(e Event) *dutch {
 					f = -1
 				}
 				sp.floats = append(sp.floats, f)
-				moved[id] = true
 			}
+		}
+		for _, a := range rd.Absent {
+			sp := all[a.ID]
+			got := int(RequestedByePoints(e, a.Bye) * 2)
+			sp.score += got
+			// 2025: any point without a game, a full-point bye too,
+			// excludes the pairing-allocated bye; 2017: only the
+			// pairing's own bye and forfeit wins did.
+			if rules == Dutch2025 && got >= 2 {
+				sp.hadBye = true
+			}
+			sp.floats = append(sp.floats, unplayedFloat(got))
+			moved[a.ID] = true
 		}
 		for _, id := range rd.Byes {
 			sp := all[id]
@@ -184,7 +265,7 @@ func newDutch(e Event) *dutch {
 		}
 		for id, sp := range all {
 			if !moved[id] {
-				sp.floats = append(sp.floats, 0)
+				sp.floats = append(sp.floats, unplayedFloat(0))
 			}
 		}
 	}
@@ -196,7 +277,7 @@ func newDutch(e Event) *dutch {
 		// points played for is a topscorer.
 		sp.top = last && sp.score > len(e.Played)
 	}
-	return &dutch{ps: order, initWhite: firstColourWhite(e.Seed), odd: len(order)%2 == 1, memo: map[string]bool{}}
+	return &dutch{ps: order, rules: rules, initWhite: firstColourWhite(e.Seed), odd: len(order)%2 == 1, memo: map[string]bool{}, byeScore: 1 << 30}
 }
 
 // compatible: the absolute criteria C.1 and C.3 for a pair (two
@@ -225,6 +306,9 @@ func (d *dutch) pair() (Round, error) {
 	if !d.completable(players) {
 		return Round{}, ErrUnpairable
 	}
+	if d.rules == Dutch2025 && d.odd {
+		d.chooseByeScore(players)
+	}
 	var pairs [][2]*swissPlayer
 	var bye *swissPlayer
 	var moved []*swissPlayer // moved-down players
@@ -241,7 +325,7 @@ func (d *dutch) pair() (Round, error) {
 		i = j
 	}
 	switch {
-	case len(moved) == 1 && d.odd && !moved[0].hadBye:
+	case len(moved) == 1 && d.odd && d.canBye(moved[0]):
 		bye = moved[0]
 	case len(moved) > 0:
 		return Round{}, ErrUnpairable // cannot happen: each bracket kept the rest completable
@@ -255,6 +339,36 @@ func (d *dutch) pair() (Round, error) {
 		rd.Byes = []string{bye.id}
 	}
 	return rd, nil
+}
+
+// canBye: the player may take the pairing-allocated bye (C.2), and in
+// the 2025 rules only from the lowest score that can take it (C.5).
+func (d *dutch) canBye(p *swissPlayer) bool {
+	return !p.hadBye && p.score <= d.byeScore
+}
+
+// chooseByeScore finds the 2025 rules' score of the bye (C.5: minimise
+// the score of the player who gets it): the lowest score from which an
+// eligible player can take the bye with the rest of the round pairable;
+// and, for C.9, the most games a player of that score has played.
+func (d *dutch) chooseByeScore(players []*swissPlayer) {
+	var scores []int
+	for i := len(players) - 1; i >= 0; i-- {
+		if s := players[i].score; len(scores) == 0 || scores[len(scores)-1] != s {
+			scores = append(scores, s)
+		}
+	}
+	for _, s := range scores {
+		d.byeScore, d.memo = s, map[string]bool{}
+		if d.completable(players) {
+			break
+		}
+	}
+	for _, p := range players {
+		if p.score == d.byeScore {
+			d.maxPlayed = max(d.maxPlayed, p.played)
+		}
+	}
 }
 
 // completable reports whether these players can all be paired under the
@@ -277,42 +391,27 @@ func (d *dutch) completable(ps []*swissPlayer) bool {
 }
 
 func (d *dutch) match(ps []*swissPlayer) bool {
-	if len(ps) == 0 {
+	n := len(ps)
+	if n == 0 {
 		return true
 	}
-	// The player with the fewest partners first keeps the search small.
-	best, fewest := 0, len(ps)+1
+	// With an odd count, one vertex more stands for the bye, joined to
+	// those who may take it.
+	verts := n + n%2
+	adj := make([][]int, verts)
 	for i, a := range ps {
-		n := 0
-		for _, b := range ps {
-			if a != b && compatible(a, b) {
-				n++
+		for j := i + 1; j < n; j++ {
+			if compatible(a, ps[j]) {
+				adj[i] = append(adj[i], j)
+				adj[j] = append(adj[j], i)
 			}
 		}
-		if len(ps)%2 == 1 && !a.hadBye {
-			n++
-		}
-		if n < fewest {
-			best, fewest = i, n
+		if n%2 == 1 && d.canBye(a) {
+			adj[i] = append(adj[i], n)
+			adj[n] = append(adj[n], i)
 		}
 	}
-	a := ps[best]
-	others := make([]*swissPlayer, 0, len(ps)-1)
-	others = append(append(others, ps[:best]...), ps[best+1:]...)
-	if len(ps)%2 == 1 && !a.hadBye && d.completable(others) {
-		return true
-	}
-	for i, b := range others {
-		if !compatible(a, b) {
-			continue
-		}
-		rest := make([]*swissPlayer, 0, len(others)-1)
-		rest = append(append(rest, others[:i]...), others[i+1:]...)
-		if d.completable(rest) {
-			return true
-		}
-	}
-	return false
+	return perfectMatching(verts, adj)
 }
 
 // colours seats a pair by the rules E.1 to E.5: white first.

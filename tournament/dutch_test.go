@@ -48,10 +48,14 @@ func checkSwissRound(t *testing.T, e Event, rd Round) {
 		seen[id]++
 	}
 	active := 0
+	away := map[string]bool{}
+	for _, a := range rd.Absent {
+		away[a.ID] = true
+	}
 	for _, p := range e.Players {
-		if p.Withdrawn {
+		if p.Withdrawn || away[p.ID] {
 			if seen[p.ID] != 0 {
-				t.Errorf("round %d: withdrawn %s is paired", len(e.Played)+1, p.ID)
+				t.Errorf("round %d: withdrawn or absent %s is paired", len(e.Played)+1, p.ID)
 			}
 			continue
 		}
@@ -66,8 +70,19 @@ func checkSwissRound(t *testing.T, e Event, rd Round) {
 	met := map[[2]string]bool{}
 	byes := map[string]bool{}
 	colours := map[string][]int{}
+	// Forfeits are no meetings and give no colours; a point without a
+	// game (a pairing bye, a forfeit win; by the 2025 rules a full-point
+	// bye too) excludes the bye as a bye does.
 	for _, old := range append(append([]Round(nil), e.Played...), rd) {
 		for _, tb := range old.Tables {
+			if tb.Forfeit() {
+				for s, id := range tb.Seats {
+					if !tb.forfeited(s) {
+						byes[id] = true
+					}
+				}
+				continue
+			}
 			a, b := tb.Seats[0], tb.Seats[1]
 			if a > b {
 				a, b = b, a
@@ -81,22 +96,22 @@ func checkSwissRound(t *testing.T, e Event, rd Round) {
 		}
 		for _, id := range old.Byes {
 			if byes[id] {
-				t.Errorf("round %d: %s has a second bye", len(e.Played)+1, id)
+				t.Errorf("round %d: %s has a second bye (or a bye after a point without a game)", len(e.Played)+1, id)
 			}
 			byes[id] = true
+		}
+		for _, a := range old.Absent {
+			if a.Bye == ByeFull && e.PairingRules() == Dutch2025 {
+				byes[a.ID] = true
+			}
 		}
 	}
 	exempt := map[string]bool{}
 	if len(e.Played)+1 == e.Rounds {
 		points := map[string]float64{}
-		for _, old := range e.Played {
-			for _, tb := range old.Tables {
-				for i, p := range Points(tb) {
-					points[tb.Seats[i]] += p
-				}
-			}
-			for _, id := range old.Byes {
-				points[id]++
+		for r := range e.Played {
+			for _, p := range e.Players {
+				points[p.ID] += e.Result(p.ID, r+1).Points
 			}
 		}
 		for _, tb := range rd.Tables {
@@ -184,6 +199,77 @@ func TestDutchProperties(t *testing.T) {
 	t.Logf("%d events stopped at an unpairable round", refused)
 }
 
+// The same properties on events with absences, requested byes,
+// withdrawals and forfeits (the comparison's generator), by both rules;
+// and by the 2025 rules the bye goes to the lowest score that leaves
+// the rest pairable (C.5), checked by brute force on small rounds.
+func TestDutchPropertiesAbsences(t *testing.T) {
+	g := generator{rng: rand.New(rand.NewSource(3)), absences: true}
+	rounds := 0
+	for trial := 0; trial < 60; trial++ {
+		rules := []DutchRules{Dutch2017, Dutch2025}[trial%2]
+		e := g.event(trial, rules)
+		for r := 0; r < e.Rounds; r++ {
+			g.beforeRound(&e)
+			rd, err := Dutch(e)
+			if err != nil {
+				if !errors.Is(err, ErrUnpairable) && !errors.Is(err, ErrTooFewPlayers) {
+					t.Fatal(err)
+				}
+				break
+			}
+			checkSwissRound(t, e, rd)
+			if rules == Dutch2025 && len(rd.Byes) == 1 {
+				d := newDutch(e)
+				var bye *swissPlayer
+				for _, p := range d.ps {
+					if p.id == rd.Byes[0] {
+						bye = p
+					}
+				}
+				for _, p := range d.ps {
+					if p.score < bye.score && !p.hadBye && len(d.ps) <= 16 && pairableWithout(e, p.id) {
+						t.Errorf("round %d: the bye to %s on %d half points, but %s on %d could take it", r+1, bye.id, bye.score, p.id, p.score)
+					}
+				}
+			}
+			g.results(&rd)
+			e.Played = append(e.Played, rd)
+			rounds++
+		}
+	}
+	t.Logf("%d rounds", rounds)
+}
+
+// pairableWithout reports by brute force whether the next round's
+// players but id can all be paired (no repeat, no two absolute colour
+// preferences alike).
+func pairableWithout(e Event, id string) bool {
+	d := newDutch(e)
+	var ps []*swissPlayer
+	for _, p := range d.ps {
+		if p.id != id {
+			ps = append(ps, p)
+		}
+	}
+	var rec func(ps []*swissPlayer) bool
+	rec = func(ps []*swissPlayer) bool {
+		if len(ps) == 0 {
+			return true
+		}
+		for j := 1; j < len(ps); j++ {
+			if compatible(ps[0], ps[j]) {
+				rest := append(append([]*swissPlayer(nil), ps[1:j]...), ps[j+1:]...)
+				if rec(rest) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return rec(ps)
+}
+
 // The first round: the top half against the bottom half, 1 against n/2+1,
 // the colours alternating down the boards from the drawn initial colour.
 func TestDutchFirstRound(t *testing.T) {
@@ -239,21 +325,28 @@ func TestDutchRefuses(t *testing.T) {
 	}
 }
 
-// BenchmarkDutch pairs round 5 of random events of 16 to 300 players
-// (docs/benchmarks.md).
+// BenchmarkDutch pairs round 5 of random events of 16 to 300 players,
+// by each version of the rules (docs/benchmarks.md).
 func BenchmarkDutch(b *testing.B) {
-	for _, n := range []int{16, 40, 100, 200, 300} {
-		e, err := randomEvent(nil, rand.New(rand.NewSource(int64(n))), n, 4, Dutch)
-		if err != nil {
-			b.Fatal(err)
+	for _, rules := range []DutchRules{Dutch2017, Dutch2025} {
+		pair := func(e Event) (Round, error) {
+			e.Rules = rules
+			return Dutch(e)
 		}
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			for b.Loop() {
-				if _, err := Dutch(e); err != nil {
-					b.Fatal(err)
-				}
+		for _, n := range []int{16, 40, 100, 200, 300} {
+			e, err := randomEvent(nil, rand.New(rand.NewSource(int64(n))), n, 4, pair)
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
+			e.Rules = rules
+			b.Run(fmt.Sprintf("%s/%d", rules, n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := Dutch(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -5,10 +5,11 @@ import "sort"
 // A bracket's quality criteria after C.7, in order (C.8 to C.19); each
 // only grows as pairs are added, so a partial candidate that is already
 // no better than the best found is dropped.
-type cost [12]int
+type cost [13]int
 
 const (
-	cTopDiff   = iota // C.8 topscorers (or opponents) past a colour difference of ±2
+	cByeGames  = iota // 2025 C.9: the games the bye's player has played fewer than the most at the bye's score
+	cTopDiff          // C.8 topscorers (or opponents) past a colour difference of ±2
 	cTopRow           // C.9 topscorers (or opponents) with a colour three times in a row
 	cColour           // C.10 players denied their colour preference
 	cStrong           // C.11 ... their strong (or absolute) preference
@@ -44,9 +45,11 @@ type bracketSearch struct {
 	pairs []([2]*swissPlayer) // the candidate being built
 	c     cost
 
-	bound     cost // no candidate of this level can cost less
-	firstOnly bool // any candidate will do (bestQuality's question)
-	lookOnly  bool // C.7 looks at the next bracket alone, not at the round's completion
+	bound     cost  // no candidate of this level can cost less
+	resScore  int   // the residents' score
+	scores    []int // the bracket's scores, the lowest first
+	firstOnly bool  // any candidate will do (bestQuality's question)
+	lookOnly  bool  // C.7 looks at the next bracket alone, not at the round's completion
 	c7        func(left []*swissPlayer) quality
 	target    *quality // C.7: only floaters that leave the next bracket this
 
@@ -81,6 +84,20 @@ func colourBound(ps []*swissPlayer, n int) cost {
 		c[cStrong] += max(0, strong[col]-free-n)
 	}
 	return c
+}
+
+// scoreWeight weighs a score of the bracket so that sums of weights
+// compare as counts by score, the highest score first: 512 to the power
+// of the score's rank in the bracket (counts stay under 512 at MaxPlayers;
+// past 6 moved-down scores the highest share a weight).
+func (s *bracketSearch) scoreWeight(score int) int {
+	r := 0
+	for i, sc := range s.scores {
+		if sc == score {
+			r = i
+		}
+	}
+	return 1 << (9 * min(r, 6))
 }
 
 // prune: this partial candidate cannot beat the best found.
@@ -131,11 +148,17 @@ func (s *bracketSearch) add(a, b *swissPlayer) cost {
 			hi, lo = lo, hi
 		}
 		diff := hi.score - lo.score
-		if hi.float(1) < 0 {
-			s.c[cDownDiff1] += diff
-		}
-		if hi.float(2) < 0 {
-			s.c[cDownDiff2] += diff
+		if s.d.rules == Dutch2025 {
+			// The 2025 rules weigh a repeated upfloat by its
+			// opponent's score, the higher first.
+			diff = s.scoreWeight(hi.score)
+		} else {
+			if hi.float(1) < 0 {
+				s.c[cDownDiff1] += diff
+			}
+			if hi.float(2) < 0 {
+				s.c[cDownDiff2] += diff
+			}
 		}
 		if lo.float(1) > 0 {
 			s.c[cUp1]++
@@ -159,12 +182,38 @@ func (s *bracketSearch) undo(saved cost) {
 // unpaired, who float down.
 func (s *bracketSearch) leaf(left []*swissPlayer) {
 	c := s.c
+	if d := s.d; d.rules == Dutch2025 && d.odd && len(left) == 1 && left[0].score == d.byeScore &&
+		(len(s.rest) == 0 || s.rest[0].score < d.byeScore) {
+		// The one player left is the bye's (no one below may take it):
+		// C.9 prefers the one who has played the most games.
+		c[cByeGames] = d.maxPlayed - left[0].played
+	}
 	for _, p := range left {
+		if s.d.rules == Dutch2025 && p.score > s.resScore {
+			// A moved-down player left unpaired was counted as a
+			// downfloater by the bracket it came from (bbpPairings v6
+			// counts a bracket's own residents only).
+			continue
+		}
 		if p.float(1) < 0 {
 			c[cDown1]++
 		}
 		if p.float(2) < 0 {
 			c[cDown2]++
+		}
+	}
+	if s.d.rules == Dutch2025 {
+		// The scores of repeated downfloaters: every player the bracket
+		// leaves unpaired (moved-down ones too) who floated down in the
+		// last round (or the one before), weighed by score, the higher
+		// first.
+		for _, p := range left {
+			if p.float(1) < 0 {
+				c[cDownDiff1] += s.scoreWeight(p.score)
+			}
+			if p.float(2) < 0 {
+				c[cDownDiff2] += s.scoreWeight(p.score)
+			}
 		}
 	}
 	if s.found && !c.less(s.best) {
@@ -389,7 +438,15 @@ type option struct {
 // options lists the outlines of a bracket's pairing, grouped in levels
 // of equal pairs and PSD, best first (C.5, C.6). The first nMDP players
 // of b are moved down from above, the rest are its residents.
-func options(b []*swissPlayer, nMDP int) [][]option {
+//
+// The 2017 rules judge an outline by its PSD: the score differences of
+// its pairs and of its floaters (one point below the bracket), the
+// largest first, smaller better. The 2025 rules maximise the scores
+// paired instead: the number of pairs whose higher player has the
+// highest score, then the next score, and so on (floaters count for
+// nothing). Both are written as a vector compared from the front,
+// smaller better; for 2025 the counts are negated.
+func (d *dutch) options(b []*swissPlayer, nMDP int) [][]option {
 	mdps, res := b[:nMDP], b[nMDP:]
 	low := res[0].score
 	var opts []option
@@ -418,6 +475,9 @@ func options(b []*swissPlayer, nMDP int) [][]option {
 					o.psd = append(o.psd, 0)
 				}
 				sort.Sort(sort.Reverse(sort.IntSlice(o.psd)))
+				if d.rules == Dutch2025 {
+					o.psd = scoresPaired(b, nMDP, sub, rem)
+				}
 				opts = append(opts, o)
 			}
 		}
@@ -433,6 +493,30 @@ func options(b []*swissPlayer, nMDP int) [][]option {
 		i = j
 	}
 	return levels
+}
+
+// scoresPaired is the 2025 rules' measure of an outline: for each score
+// of the bracket, the highest first, minus the pairs whose higher player
+// has it (the moved-down players paired count at their own score, the
+// residents' pairs at the residents').
+func scoresPaired(b []*swissPlayer, nMDP int, paired []int, rem int) []int {
+	var out []int
+	var scores []int
+	for _, p := range b {
+		if len(scores) == 0 || scores[len(scores)-1] != p.score {
+			scores = append(scores, p.score)
+			out = append(out, 0)
+		}
+	}
+	for _, i := range paired {
+		for k, sc := range scores {
+			if sc == b[i].score {
+				out[k]--
+			}
+		}
+	}
+	out[len(out)-1] -= rem
+	return out
 }
 
 // quality is what C.5 and C.6 judge of a bracket's pairing: its pairs
@@ -459,6 +543,13 @@ func (q quality) better(r quality) bool {
 // searchLevel tries the options of one level in order.
 func (s *bracketSearch) searchLevel(b []*swissPlayer, nMDP int, level []option) {
 	mdps, res := b[:nMDP], b[nMDP:]
+	s.resScore = res[0].score
+	s.scores = s.scores[:0]
+	for i := len(b) - 1; i >= 0; i-- {
+		if n := len(s.scores); n == 0 || s.scores[n-1] != b[i].score {
+			s.scores = append(s.scores, b[i].score)
+		}
+	}
 	s.bound = colourBound(b, level[0].pairs)
 	for _, o := range level {
 		s.nodes = 0
@@ -492,7 +583,7 @@ func (d *dutch) bestQuality(b []*swissPlayer, nMDP int, rest []*swissPlayer, loo
 	if len(b) == nMDP {
 		return quality{psd: []int{}}
 	}
-	for _, level := range options(b, nMDP) {
+	for _, level := range d.options(b, nMDP) {
 		s := &bracketSearch{d: d, rest: rest, firstOnly: true, lookOnly: lookOnly}
 		s.searchLevel(b, nMDP, level)
 		if s.found {
@@ -571,7 +662,7 @@ func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*
 		}
 	}
 	lookAhead := len(rest) > 0
-	for _, level := range options(b, nMDP) {
+	for _, level := range d.options(b, nMDP) {
 		if !lookAhead {
 			s := &bracketSearch{d: d, rest: rest}
 			s.searchLevel(b, nMDP, level)
@@ -591,7 +682,11 @@ func (d *dutch) bracket(b []*swissPlayer, nMDP int, rest []*swissPlayer) ([][2]*
 			}
 			nb := append(append([]*swissPlayer(nil), left...), next...)
 			sort.SliceStable(nb, func(i, j int) bool { return ranksAbove(nb[i], nb[j]) })
-			q := d.bestQuality(nb, len(left), below, len(below) > 0)
+			// The 2017 rules (as bbpPairings v5 reads them) judge the
+			// next bracket alone when more follow; the 2025 rules judge
+			// it within a pairing of the whole round, which also gives
+			// the bye to its score (C.5).
+			q := d.bestQuality(nb, len(left), below, len(below) > 0 && d.rules == Dutch2017)
 			memo[string(key)] = q
 			return q
 		}

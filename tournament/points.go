@@ -11,8 +11,10 @@ import (
 // and players who share places share those places' points equally. For
 // two players that is FIDE's 1, ½, 0; for three 2, 1, 0; for four
 // 3, 2, 1, 0. Places may be written densely ([1 1 2]) or by competition
-// ([1 1 3]): only their order counts. It returns nil for an unplayed
-// table.
+// ([1 1 3]): only their order counts. A seat that forfeited (did not
+// appear) scores nothing, whatever its place, and at two players the
+// other wins. It returns nil for a table
+// without a result.
 func Points(t Table) []float64 {
 	if !t.Played() {
 		return nil
@@ -37,6 +39,14 @@ func Points(t Table) []float64 {
 			out[order[pos]] = float64(sum) / float64(end-start)
 		}
 		start = end
+	}
+	for s := range out {
+		switch {
+		case t.forfeited(s):
+			out[s] = 0
+		case n == 2 && t.Forfeit():
+			out[s] = 1 // the opponent did not appear: a win, whatever the places say
+		}
 	}
 	return out
 }
@@ -83,6 +93,9 @@ func checkRounds(e Event) error {
 			if t.Places != nil && len(t.Places) != len(t.Seats) {
 				return fmt.Errorf("tournament: round %d has a table of %d with %d places", r+1, len(t.Seats), len(t.Places))
 			}
+			if t.Forfeited != nil && len(t.Forfeited) != len(t.Seats) {
+				return fmt.Errorf("tournament: round %d has a table of %d with %d forfeit marks", r+1, len(t.Seats), len(t.Forfeited))
+			}
 			for _, id := range t.Seats {
 				if err := place(id); err != nil {
 					return err
@@ -91,6 +104,14 @@ func checkRounds(e Event) error {
 		}
 		for _, id := range rd.Byes {
 			if err := place(id); err != nil {
+				return err
+			}
+		}
+		for _, a := range rd.Absent {
+			if a.Bye != ByeHalf && a.Bye != ByeZero && a.Bye != ByeFull {
+				return fmt.Errorf("tournament: round %d gives %q a bye of kind %q", r+1, a.ID, a.Bye)
+			}
+			if err := place(a.ID); err != nil {
 				return err
 			}
 		}

@@ -7,7 +7,12 @@ import "fmt"
 // by lot with Shuffle), an odd count adds a bye that each player has
 // once, and seats are balanced (each player sits first in half their
 // games, or one more or fewer). double plays the whole cycle twice, the
-// second time with every table's seats swapped. Tables carry no result.
+// second time with every table's seats swapped, and, as the
+// recommendation printed with FIDE's Berger tables (C.05, Annex 1) says,
+// with the first cycle's last two rounds in reverse order: played as
+// printed, the first cycle's last round and the second's first would
+// give two players of an even count three games of the same colour in a
+// row. Tables carry no result.
 func RoundRobin(ids []string, double bool) ([]Round, error) {
 	ps := make([]Player, len(ids))
 	for i, id := range ids {
@@ -57,7 +62,12 @@ func RoundRobin(ids []string, double bool) ([]Round, error) {
 		rounds = append(rounds, rd)
 	}
 	if double {
-		for _, rd := range rounds[:n-1] {
+		first := append([]Round(nil), rounds...)
+		if len(rounds) >= 3 {
+			last := len(rounds) - 1
+			rounds[last-1], rounds[last] = rounds[last], rounds[last-1]
+		}
+		for _, rd := range first {
 			var back Round
 			back.Byes = append(back.Byes, rd.Byes...)
 			for _, t := range rd.Tables {

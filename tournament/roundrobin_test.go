@@ -3,6 +3,7 @@ package tournament
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -119,6 +120,58 @@ func TestRoundRobinRefuses(t *testing.T) {
 	} {
 		if _, err := RoundRobin(c.ids, false); err == nil {
 			t.Errorf("%s: no error", c.why)
+		}
+	}
+}
+
+// A double round robin of four, worked by hand from the printed table
+// (1-4 2-3, 4-3 1-2, 2-4 3-1) with FIDE's recommendation: the first
+// cycle's last two rounds swapped, then the cycle as printed with the
+// colours reversed. Colours (seat 1 is white) of each player by round:
+//
+//	1: W B W B B W    2: W W B B W B    3: B W B W W B    4: B B W W B W
+//
+// As printed (no swap) player 1 would have B B B in rounds 3 to 5.
+func TestDoubleRoundRobinBergerRecommendation(t *testing.T) {
+	rounds, err := RoundRobin([]string{"1", "2", "3", "4"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, rd := range rounds {
+		var line []string
+		for _, tb := range rd.Tables {
+			line = append(line, tb.Seats[0]+"-"+tb.Seats[1])
+		}
+		got = append(got, line)
+	}
+	want := [][]string{{"1-4", "2-3"}, {"2-4", "3-1"}, {"4-3", "1-2"}, {"4-1", "3-2"}, {"3-4", "2-1"}, {"4-2", "1-3"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// No player of a double round robin of 3 to 20 plays three games in a
+// row with the same colour (byes skipped: the colour of one game and
+// the next is what a player feels), which the plain repeat of the cycle
+// gave two players of every even count.
+func TestDoubleRoundRobinNoThreeColoursInARow(t *testing.T) {
+	for n := 3; n <= 20; n++ {
+		rounds, err := RoundRobin(ids(n), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		colours := map[string][]byte{}
+		for _, rd := range rounds {
+			for _, tb := range rd.Tables {
+				colours[tb.Seats[0]] = append(colours[tb.Seats[0]], 'W')
+				colours[tb.Seats[1]] = append(colours[tb.Seats[1]], 'B')
+			}
+		}
+		for p, cs := range colours {
+			if strings.Contains(string(cs), "WWW") || strings.Contains(string(cs), "BBB") {
+				t.Errorf("n=%d: %s plays %s", n, p, cs)
+			}
 		}
 	}
 }

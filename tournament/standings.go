@@ -1,17 +1,21 @@
 package tournament
 
 import (
+	"fmt"
+	"math"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Standing is one line of the standings.
 type Standing struct {
-	Rank      int        `json:"rank"` // 1 is first; players equal on everything are ordered by seed
+	Rank      int        `json:"rank"` // 1 is first; players equal on everything are ordered by lot
 	ID        string     `json:"id"`
 	Points    float64    `json:"points"`
 	TieBreaks []TieBreak `json:"tieBreaks"`
-	Games     int        `json:"games"` // tables played (byes not counted)
+	Games     int        `json:"games"` // games played over the board (byes and forfeits not counted)
 }
 
 // TieBreak is one tie-break's name and value.
@@ -20,50 +24,157 @@ type TieBreak struct {
 	Value float64 `json:"value"`
 }
 
+// The tie-breaks, by the acronyms of FIDE's Tie-Break Regulations
+// (Handbook C.07, as amended in force from 1 March 2026). An event's
+// list is Event.TieBreaks, chosen by the organiser at new, else its
+// format's DefaultTieBreaks.
+const (
+	TBBuchholz        = "BH"    // C.07: the sum of the opponents' scores
+	TBBuchholzCut1    = "BH-C1" // C.07 with the modifier Cut-1: the least significant value cut
+	TBSonnebornBerger = "SB"    // C.07: the opponents' scores, each times the points scored against them
+	TBDirectEncounter = "DE"    // C.07 6: the points scored between the tied players
+	TBWins            = "WIN"   // C.07: rounds that scored a win, played or not
+	TBGamesWon        = "WON"   // C.07: games won over the board
+	TBBlackGames      = "BPG"   // C.07: games played with black (seat 2)
+	TBAverageRating   = "ARO"   // C.07: the average rating of the opponents met over the board
+	TBOpponentsPoints = "OP"    // Buchholz at tables of three or four: every opponent at the table counts
+)
+
 // Tie-break names, as the standings show them.
 const (
 	SonnebornBerger = "Sonneborn-Berger"
 	DirectEncounter = "direct encounter"
 	BuchholzCut1    = "Buchholz cut 1"
+	Buchholz        = "Buchholz"
 	OpponentsPoints = "opponents' points"
+	Wins            = "wins"
+	GamesWon        = "games won"
+	BlackGames      = "games with black"
+	AverageRating   = "average rating of opponents"
 )
 
-// TieBreakNames are the tie-breaks of a format, in the order they count:
-// round robins Sonneborn-Berger then the direct encounters; Swiss events
-// (and knockouts) Buchholz cut 1 then Sonneborn-Berger; Swiss tables the
-// sum of the opponents' points.
-func TieBreakNames(f Format) []string {
+var tieBreakNames = map[string]string{
+	TBBuchholz: Buchholz, TBBuchholzCut1: BuchholzCut1, TBSonnebornBerger: SonnebornBerger,
+	TBDirectEncounter: DirectEncounter, TBWins: Wins, TBGamesWon: GamesWon, TBBlackGames: BlackGames,
+	TBAverageRating: AverageRating, TBOpponentsPoints: OpponentsPoints,
+}
+
+// TieBreakName is a tie-break's name as the standings show it.
+func TieBreakName(code string) string { return tieBreakNames[code] }
+
+// DefaultTieBreaks are a format's tie-breaks when the organiser chose
+// none: round robins Sonneborn-Berger, the direct encounter, then the
+// wins (everyone met everyone, so the results against the strong and
+// between the tied say most); Swiss events Buchholz cut 1,
+// Sonneborn-Berger, then the wins (the strength of the opponents met,
+// the least significant cut first, then whom the points were won
+// from); knockouts Buchholz cut 1 then
+// Sonneborn-Berger; Swiss tables the opponents' points, then the wins.
+func DefaultTieBreaks(f Format) []string {
 	switch f {
 	case FormatRoundRobin, FormatDoubleRoundRobin:
-		return []string{SonnebornBerger, DirectEncounter}
+		return []string{TBSonnebornBerger, TBDirectEncounter, TBWins}
 	case FormatTables:
-		return []string{OpponentsPoints}
+		return []string{TBOpponentsPoints, TBWins}
+	case FormatKnockout:
+		return []string{TBBuchholzCut1, TBSonnebornBerger}
 	default:
-		return []string{BuchholzCut1, SonnebornBerger}
+		return []string{TBBuchholzCut1, TBSonnebornBerger, TBWins}
 	}
 }
 
-// game is one played table from one player's side.
-type game struct {
-	opponents []string
-	scored    float64 // the player's points at that table
-	against   map[string]float64
+// TieBreakNames are the names of a format's default tie-breaks, in the
+// order they count.
+func TieBreakNames(f Format) []string {
+	var out []string
+	for _, c := range DefaultTieBreaks(f) {
+		out = append(out, tieBreakNames[c])
+	}
+	return out
 }
 
-// Standings ranks the event's players by points, then by the format's
-// tie-breaks (TieBreakNames), then by seed. Unplayed tables count for
-// nothing yet; byes score ByePoints.
+// TieBreakCodes are the event's tie-breaks: the organiser's, else the
+// format's defaults.
+func (e Event) TieBreakCodes() []string {
+	if len(e.TieBreaks) > 0 {
+		return e.TieBreaks
+	}
+	return DefaultTieBreaks(e.Format)
+}
+
+// MaxTieBreaks bounds an event's list: past it no two players are equal.
+const MaxTieBreaks = 6
+
+// ParseTieBreaks reads an organiser's list ("BH-C1, SB, WIN", any case,
+// commas or spaces) for an event of this format. Games with black and
+// the direct encounter are for two-player formats (a table has no
+// colours, and groups of tied players rarely all met); the opponents'
+// points are the tables' Buchholz, and the tables take it instead.
+func ParseTieBreaks(f Format, text string) ([]string, error) {
+	fields := strings.FieldsFunc(strings.ToUpper(text), func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("tournament: no tie-breaks given; name some of %s", strings.Join(allowedTieBreaks(f), ", "))
+	}
+	if len(fields) > MaxTieBreaks {
+		return nil, fmt.Errorf("tournament: %d tie-breaks; %d at most", len(fields), MaxTieBreaks)
+	}
+	allowed := allowedTieBreaks(f)
+	var out []string
+	for _, c := range fields {
+		if !slices.Contains(allowed, c) {
+			return nil, fmt.Errorf("tournament: %q is not a tie-break of this format; choose from %s", c, strings.Join(allowed, ", "))
+		}
+		if slices.Contains(out, c) {
+			return nil, fmt.Errorf("tournament: %s is named twice", c)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func allowedTieBreaks(f Format) []string {
+	if f == FormatTables {
+		return []string{TBOpponentsPoints, TBSonnebornBerger, TBWins, TBGamesWon, TBAverageRating}
+	}
+	return []string{TBBuchholzCut1, TBBuchholz, TBSonnebornBerger, TBDirectEncounter, TBWins, TBGamesWon, TBBlackGames, TBAverageRating}
+}
+
+// entry is one round's contribution to a player's Buchholz-type
+// tie-breaks: the opponents' scores (or a virtual opponent's) and the
+// Sonneborn-Berger product; vur marks a voluntarily unplayed round,
+// which a cut takes first.
+type entry struct {
+	score, sb float64
+	vur       bool
+}
+
+// Standings ranks the event's players by points, then by the event's
+// tie-breaks (TieBreakCodes) in order, then by lot drawn from the event's
+// seed (C.07: the last resort is a drawing of lots, not the seed). Games without a result count for nothing yet.
 //
-//   - Sonneborn-Berger: for each played game, the player's points in it
-//     times the opponent's total (a win counts the beaten player's total,
-//     a draw half of it); byes add nothing.
-//   - Direct encounter: among the players still equal on points and
-//     Sonneborn-Berger, the points each scored in the games between them.
-//   - Buchholz cut 1: the sum of the opponents' totals without the lowest
-//     one; a bye counts as an opponent with the player's own total (so it
-//     neither helps nor harms), and is the first cut when it is lowest.
-//   - Opponents' points: at tables, the totals of everyone the player sat
-//     with, summed over the tables played.
+// Unplayed rounds follow C.07's article 16:
+//
+//   - The voluntarily unplayed rounds (16.2.5) are the requested byes (a
+//     half point or none), forfeit losses, and the rounds after a
+//     withdrawal. The pairing-allocated bye, a full-point bye and a
+//     forfeit win are unplayed but not voluntary (16.2.1 to 16.2.4).
+//   - An opponent's score, as Buchholz and Sonneborn-Berger read it, is
+//     their points with each voluntarily unplayed round after their last
+//     round that was not (the rounds after they withdrew, say) counted as
+//     a draw (16.3); a round robin counts them as nothing.
+//   - Each of the player's own unplayed rounds in a Swiss event counts
+//     as a game against a virtual opponent whose score is the player's
+//     own, but never more than the scheduled opponent's (a forfeit) or a
+//     draw in every round (16.4); Sonneborn-Berger multiplies it by the
+//     points the round gave (a bye's win counts that score whole, a
+//     half-point bye half of it). Round robins count only the games.
+//   - A cut (Cut-1) removes a voluntarily unplayed round first (14.6),
+//     else the lowest value.
+//
+// At tables of three or four every player at the table is an opponent:
+// the opponents' points add the scores of all of them, a draw is half
+// the points of a win (a place in the middle), and against one opponent
+// a player scores 1 for finishing ahead and ½ for a shared place.
 func Standings(e Event) ([]Standing, error) {
 	if err := checkPlayers(e.Players); err != nil {
 		return nil, err
@@ -71,90 +182,147 @@ func Standings(e Event) ([]Standing, error) {
 	if err := checkRounds(e); err != nil {
 		return nil, err
 	}
-	seeded := Seeded(e.Players)
-	seed := map[string]int{}
-	for i, p := range seeded {
-		seed[p.ID] = i
+	codes := e.TieBreakCodes()
+	rounds := len(e.Played)
+	win := float64(e.seats() - 1)
+	draw := win / 2
+	rr := e.Format == FormatRoundRobin || e.Format == FormatDoubleRoundRobin
+	rating := map[string]int{}
+	for _, p := range e.Players {
+		rating[p.ID] = p.Rating
 	}
+
+	// Each player's rounds, their points, and their score as an opponent.
+	results := map[string][]Result{}
 	points := map[string]float64{}
-	games := map[string][]game{}
-	byes := map[string]int{}
-	bye := ByePoints(e)
-	for _, rd := range e.Played {
-		for _, t := range rd.Tables {
-			pts := Points(t)
-			if pts == nil {
+	adjusted := map[string]float64{}
+	for _, p := range e.Players {
+		last := 0 // the last round counted that was not voluntarily unplayed
+		for r := 1; r <= rounds; r++ {
+			x := e.Result(p.ID, r)
+			results[p.ID] = append(results[p.ID], x)
+			if counted(x) {
+				points[p.ID] += x.Points
+				if !voluntary(x) {
+					last = r
+				}
+			}
+		}
+		for i, x := range results[p.ID] {
+			switch {
+			case !counted(x):
+			case i+1 <= last || len(x.Opponents) > 0:
+				adjusted[p.ID] += x.Points
+			case !rr:
+				adjusted[p.ID] += draw
+			}
+		}
+	}
+
+	// Each round's Buchholz entry.
+	entries := map[string][]entry{}
+	for _, p := range e.Players {
+		for r, x := range results[p.ID] {
+			if !counted(x) {
 				continue
 			}
-			for i, id := range t.Seats {
-				points[id] += pts[i]
-				g := game{scored: pts[i], against: map[string]float64{}}
+			switch {
+			case x.Played:
+				sb, score := 0.0, 0.0
+				t := e.Played[r].Tables[x.Table]
 				for j, o := range t.Seats {
-					if j != i {
-						g.opponents = append(g.opponents, o)
-						// Against one opponent at a bigger table, the
-						// player scores 1 for finishing ahead, ½ for a
-						// shared place.
-						switch {
-						case t.Places[i] < t.Places[j]:
-							g.against[o] = 1
-						case t.Places[i] == t.Places[j]:
-							g.against[o] = 0.5
-						default:
-							g.against[o] = 0
+					if j == x.Seat {
+						continue
+					}
+					score += adjusted[o]
+					sb += against(t, x.Seat, j) * adjusted[o]
+				}
+				entries[p.ID] = append(entries[p.ID], entry{score: score, sb: sb})
+			case rr:
+				if len(x.Opponents) > 0 { // a forfeit: a round of the cycle with nothing to count
+					entries[p.ID] = append(entries[p.ID], entry{vur: voluntary(x)})
+				}
+			default:
+				virtual := points[p.ID]
+				if len(x.Opponents) > 0 {
+					for _, o := range x.Opponents {
+						virtual = math.Min(virtual, adjusted[o])
+					}
+				} else {
+					virtual = math.Min(virtual, draw*float64(rounds))
+				}
+				n := float64(e.seats() - 1)
+				if len(x.Opponents) > 0 {
+					n = float64(len(x.Opponents))
+				}
+				entries[p.ID] = append(entries[p.ID], entry{score: n * virtual, sb: virtual * x.Points, vur: voluntary(x)})
+			}
+		}
+	}
+
+	out := make([]Standing, 0, len(e.Players))
+	for _, p := range e.Players {
+		st := Standing{ID: p.ID, Points: points[p.ID]}
+		for _, x := range results[p.ID] {
+			if x.Played {
+				st.Games++
+			}
+		}
+		for _, code := range codes {
+			v := 0.0
+			switch code {
+			case TBBuchholz, TBOpponentsPoints:
+				for _, en := range entries[p.ID] {
+					v += en.score
+				}
+			case TBBuchholzCut1:
+				v = cut1(entries[p.ID])
+			case TBSonnebornBerger:
+				for _, en := range entries[p.ID] {
+					v += en.sb
+				}
+			case TBWins:
+				for _, x := range results[p.ID] {
+					if counted(x) && x.Points == win {
+						v++
+					}
+				}
+			case TBGamesWon:
+				for _, x := range results[p.ID] {
+					if x.Played && x.Points == win {
+						v++
+					}
+				}
+			case TBBlackGames:
+				for _, x := range results[p.ID] {
+					if x.Played && x.Seat == 1 {
+						v++
+					}
+				}
+			case TBAverageRating:
+				sum, n := 0, 0
+				for _, x := range results[p.ID] {
+					if x.Played {
+						for _, o := range x.Opponents {
+							sum += rating[o]
+							n++
 						}
 					}
 				}
-				games[id] = append(games[id], g)
-			}
-		}
-		for _, id := range rd.Byes {
-			points[id] += bye
-			byes[id]++
-		}
-	}
-	names := TieBreakNames(e.Format)
-	out := make([]Standing, len(seeded))
-	for i, p := range seeded {
-		st := Standing{ID: p.ID, Points: points[p.ID], Games: len(games[p.ID])}
-		for _, name := range names {
-			v := 0.0
-			switch name {
-			case SonnebornBerger:
-				for _, g := range games[p.ID] {
-					for _, o := range g.opponents {
-						v += g.against[o] * points[o]
-					}
-				}
-			case BuchholzCut1:
-				var opp []float64
-				for _, g := range games[p.ID] {
-					for _, o := range g.opponents {
-						opp = append(opp, points[o])
-					}
-				}
-				for b := 0; b < byes[p.ID]; b++ {
-					opp = append(opp, points[p.ID])
-				}
-				sort.Float64s(opp)
-				for k := 1; k < len(opp); k++ {
-					v += opp[k]
-				}
-			case OpponentsPoints:
-				for _, g := range games[p.ID] {
-					for _, o := range g.opponents {
-						v += points[o]
-					}
+				if n > 0 {
+					v = math.Round(float64(sum) / float64(n))
 				}
 			}
-			st.TieBreaks = append(st.TieBreaks, TieBreak{Name: name, Value: v})
+			st.TieBreaks = append(st.TieBreaks, TieBreak{Name: tieBreakNames[code], Value: v})
 		}
-		out[i] = st
+		out = append(out, st)
 	}
 	// The direct encounter is computed within each group still equal on
-	// points and the tie-breaks before it.
-	for k, name := range names {
-		if name != DirectEncounter {
+	// points and the tie-breaks before it (C.07 6.1): when every two of
+	// the group met over the board, the points each scored in those
+	// games; else it separates no one (0).
+	for k, code := range codes {
+		if code != TBDirectEncounter {
 			continue
 		}
 		groups := map[string][]int{}
@@ -166,18 +334,44 @@ func Standings(e Event) ([]Standing, error) {
 			for _, i := range members {
 				in[out[i].ID] = true
 			}
-			for _, i := range members {
-				v := 0.0
-				for _, g := range games[out[i].ID] {
-					for _, o := range g.opponents {
-						if in[o] && len(members) > 1 {
-							v += g.against[o]
+			met := map[[2]string]bool{}
+			scored := map[string]float64{}
+			for _, rd := range e.Played {
+				for _, t := range rd.Tables {
+					if !t.Played() || t.Forfeit() {
+						continue
+					}
+					for a, ida := range t.Seats {
+						for b, idb := range t.Seats {
+							if a != b && in[ida] && in[idb] {
+								met[pairKey(ida, idb)] = true
+								scored[ida] += against(t, a, b)
+							}
 						}
 					}
 				}
-				out[i].TieBreaks[k].Value = v
+			}
+			all := len(members) > 1
+			for x, i := range members {
+				for _, j := range members[x+1:] {
+					all = all && met[pairKey(out[i].ID, out[j].ID)]
+				}
+			}
+			for _, i := range members {
+				if all {
+					out[i].TieBreaks[k].Value = scored[out[i].ID]
+				}
 			}
 		}
+	}
+	lot := map[string]int{}
+	var ids []string
+	for _, p := range e.Players {
+		ids = append(ids, p.ID)
+	}
+	slices.Sort(ids)
+	for i, id := range Shuffle(ids, e.Seed^lotSalt) {
+		lot[id] = i
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -189,12 +383,71 @@ func Standings(e Event) ([]Standing, error) {
 				return a.TieBreaks[k].Value > b.TieBreaks[k].Value
 			}
 		}
-		return seed[a.ID] < seed[b.ID]
+		return lot[a.ID] < lot[b.ID]
 	})
 	for i := range out {
 		out[i].Rank = i + 1
 	}
 	return out, nil
+}
+
+// lotSalt keeps the standings' lot apart from the other lots drawn from
+// the event's seed (a round robin's numbers use the seed itself).
+const lotSalt = 0x0c07
+
+// counted reports whether a round counts for the standings: the player
+// was in it and it has its result.
+func counted(x Result) bool { return x.Kind != KindNone && !x.Pending }
+
+// voluntary reports whether a round is voluntarily unplayed (C.07
+// 16.2.5): a requested bye, a forfeit loss, a round after withdrawing.
+func voluntary(x Result) bool {
+	switch x.Kind {
+	case KindHalfBye, KindZeroBye, KindForfeitLoss, KindWithdrawn:
+		return true
+	}
+	return false
+}
+
+// against is what seat a scored against seat b at a played table: 1 for
+// finishing ahead, ½ for a shared place, 0 behind.
+func against(t Table, a, b int) float64 {
+	switch {
+	case t.Places[a] < t.Places[b]:
+		return 1
+	case t.Places[a] == t.Places[b]:
+		return 0.5
+	}
+	return 0
+}
+
+// cut1 is the sum of the entries without one: a voluntarily unplayed
+// round first (the lowest of them), else the lowest (C.07 14.6).
+func cut1(es []entry) float64 {
+	if len(es) == 0 {
+		return 0
+	}
+	pick := -1
+	for i, en := range es {
+		if en.vur && (pick < 0 || !es[pick].vur || en.score < es[pick].score) {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		pick = 0
+		for i, en := range es {
+			if en.score < es[pick].score {
+				pick = i
+			}
+		}
+	}
+	v := 0.0
+	for i, en := range es {
+		if i != pick {
+			v += en.score
+		}
+	}
+	return v
 }
 
 // key identifies a player's points and first k tie-breaks, to group those

@@ -28,7 +28,8 @@ import (
 //     a tie.
 //
 // The played rounds must have their results. Withdrawn players are not
-// seated.
+// seated, nor those who asked to sit the round out (Event.Requests):
+// the round records them in Absent.
 func SwissTables(e Event) (Round, error) {
 	if err := checkPlayers(e.Players); err != nil {
 		return Round{}, err
@@ -60,15 +61,22 @@ func SwissTables(e Event) (Round, error) {
 	for _, p := range e.Players {
 		withdrawn[p.ID] = p.Withdrawn
 	}
-	var ranked []string // by points, then seed
-	for _, s := range st {
-		if !withdrawn[s.ID] {
-			ranked = append(ranked, s.ID)
-		}
-	}
 	points := map[string]float64{}
 	for _, s := range st {
 		points[s.ID] = s.Points
+	}
+	// The players who asked to sit this round out are not seated; their
+	// absence is recorded with what it scores.
+	absent := e.requestedFor(len(e.Played) + 1)
+	away := map[string]bool{}
+	for _, a := range absent {
+		away[a.ID] = true
+	}
+	var ranked []string // by points, then seed (not the standings' lot)
+	for _, p := range Seeded(e.Players) {
+		if !withdrawn[p.ID] && !away[p.ID] {
+			ranked = append(ranked, p.ID)
+		}
 	}
 	sort.SliceStable(ranked, func(i, j int) bool { return points[ranked[i]] > points[ranked[j]] })
 	sizes, nByes := tableSizes(len(ranked), k, e.TableSizes)
@@ -77,8 +85,9 @@ func SwissTables(e Event) (Round, error) {
 	}
 
 	h := readHistory(e)
+	h.k = k
 	// The byes: fewest byes so far, then the lowest ranked.
-	var rd Round
+	rd := Round{Absent: absent}
 	if nByes > 0 {
 		order := append([]string(nil), ranked...)
 		rank := map[string]int{}
@@ -114,6 +123,9 @@ func SwissTables(e Event) (Round, error) {
 		at += size
 	}
 	h.spread(groups)
+	if h.total(groups) > 0 {
+		groups = h.fewestRepeats(ranked, sizes, groups)
+	}
 	h.evenSeats(groups, points)
 	for _, g := range groups {
 		rd.Tables = append(rd.Tables, Table{Seats: h.seat(g)})
@@ -184,6 +196,7 @@ type history struct {
 	met   map[[2]string]int // how often two players sat together
 	seats map[string][]int  // how often a player sat in each seat (from 0)
 	byes  map[string]int
+	k     int // the game's seats, over which a player's seats are kept even
 }
 
 func readHistory(e Event) *history {
@@ -258,10 +271,113 @@ func (h *history) spread(groups [][]string) {
 	}
 }
 
+// total is the repeated meetings of a grouping.
+func (h *history) total(groups [][]string) int {
+	n := 0
+	for _, g := range groups {
+		n += h.repeats(g)
+	}
+	return n
+}
+
+// tablesBudget bounds the search for the fewest repeats, in players
+// tried at a seat: far more than the events a server holds need (a
+// grouping without repeats is found among the first few), and a bound
+// on a pathological event of hundreds of players late in its rounds,
+// which then keeps the best grouping found so far.
+const tablesBudget = 400000
+
+// fewestRepeats searches every grouping of the ranked players into
+// tables of these sizes for one with fewer repeated meetings than
+// start's (the exchanges of spread can stop at a grouping no single
+// exchange improves). Groupings are tried in rank order (the highest
+// ranked player left opens the next table, its companions taken from
+// the top down), so the first grouping of the fewest repeats found is
+// the one nearest the score order; a branch is cut as soon as its
+// repeats reach the best found. Within tablesBudget the result is the
+// minimum (TestSwissTablesFewestRepeats compares with an exhaustive
+// search); past it, the best found.
+func (h *history) fewestRepeats(ranked []string, sizes []int, start [][]string) [][]string {
+	best, bestCost := start, h.total(start)
+	left := map[int]int{} // table sizes still to fill
+	var order []int       // the distinct sizes, as they come (largest first)
+	for _, s := range sizes {
+		if left[s] == 0 {
+			order = append(order, s)
+		}
+		left[s]++
+	}
+	used := make([]bool, len(ranked))
+	var groups [][]string
+	budget := tablesBudget
+	var open func(cost int)
+	var fill func(table []string, size, from, cost int)
+	open = func(cost int) {
+		first := -1
+		for i, u := range used {
+			if !u {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			if cost < bestCost {
+				bestCost = cost
+				best = make([][]string, len(groups))
+				for i, g := range groups {
+					best[i] = append([]string(nil), g...)
+				}
+			}
+			return
+		}
+		for _, size := range order {
+			if left[size] == 0 {
+				continue
+			}
+			left[size]--
+			used[first] = true
+			fill([]string{ranked[first]}, size, first+1, cost)
+			used[first] = false
+			left[size]++
+			if bestCost == 0 || budget <= 0 {
+				return
+			}
+		}
+	}
+	fill = func(table []string, size, from, cost int) {
+		if len(table) == size {
+			groups = append(groups, table)
+			open(cost)
+			groups = groups[:len(groups)-1]
+			return
+		}
+		for i := from; i < len(ranked) && bestCost > 0 && budget > 0; i++ {
+			if used[i] {
+				continue
+			}
+			budget--
+			c := cost
+			for _, o := range table {
+				c += h.met[pairKey(o, ranked[i])]
+			}
+			if c >= bestCost {
+				continue
+			}
+			used[i] = true
+			fill(append(table[:len(table):len(table)], ranked[i]), size, i+1, c)
+			used[i] = false
+		}
+	}
+	open(0)
+	return best
+}
+
 // evenSeats exchanges players of equal points between tables when that
 // lets the tables seat them more evenly and meets no one again: the score
 // groups and the repeats stay as they are, only who needs which seat
-// moves.
+// moves. Players of neighbouring tables whose points differ are
+// exchanged only when that keeps someone's seats within 1 (unevenCost):
+// a small step from the score order for a seat that decides games.
 func (h *history) evenSeats(groups [][]string, points map[string]float64) {
 	for pass := 0; pass < 50; pass++ {
 		improved := false
@@ -272,11 +388,20 @@ func (h *history) evenSeats(groups [][]string, points map[string]float64) {
 				rep := h.repeats(a) + h.repeats(b)
 				for x := range a {
 					for y := range b {
-						if improved || points[a[x]] != points[b[y]] {
+						same := points[a[x]] == points[b[y]]
+						if improved || (!same && j != i+1) {
 							continue
 						}
 						a[x], b[y] = b[y], a[x]
-						if h.repeats(a)+h.repeats(b) <= rep && h.seatCost(a)+h.seatCost(b) < before {
+						after := h.seatCost(a) + h.seatCost(b)
+						// Players of equal points move for any gain;
+						// of neighbouring tables' different points only
+						// to keep someone's seats within 1.
+						gain := after < before
+						if !same {
+							gain = after/unevenCost < before/unevenCost
+						}
+						if h.repeats(a)+h.repeats(b) <= rep && gain {
 							improved = true
 						} else {
 							a[x], b[y] = b[y], a[x]
@@ -316,6 +441,7 @@ func (h *history) bestSeating(g []string) ([]string, int) {
 				n = h.seats[g[i]][s]
 			}
 			c += (n + 1) * (n + 1)
+			c += unevenCost * h.uneven(g[i], s)
 		}
 		if bestCost < 0 || c < bestCost {
 			bestCost = c
@@ -326,6 +452,32 @@ func (h *history) bestSeating(g []string) ([]string, int) {
 		}
 	})
 	return best, bestCost
+}
+
+// unevenCost weighs a player's seats drifting apart past 1 above any
+// squared count: keeping everyone's most and least used seats within 1
+// comes first, sharing the repeats second.
+const unevenCost = 1 << 20
+
+// uneven is by how much more than 1 the player's most and least used
+// seats (of the game's k) would differ after sitting in seat s.
+func (h *history) uneven(id string, s int) int {
+	k := max(h.k, s+1, len(h.seats[id]))
+	lo, hi := -1, 0
+	for x := 0; x < k; x++ {
+		n := 0
+		if x < len(h.seats[id]) {
+			n = h.seats[id][x]
+		}
+		if x == s {
+			n++
+		}
+		if lo < 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+	}
+	return max(0, hi-lo-1)
 }
 
 // permute calls f with every order of 0..n-1, in lexicographic order.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -367,4 +368,25 @@ func FuzzSwissTables(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A player who asked to sit a round out is not seated in it: the round
+// records the absence, and the others fill the tables.
+func TestSwissTablesRequestedBye(t *testing.T) {
+	e := Event{Format: FormatTables, Seats: 3, Players: rated(7), MaxHalfByes: 1}
+	if err := e.RequestBye("s1", 1, ByeHalf); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := SwissTables(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rd.Absent) != 1 || rd.Absent[0] != (Absence{ID: "s1", Bye: ByeHalf}) || len(rd.Tables) != 2 || len(rd.Byes) != 0 {
+		t.Fatalf("round 1: %+v", rd)
+	}
+	for _, tb := range rd.Tables {
+		if slices.Contains(tb.Seats, "s1") {
+			t.Fatalf("s1 seated: %+v", rd)
+		}
+	}
 }

@@ -34,6 +34,9 @@ type Player struct {
 	Name      string `json:"name,omitempty"`
 	Rating    int    `json:"rating"`
 	Withdrawn bool   `json:"withdrawn,omitempty"` // no longer paired
+	// WithdrawnFrom is the first round the withdrawn player is not paired
+	// in (0: not recorded; Event.WithdrawnFrom then infers it).
+	WithdrawnFrom int `json:"withdrawnFrom,omitempty"`
 }
 
 // Table is one game of a round: the players by seat (seat 1 first; for
@@ -43,17 +46,24 @@ type Player struct {
 type Table struct {
 	Seats  []string `json:"seats"`
 	Places []int    `json:"places,omitempty"`
+	// Forfeited marks, by seat, the players who did not appear: the game
+	// was not played (a forfeit, see participation.go). They score
+	// nothing whatever their place; nil for a game played.
+	Forfeited []bool `json:"forfeited,omitempty"`
 }
 
 // Played reports whether the table has a result.
 func (t Table) Played() bool { return len(t.Places) == len(t.Seats) && len(t.Seats) > 0 }
 
-// Round is the tables of one round and the players who sit it out with a
-// bye (in a Swiss event a bye scores as a win; in a round robin it scores
-// nothing; at Swiss tables it scores the mean of a table's points).
+// Round is the tables of one round, the players who sit it out with the
+// pairing-allocated bye (in a Swiss event a bye scores as a win; in a
+// round robin it scores nothing; at Swiss tables it scores the mean of a
+// table's points), and those absent by request (participation.go).
 type Round struct {
-	Tables []Table  `json:"tables"`
-	Byes   []string `json:"byes,omitempty"`
+	Tables []Table    `json:"tables"`
+	Byes   []string   `json:"byes,omitempty"`
+	Absent []Absence  `json:"absent,omitempty"`
+	Rules  DutchRules `json:"rules,omitempty"` // the Dutch rules that paired it (Swiss; empty before 2026: 2017)
 }
 
 // Event is what the pairing and the standings need of an event: its
@@ -70,6 +80,23 @@ type Event struct {
 	// TableSizes are the table sizes the game allows at Swiss tables, the
 	// game's seat count first (nil: only full tables, byes for the rest).
 	TableSizes []int `json:"tableSizes,omitempty"`
+
+	// Rules is the Dutch system's version (Swiss events); empty: see
+	// PairingRules.
+	Rules DutchRules `json:"rules,omitempty"`
+	// Requests are the players' requests to sit out rounds not yet
+	// paired (participation.go).
+	Requests []ByeRequest `json:"requests,omitempty"`
+	// The organiser's limits on requests: the half-point byes and the
+	// zero-point absences a player may ask for over the event (0: none),
+	// and the last round one may be asked for (0: any).
+	MaxHalfByes  int `json:"maxHalfByes,omitempty"`
+	MaxZeroByes  int `json:"maxZeroByes,omitempty"`
+	LastByeRound int `json:"lastByeRound,omitempty"`
+
+	// TieBreaks are the organiser's tie-breaks by their C.07 acronyms
+	// (standings.go); nil: the format's DefaultTieBreaks.
+	TieBreaks []string `json:"tieBreaks,omitempty"`
 }
 
 func (e Event) seats() int {
@@ -88,9 +115,9 @@ var (
 )
 
 // MaxPlayers bounds an event: past any server's, and small enough that
-// a Swiss round is paired in seconds (2.8 s for 300 players on the
-// shared VM; docs/benchmarks.md). The search of the Dutch system grows
-// faster than the square of the players.
+// a Swiss round is paired in seconds (at most 1.1 s for 300 players on
+// the shared VM, by either rules; docs/benchmarks.md). The search of the
+// Dutch system grows faster than the square of the players.
 const MaxPlayers = 300
 
 // checkPlayers refuses empty or repeated ids, which would make the

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -15,19 +16,37 @@ import (
 // top seed (Swiss events), and one "001" line a player in seed order
 // (start numbers 1, 2, ... as Seeded gives them), with the points, the
 // rank (Standings) and each round's opponent, colour (w for seat 1, b
-// for seat 2) and result (1, =, 0). A bye is "0000 - U" (the pairing-
-// allocated bye, scored as a win) in a Swiss event or a knockout and
-// "0000 - Z" (zero points) in a round robin; a player not paired in a
-// round (withdrawn, or out of a knockout) is "0000 - Z" too. Only whole
-// rounds are written: the file stops before the first round with a game
-// in play. Names are written in ASCII ('?' for other letters), as the
-// file's fixed columns count bytes.
-func WriteTRF(w io.Writer, e Event) error {
+// for seat 2) and result (1, =, 0; + and - for a forfeit, the game not
+// played). A round without a game is "0000 - " and its code: U the
+// pairing-allocated bye (a win) in a Swiss event or a knockout, H a
+// half-point bye, F a full-point bye, Z zero points (an absence, a round
+// robin's bye, or a round the player was not paired in: withdrawn, out
+// of a knockout). Only whole rounds are written: the file stops before
+// the first round with a game in play. Names are written in ASCII ('?'
+// for other letters), as the file's fixed columns count bytes.
+func WriteTRF(w io.Writer, e Event) error { return writeTRF(w, e, false) }
+
+// WriteTRF2026 writes the event as TRF-2026, the form FIDE's Technical
+// Commission defined for the 2025 Dutch rules (bbpPairings v6 reads it):
+// the same player lines as WriteTRF, with "142" the rounds, "152" the
+// first round's colour (W or B), "192" the pairing system of a Swiss
+// event paired by the 2025 rules (FIDE_DUTCH_2025; an event kept on the
+// 2017 rules has no 192 line, as the format has no code for them), and
+// one "240" line per kind of bye and round for the byes requested for
+// rounds not yet paired ("240 H   4    3    7": players 3 and 7 asked
+// for a half-point bye in round 4; a player withdrawn after the rounds
+// written is listed with Z for the next round, so that a pairing
+// program leaves them out).
+func WriteTRF2026(w io.Writer, e Event) error { return writeTRF(w, e, true) }
+
+func writeTRF(w io.Writer, e Event, v2026 bool) error {
 	if e.seats() != 2 {
 		return fmt.Errorf("tournament: a TRF holds two-player events, not tables of %d", e.seats())
 	}
-	st, err := Standings(e)
-	if err != nil {
+	if err := checkPlayers(e.Players); err != nil {
+		return err
+	}
+	if err := checkRounds(e); err != nil {
 		return err
 	}
 	seeded := Seeded(e.Players)
@@ -45,26 +64,22 @@ func WriteTRF(w io.Writer, e Event) error {
 			break
 		}
 	}
-	// Standings count only what is written.
-	if len(rounds) != len(e.Played) {
-		cut := e
-		cut.Played = rounds
-		if st, err = Standings(cut); err != nil {
-			return err
-		}
+	// Standings and points count only what is written.
+	cut := e
+	cut.Played = rounds
+	st, err := Standings(cut)
+	if err != nil {
+		return err
 	}
-	rank := map[string]Standing{}
+	rank := map[string]int{}
 	for _, s := range st {
-		rank[s.ID] = s
+		rank[s.ID] = s.Rank
 	}
 	total := e.Rounds
 	if total < len(rounds) {
 		total = len(rounds)
 	}
-	byeCode := byte('U')
-	if e.Format == FormatRoundRobin || e.Format == FormatDoubleRoundRobin {
-		byeCode = 'Z'
-	}
+	roundRobin := e.Format == FormatRoundRobin || e.Format == FormatDoubleRoundRobin
 	b := bufio.NewWriter(w)
 	name := e.Name
 	if name == "" {
@@ -74,9 +89,21 @@ func WriteTRF(w io.Writer, e Event) error {
 	if e.Format != "" {
 		fmt.Fprintf(b, "092 %s\n", e.Format)
 	}
-	fmt.Fprintf(b, "XXR %d\n", total)
-	if e.Format == FormatSwiss {
-		fmt.Fprintf(b, "XXC %s1\n", map[bool]string{true: "white", false: "black"}[firstColourWhite(e.Seed)])
+	white := firstColourWhite(e.Seed)
+	switch {
+	case !v2026:
+		fmt.Fprintf(b, "XXR %d\n", total)
+		if e.Format == FormatSwiss {
+			fmt.Fprintf(b, "XXC %s1\n", map[bool]string{true: "white", false: "black"}[white])
+		}
+	default:
+		fmt.Fprintf(b, "142 %d\n", total)
+		if e.Format == FormatSwiss {
+			fmt.Fprintf(b, "152 %s\n", map[bool]string{true: "W", false: "B"}[white])
+			if e.PairingRules() == Dutch2025 {
+				fmt.Fprintf(b, "192 FIDE_DUTCH_2025\n")
+			}
+		}
 	}
 	for _, p := range seeded {
 		line := bytes.Repeat([]byte{' '}, 91+10*len(rounds))
@@ -89,31 +116,109 @@ func WriteTRF(w io.Writer, e Event) error {
 		}
 		put(15, ascii(pname, 33))
 		put(49, fmt.Sprintf("%4d", min(max(p.Rating, 0), 9999)))
-		put(81, fmt.Sprintf("%4s", formatPoints(rank[p.ID].Points)))
-		put(86, fmt.Sprintf("%4d", rank[p.ID].Rank))
-		for r, rd := range rounds {
-			col := 92 + 10*r
-			put(col, fmt.Sprintf("0000 - %c", 'Z'))
-			for _, id := range rd.Byes {
-				if id == p.ID {
-					put(col, fmt.Sprintf("0000 - %c", byeCode))
-				}
-			}
-			for _, t := range rd.Tables {
-				for s, id := range t.Seats {
-					if id != p.ID {
-						continue
-					}
-					opp := t.Seats[1-s]
-					result := map[int]string{-1: "1", 0: "=", 1: "0"}[sign(t.Places[s]-t.Places[1-s])]
-					put(col, fmt.Sprintf("%4d %c %s", start[opp], "wb"[s], result))
-				}
-			}
+		points := 0.0
+		for r := range rounds {
+			res := cut.Result(p.ID, r+1)
+			points += res.Points
+			put(92+10*r, trfCell(res, start, roundRobin))
 		}
+		put(81, fmt.Sprintf("%4s", formatPoints(points)))
+		put(86, fmt.Sprintf("%4d", rank[p.ID]))
 		b.Write(bytes.TrimRight(line, " "))
 		b.WriteByte('\n')
 	}
+	if v2026 {
+		writeByeLines(b, e, len(rounds), start)
+	}
 	return b.Flush()
+}
+
+// byeCode is TRF's letter for an absence's bye.
+func byeCode(k ByeKind) byte {
+	switch k {
+	case ByeHalf:
+		return 'H'
+	case ByeFull:
+		return 'F'
+	}
+	return 'Z'
+}
+
+// trfCell is one round of a player's line: opponent, colour, result.
+func trfCell(r Result, start map[string]int, roundRobin bool) string {
+	switch r.Kind {
+	case KindGame, KindForfeitWin, KindForfeitLoss:
+		code := map[Kind]string{KindForfeitWin: "+", KindForfeitLoss: "-"}[r.Kind]
+		if code == "" {
+			code = map[bool]string{true: "1", false: "0"}[r.Points == 1]
+			if r.Points == 0.5 {
+				code = "="
+			}
+		}
+		return fmt.Sprintf("%4d %c %s", start[r.Opponents[0]], "wb"[r.Seat], code)
+	case KindPairingBye:
+		if roundRobin {
+			return "0000 - Z"
+		}
+		return "0000 - U"
+	case KindHalfBye:
+		return "0000 - H"
+	case KindFullBye:
+		return "0000 - F"
+	}
+	return "0000 - Z" // a zero-point absence, withdrawn, or not in the round
+}
+
+// writeByeLines writes TRF-2026's 240 lines: the byes asked for rounds
+// after the written ones, by round and kind, and the players withdrawn
+// from the next round as absent from it.
+func writeByeLines(b *bufio.Writer, e Event, written int, start map[string]int) {
+	type key struct {
+		round int
+		code  byte
+	}
+	lists := map[key][]int{}
+	var keys []key
+	add := func(k key, n int) {
+		if _, ok := lists[k]; !ok {
+			keys = append(keys, k)
+		}
+		lists[k] = append(lists[k], n)
+	}
+	// Requests for rounds already paired but not yet whole are in those
+	// rounds' Absent; for the next round they are requests.
+	for r := written; r < len(e.Played); r++ {
+		for _, a := range e.Played[r].Absent {
+			add(key{r + 1, byeCode(a.Bye)}, start[a.ID])
+		}
+	}
+	for _, rq := range e.Requests {
+		if rq.Round > len(e.Played) {
+			add(key{rq.Round, byeCode(rq.Bye)}, start[rq.ID])
+		}
+	}
+	if written == len(e.Played) {
+		for _, p := range Seeded(e.Players) {
+			if p.Withdrawn && e.WithdrawnFrom(p.ID) <= written+1 {
+				add(key{written + 1, 'Z'}, start[p.ID])
+			}
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].round != keys[j].round {
+			return keys[i].round < keys[j].round
+		}
+		return keys[i].code < keys[j].code
+	})
+	for _, k := range keys {
+		ns := lists[k]
+		sort.Ints(ns)
+		fmt.Fprintf(b, "240 %c %3d", k.code, k.round)
+		for _, n := range ns {
+			fmt.Fprintf(b, " %4d", n)
+		}
+		b.WriteByte('\n')
+	}
 }
 
 func roundPlayed(rd Round) bool {
@@ -150,14 +255,17 @@ func ascii(s string, width int) string {
 	return b.String()
 }
 
-// ReadTRF reads what WriteTRF writes (and the same lines from other
-// programs): the name, the format (092, as WriteTRF writes it), the
-// rounds (XXR), and the players' lines. A player's id is their start
-// number ("1", "2", ...), their name is kept. Results 1, = and 0 are
-// games; U and F are byes; Z is a bye in a round robin and "not paired"
-// otherwise; forfeits (+, -) and half-point byes (H) are refused, as
-// Tessera does not record them. The first round's colour (XXC) is not
-// read back into Seed.
+// ReadTRF reads what WriteTRF and WriteTRF2026 write (and the same lines
+// from other programs): the name, the format (092, as WriteTRF writes
+// it), the rounds (XXR or 142), the pairing system (192: FIDE_DUTCH_2025
+// or FIDE_DUTCH, the 2025 rules), the players' lines, and the byes
+// asked for later rounds (240, as requests). A player's id is their
+// start number ("1", "2", ...), their name is kept. Results 1, = and 0
+// are games; + and - forfeits (a table marked Forfeited); U the
+// pairing-allocated bye; H, F and Z absences with a half, full or zero
+// point bye (Z is the bye in a round robin, and "not paired" in a
+// knockout). The first round's colour (XXC, 152) is not read back into
+// Seed.
 func ReadTRF(r io.Reader) (Event, error) {
 	var e Event
 	type cell struct {
@@ -167,8 +275,10 @@ func ReadTRF(r io.Reader) (Event, error) {
 	}
 	lines := map[int][]cell{}
 	var order []int
+	var requests []ByeRequest
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc.Split(scanTRFLines)
 	n := 0
 	for sc.Scan() {
 		n++
@@ -185,12 +295,39 @@ func ReadTRF(r io.Reader) (Event, error) {
 			e.Name = rest
 		case "092":
 			e.Format = Format(rest)
-		case "XXR":
+			if strings.HasPrefix(rest, "FIDE_DUTCH") { // as bbpPairings writes it
+				e.Format, e.Rules = FormatSwiss, Dutch2025
+			}
+		case "XXR", "142":
 			v, err := strconv.Atoi(rest)
 			if err != nil || v < 0 {
-				return Event{}, fmt.Errorf("tournament: TRF line %d: XXR %q is not a number of rounds", n, rest)
+				return Event{}, fmt.Errorf("tournament: TRF line %d: %s %q is not a number of rounds", n, line[:3], rest)
 			}
 			e.Rounds = v
+		case "192":
+			switch rest {
+			case "FIDE_DUTCH_2025", "FIDE_DUTCH":
+				e.Rules = Dutch2025
+			default:
+				return Event{}, fmt.Errorf("tournament: TRF line %d: pairing system %q; Tessera pairs FIDE_DUTCH_2025", n, rest)
+			}
+		case "240":
+			f := strings.Fields(line[3:])
+			kinds := map[string]ByeKind{"H": ByeHalf, "Z": ByeZero, "F": ByeFull}
+			if len(f) < 2 || kinds[f[0]] == "" {
+				return Event{}, fmt.Errorf("tournament: TRF line %d: a 240 line is a bye (H, Z or F), a round and start numbers", n)
+			}
+			round, err := strconv.Atoi(f[1])
+			if err != nil || round < 1 {
+				return Event{}, fmt.Errorf("tournament: TRF line %d: round %q", n, f[1])
+			}
+			for _, v := range f[2:] {
+				id, err := strconv.Atoi(v)
+				if err != nil || id < 1 {
+					return Event{}, fmt.Errorf("tournament: TRF line %d: start number %q", n, v)
+				}
+				requests = append(requests, ByeRequest{ID: strconv.Itoa(id), Round: round, Bye: kinds[f[0]]})
+			}
 		case "001":
 			if len(line) < 84 {
 				return Event{}, fmt.Errorf("tournament: TRF line %d: a player line of %d characters is too short", n, len(line))
@@ -226,10 +363,11 @@ func ReadTRF(r io.Reader) (Event, error) {
 					return Event{}, fmt.Errorf("tournament: TRF line %d, round %d: the player meets themself", n, len(cells)+1)
 				}
 				switch {
-				case opp > 0 && (c.colour == 'w' || c.colour == 'b') && strings.IndexByte("10=", c.result) >= 0:
-				case opp == 0 && c.colour == '-' && strings.IndexByte("UFZ", c.result) >= 0:
+				case opp > 0 && (c.colour == 'w' || c.colour == 'b') && strings.IndexByte("10=+-", c.result) >= 0:
+				case opp > 0 && c.colour == '-' && strings.IndexByte("+-", c.result) >= 0:
+				case opp == 0 && c.colour == '-' && strings.IndexByte("UHFZ", c.result) >= 0:
 				default:
-					return Event{}, fmt.Errorf("tournament: TRF line %d, round %d: %q is not a game (w/b and 1, = or 0) nor a bye (0000 - U, F or Z); forfeits and half-point byes are not recorded", n, len(cells)+1, strings.TrimSpace(f))
+					return Event{}, fmt.Errorf("tournament: TRF line %d, round %d: %q is not a game (w/b and 1, = or 0), a forfeit (+ or -) nor a bye (0000 - U, H, F or Z)", n, len(cells)+1, strings.TrimSpace(f))
 				}
 				cells = append(cells, c)
 			}
@@ -262,30 +400,77 @@ func ReadTRF(r io.Reader) (Event, error) {
 			if c.colour == 0 {
 				continue
 			}
+			roundRobin := e.Format == FormatRoundRobin || e.Format == FormatDoubleRoundRobin
 			if c.opp == 0 {
-				if c.result != 'Z' || e.Format == FormatRoundRobin || e.Format == FormatDoubleRoundRobin {
-					rd.Byes = append(rd.Byes, strconv.Itoa(id))
+				pid := strconv.Itoa(id)
+				switch {
+				case c.result == 'U' || (c.result == 'Z' && roundRobin):
+					rd.Byes = append(rd.Byes, pid)
+				case c.result == 'Z' && e.Format == FormatKnockout: // not paired
+				default:
+					kind := map[byte]ByeKind{'H': ByeHalf, 'F': ByeFull, 'Z': ByeZero}[c.result]
+					rd.Absent = append(rd.Absent, Absence{ID: pid, Bye: kind})
 				}
 				continue
 			}
 			other, ok := lines[c.opp]
-			if !ok || r >= len(other) || other[r].opp != id || other[r].colour == c.colour || other[r].colour == 0 {
+			if !ok || r >= len(other) || other[r].opp != id || other[r].colour == 0 || (c.colour != '-' && other[r].colour == c.colour) {
 				return Event{}, fmt.Errorf("tournament: TRF round %d: %d meets %d, whose line does not say so", r+1, id, c.opp)
 			}
-			want := map[byte]byte{'1': '0', '0': '1', '=': '='}[c.result]
-			if other[r].result != want {
+			forfeit := c.result == '+' || c.result == '-'
+			want := map[byte]string{'1': "0", '0': "1", '=': "=", '+': "-", '-': "+-"}[c.result]
+			if !strings.Contains(want, string(other[r].result)) || (c.colour == '-') != (other[r].colour == '-') {
 				return Event{}, fmt.Errorf("tournament: TRF round %d: %d and %d disagree on their result", r+1, id, c.opp)
 			}
-			if c.colour != 'w' {
-				continue // the white player's line makes the table
+			// The white player's line makes the table; a forfeit
+			// without colours, the lower start number's.
+			if c.colour == 'b' || (c.colour == '-' && id > c.opp) {
+				continue
 			}
-			places := map[byte][]int{'1': {1, 2}, '0': {2, 1}, '=': {1, 1}}[c.result]
-			rd.Tables = append(rd.Tables, Table{Seats: []string{strconv.Itoa(id), strconv.Itoa(c.opp)}, Places: places})
+			t := Table{Seats: []string{strconv.Itoa(id), strconv.Itoa(c.opp)}}
+			switch {
+			case !forfeit:
+				t.Places = map[byte][]int{'1': {1, 2}, '0': {2, 1}, '=': {1, 1}}[c.result]
+			case c.result == '+':
+				t.Places, t.Forfeited = []int{1, 2}, []bool{false, true}
+			case other[r].result == '+':
+				t.Places, t.Forfeited = []int{2, 1}, []bool{true, false}
+			default: // neither appeared
+				t.Places, t.Forfeited = []int{1, 1}, []bool{true, true}
+			}
+			rd.Tables = append(rd.Tables, t)
 		}
 		e.Played = append(e.Played, rd)
 	}
+	for _, rq := range requests {
+		if _, ok := lines[mustAtoi(rq.ID)]; !ok {
+			return Event{}, fmt.Errorf("tournament: TRF: a bye is asked for start number %s, who has no line", rq.ID)
+		}
+		if rq.Round > len(e.Played) {
+			e.Requests = append(e.Requests, rq)
+		}
+	}
 	e.Seats = 2
 	return e, nil
+}
+
+// scanTRFLines splits a TRF at line feeds or carriage returns: FIDE's
+// files end lines with CR LF, bbpPairings's with CR alone.
+func scanTRFLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	for i, c := range data {
+		if c == '\n' || c == '\r' {
+			return i + 1, data[:i], nil
+		}
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+func mustAtoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 func sortInts(xs []int) {

@@ -3,6 +3,7 @@ package tournament
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"testing"
@@ -79,10 +80,13 @@ func canon(rounds []Round, id func(string) string) string {
 	for r, rd := range rounds {
 		var items []string
 		for _, t := range rd.Tables {
-			items = append(items, fmt.Sprintf("%s-%s%v", id(t.Seats[0]), id(t.Seats[1]), t.Places))
+			items = append(items, fmt.Sprintf("%s-%s%v%v", id(t.Seats[0]), id(t.Seats[1]), t.Places, t.Forfeited))
 		}
 		for _, p := range rd.Byes {
 			items = append(items, "bye "+id(p))
+		}
+		for _, a := range rd.Absent {
+			items = append(items, fmt.Sprintf("absent %s %s", id(a.ID), a.Bye))
 		}
 		sort.Strings(items)
 		fmt.Fprintf(&b, "round %d: %s\n", r+1, strings.Join(items, ", "))
@@ -167,8 +171,11 @@ func TestReadTRFRefuses(t *testing.T) {
 		{head + "   2 w 1\n" + head2 + "   1 w 0\n", "both players white"},
 		{head + "   2 w 1\n" + head2 + "   1 b 1\n", "both players won"},
 		{head + "   2 w 1\n", "an opponent without a line"},
-		{head + "   2 w +\n" + head2 + "   1 b -\n", "a forfeit"},
-		{head + "0000 - H\n", "a half-point bye"},
+		{head + "   2 w +\n" + head2 + "   1 b +\n", "both won by forfeit"},
+		{head + "   2 w +\n" + head2 + "   1 b 0\n", "a forfeit against a game"},
+		{head + "0000 - Q\n", "a bye of no known kind"},
+		{"192 FIDE_BURSTEIN\n", "a pairing system Tessera does not pair"},
+		{"240 Q   2    1\n", "a 240 line of no known bye"},
 		{head + "   1 w 1\n", "a player meets themself"},
 		{"XXR many\n", "rounds that are not a number"},
 		{head + "\n" + head + "\n", "a start number twice"},
@@ -207,4 +214,108 @@ func FuzzReadTRF(f *testing.F) {
 			t.Fatalf("written again differently:\n%s\nthen\n%s", once.String(), twice.String())
 		}
 	})
+}
+
+// withAbsences is a Swiss event with every kind of round without a game:
+// a forfeit won, a double forfeit, a half-point bye, a zero-point
+// absence, a full-point bye, the pairing's bye, and requests for the
+// next round.
+func withAbsences() Event {
+	e := Event{Name: "Absences", Format: FormatSwiss, Rounds: 4, Seed: 9, Rules: Dutch2025, Players: rated(7),
+		MaxHalfByes: 2, MaxZeroByes: 2}
+	e.Played = []Round{{
+		Tables: []Table{
+			{Seats: []string{"s1", "s5"}, Places: []int{1, 2}, Forfeited: []bool{false, true}},
+			{Seats: []string{"s6", "s2"}, Places: []int{1, 1}, Forfeited: []bool{true, true}},
+			two("s3", "s7", "½"),
+		},
+		Absent: []Absence{{ID: "s4", Bye: ByeHalf}},
+	}, {
+		Tables: []Table{two("s2", "s1", "1-0"), two("s7", "s5", "0-1")},
+		Byes:   []string{"s6"},
+		Absent: []Absence{{ID: "s3", Bye: ByeZero}, {ID: "s4", Bye: ByeFull}},
+	}}
+	e.Requests = []ByeRequest{{ID: "s2", Round: 3, Bye: ByeHalf}, {ID: "s5", Round: 3, Bye: ByeZero}, {ID: "s1", Round: 4, Bye: ByeHalf}}
+	return e
+}
+
+// Forfeits, absences and requests are written with TRF's codes and read
+// back the same, from TRF-16 and from TRF-2026.
+func TestTRFAbsencesRoundTrip(t *testing.T) {
+	e := withAbsences()
+	number := map[string]string{}
+	for i, p := range Seeded(e.Players) {
+		number[p.ID] = fmt.Sprint(i + 1)
+	}
+	for _, w := range []struct {
+		name  string
+		write func(io.Writer, Event) error
+	}{{"TRF-16", WriteTRF}, {"TRF-2026", WriteTRF2026}} {
+		var b bytes.Buffer
+		if err := w.write(&b, e); err != nil {
+			t.Fatal(err)
+		}
+		file := b.String()
+		for _, want := range []string{"   5 w +", "   1 b -", "   6 b -", "   2 w -", "0000 - H", "0000 - Z", "0000 - F", "0000 - U"} {
+			if !strings.Contains(file, want) {
+				t.Errorf("%s: no %q in\n%s", w.name, want, file)
+			}
+		}
+		back, err := ReadTRF(strings.NewReader(file))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", w.name, err, file)
+		}
+		if got, want := canon(back.Played, func(s string) string { return s }), canon(e.Played, func(s string) string { return number[s] }); got != want {
+			t.Errorf("%s: read back\n%s\nwant\n%s", w.name, got, want)
+		}
+		for _, p := range back.Players {
+			orig := Seeded(e.Players)[mustAtoi(p.ID)-1].ID
+			for r := 1; r <= 2; r++ {
+				if a, b := back.Result(p.ID, r), e.Result(orig, r); a.Kind != b.Kind || a.Points != b.Points {
+					t.Errorf("%s: %s round %d: %s %v, want %s %v", w.name, orig, r, a.Kind, a.Points, b.Kind, b.Points)
+				}
+			}
+		}
+		if w.name == "TRF-2026" {
+			for _, want := range []string{"142 4", "192 FIDE_DUTCH_2025", "240 H   3    2", "240 Z   3    5", "240 H   4    1"} {
+				if !strings.Contains(file, want) {
+					t.Errorf("TRF-2026: no %q in\n%s", want, file)
+				}
+			}
+			if len(back.Requests) != 3 || back.Rules != Dutch2025 {
+				t.Errorf("TRF-2026: requests %+v, rules %q read back", back.Requests, back.Rules)
+			}
+		}
+	}
+}
+
+// A file as bbpPairings writes it: lines ended by CR alone, the system in
+// 092, forfeits with colours.
+func TestReadTRFFromBBPPairings(t *testing.T) {
+	pad := func(start int, points, rounds string) string {
+		line := []byte(strings.Repeat(" ", 91))
+		copy(line, fmt.Sprintf("001 %4d", start))
+		copy(line[80:], points)
+		return string(line) + rounds
+	}
+	file := "012 AutoTest Tournament 7\r" +
+		pad(1, " 1.0", "   2 w +     3 b =") + "\r" +
+		pad(2, " 1.0", "   1 b -  0000 - U") + "\r" +
+		pad(3, " 0.5", "0000 - H     1 w =") + "\r\r092 FIDE_DUTCH_2025\r"
+	e, err := ReadTRF(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name != "AutoTest Tournament 7" || e.Format != FormatSwiss || e.Rules != Dutch2025 || len(e.Players) != 3 || len(e.Played) != 2 {
+		t.Fatalf("read %+v", e)
+	}
+	for _, c := range []struct {
+		id    string
+		round int
+		kind  Kind
+	}{{"1", 1, KindForfeitWin}, {"2", 1, KindForfeitLoss}, {"3", 1, KindHalfBye}, {"2", 2, KindPairingBye}, {"1", 2, KindGame}} {
+		if got := e.Result(c.id, c.round); got.Kind != c.kind {
+			t.Errorf("player %s round %d: %s, want %s", c.id, c.round, got.Kind, c.kind)
+		}
+	}
 }

@@ -5,9 +5,12 @@ import (
 	"time"
 )
 
-// pageCache keeps spectators' pages for a short while: when a move is
-// made, every open page of the game asks for the same new position at
-// once, and all but the first get the bytes already made. A page is
+// pageCache keeps pages for a short while: when a move is made, every
+// open page of the game asks for the same new position at once, and all
+// but the first get the bytes already made. A player's page is kept too,
+// for that player alone (pageKey.viewer): reloaded, or asked again by
+// the live update after each move, it costs a copy, not the position's
+// legal moves, the board's SVG and the template again. A page is
 // named by the record's version, so a move never serves an old one;
 // what changes without a move (a player's rating, after another game)
 // shows within the cache's life.
@@ -30,6 +33,10 @@ type pageKey struct {
 	game, version uint64
 	moves         int
 	template      string
+	// viewer is the player the page is made for ("" for spectators): a
+	// player's page is kept for them alone, made with placeholders for
+	// its CSRF token and form key (personal), which each answer fills in.
+	viewer string
 }
 
 type cached struct {

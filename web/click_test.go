@@ -14,12 +14,12 @@ import (
 // pick the first piece while none is picked, then tap the first marked
 // cell until the confirm shows, then press Play. It says what it did.
 const step = `(() => {
-  const piece = document.querySelector("#play .picker .choose button");
-  if (piece && !document.querySelector('#play .picker .choose button[aria-pressed="true"]')) { piece.click(); return "piece " + piece.textContent; }
-  const confirm = document.querySelector("#play .confirm:not(.hidden)");
-  if (confirm) { const move = confirm.querySelector(".chosen").textContent; confirm.querySelector('[data-act="play"]').click(); return "play " + move; }
-  const cell = document.querySelector("#board rect.cell");
-  if (cell) { cell.dispatchEvent(new MouseEvent("click", {bubbles: true})); return "tap"; }
+  const piece = document.querySelector("#playbar .choose button");
+  if (piece && !document.querySelector('#playbar .choose button[aria-pressed="true"]')) { piece.click(); return "piece " + piece.textContent; }
+  const play = document.querySelector('#playbar [data-act="play"]:not([disabled])');
+  if (play) { const move = document.querySelector("#moveform [name=move]").value; play.click(); return "play " + move; }
+  const cell = document.querySelector("figure.board .targets .target");
+  if (cell) { cell.click(); return "tap"; }
   return "stuck";
 })()`
 
@@ -46,7 +46,7 @@ func TestClickToMove(t *testing.T) {
 				chromedp.WaitVisible(chromedp.CSS("#board")))
 			player := chrome.Tab(t)
 			chrome.Do(t, player, chromedp.EmulateViewport(390, 844), chromedp.Navigate(s.srv.URL+s.addr(g.ID)+"?t="+token),
-				chromedp.WaitVisible(chromedp.CSS("#play .picker")))
+				chromedp.WaitVisible(chromedp.CSS("#playbar .picker")))
 			if url := chrome.Run(t, player, chromedp.Evaluate[string](`location.href`)); strings.Contains(url, "t=") {
 				t.Fatalf("the token stayed in the address: %s", url)
 			}

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -28,8 +31,14 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if id := r.Header.Get("Last-Event-ID"); id != "" {
 		seen, _ = strconv.ParseUint(id, 10, 64)
 	}
-	st, err := s.hub.subscribe(g.ID, seen, change{Version: g.Version, Moves: len(g.Moves), Status: string(g.Status)})
+	st, err := s.hub.subscribe(g.ID, seen, change{Version: g.Version, Moves: len(g.Moves), Status: string(g.Status)}, clientAddress(r))
 	switch {
+	case errors.Is(err, errClientFull):
+		// This address has many pages open already: this one goes on
+		// without live updates, as past the server's own bound.
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, "Too many live pages are open from your address; close some, or reload this one for the newest position.", http.StatusTooManyRequests)
+		return
 	case errors.Is(err, errHubFull):
 		// The page goes on without live updates: reloading it shows the
 		// game as it is.
@@ -71,4 +80,35 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// clientAddress is who a request counts against for the streams' bound:
+// its peer's address; an IPv6 address by its /64 (what one subscriber
+// is given). A peer on this machine (loopback) is the reverse proxy the
+// deployment puts in front (docs/web.md): then the client is the last
+// address the proxy added to X-Forwarded-For, the one that a client
+// cannot forge (what a client sends itself comes before it).
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	if ip.Unmap().IsLoopback() {
+		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+			list := strings.Split(xff[len(xff)-1], ",")
+			if fwd, err := netip.ParseAddr(strings.TrimSpace(list[len(list)-1])); err == nil {
+				ip = fwd
+			}
+		}
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
 }

@@ -50,7 +50,8 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	case "position":
 		name = "position" // the scrubber's and the live update's fragment
 	case "placements":
-		name = "placements" // a long list of the player's moves, fetched by the script (see maxListed)
+		s.placementsPart(w, r, g, moves) // a long list of the player's moves, fetched by the script (see maxListed)
+		return
 	}
 	s.showGame(w, r, g, moves, name, http.StatusOK, "")
 }
@@ -60,14 +61,16 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 const sharedBuildTimeout = 30 * time.Second
 
 // showGame writes a game's page (or its fragment) at position moves for
-// whoever asks, with a message from their last action. A spectator's page
-// comes from the page cache (made once for all who ask at the same time).
+// whoever asks, with a message from their last action. A page without a
+// message comes from the page cache (made once for all who ask at the
+// same time; a player's for that player only, its personal tokens filled
+// in per answer).
 func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Game, moves int, name string, code int, message string) {
 	who, ok := s.viewer(w, r, g)
 	if !ok {
 		return
 	}
-	build := func(r *http.Request) ([]byte, error) {
+	build := func(r *http.Request, who viewer, personal bool) ([]byte, error) {
 		v, err := s.svc.GameView(r.Context(), g, moves, who.user)
 		if err != nil {
 			return nil, err
@@ -75,6 +78,9 @@ func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Gam
 		page, err := s.gamePageData(r, v, who)
 		if err != nil {
 			return nil, err
+		}
+		if personal && page.Player {
+			page.CSRF, page.Key = csrfMarker, keyMarker
 		}
 		page.Message = message
 		var buf bytes.Buffer
@@ -85,20 +91,38 @@ func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Gam
 	}
 	var body []byte
 	var err error
-	if who.user == "" && message == "" && code == http.StatusOK {
+	if message == "" && code == http.StatusOK {
 		// A page made for everyone who asks at once is not cut short by
 		// its first asker's leaving: the others wait for it.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), sharedBuildTimeout)
 		defer cancel()
-		body, err = s.cache.do(pageKey{game: g.ID, version: g.Version, moves: moves, template: name}, func() ([]byte, error) { return build(r.WithContext(ctx)) })
+		key := pageKey{game: g.ID, version: g.Version, moves: moves, template: name, viewer: who.user}
+		body, err = s.cache.do(key, func() ([]byte, error) { return build(r.WithContext(ctx), who, true) })
+		if err == nil && who.user != "" {
+			body = personalize(body, who)
+		}
 	} else {
-		body, err = build(r)
+		body, err = build(r, who, false)
 	}
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
 	writeHTML(w, code, body)
+}
+
+// The placeholders of a kept player's page: letters only, so that the
+// templates write them as they are, in an attribute or a text.
+var (
+	csrfMarker = "tesseraCsrfMarkerQ7v"
+	keyMarker  = "tesseraFormKeyMarkerZ3k"
+)
+
+// personalize fills a kept player's page with their CSRF token and a new
+// form key (each page its own: a form resent from it is played once).
+func personalize(page []byte, who viewer) []byte {
+	out := bytes.ReplaceAll(page, []byte(csrfMarker), []byte(csrfToken(who.token)))
+	return bytes.ReplaceAll(out, []byte(keyMarker), []byte(formKey()))
 }
 
 // moveParam reads ?move=N: absent or "last" is the last position; a number
@@ -132,6 +156,7 @@ type gamePage struct {
 	Hand    template.HTML
 	Player  bool   // the viewer holds a seat (their cookie's token)
 	CSRF    string // the forms' token (players only)
+	Key     string // the forms' idempotency key, new with each page (players only)
 	Prev    int    // the scrubber's neighbours (-1: none)
 	Next    int
 	Message string // what the last action said
@@ -144,6 +169,22 @@ type gamePage struct {
 	// fetches the placements (?part=placements) and the form takes the
 	// move typed in.
 	Lazy bool
+	// Playing: the viewer is a player of this game in play, at its last
+	// position (their hand, the resignation); YourTurn: and it is their
+	// turn (their moves).
+	Playing, YourTurn bool
+	// Status is the line above the board: "Your turn" on the player's
+	// own turn, else what the picture's panel says.
+	Status string
+	// Placements are the moves placed on the board, for the script
+	// (inline unless Lazy).
+	Placements placements
+	// At names the position for the scrubber ("Move 3 of 12").
+	At string
+	// Words is the position in words, the board's text alternative; Said
+	// is what the live region announces when the page shows this
+	// position (the move that made it, whose turn).
+	Words, Said string
 }
 
 // maxListed is the most legal moves a page lists inline. Glorieta's
@@ -175,8 +216,36 @@ func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (
 	if who.user != "" {
 		p.Player = true
 		p.CSRF = csrfToken(who.token)
+		p.Key = formKey()
 	}
+	p.Playing = p.Player && v.Status == tessera.StatusPlaying && v.Moves == v.Total && v.Viewer >= 0
+	p.YourTurn = p.Playing && len(v.Legal) > 0
+	p.Status = v.Panel.Status
+	if p.YourTurn {
+		p.Status = "Your turn"
+		if v.Panel.Status != "" {
+			p.Status += " · " + v.Panel.Status
+		}
+	}
+	if p.YourTurn && !p.Lazy {
+		p.Placements = placementsOf(v.Legal, v.Pieces)
+	}
+	p.At = positionName(v.Moves, v.Total)
+	p.Words, p.Said = describe(v, p.Status)
 	return p, nil
+}
+
+// positionName names the position shown, for the scrubber.
+func positionName(moves, total int) string {
+	switch {
+	case total == 0:
+		return "Start · no moves yet"
+	case moves == 0 && total == 1:
+		return "Start · 1 move"
+	case moves == 0:
+		return fmt.Sprintf("Start · %d moves", total)
+	}
+	return fmt.Sprintf("Move %d of %d", moves, total)
 }
 
 // render writes a template; an error before the first byte is a 500 page.
@@ -257,9 +326,11 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
 	},
-	"rfc3339": func(t interface{ Format(string) string }) string { return t.Format("2006-01-02T15:04:05Z07:00") },
-	"signed":  func(n int) string { return fmt.Sprintf("%+d", n) },
-	"span":    service.Span,
+	"rfc3339":  func(t interface{ Format(string) string }) string { return t.Format("2006-01-02T15:04:05Z07:00") },
+	"signed":   func(n int) string { return fmt.Sprintf("%+d", n) },
+	"span":     service.Span,
+	"asset":    asset,
+	"unplaced": unplaced,
 	// placed reports whether any of the moves is made on the board.
 	"placed": func(ls []service.WebLegal) bool {
 		for _, l := range ls {

@@ -29,7 +29,8 @@ type change struct {
 
 // stream is one open page's mailbox: the latest change it has not read.
 type stream struct {
-	c chan change // capacity 1: the newest change replaces an unread one
+	c      chan change // capacity 1: the newest change replaces an unread one
+	client string      // the address it counts against (clientAddress)
 }
 
 func (st *stream) put(c change) {
@@ -57,43 +58,51 @@ type hub struct {
 	games storage.Games
 	poll  time.Duration
 	max   int // streams open at once at most
-	live  LiveCounter
-	log   *slog.Logger
+	// perClient is the most streams one client address keeps open.
+	perClient int
+	live      LiveCounter
+	log       *slog.Logger
 
 	mu      sync.Mutex
 	watches map[uint64]*watch
-	open    int // streams open, over every game
+	open    int            // streams open, over every game
+	clients map[string]int // streams open, by client address
 	closed  bool
 	done    chan struct{} // closed by close: every stream ends
 	wg      sync.WaitGroup
 }
 
 func newHub(games storage.Games, poll time.Duration, max int, live LiveCounter, log *slog.Logger) *hub {
-	return &hub{games: games, poll: poll, max: max, live: live, log: log, watches: map[uint64]*watch{}, done: make(chan struct{})}
+	return &hub{games: games, poll: poll, max: max, live: live, log: log, watches: map[uint64]*watch{}, clients: map[string]int{}, perClient: max, done: make(chan struct{})}
 }
 
 // Why subscribe refused a stream.
 var (
-	errHubClosed = errors.New("web: the server is shutting down")
-	errHubFull   = errors.New("web: too many live pages open")
+	errHubClosed  = errors.New("web: the server is shutting down")
+	errHubFull    = errors.New("web: too many live pages open")
+	errClientFull = errors.New("web: too many live pages open from one address")
 )
 
 // subscribe opens a stream on game id, whose state the page last saw as
 // seen and the store last gave as now; the stream gets the newest change
 // at once when the page is behind (a reconnection's Last-Event-ID). It
-// refuses once the hub is closed (errHubClosed) or while max streams are
-// open (errHubFull).
-func (h *hub) subscribe(id uint64, seen uint64, now change) (*stream, error) {
+// refuses once the hub is closed (errHubClosed), while max streams are
+// open (errHubFull) or while client, the asker's address, holds
+// perClient of them (errClientFull).
+func (h *hub) subscribe(id uint64, seen uint64, now change, client string) (*stream, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
 	case h.closed:
 		return nil, errHubClosed
+	case h.clients[client] >= h.perClient:
+		return nil, errClientFull
 	case h.open >= h.max:
 		return nil, errHubFull
 	}
 	h.open++
-	st := &stream{c: make(chan change, 1)}
+	h.clients[client]++
+	st := &stream{c: make(chan change, 1), client: client}
 	w := h.watches[id]
 	if w == nil {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -127,6 +136,9 @@ func (h *hub) unsubscribe(id uint64, st *stream) {
 	}
 	delete(w.streams, st)
 	h.open--
+	if h.clients[st.client]--; h.clients[st.client] <= 0 {
+		delete(h.clients, st.client)
+	}
 	if h.live != nil {
 		h.live.LiveClosed()
 	}

@@ -1,7 +1,10 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -43,10 +46,24 @@ func TestLongMoveListIsFetched(t *testing.T) {
 		}
 	}
 	res, list := s.get(c, s.addr(g.ID)+"?part=placements&v="+strconv.FormatUint(g.Version, 10))
-	if n := strings.Count(list, "<li data-move="); res.StatusCode != 200 || n != len(legal) || res.Header.Get("Cache-Control") != "no-store" {
+	var got placements
+	if err := json.Unmarshal([]byte(list), &got); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.Moves); res.StatusCode != 200 || n != len(legal) || res.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("placements: %d, %d moves (want %d), Cache-Control %q", res.StatusCode, n, len(legal), res.Header.Get("Cache-Control"))
 	}
-	if res, list := s.get(nil, s.addr(g.ID)+"?part=placements"); res.StatusCode != 200 || strings.TrimSpace(list) != "" {
+	// Compact (it was 803 KB: every move's cells spelled out), and
+	// gzipped on the wire.
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(list))
+	zw.Close()
+	t.Logf("placements: %d moves in %d bytes, %d gzipped", len(got.Moves), len(list), zipped.Len())
+	if len(list) > 250<<10 || zipped.Len() > 60<<10 {
+		t.Errorf("placements of %d bytes (%d gzipped): want at most 250 KB (60 KB)", len(list), zipped.Len())
+	}
+	if res, list := s.get(nil, s.addr(g.ID)+"?part=placements"); res.StatusCode != 200 || strings.Contains(list, `"m":[[`) {
 		t.Fatalf("a spectator's placements: %d %.200q", res.StatusCode, list)
 	}
 	move := legal[len(legal)-1].String()
@@ -78,9 +95,9 @@ func TestBrowserLongMoveList(t *testing.T) {
 	tab := chrome.Tab(t)
 	chrome.Do(t, tab,
 		chromedp.Navigate(s.srv.URL+s.addr(g.ID)+"?t="+url.QueryEscape(token)),
-		chromedp.WaitVisible(chromedp.CSS("#play .picker .hint")),
+		chromedp.WaitVisible(chromedp.CSS("#playbar .picker")),
 	)
-	n := chrome.Run(t, tab, chromedp.Evaluate[int](`document.querySelectorAll("#play .placements li").length`))
+	n := chrome.Run(t, tab, chromedp.Evaluate[int](`+document.querySelector("#playbar .picker").dataset.moves`))
 	if n != len(st.Legal()) {
 		t.Fatalf("the page holds %d placements, want %d", n, len(st.Legal()))
 	}

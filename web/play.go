@@ -7,6 +7,7 @@ package web
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"tessera"
 	"tessera/service"
@@ -53,10 +55,35 @@ func (s *Server) viewer(w http.ResponseWriter, r *http.Request, g *tessera.Game)
 }
 
 // cookie is the player cookie for the game page r asks for: HttpOnly,
-// SameSite=Strict, only for this game's path, Secure behind https.
+// only for this game's path, Secure behind https, SameSite=Lax.
+//
+// Lax, not Strict: a private link is followed from Discord, most often
+// from another site (Discord in a browser), and a Strict cookie is not
+// sent on that navigation nor on the redirect that follows it, so the
+// player would see the spectator's page until they typed the address
+// again. Lax sends it on a top-level GET from another site, which only
+// shows the page (it changes nothing); a POST from another site still
+// goes without it, and a move is guarded on its own besides: the form's
+// CSRF token, which only a page that read the player's own page holds,
+// and the same-origin check (sameOrigin).
+//
+// maxAge < 0 deletes the cookie; 0 keeps it for the link's life (it
+// outlives its link at most by that: an expired token is then
+// forgotten by viewer).
 func (s *Server) cookie(r *http.Request, token string, maxAge int) *http.Cookie {
+	if maxAge == 0 {
+		maxAge = int(s.linkTTL() / time.Second)
+	}
 	return &http.Cookie{Name: tokenCookie, Value: token, Path: "/g/" + r.PathValue("address"), MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.secure(r)}
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)}
+}
+
+// linkTTL is a private link's life, as the service gives them.
+func (s *Server) linkTTL() time.Duration {
+	if ttl := s.svc.Config().Web.LinkTTL; ttl > 0 && ttl <= service.MaxLinkTTL {
+		return ttl
+	}
+	return service.DefaultLinkTTL
 }
 
 // secure reports whether the pages are served over https (the public
@@ -101,8 +128,11 @@ func csrfToken(cookie string) string {
 
 // sameOrigin reports whether a post comes from the pages themselves:
 // Sec-Fetch-Site when the browser sends it, else Origin against the
-// request's host or the pages' public address (public, the service's
-// Web.URL).
+// pages' public address (public, the service's Web.URL) or the origin
+// the request was made to: its scheme (https over TLS, else http) and
+// its host, both. A page served over http is another origin than one
+// over https on the same host: a script there must not move for the
+// player.
 func sameOrigin(r *http.Request, public string) bool {
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
 		return site == "same-origin"
@@ -111,11 +141,19 @@ func sameOrigin(r *http.Request, public string) bool {
 	if origin == "" || origin == "null" {
 		return false
 	}
-	if public != "" && origin == public {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || u.Path != "" || u.User != nil {
+		return false
+	}
+	if p, err := url.Parse(public); err == nil && public != "" &&
+		strings.EqualFold(u.Scheme, p.Scheme) && strings.EqualFold(u.Host, p.Host) {
 		return true // behind a proxy that does not pass the Host on
 	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host == r.Host
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return strings.EqualFold(u.Scheme, scheme) && strings.EqualFold(u.Host, r.Host)
 }
 
 // player checks that a post comes from the seat's player on their own
@@ -147,6 +185,16 @@ func (s *Server) player(w http.ResponseWriter, r *http.Request, g *tessera.Game)
 // maxForm bounds a post's body: a move is a few words.
 const maxForm = 4 << 10
 
+// maxKey bounds a form's idempotency key (formKey makes 22 characters).
+const maxKey = 64
+
+// formKey is a new idempotency key for a page's forms.
+func formKey() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
 // move plays a move from the page: the form's move in notation, through
 // service.Move as /move does (the same checks, the same posts in the
 // game's thread). resign with confirm=yes resigns.
@@ -166,13 +214,23 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 	}
 	text := strings.TrimSpace(r.PostFormValue("move"))
 	req := service.Request{User: service.User{ID: who.user, Name: g.Players[who.seat].Name}, GuildID: g.GuildID, ChannelID: g.Place()}
-	// The page's version names the click: a form sent twice is played once.
-	// A move chosen on a page older than the game (the opponent moved, or
-	// the player moved from Discord) is refused: it was chosen for another
-	// position.
+	// The form's key names the click (every page's forms carry one, made
+	// afresh with each page): a form sent twice (a reload that posts it
+	// again, a retry after the answer was lost) is played once, whatever
+	// the position allows. A post without it falls back on the page's
+	// version; without either it is refused (a hint, which changes
+	// nothing, needs neither). A move chosen on a page
+	// older than the game (the opponent moved, or the player moved from
+	// Discord) is refused: it was chosen for another position.
 	v, verr := strconv.ParseUint(r.PostFormValue("version"), 10, 64)
-	if verr == nil {
+	switch key := r.PostFormValue("key"); {
+	case key != "" && len(key) <= maxKey:
+		req.InteractionID = fmt.Sprintf("web:%d:key:%s:%s", g.ID, key, who.user)
+	case key == "" && verr == nil:
 		req.InteractionID = fmt.Sprintf("web:%d:%d:%s", g.ID, v, who.user)
+	case r.PostFormValue("hint") != "yes":
+		s.fail(w, r, http.StatusBadRequest, "This form is out of date; reload the page and try again.")
+		return
 	}
 	if verr == nil && r.PostFormValue("hint") != "yes" {
 		// Checked again by the service in the move's own transaction:

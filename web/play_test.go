@@ -13,7 +13,10 @@ import (
 	"tessera/service"
 )
 
-var csrfRe = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+var (
+	csrfRe = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	keyRe  = regexp.MustCompile(`name="key" value="([^"]+)"`)
+)
 
 // player opens a player's private link in a fresh browser and returns the
 // browser and the page's CSRF token.
@@ -30,8 +33,12 @@ func (s *site) player(id uint64, u service.User) (*http.Client, string) {
 		s.t.Fatalf("private link: %d to %q, want 303 to the address without the token; %s", res.StatusCode, res.Header.Get("Location"), body)
 	}
 	ck := res.Cookies()
-	if len(ck) != 1 || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode || ck[0].Path != s.addr(id) || ck[0].Value != token {
-		s.t.Fatalf("cookie %+v: want the token, HttpOnly, SameSite=Strict, the game's path", ck)
+	// Lax, so that the link works when followed from another site (Discord
+	// in a browser), and kept as long as the link lives, not only until
+	// the browser closes (TestCrossSiteLink).
+	if len(ck) != 1 || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteLaxMode || ck[0].Path != s.addr(id) || ck[0].Value != token ||
+		ck[0].MaxAge != int(service.DefaultLinkTTL/time.Second) {
+		s.t.Fatalf("cookie %+v: want the token, HttpOnly, SameSite=Lax, the game's path, the link's 30 days", ck)
 	}
 	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
 		s.t.Errorf("Cache-Control %q on the link's answer", cc)
@@ -252,7 +259,8 @@ func TestPuzzleFromThePage(t *testing.T) {
 		t.Fatalf("hint: %d %s", res.StatusCode, body)
 	}
 	st, _ := service.Replay(g)
-	res, _ = s.post(c, s.addr(g.ID)+"/move", url.Values{"move": {st.Legal()[0].String()}, "csrf": {csrf}}, nil)
+	key := keyRe.FindStringSubmatch(page)[1] // the page's forms' idempotency key
+	res, _ = s.post(c, s.addr(g.ID)+"/move", url.Values{"move": {st.Legal()[0].String()}, "csrf": {csrf}, "key": {key}}, nil)
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("a puzzle's move: %d", res.StatusCode)
 	}

@@ -38,7 +38,7 @@ func TestScreenshots(t *testing.T) {
 	}
 	pages := []struct{ name, path, ready string }{
 		{"game", s.addr(late.ID), "#game .position"},
-		{"play", s.addr(play.ID) + "?t=" + token, "#play .picker"},
+		{"play", s.addr(play.ID) + "?t=" + token, "#playbar .picker"},
 		{"server", base, "main"},
 		{"leaderboard", base + "/leaderboard/elemental", "main"},
 		{"player", base + "/players/1", "main svg"},
@@ -49,8 +49,7 @@ func TestScreenshots(t *testing.T) {
 			tab := chrome.Isolated(t)
 			chrome.Do(t, tab, chromedp.EmulateViewport(size.w, size.h), chromedp.Navigate(s.srv.URL+p.path), chromedp.WaitVisible(p.ready))
 			if p.name == "play" { // a piece picked: the cells it may go to are marked
-				chrome.Do(t, tab, chromedp.Click("#play .picker .choose button", chromedp.NodeVisible), chromedp.WaitVisible("figure.board svg g.hits"))
-				chrome.Run(t, tab, chromedp.Evaluate[bool]("window.scrollTo(0, 0) || true"))
+				chrome.Do(t, tab, chromedp.Click("#playbar .choose button", chromedp.NodeVisible), chromedp.WaitVisible("figure.board .targets .target"))
 			}
 			shot := chrome.Run(t, tab, chromedp.CaptureScreenshot())
 			name := filepath.Join(dir, p.name+"-"+itoa(uint64(size.w))+".png")
@@ -59,5 +58,32 @@ func TestScreenshots(t *testing.T) {
 			}
 			t.Logf("%s: %d bytes", name, len(shot))
 		}
+	}
+	// Each game's player's page on a phone, in the middle of a move: a
+	// piece picked and its first cell tapped, the preview on the board
+	// and Play ready (docs/web.md).
+	for _, kind := range []string{"closure", "elemental", "glorieta", "knotwork", "tilingking"} {
+		g := s.lateGame(t, kind, "")
+		_, mover, _ := s.turn(g)
+		token, err := s.svc.PlayerToken(context.Background(), g, mover.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := chrome.Isolated(t)
+		chrome.Do(t, tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch), chromedp.Navigate(s.srv.URL+s.addr(g.ID)+"?t="+token),
+			chromedp.WaitVisible("#playbar .picker"))
+		chrome.Run(t, tab, chromedp.Evaluate[bool](`(() => { const b = document.querySelector("#playbar .choose button"); if (b) b.click(); return true; })()`))
+		chrome.Do(t, tab, chromedp.WaitVisible("figure.board .targets .target"))
+		chrome.Run(t, tab, chromedp.Evaluate[bool](`document.querySelector("figure.board .targets .target").click(); true`))
+		// The preview replaces the board once fetched, when the move is whole.
+		chrome.Run(t, tab, chromedp.Poll[bool](`!!document.querySelector('#playbar [data-act="play"]:not([disabled])') || !!document.querySelector("figure.board .targets .target")`,
+			chromedp.WithPollingTimeout(chrome.Timeout)))
+		chrome.Run(t, tab, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 500))`, chromedp.EvalAwaitPromise))
+		shot := chrome.Run(t, tab, chromedp.CaptureScreenshot())
+		name := filepath.Join(dir, "phone-"+kind+".png")
+		if err := os.WriteFile(name, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d bytes", name, len(shot))
 	}
 }

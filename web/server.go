@@ -67,12 +67,42 @@ type Config struct {
 	// 503 the page survives: it scrubs and plays by its links and forms)
 	// instead of running the process out of file descriptors.
 	MaxStreams int
+	// MaxClientStreams bounds the live pages one client address keeps
+	// open at once (default DefaultMaxClientStreams), so that one client
+	// cannot take all of MaxStreams: its pages past it are answered 429
+	// with Retry-After and go on without live updates. Behind a proxy on
+	// the same machine the client is the proxy's X-Forwarded-For (see
+	// clientAddress).
+	MaxClientStreams int
+	// BodyTimeout bounds the reading of a request's body (default
+	// DefaultBodyTimeout): a client that sends one slowly is cut off
+	// instead of holding a connection and a goroutine forever.
+	BodyTimeout time.Duration
 }
 
 // DefaultMaxStreams is Config.MaxStreams's default: far past a server's
 // players watching their games, well inside Linux's default limit of
 // open files once Go has raised it to the hard limit.
 const DefaultMaxStreams = 4096
+
+// DefaultMaxClientStreams is Config.MaxClientStreams's default: a
+// household's or a school's tabs behind one address, far below
+// DefaultMaxStreams.
+const DefaultMaxClientStreams = 64
+
+// DefaultBodyTimeout is Config.BodyTimeout's default: a move's form is a
+// few hundred bytes.
+const DefaultBodyTimeout = 15 * time.Second
+
+// Timeouts for the http.Server that serves Handler (cmd/tessera sets
+// them): headers within ReadHeaderTimeout, a whole request within
+// ReadTimeout (bodies are also cut at Config.BodyTimeout by Handler
+// itself, so a server without these is safe too). There is no
+// WriteTimeout: a live stream lasts as long as its page is open.
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = 30 * time.Second
+)
 
 // DefaultPoll is Config.Poll's default; MinPoll its least.
 const (
@@ -115,6 +145,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxStreams <= 0 {
 		cfg.MaxStreams = DefaultMaxStreams
 	}
+	if cfg.MaxClientStreams <= 0 {
+		cfg.MaxClientStreams = DefaultMaxClientStreams
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
+	}
 	pages, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, err
@@ -122,12 +158,30 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, svc: cfg.Service, log: cfg.Logger, pages: pages, mux: http.NewServeMux()}
 	s.cache = newPageCache(pageLife, cfg.Now)
 	s.hub = newHub(cfg.Store, cfg.Poll, cfg.MaxStreams, cfg.Live, cfg.Logger)
+	s.hub.perClient = cfg.MaxClientStreams
 	s.routes()
 	return s, nil
 }
 
-// Handler serves the pages, with the security headers on every answer.
-func (s *Server) Handler() http.Handler { return secure(s.mux) }
+// Handler serves the pages: the security headers on every answer, a
+// deadline on every request's body, and gzip for the clients that take
+// it.
+func (s *Server) Handler() http.Handler { return secure(s.bodyDeadline(gzipped(s.mux))) }
+
+// bodyDeadline gives a request with a body Config.BodyTimeout to send it
+// all: past it the connection's reads fail, the handler sees an error
+// (a form too slow is a 400) and the server closes the connection, even
+// when the handler never read the body (a page that is not there). A
+// request without a body keeps no deadline: a live stream reads nothing
+// for hours.
+func (s *Server) bodyDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength != 0 { // -1: chunked, of a length not told
+			http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
 
 // Close stops the live updates' pollers and ends the open streams. Call
 // it before http.Server.Shutdown, which waits for every open connection
@@ -137,9 +191,8 @@ func (s *Server) Close() { s.hub.close() }
 func (s *Server) routes() {
 	static, _ := fs.Sub(staticFS, "static")
 	files := http.StripPrefix("/static/", http.FileServerFS(static))
-	s.mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
-		files.ServeHTTP(w, r) // one file: the folder itself is not listed
-	})
+	s.mux.HandleFunc("GET /static/{file}", serveStatic(files)) // one file: the folder itself is not listed
+	s.mux.HandleFunc("GET /favicon.ico", serveFavicon)
 	s.mux.HandleFunc("GET /g/{address}", s.gamePage)
 	s.mux.HandleFunc("GET /g/{address}/events", s.events)
 	s.mux.HandleFunc("POST /g/{address}/move", s.move)

@@ -110,8 +110,8 @@ func TestPageCache(t *testing.T) {
 		t.Fatal("the player's page has no hand")
 	}
 	_, first := s.get(nil, s.addr(g.ID))
-	if strings.Contains(first, "Your hand") || !strings.Contains(first, "Start of 0") {
-		t.Fatalf("the spectator's page: hand %v, start %v", strings.Contains(first, "Your hand"), strings.Contains(first, "Start of 0"))
+	if strings.Contains(first, "Your hand") || !strings.Contains(first, "Start · no moves yet") {
+		t.Fatalf("the spectator's page: hand %v, start %v", strings.Contains(first, "Your hand"), strings.Contains(first, "Start · no moves yet"))
 	}
 	st, mover, _ := s.turn(g)
 	if _, err := s.svc.Move(s.req(mover), "", st.Legal()[0].String()); err != nil {

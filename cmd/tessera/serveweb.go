@@ -126,9 +126,14 @@ func (h *httpSide) serve(reg *metrics.Registry, pages http.Handler, closePages f
 	start := func(ln net.Listener, handler http.Handler, what string) {
 		srv := &http.Server{
 			Handler:           handler,
-			ReadHeaderTimeout: 10 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-			MaxHeaderBytes:    64 << 10,
+			ReadHeaderTimeout: web.ReadHeaderTimeout,
+			// A whole request, body included, within ReadTimeout: a
+			// client that sends its body slowly is cut off (the pages
+			// also cut a body at web.Config.BodyTimeout). A live stream
+			// has no body, so the deadline ends with its headers.
+			ReadTimeout:    web.ReadTimeout,
+			IdleTimeout:    2 * time.Minute,
+			MaxHeaderBytes: 64 << 10,
 			// No WriteTimeout: a page's live updates stream for as long
 			// as it is open.
 		}

@@ -58,7 +58,8 @@ func testAnalyses(t *testing.T, open func(t *testing.T) storage.Store) {
 	if _, err := s.UpdateAnalysis(ctx, 7, func(a *tessera.Analysis) error {
 		a.Started = true
 		a.Positions = []tessera.AnalysedPosition{
-			{Seat: 0, Win: []float64{0.625, 0.375}, Best: "d5 RGBY", BestWin: []float64{0.75, 0.25}, Played: "c6 YYBB"},
+			{Seat: 0, Win: []float64{0.625, 0.375}, Best: "d5 RGBY", BestWin: []float64{0.75, 0.25}, Played: "c6 YYBB",
+				Public: []float64{0.5, 0.5}, Own: []float64{0.625, 0.4375}},
 			{Seat: -1, Win: []float64{1, 0}},
 		}
 		return nil
@@ -66,7 +67,8 @@ func testAnalyses(t *testing.T, open func(t *testing.T) storage.Store) {
 		t.Fatal(err)
 	}
 	got, err := s.Analysis(ctx, 7)
-	if err != nil || !got.Started || len(got.Positions) != 2 || got.Positions[0].BestWin[0] != 0.75 || got.Positions[0].Played != "c6 YYBB" || got.Positions[1].Seat != -1 {
+	if err != nil || !got.Started || len(got.Positions) != 2 || got.Positions[0].BestWin[0] != 0.75 || got.Positions[0].Played != "c6 YYBB" || got.Positions[1].Seat != -1 ||
+		fmt.Sprint(got.Positions[0].Public, got.Positions[0].Own) != "[0.5 0.5] [0.625 0.4375]" { // the views of issue #49 kept
 		t.Fatalf("read back: %+v %v", got, err)
 	}
 	queue("[9 4 3 7]") // still queued

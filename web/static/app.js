@@ -40,8 +40,19 @@
     tmp.innerHTML = html; // the server's own template: escaped
     const next = tmp.querySelector(".position");
     if (!old || !next) return;
+    // Focus inside the old position (a scrub button) moves to its
+    // counterpart in the new one, so a keyboard user stays in place.
+    const focused = document.activeElement && old.contains(document.activeElement) ? focusKey(document.activeElement) : null;
     old.replaceWith(next);
     game.dataset.version = next.dataset.version;
+    if (focused) {
+      const again = next.querySelector(focused);
+      if (again) again.focus();
+    }
+    // The live region (outside the position, changed in place) says
+    // what the new position is: the move that made it, whose turn.
+    const announce = document.getElementById("announce");
+    if (announce && next.dataset.said) announce.textContent = next.dataset.said;
     if (push) history.pushState({ move: n }, "", address + q);
     countdown();
     if (window.TesseraPlay) window.TesseraPlay.attach();
@@ -64,8 +75,16 @@
     const p = shown();
     load(p && n === p.dataset.total ? "" : n, true);
   });
+  // focusKey names a focused element of a position so that the next
+  // position's counterpart can take the focus.
+  function focusKey(el) {
+    if (el.getAttribute("aria-label")) return '[aria-label="' + el.getAttribute("aria-label").replace(/"/g, "") + '"]';
+    if (el.dataset && el.dataset.move) return '[data-move="' + el.dataset.move + '"]';
+    return null;
+  }
   document.addEventListener("keydown", function (e) {
-    if (e.target.closest && e.target.closest("input, select, textarea")) return; // typing, not scrubbing
+    // Typing, choosing or moving among the board's cells, not scrubbing.
+    if (e.target.closest && e.target.closest("input, select, textarea, .targets, .choose, #playbar")) return;
     const p = shown();
     if (!p) return;
     const at = +p.dataset.moves, total = +p.dataset.total;
@@ -94,7 +113,9 @@
       else {
         game.dataset.version = String(c.version);
         const at = shown().querySelector(".at");
-        if (at) at.textContent = at.textContent.replace(/of \d+$/, "of " + c.moves);
+        if (at) at.textContent = at.textContent.replace(/of \d+$/, "of " + c.moves).replace(/· (\d+|no) moves?( yet)?$/, "· " + c.moves + (c.moves === 1 ? " move" : " moves"));
+        const announce = document.getElementById("announce");
+        if (announce) announce.textContent = "A new move was made: " + c.moves + " moves now. Press End to see it.";
       }
     });
   }
@@ -115,17 +136,21 @@
   window.TesseraPage = { load: load, game: game, say: function (answer) { said = answer; } };
 })();
 
-// Moving by clicking. The player's page lists their legal moves that are
-// placed on the board (ul.placements: each move's piece, the cells tapped
-// in order in the board's own units, and its turn or flip). The player
-// picks a piece, taps the cells (targets drawn over the board's SVG, whose
-// viewBox is in those units), turns the piece through its legal variants
-// with a preview of the board after the move, and confirms. Only listed
-// moves can be chosen; the server checks the move again.
+// Moving by clicking, tapping or the keyboard. The player's page holds
+// their legal moves placed on the board (the placements: each move's
+// piece, the cells tapped in order in the board's own units, its turn or
+// flip, what it gains), inline or fetched when long. The player picks a
+// piece from the bar under the board, taps the marked cells (buttons laid
+// over the board: at least 24 CSS px, 44 where the cells allow, reached
+// by Tab and moved among by the arrow keys), turns the piece through its
+// legal variants with a preview of the board after the move, and plays.
+// One move is chosen at a time: the choice fills the move form's field
+// (the list, or the typed move), a choice from the list is drawn on the
+// board, and every Play button submits that one form. The server checks
+// the move again.
 (function () {
   const page = window.TesseraPage;
   if (!page) return;
-  const SVGNS = "http://www.w3.org/2000/svg";
 
   // post sends a form's move with the page's CSRF token and shows the
   // answer; the page then loads the new position.
@@ -154,154 +179,255 @@
     post(form);
   });
 
+  // The smallest a target may be (WCAG 2.2's 2.5.8) and the size it
+  // aims for (2.5.5), in CSS px.
+  const MIN = 24, AIM = 44;
+
+  // cellNames are the coordinates a move's notation names, in order
+  // ("a1 a2 a3" → a1, a2, a3; "13 m13" → m13; "flip a5" → a5): the
+  // targets' names for whoever cannot see where they are.
+  function cellNames(text) {
+    return text.split(/\s+/).filter(function (w) { return /^[a-z]{1,2}\d{1,2}$/i.test(w); });
+  }
+
   function attach() {
-    const picker = document.querySelector("#play .picker");
-    const board = document.querySelector("figure.board");
-    const svg = board && board.querySelector("svg");
-    if (!picker || !svg || !svg.viewBox || !svg.viewBox.baseVal) return;
-    // A long list of moves is not in the page: fetch it once, then attach.
-    const list = picker.querySelector(".placements");
-    if (list && list.dataset.src && !list.dataset.loaded) {
-      list.dataset.loaded = "1";
-      fetch(list.dataset.src, { credentials: "same-origin" }).then(function (res) {
-        return res.ok ? res.text() : "";
-      }).then(function (html) {
-        if (!html || !document.body.contains(list)) return;
-        list.innerHTML = html; // the server's own template: escaped
-        attach();
-      }).catch(function () { /* offline: the form still takes a typed move */ });
-      return;
+    const bar = document.getElementById("playbar");
+    const picker = bar && bar.querySelector(".picker");
+    const fig = document.querySelector("figure.board");
+    const img = fig && fig.querySelector(".board-img");
+    const form = document.getElementById("moveform");
+    const field = form && form.elements.move;
+    if (!picker || !img || !img.querySelector("svg") || !form || !field) return;
+    const src = picker.querySelector(".placements");
+    let data;
+    if (src && src.dataset.src) {
+      // A long list is not in the page: fetch it once, then attach.
+      if (!src.dataset.loaded) {
+        src.dataset.loaded = "1";
+        fetch(src.dataset.src, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (res) {
+          return res.ok ? res.json() : null;
+        }).then(function (d) {
+          if (!d || !document.body.contains(src)) return;
+          src.data = d;
+          attach();
+        }).catch(function () { /* offline: the form still takes a typed move */ });
+      }
+      if (!src.data) return;
+      data = src.data;
+    } else {
+      try { data = JSON.parse(src.textContent); } catch (e) { return; }
     }
-    picker.hidden = false;
-    const moves = Array.from(picker.querySelectorAll(".placements li")).map(function (li) {
-      return {
-        move: li.dataset.move, piece: li.dataset.piece, variant: li.dataset.variant, gain: li.dataset.gain,
-        at: li.dataset.at.split(";").filter(Boolean).map(function (p) { const xy = p.split(","); return [+xy[0], +xy[1]]; }),
-      };
+    const moves = data.m.map(function (r) {
+      return { move: r[0], piece: data.k[r[1]], variant: data.v[r[2]], gain: data.g[r[3]], at: r[4], names: cellNames(r[0]) };
     });
-    const original = board.innerHTML;
+    picker.hidden = false;
+    picker.dataset.moves = String(moves.length);
+    const original = img.innerHTML;
     const choose = picker.querySelector(".choose");
-    const confirm = picker.querySelector(".confirm");
     const chosen = picker.querySelector(".chosen");
     const turn = picker.querySelector('[data-act="turn"]');
-    let piece = null, taps = [], variants = [], vi = 0;
+    const cancel = picker.querySelector('[data-act="cancel"]');
+    const plays = Array.from(document.querySelectorAll('[form="moveform"][type="submit"], #moveform [type="submit"]'));
+    let targets = fig.querySelector(".targets");
+    if (!targets) {
+      targets = document.createElement("div");
+      targets.className = "targets";
+      targets.setAttribute("role", "group");
+      fig.appendChild(targets);
+    }
+    let piece = null, taps = [], variants = [], vi = 0, more = false, previewed = false;
 
-    // The targets' radius: half the distance between the two nearest
-    // distinct points of any move, so that neighbouring targets never
-    // overlap.
-    const all = [];
-    for (const m of moves) for (const p of m.at) all.push(p);
-    let near = Infinity;
-    for (let i = 0; i < all.length && i < 400; i++)
-      for (let j = i + 1; j < all.length && j < 400; j++) {
-        const d = Math.hypot(all[i][0] - all[j][0], all[i][1] - all[j][1]);
-        if (d > 1e-6 && d < near) near = d;
+    // The pitch of the board's cells: the distance between the two
+    // nearest distinct points of any move, in the board's units.
+    let pitch = Infinity;
+    const pts = data.p;
+    for (let i = 0; i < pts.length && i < 600; i++)
+      for (let j = i + 1; j < pts.length && j < 600; j++) {
+        const d = Math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]);
+        if (d > 1e-6 && d < pitch) pitch = d;
       }
-    const vb = svg.viewBox.baseVal;
-    const radius = isFinite(near) ? near * 0.45 : Math.min(vb.width, vb.height) / 30;
 
-    const same = (a, b) => Math.abs(a[0] - b[0]) < 1e-6 && Math.abs(a[1] - b[1]) < 1e-6;
+    const names = data.k.filter(function (k) { return k !== ""; });
+    if (names.length === 0) piece = ""; // nothing to pick: the cells say all
+
     function candidates() {
       return moves.filter(function (m) {
         if (piece !== null && m.piece !== piece) return false;
-        for (let i = 0; i < taps.length; i++) if (!m.at[i] || !same(m.at[i], taps[i])) return false;
+        for (let i = 0; i < taps.length; i++) if (m.at[i] !== taps[i]) return false;
         return true;
       });
     }
 
-    function pieces() {
+    function drawPieces() {
       choose.textContent = "";
-      const names = [];
-      for (const m of moves) if (m.piece && names.indexOf(m.piece) < 0) names.push(m.piece);
-      if (names.length === 0) { // nothing to pick: the cells say all
-        piece = "";
-        picker.querySelector(".hint").textContent = "Tap a marked cell.";
-        return;
-      }
       for (const n of names) {
         const b = document.createElement("button");
-        b.type = "button"; b.className = "btn"; b.textContent = n;
+        b.type = "button"; b.className = "btn piece"; b.textContent = n;
         b.setAttribute("aria-pressed", String(n === piece));
-        b.addEventListener("click", function () { piece = n; taps = []; show(); });
+        b.addEventListener("click", function (e) { piece = n; taps = []; show(); if (e.detail === 0) focusTarget(); });
         choose.appendChild(b);
       }
     }
 
-    function targets() {
-      const live = board.querySelector("svg");
-      const old = live.querySelector("g.hits");
-      if (old) old.remove();
-      if (piece === null) return;
-      const g = document.createElementNS(SVGNS, "g");
-      g.setAttribute("class", "hits");
-      const seen = [];
-      for (const m of candidates()) {
-        const p = m.at[taps.length];
-        if (!p || seen.some(function (q) { return same(p, q); })) continue;
-        seen.push(p);
-        // The mark is a circle; the target is the whole cell around it
-        // (a transparent square), so that a finger finds it.
-        const cell = document.createElementNS(SVGNS, "rect");
-        cell.setAttribute("class", "cell");
-        cell.setAttribute("x", p[0] - radius / 0.9); cell.setAttribute("y", p[1] - radius / 0.9);
-        cell.setAttribute("width", 2 * radius / 0.9); cell.setAttribute("height", 2 * radius / 0.9);
-        cell.addEventListener("click", function () { taps.push(p); show(); });
-        const c = document.createElementNS(SVGNS, "circle");
-        c.setAttribute("class", "hit");
-        c.setAttribute("cx", p[0]); c.setAttribute("cy", p[1]); c.setAttribute("r", radius * 0.8);
-        c.setAttribute("stroke-width", radius / 8);
-        g.appendChild(c);
-        g.appendChild(cell);
+    // place lays the targets over the board where the SVG draws it (its
+    // viewBox scaled to fit its box, centred).
+    function place() {
+      const svg = img.querySelector("svg");
+      if (!svg || !svg.viewBox || !svg.viewBox.baseVal) return;
+      const vb = svg.viewBox.baseVal;
+      const box = svg.getBoundingClientRect(), f = fig.getBoundingClientRect();
+      const scale = Math.min(box.width / vb.width, box.height / vb.height);
+      const ox = box.left - f.left + (box.width - vb.width * scale) / 2;
+      const oy = box.top - f.top + (box.height - vb.height * scale) / 2;
+      const size = Math.max(MIN, Math.min(AIM, isFinite(pitch) ? pitch * scale : AIM));
+      const hit = Math.max(size, isFinite(pitch) ? Math.min(pitch * scale, 2 * AIM) * 0.9 : size);
+      for (const b of targets.children) {
+        const p = pts[+b.dataset.point];
+        b.style.width = b.style.height = hit + "px";
+        b.style.left = (ox + (p[0] - vb.x) * scale - hit / 2) + "px";
+        b.style.top = (oy + (p[1] - vb.y) * scale - hit / 2) + "px";
+        b.style.setProperty("--mark", Math.min(hit, AIM) * 0.7 + "px");
       }
-      live.appendChild(g);
     }
 
-    // label names the chosen move and its variants; preview shows the
-    // board after it (draw: false while more cells may still be tapped,
-    // so that the targets stay on the board).
+    function drawTargets() {
+      targets.textContent = "";
+      if (piece === null || !more) return;
+      const seen = new Set();
+      const list = [];
+      for (const m of candidates()) {
+        const p = m.at[taps.length];
+        if (p === undefined || seen.has(p)) continue;
+        seen.add(p);
+        list.push({ p: p, name: m.names[taps.length] || "cell " + (list.length + 1) });
+      }
+      // Reading order: top to bottom, then left to right.
+      list.sort(function (a, b) { return pts[a.p][1] - pts[b.p][1] || pts[a.p][0] - pts[b.p][0]; });
+      targets.setAttribute("aria-label", (taps.length ? "Next cell" : "Cells") + " for " + (piece || "your move") + ": " + list.length);
+      list.forEach(function (t, i) {
+        const b = document.createElement("button");
+        b.type = "button"; b.className = "target";
+        b.dataset.point = String(t.p);
+        b.tabIndex = i === 0 ? 0 : -1; // one stop for Tab; the arrows move inside
+        b.setAttribute("aria-label", t.name);
+        b.addEventListener("click", function (e) { taps.push(t.p); show(); if (e.detail === 0) focusTarget(); });
+        targets.appendChild(b);
+      });
+      place();
+    }
+
+    // The arrow keys move among the targets: to the nearest one in that
+    // direction (roving tabindex).
+    targets.onkeydown = function (e) {
+      const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      const d = dirs[e.key];
+      const cur = e.target.closest(".target");
+      if (!cur) return;
+      let next = null;
+      if (d) {
+        const a = pts[+cur.dataset.point];
+        let best = Infinity;
+        for (const b of targets.children) {
+          if (b === cur) continue;
+          const q = pts[+b.dataset.point];
+          const dx = q[0] - a[0], dy = q[1] - a[1];
+          const along = dx * d[0] + dy * d[1];
+          if (along <= 1e-6) continue;
+          const across = Math.abs(dx * d[1]) + Math.abs(dy * d[0]);
+          const cost = along + 2 * across;
+          if (cost < best) { best = cost; next = b; }
+        }
+      } else if (e.key === "Home") next = targets.firstElementChild;
+      else if (e.key === "End") next = targets.lastElementChild;
+      if (!d && e.key !== "Home" && e.key !== "End") return;
+      e.preventDefault();
+      if (!next) return;
+      cur.tabIndex = -1; next.tabIndex = 0; next.focus();
+    };
+
+    // focusTarget moves the keyboard's focus where the next step is:
+    // the first target, or Play once the move is named (after a key
+    // pressed a button: e.detail is 0; a tap leaves the focus alone).
+    function focusTarget() {
+      const t = targets.querySelector('.target[tabindex="0"]');
+      if (t) t.focus();
+      else if (variants.length && plays[0]) plays[0].focus();
+    }
+
+    // label names the chosen move; preview shows the board after it
+    // (not while more cells may still be tapped, so that the targets
+    // stay on the board).
     function label() {
       const m = variants[vi];
       chosen.textContent = m.move + (m.variant ? " · " + m.variant : "") + (m.gain ? " (" + m.gain + ")" : "");
-      turn.classList.toggle("hidden", variants.length < 2);
+      turn.hidden = variants.length < 2;
       turn.textContent = variants.length > 1 ? "Turn (" + (vi + 1) + "/" + variants.length + ")" : "Turn";
+      turn.setAttribute("aria-label", "Turn the piece: " + (vi + 1) + " of " + variants.length);
     }
     async function preview() {
       const m = variants[vi];
       label();
+      field.value = m.move;
+      for (const b of plays) b.disabled = false;
       if (more) return;
-      const res = await fetch(page.game.dataset.address + "/preview?move=" + encodeURIComponent(m.move), { credentials: "same-origin" });
-      if (res.ok && variants[vi] === m) board.innerHTML = await res.text(); // our own renderer's SVG
+      let res;
+      try {
+        res = await fetch(page.game.dataset.address + "/preview?move=" + encodeURIComponent(m.move), { credentials: "same-origin" });
+      } catch (e) { return; }
+      if (res.ok && variants[vi] === m) { img.innerHTML = await res.text(); previewed = true; place(); } // our own renderer's SVG
     }
 
     // show draws the step the player is at: the pieces, the targets of
-    // the next cell, and the confirm once the taps name a move (a move of
-    // fewer cells, Glorieta's single stone, may be confirmed while the
+    // the next cell, and the chosen move once the taps name one (a move
+    // of fewer cells, Glorieta's single stone, may be played while the
     // targets of a longer one stay).
-    let more = false;
-    function show() {
-      board.innerHTML = original;
-      pieces();
+    function show(keepField) {
+      if (previewed) { img.innerHTML = original; previewed = false; } // the board before the move, parsed again only when changed
+
+      drawPieces();
       const c = piece === null ? [] : candidates();
       const done = c.filter(function (m) { return m.at.length === taps.length; });
       more = done.length < c.length;
+      drawTargets();
+      cancel.disabled = piece === null || (taps.length === 0 && names.length === 0);
       if (piece !== null && taps.length > 0 && done.length > 0) {
-        variants = done; vi = 0;
-        confirm.classList.remove("hidden");
+        if (!(variants.length && done.indexOf(variants[vi]) >= 0)) { variants = done; vi = 0; }
+        else variants = done;
         preview();
-      } else {
-        confirm.classList.add("hidden");
+        return;
       }
-      if (more) targets();
+      variants = []; vi = 0;
+      turn.hidden = true;
+      if (keepField && field.value.trim() !== "") { // a move not on the board, from the list or typed
+        chosen.textContent = field.value;
+        for (const b of plays) b.disabled = false;
+        return;
+      }
+      field.value = "";
+      for (const b of plays) b.disabled = true;
+      chosen.textContent = piece === null ? "Pick a piece, then tap where it goes." :
+        (taps.length === 0 ? "Tap a marked cell" + (piece ? " for " + piece : "") + "." : "Tap the next marked cell.");
     }
 
-    picker.querySelector('[data-act="cancel"]').onclick = function () { taps = []; show(); };
-    turn.onclick = function () { vi = (vi + 1) % variants.length; preview(); };
-    picker.querySelector('[data-act="play"]').onclick = function () {
-      const f = document.querySelector("#play form.moveform");
-      if (!f) return;
-      f.querySelector('[name="move"]').value = variants[vi].move;
-      post(f);
+    // A move chosen from the list is the board's choice too.
+    field.onchange = field.oninput = function () {
+      const m = moves.find(function (x) { return x.move === field.value.trim(); });
+      if (!m) { // not a placement: the board shows no choice
+        taps = []; variants = [];
+        if (names.length) piece = null;
+        show(true);
+        return;
+      }
+      piece = names.length ? m.piece : "";
+      taps = m.at.slice();
+      const c = candidates().filter(function (x) { return x.at.length === taps.length; });
+      variants = c; vi = Math.max(0, c.indexOf(m));
+      show();
     };
+
+    cancel.onclick = function () { taps = []; variants = []; if (names.length) piece = null; show(); };
+    turn.onclick = function () { vi = (vi + 1) % variants.length; preview(); };
+    new ResizeObserver(place).observe(fig);
     show();
   }
   window.TesseraPlay = { attach: attach };
