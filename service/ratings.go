@@ -138,6 +138,14 @@ func (s *Service) ratingChanges(before, after []tessera.Rating) string {
 	return "Ratings: " + strings.Join(parts, ", ") + "."
 }
 
+// NextRatings are the players' ratings after the finished game g, whose
+// seats finished in places (Places), given those before it (zero Rating:
+// a player's first game): what a game's end stores. tessera scale fill
+// rates the games it writes with it.
+func NextRatings(g *tessera.Game, places []int, before []tessera.Rating) []tessera.Rating {
+	return nextRatings(g, places, before)
+}
+
 // nextRatings are the players' ratings after g given those before it
 // (zero Rating: a player's first game) and the seats' places.
 func nextRatings(g *tessera.Game, places []int, before []tessera.Rating) []tessera.Rating {

@@ -2,6 +2,12 @@
 
 package main
 
-import "time"
+import (
+	"os"
+	"time"
+)
 
 func processCPU() (time.Duration, bool) { return 0, false }
+
+// maxRSSKB cannot be read here.
+func maxRSSKB(*os.ProcessState) (int64, bool) { return 0, false }

@@ -64,6 +64,9 @@ var commands = []command{
 	{"load", "play many games at once through the service and courier on this machine only, and report moves stored and delivered per second as JSON", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runLoad(args, stdout, stderr)
 	}},
+	{"scale", "fill a database with N realistic finished games (scale fill) and time the everyday answers on it (scale measure)", func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runScale(args, stdout, stderr)
+	}},
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
