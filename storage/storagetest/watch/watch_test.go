@@ -40,6 +40,7 @@ var reads = map[string]bool{
 	"Handled": true, "Ratings": true, "PlayerRatings": true, "AllRatings": true,
 	"Event": true, "GuildEvents": true, "EventsDue": true, "Analysis": true,
 	"AnalysisQueue": true, "Created": true, "Check": true, "Close": true,
+	"RemindersDue": true, "ExpiredChallenges": true, "ByChannelPlayer": true,
 }
 
 // TestEveryWriteWakes: each method of the port is a read listed above or
