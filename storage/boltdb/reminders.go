@@ -55,10 +55,13 @@ func putTimeKey(b *bolt.Bucket, key func(*tessera.Game) (int64, bool), g, old *t
 func (s *Store) RemindersDue(ctx context.Context, now time.Time, max int) ([]uint64, error) {
 	var out []uint64
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		b := tx.Bucket(bReminders)
-		if b == nil { // schema 1, opened read-only
+		if !upgraded(tx) { // schema 1, opened read-only
+			for _, g := range timeIndexSchema1(tx, storage.RemindNanos, now.UnixNano(), max) {
+				out = append(out, g.ID)
+			}
 			return nil
 		}
+		b := tx.Bucket(bReminders)
 		c := b.Cursor()
 		for k, _ := c.First(); len(k) == 16 && len(out) < max; k, _ = c.Next() {
 			if int64(btoi(k[:8])) > now.UnixNano() {
