@@ -311,3 +311,55 @@ func TestUpgradeKilled(t *testing.T) {
 	}
 	checkUpgraded(t, s)
 }
+
+// TestCheckFindsIndexProblems: Check finds a key missing from each new
+// index and a key that belongs to no game that should have it.
+func TestCheckFindsIndexProblems(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "t.db"))
+	defer s.Close()
+	g := newGame()
+	g.RemindAt = time.Unix(1_700_000_000, 0)
+	if err := s.Create(t.Context(), g, ""); err != nil {
+		t.Fatal(err)
+	}
+	ch := newGame()
+	ch.Status, ch.Open, ch.GuildID = tessera.StatusChallenge, true, "g"
+	if err := s.Create(t.Context(), ch, ""); err != nil {
+		t.Fatal(err)
+	}
+	if errs := s.Check(t.Context()); len(errs) != 0 {
+		t.Fatalf("check of a healthy file: %v", errs)
+	}
+	at, _ := storage.RemindNanos(g)
+	opened, _ := storage.OpenNanos(ch)
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		tx.Bucket(bReminders).Delete(remindKey(at, g.ID))
+		tx.Bucket(bReminders).Put(remindKey(at+1, ch.ID), nil)
+		tx.Bucket(bExpiry).Delete(remindKey(opened, ch.ID))
+		tx.Bucket(bPlaces).Delete(indexKey(g.ChannelID, g.ID))
+		return tx.Bucket(bPlaces).Put(indexKey("elsewhere", g.ID), nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := s.Check(t.Context())
+	var text []string
+	for _, e := range errs {
+		text = append(text, e.Error())
+	}
+	all := strings.Join(text, "\n")
+	for _, want := range []string{
+		fmt.Sprintf("game %d: missing from the reminders' index", g.ID),
+		fmt.Sprintf("the reminders' index lists game %d", ch.ID),
+		fmt.Sprintf("game %d: missing from the open challenges' expiry index", ch.ID),
+		fmt.Sprintf("game %d: missing from the place index under %q", g.ID, g.ChannelID),
+		fmt.Sprintf("the place index lists game %d under \"elsewhere\"", g.ID),
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("check did not say %q; it said:\n%s", want, all)
+		}
+	}
+	if len(errs) != 5 {
+		t.Errorf("%d problems, want 5:\n%s", len(errs), all)
+	}
+}
