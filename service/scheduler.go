@@ -93,11 +93,16 @@ func (s *Service) remind(ctx context.Context, now time.Time) (int, error) {
 			if g.Status != tessera.StatusPlaying || g.RemindAt.After(now) {
 				return nil
 			}
-			to := -1
-			if p, err := s.state(g); err == nil && !aiToMove(g, p.state) { // the AI is never reminded
-				to = int(p.state.ToMove())
+			p, err := s.state(g)
+			if err != nil {
+				// A record that does not replay cannot be moved in either:
+				// it leaves the index rather than be read every tick.
+				s.log.Error("reminders: a game does not replay; it gets no more reminders", "game", g.ID, "err", err)
+				g.RemindAt = time.Time{}
+				return nil
 			}
-			if to < 0 || to >= len(g.Players) {
+			to := int(p.state.ToMove())
+			if to < 0 || to >= len(g.Players) || aiToMove(g, p.state) { // the AI is never reminded
 				g.RemindAt = time.Time{}
 				return nil
 			}

@@ -29,10 +29,14 @@ func (s *Store) Dump(ctx context.Context, put func(storage.Record) error) error 
 		if err := put(storage.Record{Counters: &c}); err != nil {
 			return err
 		}
+		old := !upgraded(tx)
 		if err := tx.Bucket(bGames).ForEach(func(k, v []byte) error {
 			var g tessera.Game
 			if err := json.Unmarshal(v, &g); err != nil {
 				return fmt.Errorf("game %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			if old { // schema 1, read-only: as the upgrade would make it (upgrade.go)
+				asUpgraded(&g)
 			}
 			return put(storage.Record{Game: &g})
 		}); err != nil {

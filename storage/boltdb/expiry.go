@@ -28,10 +28,11 @@ func putExpiry(tx *bolt.Tx, g, old *tessera.Game) error {
 func (s *Store) ExpiredChallenges(ctx context.Context, cutoff time.Time, max int) ([]*tessera.Game, error) {
 	var out []*tessera.Game
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		b := tx.Bucket(bExpiry)
-		if b == nil { // schema 1, opened read-only
+		if !upgraded(tx) { // schema 1, opened read-only
+			out = timeIndexSchema1(tx, storage.OpenNanos, cutoff.UnixNano(), max)
 			return nil
 		}
+		b := tx.Bucket(bExpiry)
 		c := b.Cursor()
 		for k, _ := c.First(); len(k) == 16 && len(out) < max; k, _ = c.Next() {
 			if int64(btoi(k[:8])) > cutoff.UnixNano() {

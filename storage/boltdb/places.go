@@ -131,31 +131,23 @@ func (s *Store) byChannelSchema1(tx *bolt.Tx, channelID string) ([]*tessera.Game
 	return out, err
 }
 
-// checkPlaces verifies the place index against the games, both ways,
-// reading one game or key at a time (constant memory): every key a game
-// should have is there, and every key belongs to a game that should have
-// it. It reports at most max problems.
-func checkPlaces(tx *bolt.Tx, max int) []error {
-	if !upgraded(tx) {
-		return nil // schema 1 (read-only): the upgrade builds the index
-	}
+// missingPlaces reports the keys g should have in the place index and
+// lacks.
+func missingPlaces(b *bolt.Bucket, g *tessera.Game) []error {
 	var errs []error
-	places := tx.Bucket(bPlaces)
-	if places == nil {
-		return []error{fmt.Errorf("the place index (bucket %s) is missing", bPlaces)}
-	}
-	err := eachGame(tx, func(g *tessera.Game) bool {
-		for _, p := range storage.Places(g) {
-			if places.Get(indexKey(p, g.ID)) == nil {
-				errs = append(errs, fmt.Errorf("game %d: missing from the place index under %q", g.ID, p))
-			}
+	for _, p := range storage.Places(g) {
+		if b.Get(indexKey(p, g.ID)) == nil {
+			errs = append(errs, fmt.Errorf("game %d: missing from the place index under %q", g.ID, p))
 		}
-		return len(errs) < max
-	})
-	if err != nil {
-		errs = append(errs, err)
 	}
-	c := places.Cursor()
+	return errs
+}
+
+// extraPlaces walks the place index and reports, up to max, every key
+// that is malformed or names a game that should not have it.
+func extraPlaces(tx *bolt.Tx, b *bolt.Bucket, max int) []error {
+	var errs []error
+	c := b.Cursor()
 	for k, _ := c.First(); k != nil && len(errs) < max; k, _ = c.Next() {
 		if len(k) < 9 || k[len(k)-9] != 0 {
 			errs = append(errs, fmt.Errorf("the place index holds a malformed key %q", k))

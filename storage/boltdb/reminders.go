@@ -55,10 +55,13 @@ func putTimeKey(b *bolt.Bucket, key func(*tessera.Game) (int64, bool), g, old *t
 func (s *Store) RemindersDue(ctx context.Context, now time.Time, max int) ([]uint64, error) {
 	var out []uint64
 	err := s.view(ctx, func(tx *bolt.Tx) error {
-		b := tx.Bucket(bReminders)
-		if b == nil { // schema 1, opened read-only
+		if !upgraded(tx) { // schema 1, opened read-only
+			for _, g := range timeIndexSchema1(tx, storage.RemindNanos, now.UnixNano(), max) {
+				out = append(out, g.ID)
+			}
 			return nil
 		}
+		b := tx.Bucket(bReminders)
 		c := b.Cursor()
 		for k, _ := c.First(); len(k) == 16 && len(out) < max; k, _ = c.Next() {
 			if int64(btoi(k[:8])) > now.UnixNano() {
@@ -74,7 +77,7 @@ func (s *Store) RemindersDue(ctx context.Context, now time.Time, max int) ([]uin
 // eachGame calls fn for every game that decodes, in id order, one at a
 // time, until fn returns false; a record that does not decode is
 // reported by the check of the records, not here.
-func eachGame(tx *bolt.Tx, fn func(g *tessera.Game) bool) error {
+func eachGame(tx *bolt.Tx, fn func(g *tessera.Game) bool) {
 	c := tx.Bucket(bGames).Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		var g tessera.Game
@@ -82,33 +85,24 @@ func eachGame(tx *bolt.Tx, fn func(g *tessera.Game) bool) error {
 			continue
 		}
 		if !fn(&g) {
-			return nil
+			return
 		}
+	}
+}
+
+// missingTime reports g's key in an index of games by a time (what, keys
+// from key) when it should have one and it is not there.
+func missingTime(b *bolt.Bucket, what string, key func(*tessera.Game) (int64, bool), g *tessera.Game) []error {
+	if at, ok := key(g); ok && b.Get(remindKey(at, g.ID)) == nil {
+		return []error{fmt.Errorf("game %d: missing from the %s at %s", g.ID, what, time.Unix(0, at).UTC().Format(time.RFC3339Nano))}
 	}
 	return nil
 }
 
-// checkTimeIndex verifies an index of games by a time (bucket name,
-// keys from key) against the games, both ways, in constant memory,
-// reporting at most max problems.
-func checkTimeIndex(tx *bolt.Tx, name []byte, what string, key func(*tessera.Game) (int64, bool), max int) []error {
-	if !upgraded(tx) || max <= 0 {
-		return nil
-	}
+// extraTime walks an index of games by a time and reports, up to max,
+// every key that is malformed or disagrees with its game.
+func extraTime(tx *bolt.Tx, b *bolt.Bucket, what string, key func(*tessera.Game) (int64, bool), max int) []error {
 	var errs []error
-	b := tx.Bucket(name)
-	if b == nil {
-		return []error{fmt.Errorf("the %s (bucket %s) is missing", what, name)}
-	}
-	err := eachGame(tx, func(g *tessera.Game) bool {
-		if at, ok := key(g); ok && b.Get(remindKey(at, g.ID)) == nil {
-			errs = append(errs, fmt.Errorf("game %d: missing from the %s at %s", g.ID, what, time.Unix(0, at).UTC().Format(time.RFC3339Nano)))
-		}
-		return len(errs) < max
-	})
-	if err != nil {
-		errs = append(errs, err)
-	}
 	c := b.Cursor()
 	for k, _ := c.First(); k != nil && len(errs) < max; k, _ = c.Next() {
 		if len(k) != 16 {
@@ -128,12 +122,46 @@ func checkTimeIndex(tx *bolt.Tx, name []byte, what string, key func(*tessera.Gam
 	return errs
 }
 
-// checkIndexes verifies the indexes of schema 2 (places, reminders,
-// open challenges' expiry)
-// against the games; Check calls it with its read transaction.
+// checkIndexes verifies the indexes of schema 2 (places, reminders, open
+// challenges' expiry) against the games, both ways, in constant memory:
+// one pass over the games for the keys each should have, then one walk
+// of each index for keys that belong to no game that should have them.
+// Check calls it with its read transaction; at most 100 problems. A file
+// of schema 1 (opened read-only) has none of them yet.
 func checkIndexes(tx *bolt.Tx) []error {
 	const max = 100
-	errs := checkPlaces(tx, max)
-	errs = append(errs, checkTimeIndex(tx, bReminders, "reminders' index", storage.RemindNanos, max-len(errs))...)
-	return append(errs, checkTimeIndex(tx, bExpiry, "open challenges' expiry index", storage.OpenNanos, max-len(errs))...)
+	if !upgraded(tx) {
+		return nil
+	}
+	type timeIndex struct {
+		b    *bolt.Bucket
+		what string
+		key  func(*tessera.Game) (int64, bool)
+	}
+	places := tx.Bucket(bPlaces)
+	times := []timeIndex{
+		{tx.Bucket(bReminders), "reminders' index", storage.RemindNanos},
+		{tx.Bucket(bExpiry), "open challenges' expiry index", storage.OpenNanos},
+	}
+	var errs []error
+	for name, b := range map[string]*bolt.Bucket{string(bPlaces): places, string(bReminders): times[0].b, string(bExpiry): times[1].b} {
+		if b == nil {
+			errs = append(errs, fmt.Errorf("the index in bucket %s is missing", name))
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	eachGame(tx, func(g *tessera.Game) bool {
+		errs = append(errs, missingPlaces(places, g)...)
+		for _, ix := range times {
+			errs = append(errs, missingTime(ix.b, ix.what, ix.key, g)...)
+		}
+		return len(errs) < max
+	})
+	errs = append(errs, extraPlaces(tx, places, max-len(errs))...)
+	for _, ix := range times {
+		errs = append(errs, extraTime(tx, ix.b, ix.what, ix.key, max-len(errs))...)
+	}
+	return errs
 }

@@ -208,7 +208,8 @@ func deadlineKey(t time.Time, id uint64) []byte {
 }
 
 // putGame writes a game and keeps its indexes (players, places,
-// reminders, deadline, history, AI turns) in step; old is the game as it was (nil when new).
+// reminders, expiry, deadline, history, AI turns) in step; old is the
+// game as it was (nil when new).
 func putGame(tx *bolt.Tx, g, old *tessera.Game) error {
 	b, err := json.Marshal(g)
 	if err != nil {

@@ -20,6 +20,7 @@ package boltdb
 import (
 	"encoding/json"
 	"log/slog"
+	"sort"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -131,7 +132,7 @@ func upgradeBatchTx(tx *bolt.Tx, path string, log *slog.Logger) (n int, done boo
 			if json.Unmarshal(v, &full) != nil {
 				continue
 			}
-			full.RemindAt = storage.UpgradeRemindAt(&full)
+			asUpgraded(&full)
 			g = &full
 		}
 		batch = append(batch, item{g, rewrite})
@@ -168,4 +169,41 @@ func upgradeBatchTx(tx *bolt.Tx, path string, log *slog.Logger) (n int, done boo
 		return 0, false, err
 	}
 	return len(batch), true, meta.Put(kSchema, []byte("2"))
+}
+
+// asUpgraded gives g the RemindAt the upgrade gives a game of schema 1:
+// the indexes and the dump of a file of schema 1 opened read-only
+// (tessera migrate's source, check, export) read as if it were upgraded,
+// so a copy of it is what an upgrade and then a copy would make.
+func asUpgraded(g *tessera.Game) {
+	if g.Status == tessera.StatusPlaying && g.RemindAt.IsZero() {
+		g.RemindAt = storage.UpgradeRemindAt(g)
+	}
+}
+
+// timeIndexSchema1 answers a read of an index by time on a file of schema
+// 1 opened read-only, which has no such index: every game is read, and
+// those key gives at or before limit are returned by time, then id, at
+// most max. Only tools read such a file; the bot upgrades it first.
+func timeIndexSchema1(tx *bolt.Tx, key func(*tessera.Game) (int64, bool), limit int64, max int) []*tessera.Game {
+	type hit struct {
+		at int64
+		g  *tessera.Game
+	}
+	var hits []hit
+	eachGame(tx, func(g *tessera.Game) bool {
+		asUpgraded(g)
+		if at, ok := key(g); ok && at <= limit {
+			hits = append(hits, hit{at, g})
+		}
+		return true
+	})
+	sort.Slice(hits, func(i, j int) bool {
+		return hits[i].at < hits[j].at || hits[i].at == hits[j].at && hits[i].g.ID < hits[j].g.ID
+	})
+	var out []*tessera.Game
+	for i := 0; i < len(hits) && i < max; i++ {
+		out = append(out, hits[i].g)
+	}
+	return out
 }

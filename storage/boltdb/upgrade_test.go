@@ -18,6 +18,7 @@ import (
 
 	"tessera"
 	"tessera/storage"
+	"tessera/storage/storagetest"
 )
 
 // oldGames is what writeSchema1 stores: 2,500 games (three batches of the
@@ -64,6 +65,9 @@ func writeSchema1(t testing.TB, path string, games []*tessera.Game) {
 		gb, _ := tx.CreateBucket(bGames)
 		players, _ := tx.CreateBucket(bByPlayer)
 		places, _ := tx.CreateBucket(bByChan)
+		for _, b := range [][]byte{bHandled, bOutbox, bDeadline, bUsers} { // schema 1's other buckets
+			tx.CreateBucket(b)
+		}
 		for _, g := range games {
 			v, err := json.Marshal(g)
 			if err != nil || bytes.Contains(v, []byte("remind_at")) {
@@ -171,12 +175,21 @@ func TestUpgradeFromSchema1(t *testing.T) {
 	if gs, _ := ro.ByChannel(t.Context(), "c1"); len(gs) != activeOld {
 		t.Errorf("read-only, schema 1: channel c1 lists %d games, want the %d active", len(gs), activeOld)
 	}
-	if due, err := ro.RemindersDue(t.Context(), time.Unix(1_800_000_000, 0), 10); err != nil || len(due) != 0 {
-		t.Errorf("read-only, schema 1: reminders %v %v, want none (no index yet)", due, err)
+	// Its indexes and its dump read as if upgraded (tessera migrate's
+	// source): the reminders at the start of each turn, 11's in 1970.
+	if due, err := ro.RemindersDue(t.Context(), time.Unix(1_800_000_000, 0), 3); err != nil || fmt.Sprint(due) != "[11 7 10]" {
+		t.Errorf("read-only, schema 1: reminders %v %v, want [11 7 10]", due, err)
+	}
+	if gs, err := ro.ExpiredChallenges(t.Context(), time.Unix(1_800_000_000, 0), 2); err != nil || ids(gs) != "[1 26]" {
+		t.Errorf("read-only, schema 1: challenges to expire %s %v, want [1 26]", ids(gs), err)
+	}
+	if gs, err := ro.ByChannelPlayer(t.Context(), "c1", "ana"); err != nil || len(gs) != activeOld {
+		t.Errorf("read-only, schema 1: ana's games in c1: %d %v, want %d", len(gs), err, activeOld)
 	}
 	if errs := ro.Check(t.Context()); len(errs) != 0 {
 		t.Errorf("check of a file of schema 1: %v", errs)
 	}
+	before := storagetest.Dump(t, ro)
 	ro.Close()
 
 	var batches []int
@@ -195,6 +208,15 @@ func TestUpgradeFromSchema1(t *testing.T) {
 		t.Errorf("the upgrade's log:\n%s", log.String())
 	}
 	checkUpgraded(t, s)
+	after := storagetest.Dump(t, s)
+	if len(after) != len(before) {
+		t.Fatalf("%d records after the upgrade, %d read before it", len(after), len(before))
+	}
+	for i := range before {
+		if storagetest.Canon(after[i]) != storagetest.Canon(before[i]) {
+			t.Fatalf("record %d after the upgrade:\n%s\nread before it:\n%s", i, storagetest.Canon(after[i]), storagetest.Canon(before[i]))
+		}
+	}
 	// A second open does nothing more.
 	s.Close()
 	batches = nil
@@ -288,4 +310,56 @@ func TestUpgradeKilled(t *testing.T) {
 		t.Errorf("batches after the kill %v, want [1000 500] (taken up where it stopped)", batches)
 	}
 	checkUpgraded(t, s)
+}
+
+// TestCheckFindsIndexProblems: Check finds a key missing from each new
+// index and a key that belongs to no game that should have it.
+func TestCheckFindsIndexProblems(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "t.db"))
+	defer s.Close()
+	g := newGame()
+	g.RemindAt = time.Unix(1_700_000_000, 0)
+	if err := s.Create(t.Context(), g, ""); err != nil {
+		t.Fatal(err)
+	}
+	ch := newGame()
+	ch.Status, ch.Open, ch.GuildID = tessera.StatusChallenge, true, "g"
+	if err := s.Create(t.Context(), ch, ""); err != nil {
+		t.Fatal(err)
+	}
+	if errs := s.Check(t.Context()); len(errs) != 0 {
+		t.Fatalf("check of a healthy file: %v", errs)
+	}
+	at, _ := storage.RemindNanos(g)
+	opened, _ := storage.OpenNanos(ch)
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		tx.Bucket(bReminders).Delete(remindKey(at, g.ID))
+		tx.Bucket(bReminders).Put(remindKey(at+1, ch.ID), nil)
+		tx.Bucket(bExpiry).Delete(remindKey(opened, ch.ID))
+		tx.Bucket(bPlaces).Delete(indexKey(g.ChannelID, g.ID))
+		return tx.Bucket(bPlaces).Put(indexKey("elsewhere", g.ID), nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := s.Check(t.Context())
+	var text []string
+	for _, e := range errs {
+		text = append(text, e.Error())
+	}
+	all := strings.Join(text, "\n")
+	for _, want := range []string{
+		fmt.Sprintf("game %d: missing from the reminders' index", g.ID),
+		fmt.Sprintf("the reminders' index lists game %d", ch.ID),
+		fmt.Sprintf("game %d: missing from the open challenges' expiry index", ch.ID),
+		fmt.Sprintf("game %d: missing from the place index under %q", g.ID, g.ChannelID),
+		fmt.Sprintf("the place index lists game %d under \"elsewhere\"", g.ID),
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("check did not say %q; it said:\n%s", want, all)
+		}
+	}
+	if len(errs) != 5 {
+		t.Errorf("%d problems, want 5:\n%s", len(errs), all)
+	}
 }

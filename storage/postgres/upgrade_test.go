@@ -262,3 +262,49 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFindsIndexProblems: Check finds a remind_at or open_created
+// column that disagrees with its record, a place row missing, and a
+// place row that belongs to no game that should have it.
+func TestCheckFindsIndexProblems(t *testing.T) {
+	s := open(t, pgtest.Database(t))
+	ctx := t.Context()
+	g := &tessera.Game{Status: tessera.StatusPlaying, ChannelID: "c", RemindAt: time.Unix(1_700_000_000, 5), Players: []tessera.Player{{ID: "ana"}, {ID: "bo"}}}
+	ch := &tessera.Game{Status: tessera.StatusChallenge, Open: true, GuildID: "g", ChannelID: "c", Created: time.Unix(1_700_000_000, 7), Players: []tessera.Player{{ID: "ana"}}}
+	for _, x := range []*tessera.Game{g, ch} {
+		if err := s.Create(ctx, x, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if errs := s.Check(ctx); len(errs) != 0 {
+		t.Fatalf("check of a healthy database: %v", errs)
+	}
+	for _, sql := range []string{
+		"UPDATE games SET remind_at = remind_at + 1 WHERE id = 1",
+		"UPDATE games SET open_created = NULL WHERE id = 2",
+		"DELETE FROM game_channels WHERE game_id = 2",
+		"INSERT INTO game_channels (channel_id, game_id) VALUES ('elsewhere', 1)",
+	} {
+		if _, err := s.pool.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var text []string
+	for _, e := range s.Check(ctx) {
+		text = append(text, e.Error())
+	}
+	all := strings.Join(text, "\n")
+	for _, want := range []string{
+		"game 1: its remind_at column disagrees with its record",
+		"game 2: its open_created column disagrees with its record",
+		`game 2: missing from the place index under "c"`,
+		`the place index lists game 1 under "elsewhere"`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("check did not say %q; it said:\n%s", want, all)
+		}
+	}
+	if len(text) != 4 {
+		t.Errorf("%d problems, want 4:\n%s", len(text), all)
+	}
+}

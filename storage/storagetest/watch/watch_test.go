@@ -41,6 +41,7 @@ var reads = map[string]bool{
 	"PlayerRating": true, "RatingHistory": true, "Leaders": true, "RatingRank": true,
 	"Event": true, "GuildEvents": true, "EventsDue": true, "Analysis": true,
 	"AnalysisQueue": true, "Created": true, "Check": true, "Close": true,
+	"RemindersDue": true, "ExpiredChallenges": true, "ByChannelPlayer": true,
 }
 
 // TestEveryWriteWakes: each method of the port is a read listed above or
