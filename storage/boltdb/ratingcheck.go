@@ -2,7 +2,8 @@ package boltdb
 
 // Check's part for the ratings: every row decodes and is indexed (its
 // history, its rank, its player's key), every index key names a row as
-// it is now, and each game's count of players is the number of its rows.
+// it is now, and each game's count of players, and each bin's, is the
+// number of its rows.
 // It reads each bucket once with a cursor, holding only the counts by
 // server and game.
 
@@ -15,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"tessera"
+	"tessera/storage"
 )
 
 // maxRatingProblems bounds what checkRatingIndexes reports.
@@ -33,7 +35,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 		return len(errs) < maxRatingProblems
 	}
 	b := ratingBucketsOf(tx)
-	for i, bucket := range []*bolt.Bucket{b.rows, b.history, b.ranks, b.players, b.counts} {
+	for i, bucket := range []*bolt.Bucket{b.rows, b.history, b.ranks, b.players, b.counts, b.bins} {
 		if bucket == nil {
 			report("the bucket %s is missing", ratingBucketNames[i])
 		}
@@ -41,7 +43,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	if len(errs) > 0 {
 		return errs
 	}
-	counts := map[string]uint64{}
+	counts, bins := map[string]uint64{}, map[string]uint64{}
 	c := b.rows.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		var r tessera.Rating
@@ -68,6 +70,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 			return errs
 		}
 		counts[string(countKey(r.GuildID, r.Game))]++
+		bins[string(binKey(r.GuildID, r.Game, ordinalBin(storage.Ordinal(r))))]++
 	}
 	c = b.history.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -119,6 +122,21 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	}
 	for k, n := range counts {
 		if !report("the count of players of %q is missing (%d)", k, n) {
+			return errs
+		}
+	}
+	c = b.bins.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		want := bins[string(k)]
+		delete(bins, string(k))
+		if len(v) != 8 || binary.BigEndian.Uint64(v) != want {
+			if !report("the count of players of the bin %q is %x, not %d", k, v, want) {
+				return errs
+			}
+		}
+	}
+	for k, n := range bins {
+		if !report("the count of players of the bin %q is missing (%d)", k, n) {
 			return errs
 		}
 	}

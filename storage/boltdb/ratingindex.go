@@ -8,11 +8,14 @@ package boltdb
 //	rating_ranks    guild 0x00 game 0x00 rank -> user: the leaderboard's order
 //	rating_players  guild 0x00 user 0x00 game -> nothing: a player's games
 //	rating_counts   guild 0x00 game           -> how many players are rated
+//	rating_bins     guild 0x00 game 0x00 bin  -> how many players' ordinals are in the bin
 //
 // A rank (rankKey) is the ordinal and the games, inverted so that the best
 // comes first, then the name and the user id: bytes that sort as
-// storage.CompareRank does, so a leaderboard is a range read and a place
-// a count of keys.
+// storage.CompareRank does, so a leaderboard is a range read. A place is
+// the players of the bins above the player's (ordinals a quarter wide,
+// best first: a few hundred keys at most) plus the player's place among
+// the rank keys of their own bin.
 
 import (
 	"bytes"
@@ -33,6 +36,7 @@ var (
 	bRatingRanks   = []byte("rating_ranks")
 	bRatingPlayers = []byte("rating_players")
 	bRatingCounts  = []byte("rating_counts")
+	bRatingBins    = []byte("rating_bins")
 
 	// kRatingsIndexed marks a file whose ratings are all indexed (its
 	// rows carry no history); kRatingsIndexing is the last row key an
@@ -42,16 +46,16 @@ var (
 )
 
 // ratingBucketNames are the ratings' buckets, rows first.
-var ratingBucketNames = [][]byte{bRatings, bRatingHistory, bRatingRanks, bRatingPlayers, bRatingCounts}
+var ratingBucketNames = [][]byte{bRatings, bRatingHistory, bRatingRanks, bRatingPlayers, bRatingCounts, bRatingBins}
 
 // ratingBuckets are the ratings' buckets in one transaction (nil: not made
 // yet, in a file opened read-only).
 type ratingBuckets struct {
-	rows, history, ranks, players, counts *bolt.Bucket
+	rows, history, ranks, players, counts, bins *bolt.Bucket
 }
 
 func ratingBucketsOf(tx *bolt.Tx) ratingBuckets {
-	return ratingBuckets{tx.Bucket(bRatings), tx.Bucket(bRatingHistory), tx.Bucket(bRatingRanks), tx.Bucket(bRatingPlayers), tx.Bucket(bRatingCounts)}
+	return ratingBuckets{tx.Bucket(bRatings), tx.Bucket(bRatingHistory), tx.Bucket(bRatingRanks), tx.Bucket(bRatingPlayers), tx.Bucket(bRatingCounts), tx.Bucket(bRatingBins)}
 }
 
 func createRatingBuckets(tx *bolt.Tx) (ratingBuckets, error) {
@@ -99,6 +103,40 @@ func rankKey(r tessera.Rating) []byte {
 	}
 	k = append(k, 0, 0)
 	return append(k, r.UserID...)
+}
+
+// rankOrdinal is the ordinal a rank key holds (prefix: its server's and
+// game's).
+func rankOrdinal(k []byte, prefix int) float64 {
+	b := ^binary.BigEndian.Uint64(k[prefix : prefix+8])
+	if b>>63 != 0 {
+		return math.Float64frombits(b &^ (1 << 63))
+	}
+	return math.Float64frombits(^b)
+}
+
+// ordinalBin is the bin of an ordinal: a quarter of a point wide (ten
+// points of the shown rating), floor(4 x ordinal), computed exactly.
+func ordinalBin(ordinal float64) int64 {
+	return int64(math.Floor(ordinal * 4))
+}
+
+// binKey is the key of a bin of game in guild; the higher bins first.
+func binKey(guild, game string, bin int64) []byte {
+	return binary.BigEndian.AppendUint64(rankPrefix(guild, game), ^(uint64(bin) ^ 1<<63))
+}
+
+// addToBin changes the count of players in a bin by delta.
+func (b ratingBuckets) addToBin(guild, game string, bin int64, delta int) error {
+	k := binKey(guild, game, bin)
+	n := int64(delta)
+	if v := b.bins.Get(k); len(v) == 8 {
+		n += int64(binary.BigEndian.Uint64(v))
+	}
+	if n <= 0 {
+		return b.bins.Delete(k)
+	}
+	return b.bins.Put(k, itob(uint64(n)))
 }
 
 func playerKey(guild, user, game string) []byte {
@@ -152,8 +190,18 @@ func (b ratingBuckets) put(r tessera.Rating, old *tessera.Rating) error {
 	if err := b.players.Put(playerKey(r.GuildID, r.UserID, r.Game), nil); err != nil {
 		return err
 	}
+	bin := ordinalBin(storage.Ordinal(r))
 	if old == nil {
+		if err := b.addToBin(r.GuildID, r.Game, bin, 1); err != nil {
+			return err
+		}
 		return b.counts.Put(countKey(r.GuildID, r.Game), itob(uint64(b.count(r.GuildID, r.Game)+1)))
+	}
+	if was := ordinalBin(storage.Ordinal(*old)); was != bin {
+		if err := b.addToBin(r.GuildID, r.Game, was, -1); err != nil {
+			return err
+		}
+		return b.addToBin(r.GuildID, r.Game, bin, 1)
 	}
 	return nil
 }

@@ -9,12 +9,14 @@ package boltdb
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
 
 	"tessera"
+	"tessera/storage"
 )
 
 var bRatings = []byte("ratings") // guild id 0x00 game 0x00 user id -> tessera.Rating without its History
@@ -243,13 +245,15 @@ func (s *Store) Leaders(ctx context.Context, guild, game string, skip, limit int
 	return rs, rated, err
 }
 
-// RatingRank is user's place for game in guild: bbolt's B+tree does not
-// count its keys, so the place is counted by walking the rank index from
-// the player's key towards both ends at once, one key a step each way,
-// until one end is reached; the count of players (kept apart) gives the
-// place from the lower end. The cost is 2 x min(place - 1, rated - place)
-// key steps (no value is decoded): bounded by the place, not by the
-// ratings stored.
+// RatingRank is user's place for game in guild. bbolt's B+tree does not
+// count its keys, so the place is the sum of the players of the bins
+// above the player's (at most a few hundred keys: ordinals a quarter of a
+// point wide) and the player's place in their own bin, counted by walking
+// the rank index from the player's key towards both ends of the bin at
+// once until one is reached (the bin's count gives the place from its
+// lower end). The cost is the bins above plus 2 x min(the players of the
+// bin above the player, those below): bounded by the players of one bin,
+// never by the ratings stored; no value is decoded.
 func (s *Store) RatingRank(ctx context.Context, guild, game, user string) (place, rated int, err error) {
 	err = s.view(ctx, func(tx *bolt.Tx) error {
 		if !ratingsIndexed(tx) {
@@ -261,24 +265,38 @@ func (s *Store) RatingRank(ctx context.Context, guild, game, user string) (place
 		if err != nil || !ok {
 			return err
 		}
-		key := rankKey(r)
 		prefix := rankPrefix(guild, game)
+		bin := ordinalBin(storage.Ordinal(r))
+		mine := binKey(guild, game, bin)
+		above, inBin := 0, 0
+		c := b.bins.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			if bytes.Equal(k, mine) {
+				inBin = int(binary.BigEndian.Uint64(v))
+				break
+			}
+			above += int(binary.BigEndian.Uint64(v))
+		}
+		key := rankKey(r)
+		inside := func(k []byte) bool {
+			return k != nil && bytes.HasPrefix(k, prefix) && len(k) >= len(prefix)+8 && ordinalBin(rankOrdinal(k, len(prefix))) == bin
+		}
 		up, down := b.ranks.Cursor(), b.ranks.Cursor()
 		if k, _ := up.Seek(key); !bytes.Equal(k, key) {
 			return fmt.Errorf("the leaderboard index of %s in %s lacks player %s: run tessera check", game, guild, user)
 		}
 		down.Seek(key)
-		for above, below := 0, 0; ; {
-			if k, _ := up.Prev(); k == nil || !bytes.HasPrefix(k, prefix) {
-				place = above + 1
+		for before, after := 0, 0; ; {
+			if k, _ := up.Prev(); !inside(k) {
+				place = above + before + 1
 				return nil
 			}
-			above++
-			if k, _ := down.Next(); k == nil || !bytes.HasPrefix(k, prefix) {
-				place = max(rated-below, above+1)
+			before++
+			if k, _ := down.Next(); !inside(k) {
+				place = above + max(inBin-after, before+1)
 				return nil
 			}
-			below++
+			after++
 		}
 	})
 	return place, rated, err

@@ -2,8 +2,8 @@ package postgres
 
 // Check's part for the ratings: each row's order columns agree with its
 // record (streamed, one row at a time), every rating has its history and
-// every history its rating, each game's count of players is its number of
-// rows (set queries), and the indexes the reads rely on exist and are
+// every history its rating, each game's and each bin's count of players
+// is its number of rows (set queries), and the indexes the reads rely on exist and are
 // valid.
 
 import (
@@ -81,6 +81,10 @@ func (s *Store) checkRatingIndexes(ctx context.Context, tx pgx.Tx) []error {
 			WHERE r.user_id IS NULL OR h.user_id IS NULL LIMIT 100`,
 		`SELECT guild_id || '/' || game, format('%s players counted, %s rated', coalesce(c.players::text, 'no'), coalesce(a.n, 0))
 			FROM (SELECT guild_id, game, count(*) AS n FROM ratings GROUP BY guild_id, game) a FULL JOIN rating_counts c USING (guild_id, game)
+			WHERE a.n IS DISTINCT FROM c.players LIMIT 100`,
+		`SELECT guild_id || '/' || game || '/bin ' || bin, format('%s players counted, %s rated', coalesce(c.players::text, 'no'), coalesce(a.n, 0))
+			FROM (SELECT guild_id, game, floor(-neg_ordinal * 4)::bigint AS bin, count(*) AS n FROM ratings GROUP BY 1, 2, 3) a
+			FULL JOIN (SELECT * FROM rating_bins WHERE players <> 0) c USING (guild_id, game, bin)
 			WHERE a.n IS DISTINCT FROM c.players LIMIT 100`,
 	} {
 		rows, err := tx.Query(ctx, sql)

@@ -4,7 +4,8 @@ package postgres
 // transaction of the game's end that changed them. The row holds the
 // rating without its history (tessera.Rating as JSON) and the columns of
 // the leaderboard's order; the history is a row of rating_history; each
-// game's count of rated players is kept in rating_counts (migration
+// game's count of rated players is kept in rating_counts, and each bin's
+// of a quarter of a point of ordinal in rating_bins (migration
 // 0009_rating_ranks.sql). Every read a player causes is an index read of
 // what it returns: see each query's EXPLAIN in docs/scaling.md.
 
@@ -12,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 
 	"github.com/jackc/pgx/v5"
 
@@ -67,26 +69,40 @@ func decodeRating(row, history []byte) (tessera.Rating, error) {
 const ratingLockClass int32 = 1
 
 // putRatingSQL writes a rating's row and its history in one statement,
-// and tells whether the row is new: an insert leaves xmax 0, the update
-// of ON CONFLICT sets it.
-const putRatingSQL = `WITH h AS (
+// and gives the row's ordinal before (NULL: a new row). Every part of the
+// statement reads the snapshot from before it.
+const putRatingSQL = `WITH old AS (
+	SELECT neg_ordinal FROM ratings WHERE guild_id = $1 AND game = $2 AND user_id = $3
+), h AS (
 	INSERT INTO rating_history (guild_id, game, user_id, history) VALUES ($1, $2, $3, $8)
 	ON CONFLICT (guild_id, game, user_id) DO UPDATE SET history = $8
+), up AS (
+	INSERT INTO ratings (guild_id, game, user_id, rating, neg_ordinal, neg_games, name) VALUES ($1, $2, $3, $4, $5, $6, $7)
+	ON CONFLICT (guild_id, game, user_id) DO UPDATE SET rating = $4, neg_ordinal = $5, neg_games = $6, name = $7
+	RETURNING 1
 )
-INSERT INTO ratings (guild_id, game, user_id, rating, neg_ordinal, neg_games, name) VALUES ($1, $2, $3, $4, $5, $6, $7)
-ON CONFLICT (guild_id, game, user_id) DO UPDATE SET rating = $4, neg_ordinal = $5, neg_games = $6, name = $7
-RETURNING xmax = 0`
+SELECT (SELECT neg_ordinal FROM old) FROM up`
 
 // countRatingSQL counts a new row in its game's count of players.
 const countRatingSQL = `INSERT INTO rating_counts (guild_id, game, players) VALUES ($1, $2, 1)
 ON CONFLICT (guild_id, game) DO UPDATE SET players = rating_counts.players + 1`
 
+// binRatingSQL changes the count of players of a bin by $4.
+const binRatingSQL = `INSERT INTO rating_bins (guild_id, game, bin, players) VALUES ($1, $2, $3, $4)
+ON CONFLICT (guild_id, game, bin) DO UPDATE SET players = rating_bins.players + $4`
+
+// ordinalBin is the bin of an ordinal: floor(4 x ordinal), as the
+// migration and rankSQL compute it (exactly: 4 x is exact).
+func ordinalBin(ordinal float64) int64 {
+	return int64(math.Floor(ordinal * 4))
+}
+
 // PutRating stores r, replacing the rating of the same guild, game and
-// user. A new row's count is queued with the transaction's last
-// statements (as an announcement is, see Enqueue): the count's row, which
-// every game's end in the same server and game writes, is then locked only
-// for the moment before the commit, never while the transaction waits for
-// another's rating rows.
+// user. The counts a new row or a new bin change are queued with the
+// transaction's last statements (as an announcement is, see Enqueue):
+// their rows, which every game's end in the same server and game may
+// write, are then locked only for the moment before the commit, never
+// while the transaction waits for another's rating rows.
 func (t *Tx) PutRating(ctx context.Context, r tessera.Rating) error {
 	h, err := json.Marshal(r.History)
 	if err != nil {
@@ -98,15 +114,22 @@ func (t *Tx) PutRating(ctx context.Context, r tessera.Rating) error {
 	if err != nil {
 		return err
 	}
-	var inserted bool
-	if err := t.tx.QueryRow(ctx, putRatingSQL, r.GuildID, r.Game, r.UserID, b, -storage.Ordinal(r), -r.Games, []byte(r.Name), h).Scan(&inserted); err != nil {
+	ordinal := storage.Ordinal(r)
+	var was *float64
+	if err := t.tx.QueryRow(ctx, putRatingSQL, r.GuildID, r.Game, r.UserID, b, -ordinal, -r.Games, []byte(r.Name), h).Scan(&was); err != nil {
 		return err
 	}
-	if inserted {
-		if t.queued == nil {
-			t.queued = &pgx.Batch{}
-		}
+	if t.queued == nil {
+		t.queued = &pgx.Batch{}
+	}
+	bin := ordinalBin(ordinal)
+	switch {
+	case was == nil:
 		t.queued.Queue(countRatingSQL, r.GuildID, r.Game)
+		t.queued.Queue(binRatingSQL, r.GuildID, r.Game, bin, 1)
+	case ordinalBin(-*was) != bin:
+		t.queued.Queue(binRatingSQL, r.GuildID, r.Game, ordinalBin(-*was), -1)
+		t.queued.Queue(binRatingSQL, r.GuildID, r.Game, bin, 1)
 	}
 	return nil
 }
@@ -225,12 +248,17 @@ func (s *Store) Leaders(ctx context.Context, guild, game string, skip, limit int
 	return rs, rated, s.fail(rows.Err())
 }
 
-// rankSQL is a player's place and the count of players: the entries of
-// the index ratings_rank before the player's, counted by an index-only
-// scan bounded by the place (a row comparison in the index's own order),
-// and one row of rating_counts. Place 0: no rating.
+// rankSQL is a player's place and the count of players: the players of
+// the bins above the player's (rating_bins: a few hundred rows at most),
+// plus the entries of the index ratings_rank in the player's own bin
+// before the player's, counted by an index-only scan bounded by the bin
+// (a row comparison in the index's own order), and one row of
+// rating_counts. Place 0: no rating.
 const rankSQL = `SELECT coalesce((SELECT players FROM rating_counts WHERE guild_id = $1 AND game = $2), 0),
-	coalesce((SELECT 1 + (SELECT count(*) FROM ratings o WHERE o.guild_id = $1 AND o.game = $2
+	coalesce((SELECT 1
+		+ (SELECT coalesce(sum(b.players), 0) FROM rating_bins b WHERE b.guild_id = $1 AND b.game = $2 AND b.bin > floor(-m.neg_ordinal * 4)::bigint)::bigint
+		+ (SELECT count(*) FROM ratings o WHERE o.guild_id = $1 AND o.game = $2
+			AND o.neg_ordinal > -(floor(-m.neg_ordinal * 4) + 1) / 4
 			AND (o.neg_ordinal, o.neg_games, o.name, o.user_id) < (m.neg_ordinal, m.neg_games, m.name, m.user_id))
 		FROM ratings m WHERE m.guild_id = $1 AND m.game = $2 AND m.user_id = $3), 0)`
 
@@ -254,7 +282,7 @@ func (s *Store) ReplaceRatings(ctx context.Context, rs []tessera.Rating) error {
 		if _, err := t.tx.Exec(ctx, "SELECT value FROM counters WHERE name = 'ratings' FOR UPDATE"); err != nil {
 			return s.fail(err)
 		}
-		if _, err := t.tx.Exec(ctx, "DELETE FROM ratings; DELETE FROM rating_history; DELETE FROM rating_counts"); err != nil {
+		if _, err := t.tx.Exec(ctx, "DELETE FROM ratings; DELETE FROM rating_history; DELETE FROM rating_counts; DELETE FROM rating_bins"); err != nil {
 			return s.fail(err)
 		}
 		for _, r := range rs {

@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -205,5 +206,64 @@ func testRatingReads(t *testing.T, open func(t *testing.T) storage.Store) {
 	}
 	if errs := s.Check(ctx); len(errs) != 0 {
 		t.Fatalf("check after replacing the ratings: %v", errs)
+	}
+}
+
+// testRatingPlaces: many players with few distinct ratings (equal
+// ordinals, equal games, equal names, ordinals on and around the edges of
+// a quarter point), some of them changed twice: every place a store
+// counts is the player's position in the order storage.CompareRank sorts,
+// and a leaderboard read page by page is that order.
+func testRatingPlaces(t *testing.T, open func(t *testing.T) storage.Store) {
+	s := open(t)
+	ctx := t.Context()
+	id := create(t, s, NewGame())
+	rng := rand.New(rand.NewPCG(44, 3))
+	mus := []float64{10, 24.75, 25, 25.25, 25.125, 30, 37.5}
+	sigmas := []float64{2, 25.0 / 3, 5, 8.25}
+	byUser := map[string]tessera.Rating{}
+	draw := func(user string) tessera.Rating {
+		return tessera.Rating{GuildID: "g1", Game: "elemental", UserID: user, Name: fmt.Sprint("n", rng.IntN(3)),
+			Mu: mus[rng.IntN(len(mus))], Sigma: sigmas[rng.IntN(len(sigmas))], Games: 1 + rng.IntN(3)}
+	}
+	for round := range 3 {
+		var batch []tessera.Rating
+		for i := range 240 {
+			if round > 0 && i%3 != 0 {
+				continue // a third of them change
+			}
+			r := draw(fmt.Sprint("u", i))
+			byUser[r.UserID] = r
+			batch = append(batch, r)
+		}
+		putRatings(t, s, id, batch...)
+	}
+	var all []tessera.Rating
+	for _, r := range byUser {
+		all = append(all, r)
+	}
+	slices.SortFunc(all, storage.CompareRank)
+	for i, r := range all {
+		place, n, err := s.RatingRank(ctx, "g1", "elemental", r.UserID)
+		if err != nil || place != i+1 || n != len(all) {
+			t.Fatalf("place of %s (%+v): %d of %d (%v), want %d of %d", r.UserID, r, place, n, err, i+1, len(all))
+		}
+	}
+	var pages []tessera.Rating
+	for skip := 0; ; skip += 37 {
+		page, _, err := s.Leaders(ctx, "g1", "elemental", skip, 37)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		pages = append(pages, page...)
+	}
+	if users(pages) != users(all) {
+		t.Fatalf("the leaderboard page by page:\n%s\nwant\n%s", users(pages), users(all))
+	}
+	if errs := s.Check(ctx); len(errs) != 0 {
+		t.Fatalf("check: %v", errs)
 	}
 }

@@ -64,6 +64,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Ratings", testRatings},
 		{"RatingSeqInOrder", testRatingSeq},
 		{"RatingReads", testRatingReads},
+		{"RatingPlaces", testRatingPlaces},
 		{"Events", testEvents},
 		{"GuildEvents", testGuildEvents},
 		{"EventsDue", testEventsDue},

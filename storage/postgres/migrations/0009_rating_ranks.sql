@@ -44,3 +44,17 @@ CREATE TABLE rating_counts (
 );
 INSERT INTO rating_counts (guild_id, game, players)
     SELECT guild_id, game, count(*) FROM ratings GROUP BY guild_id, game;
+
+-- How many players' ordinals fall in each bin a quarter of a point wide
+-- (bin floor(4 x ordinal)), so that a place is the sum of the bins above
+-- the player's (a few hundred rows at most) plus a count among the
+-- players of the player's own bin.
+CREATE TABLE rating_bins (
+    guild_id text COLLATE "C" NOT NULL,
+    game     text COLLATE "C" NOT NULL,
+    bin      bigint NOT NULL,
+    players  integer NOT NULL,          -- may reach 0: a bin left by its last player
+    PRIMARY KEY (guild_id, game, bin)
+);
+INSERT INTO rating_bins (guild_id, game, bin, players)
+    SELECT guild_id, game, floor(-neg_ordinal * 4)::bigint, count(*) FROM ratings GROUP BY 1, 2, 3;
