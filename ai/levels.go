@@ -13,6 +13,8 @@ var levelErrorRates = map[string]map[Level]float64{
 	// 10 games of easy against easy, 20 of normal against normal, seed 1
 	// (docs/calibration/errors).
 	"knotwork": {Easy: 0.057, Normal: 0.020},
+	// 6 games of normal against normal, seed 1.
+	"tilingking": {Normal: 0.019},
 }
 
 // PlayedLike is the AI level whose error rate in game is nearest rate

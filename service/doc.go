@@ -33,7 +33,9 @@
 //     off the interaction path); analyze.go (/analyze and its result's
 //     words and chart), analyzeworker.go (the analyses' queue, off the
 //     interaction path, resumed after a restart), analyzerun.go (a
-//     record's positions analysed, shared with `tessera analyze`).
+//     record's positions analysed, shared with `tessera analyze`),
+//     analyzeparts.go (the analysis split into errors and luck, the
+//     verdicts and a player's own view).
 //   - Tournaments (/tournament): tournamentcmd.go (its subcommands),
 //     tournament.go (making, joining, leaving, starting, cancelling an
 //     event; its buttons), tournamentround.go (seeding, pairing rounds,
