@@ -75,7 +75,15 @@ func runScaleMeasure(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	var res scaleResult
-	var err error
+	// Opened once for writing first, so that an older database is
+	// upgraded (its new indexes built, logged) before check and backup
+	// look at it.
+	up, err := database.Open(ctx, *db, storage.Options{})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	up.Close()
 	// The tools run first, while this process is small: a child's peak
 	// memory (ru_maxrss) starts from its parent's at the fork.
 	if *tools {
