@@ -345,6 +345,7 @@ func (s *Service) eventGameOver(ctx context.Context, tx storage.Tx, g *tessera.G
 	for i, pl := range places {
 		table.Places[i] = pl + 1
 	}
+	table.Forfeited = forfeits(g, st)
 	text := s.resultLine(e, r, t)
 	more, err := s.advance(ctx, tx, e, now)
 	if err != nil {
@@ -360,8 +361,43 @@ func (s *Service) eventGameOver(ctx context.Context, tx storage.Tx, g *tessera.G
 	return tx.PutEvent(ctx, e)
 }
 
+// forfeits marks, by seat, the players of a two-player game who lost it
+// on time without having made a move: they did not appear, so the game
+// is a forfeit (issue #48): it scores as the result says, but is no
+// meeting for the pairing, and the tie-breaks count it as unplayed
+// (docs/tournaments.md). nil when both played. At tables of three or
+// four a player who runs out of time first passes, and the game goes on
+// among the others: it stays a game.
+func forfeits(g *tessera.Game, st engine.State) []bool {
+	if len(g.Players) != 2 {
+		return nil
+	}
+	seats := st.View(engine.NoSeat).Seats
+	out := make([]bool, 2)
+	some := false
+	for s := range out {
+		moved, timedOut := false, false
+		for _, m := range g.Moves {
+			switch {
+			case m.Seat != s:
+			case m.Text == "timeout":
+				timedOut = true
+			case m.Text != "resign":
+				moved = true
+			}
+		}
+		if timedOut && !moved && s < len(seats) && seats[s].Resigned {
+			out[s], some = true, true
+		}
+	}
+	if !some {
+		return nil
+	}
+	return out
+}
+
 // resultLine says a table's result: "Round 2, table 1 (game #12): Ana 1,
-// Bo 0."
+// Bo 0.", and a forfeit's: "... Ana 1, Bo 0 (a forfeit: Bo never moved)."
 func (s *Service) resultLine(e *tessera.Event, r, t int) string {
 	names := entrantNamesByID(e)
 	table := e.Pairing.Played[r].Tables[t]
@@ -370,7 +406,13 @@ func (s *Service) resultLine(e *tessera.Event, r, t int) string {
 	for i, id := range table.Seats {
 		parts = append(parts, fmt.Sprintf("%s %s", names[id], pointsText(pts[i])))
 	}
-	return fmt.Sprintf("Round %d, table %d (game #%d): %s.", r+1, t+1, e.Games[r][t], strings.Join(parts, ", "))
+	why := ""
+	for i, id := range table.Seats {
+		if i < len(table.Forfeited) && table.Forfeited[i] {
+			why = fmt.Sprintf(" (a forfeit: %s never moved)", names[id])
+		}
+	}
+	return fmt.Sprintf("Round %d, table %d (game #%d): %s%s.", r+1, t+1, e.Games[r][t], strings.Join(parts, ", "), why)
 }
 
 // knockoutSlots are the slots of knockout round r (from 0): the bracket,
