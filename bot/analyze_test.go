@@ -119,7 +119,7 @@ func (w *world) analysisResult(t *testing.T, name string) *fakediscord.Message {
 	if len(result.Files) != 1 || result.Files[0].Format != "png" || result.Files[0].Name != "game-1-analysis.png" || result.Files[0].Image() == nil {
 		t.Fatalf("the result's files: %+v", result.Files)
 	}
-	for _, who := range []string{"\nalice: ", "\nbo: "} {
+	for _, who := range []string{"\n• alice: ", "\n• bo: "} { // each player's verdict
 		if !strings.Contains(result.Content, who) {
 			t.Fatalf("the result has no line %q: %q", who, result.Content)
 		}
