@@ -42,12 +42,11 @@ type axeViolation struct {
 	Nodes  []struct{ Target []string }
 }
 
-// runAxe runs axe-core on the tab's page (through the DevTools
-// protocol: the pages' CSP forbids scripts from elsewhere) and returns
-// what it found, WCAG 2.2 A and AA and best practices.
-func runAxe(t *testing.T, tab context.Context, axe string) []axeViolation {
+// runAxe runs axe-core, already loaded in the tab's page (through the
+// DevTools protocol: the pages' CSP forbids scripts from elsewhere), and
+// returns what it found, WCAG 2.2 A and AA and best practices.
+func runAxe(t *testing.T, tab context.Context) []axeViolation {
 	t.Helper()
-	chrome.Run(t, tab, chromedp.Evaluate[bool](axe+";true"))
 	js := chrome.Run(t, tab, chromedp.Evaluate[string](`axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}}).then(r => JSON.stringify(r.violations))`, chromedp.EvalAwaitPromise))
 	var out []axeViolation
 	if err := json.Unmarshal([]byte(js), &out); err != nil {
@@ -57,7 +56,7 @@ func runAxe(t *testing.T, tab context.Context, axe string) []axeViolation {
 }
 
 // TestAccessibility runs axe-core on every kind of page, at a phone's
-// size and a desktop's: a spectator's game page, a player's page on
+// size and then a desktop's: a spectator's game page, a player's page on
 // their turn (with a piece picked and its cells marked) and off it, a
 // finished game's, and the server's pages; none may have a violation.
 func TestAccessibility(t *testing.T) {
@@ -85,24 +84,28 @@ func TestAccessibility(t *testing.T) {
 		{"challenges", base + "/challenges", "main", ""},
 		{"not found", "/no/such/page", "main", ""},
 	}
-	for _, size := range []struct{ w, h int64 }{{390, 844}, {1280, 800}} {
-		for _, p := range pages {
-			t.Run(p.name+"/"+itoa(uint64(size.w)), func(t *testing.T) {
-				tab := chrome.Isolated(t)
-				chrome.Do(t, tab, chromedp.EmulateViewport(size.w, size.h), chromedp.Navigate(s.srv.URL+p.path), chromedp.WaitVisible(p.ready))
-				if p.then != "" {
-					chrome.Run(t, tab, chromedp.Evaluate[bool](p.then+";true"))
-					chrome.Do(t, tab, chromedp.WaitVisible("figure.board .targets .target"))
-				}
-				for _, v := range runAxe(t, tab, axe) {
+	for _, p := range pages {
+		t.Run(p.name, func(t *testing.T) {
+			// One load and one copy of axe per page: the desktop's size
+			// is the same page, laid out again.
+			tab := chrome.Isolated(t)
+			chrome.Do(t, tab, chromedp.EmulateViewport(390, 844), chromedp.Navigate(s.srv.URL+p.path), chromedp.WaitVisible(p.ready))
+			if p.then != "" {
+				chrome.Run(t, tab, chromedp.Evaluate[bool](p.then+";true"))
+				chrome.Do(t, tab, chromedp.WaitVisible("figure.board .targets .target"))
+			}
+			chrome.Run(t, tab, chromedp.Evaluate[bool](axe+";true"))
+			for _, size := range []struct{ w, h int64 }{{390, 844}, {1280, 800}} {
+				chrome.Do(t, tab, chromedp.EmulateViewport(size.w, size.h))
+				for _, v := range runAxe(t, tab) {
 					var where []string
 					for _, n := range v.Nodes {
 						where = append(where, strings.Join(n.Target, " "))
 					}
-					t.Errorf("%s (%s): %s, at %s", v.ID, v.Impact, v.Help, strings.Join(where, "; "))
+					t.Errorf("at %d px: %s (%s): %s, at %s", size.w, v.ID, v.Impact, v.Help, strings.Join(where, "; "))
 				}
-			})
-		}
+			}
+		})
 	}
 }
 

@@ -109,6 +109,7 @@ func BenchmarkLive(b *testing.B) {
 	for b.Loop() {
 		s := newSite(b)
 		s.web.hub.poll = DefaultPoll
+		s.web.hub.perClient = conns // 2,000 pages of as many people, all from this one address
 		g := s.start("elemental", "borders=RBGY")
 		runtime.GC()
 		var before runtime.MemStats
