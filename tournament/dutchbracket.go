@@ -33,8 +33,11 @@ func (c cost) less(o cost) bool {
 }
 
 // searchBudget bounds the candidates tried in one bracket: past it the
-// best candidate found so far is taken.
-const searchBudget = 200000
+// best candidate found so far is taken. 200,000 fell short in brackets
+// of a hundred players (bbpPairings's own 193-player tournaments), where
+// the candidate that denies no colour preference lies deep among the
+// transpositions; 2,000,000 found it (docs/tournaments.md).
+const searchBudget = 2000000
 
 // bracketSearch is the search for one bracket's pairing.
 type bracketSearch struct {
