@@ -112,8 +112,26 @@ func standingsSubtitle(e *tessera.Event) string {
 // Standings counts it (TRF has one game a player a round). Events at
 // tables of three or four have no TRF: the error says so.
 func WriteTRF(w io.Writer, e *tessera.Event) error {
+	if err := trfRefusal(e); err != nil {
+		return err
+	}
+	return tournament.WriteTRF(w, LibraryView(e))
+}
+
+// trfRefusal refuses an event a TRF cannot hold.
+func trfRefusal(e *tessera.Event) error {
 	if n := e.Pairing.Seats; n > 2 {
 		return errorf(tessera.EINVALID, "Tournament #%d is played at tables of %d; a TRF holds two-player events only.", e.ID, n)
 	}
-	return tournament.WriteTRF(w, LibraryView(e))
+	return nil
+}
+
+// WriteTRF2026 is WriteTRF in FIDE's TRF-2026 format
+// (tournament.WriteTRF2026): the same rounds, and the byes requested for
+// rounds not yet paired.
+func WriteTRF2026(w io.Writer, e *tessera.Event) error {
+	if err := trfRefusal(e); err != nil {
+		return err
+	}
+	return tournament.WriteTRF2026(w, LibraryView(e))
 }

@@ -19,11 +19,13 @@ import (
 
 // tournamentUsage is `tessera tournament`'s help: its subcommands.
 const tournamentUsage = `usage: tessera tournament list [--guild ID] [--db DB] [--config FILE]
-       tessera tournament trf ID [--db DB] [--config FILE]
+       tessera tournament trf ID [--format 16|2026] [--db DB] [--config FILE]
 
   list   the database's tournaments: id, server, name, game, format, status, players
-  trf    print a two-player tournament as FIDE's tournament report file (TRF-16),
-         for arbiters' tools (bbpPairings, JaVaFo); events at tables have none
+  trf    print a two-player tournament as FIDE's tournament report file (TRF-16,
+         or TRF-2026 with --format 2026: byes, forfeits and the byes requested
+         for rounds to come), for arbiters' tools (bbpPairings, JaVaFo); events
+         at tables have none
 `
 
 // runTournament is `tessera tournament list|trf`: the database's
@@ -145,9 +147,16 @@ func runTournamentTRF(args []string, stdout, stderr io.Writer, getenv func(strin
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		id, args = args[0], args[1:]
 	}
-	fs, db, code, ok := dbFlags("tournament trf", args, stderr, getenv)
+	var format string
+	fs, db, code, ok := dbFlagsWith("tournament trf", args, stderr, getenv, func(fs *flag.FlagSet) {
+		fs.StringVar(&format, "format", "16", "the file's format: 16 (TRF-16) or 2026 (TRF-2026, with the byes requested for rounds to come)")
+	})
 	if !ok {
 		return code
+	}
+	if format != "16" && format != "2026" {
+		fmt.Fprintf(stderr, "tessera: tournament trf: --format is 16 or 2026, not %q\n", format)
+		return 2
 	}
 	if id == "" && fs.NArg() == 1 {
 		id = fs.Arg(0)
@@ -173,7 +182,11 @@ func runTournamentTRF(args []string, stdout, stderr io.Writer, getenv func(strin
 		fmt.Fprintln(stderr, "tessera: tournament trf:", err)
 		return 1
 	}
-	if err := service.WriteTRF(stdout, e); err != nil {
+	write := service.WriteTRF
+	if format == "2026" {
+		write = service.WriteTRF2026
+	}
+	if err := write(stdout, e); err != nil {
 		fmt.Fprintln(stderr, "tessera: tournament trf:", err)
 		return 1
 	}

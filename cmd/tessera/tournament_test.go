@@ -147,6 +147,19 @@ func TestTournamentTRF(t *testing.T) {
 		t.Fatalf("read back %d players, %d rounds, points %v; stored %v\n%s", len(back.Players), len(back.Played), points(back, got), points(league.Pairing, want), out)
 	}
 
+	// TRF-2026 holds the same event and reads back to the same points.
+	code, out26, errs := runCmd(t, "", "tournament", "trf", "1", "--format", "2026", "--db", db)
+	if code != 0 {
+		t.Fatalf("--format 2026: exit %d: %s", code, errs)
+	}
+	back26, err := tournament.ReadTRF(strings.NewReader(out26))
+	if err != nil {
+		t.Fatalf("the TRF-2026 does not read back: %v\n%s", err, out26)
+	}
+	if got26, _ := tournament.Standings(back26); out26 == out || fmt.Sprint(points(back26, got26)) != fmt.Sprint(points(league.Pairing, want)) {
+		t.Fatalf("TRF-2026 read back points %v, stored %v (the same text as TRF-16: %v)\n%s", points(back26, got26), points(league.Pairing, want), out26 == out, out26)
+	}
+
 	// The id may follow the flags too. A knockout's match of best of
 	// three, where the second seat resigns each game (seats alternate:
 	// 1-0, 0-1, then a decider), is three rounds of one game.
@@ -165,6 +178,7 @@ func TestTournamentTRF(t *testing.T) {
 		{[]string{"trf", "--db", db}, 2, "needs one tournament id"},
 		{[]string{"trf", "x", "--db", db}, 2, "needs one tournament id"},
 		{[]string{"trf", "1", "2", "--db", db}, 2, "needs one tournament id"},
+		{[]string{"trf", "1", "--format", "17", "--db", db}, 2, "--format is 16 or 2026"},
 		{[]string{"frob"}, 2, `unknown subcommand "frob"`},
 		{nil, 2, "usage: tessera tournament list"},
 		{[]string{"-h"}, 0, "usage: tessera tournament list"},
