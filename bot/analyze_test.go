@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"tessera/engine"
 	"testing"
 	"time"
 
@@ -124,12 +125,18 @@ func (w *world) analysisResult(t *testing.T, name string) *fakediscord.Message {
 			t.Fatalf("the result has no line %q: %q", who, result.Content)
 		}
 	}
-	costly := service.Costliest(a.Positions, 3)
-	if len(costly) == 0 && !strings.Contains(result.Content, "No move cost its player a chance the AI could measure.") {
+	// The costliest moves are the decomposition's (its errors, judged
+	// from what each mover knew), as the stored analysis gives them.
+	d, ok := service.Decompose(g.Setup, g.Moves, a.Positions, engine.NoSeat)
+	if !ok {
+		t.Fatalf("the stored analysis does not decompose: %+v", a)
+	}
+	costly := d.Costliest(3)
+	if len(costly) == 0 && !strings.Contains(result.Content, "No move lost its player a chance the AI could measure.") {
 		t.Fatalf("no costly move, and the result does not say so: %q", result.Content)
 	}
 	for _, c := range costly {
-		if want := fmt.Sprintf("\n• Move %d, %s %s: ", c.N, g.Names()[c.Seat], c.Played); !strings.Contains(result.Content, want) {
+		if want := fmt.Sprintf("\n• Move %d, %s %s: ", c.N, g.Names()[c.By], c.Played); !strings.Contains(result.Content, want) {
 			t.Fatalf("the result does not name the costly move %q: %q", want, result.Content)
 		}
 	}
@@ -144,7 +151,11 @@ func (w *world) askedAgain(t *testing.T, result *fakediscord.Message) {
 	posts := len(w.srv.RequestsTo("POST /channels/*/messages"))
 	r := w.respond(t, w.srv.Slash("analyze").By(w.ana).In(w.srv.GuildID, w.thread))
 	fs := files(r)
-	if text(r) != shown(result) || len(fs) != 1 || string(fs[0].Data) != string(result.Files[0].Data) {
+	// A player of a game with hidden hands also gets their own view,
+	// below the stored result, in this reply only they see.
+	own, _ := strings.CutPrefix(text(r), shown(result))
+	if !strings.HasPrefix(text(r), shown(result)) || own != "" && !strings.HasPrefix(own, "\n**Your view** (only you see this)") ||
+		len(fs) != 1 || string(fs[0].Data) != string(result.Files[0].Data) {
 		t.Fatalf("asked again: %q with %d files, want the stored result %q with its picture", text(r), len(fs), shown(result))
 	}
 	if ids, err := w.store.AnalysisQueue(t.Context()); err != nil || len(ids) != 0 {

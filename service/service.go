@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tessera"
@@ -17,6 +18,10 @@ import (
 
 // Service runs the commands on a store.
 type Service struct {
+	// leavesCompleted: this process's first tick has completed the
+	// leaves a dead process left half done (completeLeaves).
+	leavesCompleted atomic.Bool
+
 	renderer Renderer
 	store    storage.Store
 	mention  func(u User) string

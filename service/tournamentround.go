@@ -568,10 +568,10 @@ func (s *Service) advanceKnockout(ctx context.Context, tx storage.Tx, e *tessera
 // The withdrawal is committed first and is itself the record of what is
 // owed: a running event never keeps a withdrawn player's game in play.
 // Should the process die before every resignation is committed, the
-// scheduler's next tick finds the games left (completeLeaves) and
+// next process's first tick finds the games left (completeLeaves) and
 // resigns them, so a crash at any point leaves either no withdrawal or
-// one that is completed within a tick, never a round waiting on a game
-// nobody will play.
+// one that is completed when a process starts again, never a round
+// waiting on a game nobody will play.
 func (s *Service) withdrawConfirmed(req Request, id uint64, userID string) (Reply, error) {
 	ctx := req.Context()
 	var name string
@@ -679,14 +679,19 @@ func (s *Service) resignSeat(ctx context.Context, gameID uint64, seat int) (bool
 	}
 }
 
-// startDueEvents is the tournaments' part of the scheduler's tick: it
-// completes the leaves a crash interrupted (completeLeaves), then starts
-// the open events whose starts: has come, calling off those with too few
-// players.
+// startDueEvents is the tournaments' part of the scheduler's tick: at
+// the process's first tick it completes the leaves a crash interrupted
+// (completeLeaves), then starts the open events whose starts: has come,
+// calling off those with too few players.
 func (s *Service) startDueEvents(ctx context.Context, now time.Time) (int, error) {
-	n, err := s.completeLeaves(ctx, now)
-	if err != nil {
-		s.log.Error("tournament: cannot complete the leaves owed", "err", err)
+	var n int
+	if !s.leavesCompleted.Load() {
+		var err error
+		if n, err = s.completeLeaves(ctx, now); err != nil {
+			s.log.Error("tournament: cannot complete the leaves owed", "err", err)
+		} else {
+			s.leavesCompleted.Store(true)
+		}
 	}
 	due, err := s.store.EventsDue(ctx, now)
 	if err != nil {
@@ -709,8 +714,10 @@ const inPlayHorizon = 100 * 365 * 24 * time.Hour
 
 // completeLeaves resigns every game in play of a player who has left a
 // running event: the games a leave did not get to before its process
-// died. It reads the games in play from the clocks' index (cheaper than
-// remind's scan of every game), their events once each, and resigns
+// died. A leave is cut short only by its process's death, so the
+// process that starts next completes it at its first tick, once: it
+// reads every game in play (the clocks' index), which a tick every 30 s
+// must not (issue 44), their events once each, and resigns
 // through resignSeat, which does nothing to a game already over, so two
 // processes' ticks, or a tick and the leave itself, resign a game once.
 // It returns how many games it resigned.
