@@ -191,7 +191,9 @@ func TestOpenChallengeExpires(t *testing.T) {
 	w := start(t, bot.Options{})
 	w.respond(t, w.srv.Slash("new", fakediscord.Str("game", "closure")).By(w.ana))
 	w.clock.Add(7*24*time.Hour + time.Minute)
-	note := w.srv.WaitMessage(t, w.srv.ChannelID, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "expired") }, patience)
+	// The note, not the challenge's own post, which is edited to say it
+	// expired too and may be the first to arrive.
+	note := w.srv.WaitMessage(t, w.srv.ChannelID, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "your open challenge") }, patience)
 	if !strings.Contains(note.Content, "<@"+w.ana.ID+">, your open challenge for **Closure** (game #1) expired after 7d: nobody joined") {
 		t.Fatalf("note: %q", note.Content)
 	}
