@@ -3,8 +3,10 @@ package render
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"image"
+	"strings"
 	"testing"
 
 	"github.com/golang/freetype/raster"
@@ -48,72 +50,85 @@ func referenceBoard(t testing.TB, sc engine.Scene, p Panel) []byte {
 func TestFastPathSameBytes(t *testing.T) {
 	boards, layered := 0, 0
 	for _, g := range engine.Games() {
-		var setups []engine.Setup
-		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
-			setups = append(setups, engine.Setup{Game: g.ID, Players: n, Seed: 11 + uint64(n)})
-		}
-		for _, o := range g.Options {
-			for _, v := range o.Values {
-				setups = append(setups, engine.Setup{Game: g.ID, Players: g.MinPlayers, Seed: 13, Options: map[string]string{o.Name: v}})
+		t.Run(g.ID, func(t *testing.T) {
+			var setups []engine.Setup
+			for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
+				setups = append(setups, engine.Setup{Game: g.ID, Players: n, Seed: 11 + uint64(n)})
 			}
-		}
-		played := 0
-		for _, setup := range setups {
-			st, err := engine.New(setup)
-			var illegal *engine.IllegalError
-			if errors.As(err, &illegal) {
-				continue // a setup the game refuses (Knotwork alone without a puzzle)
-			} else if err != nil {
-				t.Fatal(err)
+			for _, o := range g.Options {
+				for _, v := range o.Values {
+					setups = append(setups, engine.Setup{Game: g.ID, Players: g.MinPlayers, Seed: 13, Options: map[string]string{o.Name: v}})
+				}
 			}
-			played++
-			s1 := setup
-			s1.Seed = 1
-			start, err := engine.New(s1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			base := start.Board()
-			r := engine.NewRand(setup.Seed)
-			states := []engine.State{st.Clone()}
-			for !st.Over() {
-				legal := st.Legal()
-				if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
+			played := 0
+			for _, setup := range setups {
+				st, err := engine.New(setup)
+				var illegal *engine.IllegalError
+				if errors.As(err, &illegal) {
+					continue // a setup the game refuses (Knotwork alone without a puzzle)
+				} else if err != nil {
 					t.Fatal(err)
 				}
-				states = append(states, st.Clone())
-			}
-			last := len(states) - 1
-			names := []string{"Ana", "Bo", "Cy", "Di", "Ed", "Flo"}[:setup.Players]
-			for _, move := range []int{0, min(1, last), last / 3, 2 * last / 3, last} {
-				name := fmt.Sprintf("%s %dp %v seed %d move %d", g.ID, setup.Players, setup.Options, setup.Seed, move)
-				sc := states[move].Board()
-				p := NewPanel(name, states[move].View(engine.NoSeat), names)
-				want := referenceBoard(t, sc, p)
-				got, err := BoardOn(base, sc, p)
+				played++
+				s1 := setup
+				s1.Seed = 1
+				start, err := engine.New(s1)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("%s: BoardOn's PNG (%d bytes) differs from a full redraw's (%d bytes)", name, len(got), len(want))
+				base := start.Board()
+				r := engine.NewRand(setup.Seed)
+				states := []engine.State{st.Clone()}
+				for !st.Over() && len(states) < 300 { // a puzzle played at random may never end
+					legal := st.Legal()
+					if _, err := st.Apply(legal[r.IntN(len(legal))]); err != nil {
+						t.Fatal(err)
+					}
+					states = append(states, st.Clone())
 				}
-				if got, err = Board(sc, p); err != nil || !bytes.Equal(got, want) {
-					t.Fatalf("%s: Board's PNG differs from a full redraw's (%v)", name, err)
+				last := len(states) - 1
+				names := []string{"Ana", "Bo", "Cy", "Di", "Ed", "Flo"}[:setup.Players]
+				for _, move := range []int{0, min(1, last), last / 3, 2 * last / 3, last} {
+					name := fmt.Sprintf("%s %dp %v seed %d move %d", g.ID, setup.Players, setup.Options, setup.Seed, move)
+					sc := states[move].Board()
+					p := NewPanel(name, states[move].View(engine.NoSeat), names)
+					want := referenceBoard(t, sc, p)
+					got, err := BoardOn(base, sc, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s: BoardOn's PNG (%d bytes) differs from a full redraw's (%d bytes)", name, len(got), len(want))
+					}
+					if got, err = Board(sc, p); err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("%s: Board's PNG differs from a full redraw's (%v)", name, err)
+					}
+					tr, boardH, h := boardLayout(sc, p)
+					img := image.NewRGBA(image.Rect(0, 0, Width, h))
+					if drawOnLayer(img, newCanvas(img), pen{fc: faces{}}, base, sc, tr, int(boardH-pad/2)) {
+						layered++
+					}
+					boards++
 				}
-				tr, boardH, h := boardLayout(sc, p)
-				img := image.NewRGBA(image.Rect(0, 0, Width, h))
-				if drawOnLayer(img, newCanvas(img), pen{fc: faces{}}, base, sc, tr, int(boardH-pad/2)) {
-					layered++
-				}
-				boards++
 			}
-		}
-		if played == 0 {
-			t.Fatalf("%s: no game played", g.ID)
-		}
+			if played == 0 {
+				t.Fatalf("%s: no game played", g.ID)
+			}
+		})
+	}
+	if t.Failed() || strings.Contains(runFlag(), "/") {
+		return // a game alone: the counts below are the whole test's
 	}
 	if boards < 40 || layered == 0 {
 		t.Fatalf("%d boards compared, %d of them drawn on a layer", boards, layered)
 	}
 	t.Logf("%d boards compared, %d drawn on the start's layer", boards, layered)
+}
+
+// runFlag is the -test.run pattern.
+func runFlag() string {
+	if f := flag.Lookup("test.run"); f != nil {
+		return f.Value.String()
+	}
+	return ""
 }
