@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
@@ -33,6 +34,8 @@ type canvas struct {
 	lineWidth  float64
 	paint      painter
 	flat       [][]point // scratch for the stroke's flattened path
+	w, h       int       // the rasteriser's bounds
+	uncached   bool      // rasterise every shape (the tests' reference)
 }
 
 type point struct{ X, Y float64 }
@@ -46,13 +49,18 @@ var rasterizers = newKeep(8, func() *raster.Rasterizer { return nil })
 
 func newCanvas(im *image.RGBA) *canvas {
 	w, h := im.Bounds().Dx(), im.Bounds().Dy()
+	if w > 120 {
+		// See spanRows. (The rasteriser splits curves more finely past
+		// 120 px either way: a narrow canvas keeps its own height.)
+		h = (h + spanRows - 1) / spanRows * spanRows
+	}
 	r := rasterizers.get()
 	if r == nil {
 		r = raster.NewRasterizer(w, h)
 	} else {
 		r.SetBounds(w, h)
 	}
-	c := &canvas{im: im, r: r, lineWidth: 1}
+	c := &canvas{im: im, r: r, lineWidth: 1, w: w, h: h}
 	c.paint.im = im
 	return c
 }
@@ -232,8 +240,19 @@ func (c *canvas) FillPreserve() {
 	}
 	c.r.UseNonZeroWinding = true
 	c.r.Clear()
+	if c.uncached {
+		c.r.AddPath(path)
+		c.r.Rasterize(&c.paint)
+		return
+	}
+	k := shapeKey{kind: shapeFill, w: c.w, h: c.h}
+	sum := shapeHash(k, path)
+	if s := cachedShape(sum, k, path); s != nil {
+		c.paint.paintSpans(s.spans)
+		return
+	}
 	c.r.AddPath(path)
-	c.r.Rasterize(&c.paint)
+	c.rasterize(sum, k, path)
 }
 
 func (c *canvas) Fill() {
@@ -244,12 +263,25 @@ func (c *canvas) Fill() {
 // StrokePreserve strokes the path with round caps and joins, after
 // flattening it and dropping points closer than 1/8 px as gg does.
 func (c *canvas) StrokePreserve() {
+	k := shapeKey{kind: shapeStroke, lineWidth: fixed.Int26_6(c.lineWidth * 64), w: c.w, h: c.h}
+	var sum uint64
+	if !c.uncached {
+		sum = shapeHash(k, c.strokePath)
+		if s := cachedShape(sum, k, c.strokePath); s != nil {
+			c.paint.paintSpans(s.spans)
+			return
+		}
+	}
 	c.flat = flattenPath(c.flat[:0], c.strokePath)
 	path := rasterPath(c.flat)
 	c.r.UseNonZeroWinding = true
 	c.r.Clear()
-	c.r.AddStroke(path, fixed.Int26_6(c.lineWidth*64), raster.RoundCapper, raster.RoundJoiner)
-	c.r.Rasterize(&c.paint)
+	c.r.AddStroke(path, k.lineWidth, raster.RoundCapper, raster.RoundJoiner)
+	if c.uncached {
+		c.r.Rasterize(&c.paint)
+		return
+	}
+	c.rasterize(sum, k, c.strokePath)
 }
 
 func (c *canvas) Stroke() {
@@ -383,34 +415,43 @@ func (p *painter) setColor(c color.Color) {
 }
 
 func (p *painter) Paint(ss []raster.Span, done bool) {
-	b := p.im.Bounds()
 	for _, s := range ss {
-		if s.Y < b.Min.Y {
-			continue
-		}
-		if s.Y >= b.Max.Y {
+		if !p.paintOne(s.Y, s.X0, s.X1, s.Alpha) {
 			return
 		}
-		x0, x1 := max(s.X0, b.Min.X), min(s.X1, b.Max.X)
-		if x0 >= x1 {
-			continue
-		}
-		if p.clip == nil {
-			p.span(s.Y, x0, x1, s.Alpha)
-			continue
-		}
-		if s.Y >= p.clipTop {
-			continue
-		}
-		row := p.clip.dirty[(s.Y/tileSize)*p.clip.cols:]
-		for x := x0; x < x1; {
-			end := min(x1, (x/tileSize+1)*tileSize)
-			if row[x/tileSize] {
-				p.span(s.Y, x, end, s.Alpha)
-			}
-			x = end
-		}
 	}
+}
+
+// paintOne paints one span of the rasteriser's; false when it lies below
+// the picture, and so does every span after it.
+func (p *painter) paintOne(y, x0, x1 int, alpha uint32) bool {
+	b := p.im.Bounds()
+	if y < b.Min.Y {
+		return true
+	}
+	if y >= b.Max.Y {
+		return false
+	}
+	x0, x1 = max(x0, b.Min.X), min(x1, b.Max.X)
+	if x0 >= x1 {
+		return true
+	}
+	if p.clip == nil {
+		p.span(y, x0, x1, alpha)
+		return true
+	}
+	if y >= p.clipTop {
+		return true
+	}
+	row := p.clip.dirty[(y/tileSize)*p.clip.cols:]
+	for x := x0; x < x1; {
+		end := min(x1, (x/tileSize+1)*tileSize)
+		if row[x/tileSize] {
+			p.span(y, x, end, alpha)
+		}
+		x = end
+	}
+	return true
 }
 
 // span paints pixels [x0, x1) of row y with coverage ma.
@@ -435,9 +476,17 @@ func (p *painter) span(y, x0, x1 int, ma uint32) {
 	}
 }
 
-// fillRow sets every 4-byte pixel of pix to c, doubling the copied part.
+// fillRow sets every 4-byte pixel of pix to c: pixel by pixel in a short
+// span (most of a shape's rows), else doubling the copied part.
 func fillRow(pix []byte, c [4]byte) {
 	if len(pix) < 4 {
+		return
+	}
+	if len(pix) <= 128 {
+		v := binary.LittleEndian.Uint32(c[:])
+		for i := 0; i+3 < len(pix); i += 4 {
+			binary.LittleEndian.PutUint32(pix[i:], v)
+		}
 		return
 	}
 	copy(pix, c[:])

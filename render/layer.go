@@ -379,7 +379,7 @@ func BoardOn(base, sc engine.Scene, p Panel) ([]byte, error) {
 	}
 	defer imagePool.put(img)
 	drawBoardOn(img, base, sc, p, t, boardH)
-	return Encode(img)
+	return encodeBoard(img)
 }
 
 // drawBoardOn draws like drawBoard, from the base's layer when it helps.

@@ -1,9 +1,12 @@
 package render
 
 import (
+	"cmp"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"slices"
+	"sort"
 )
 
 // A board's flat colours (cells, stones, ground, panel, text) cover almost
@@ -11,78 +14,269 @@ import (
 // blends of two flat colours. A palette that keeps the frequent colours
 // exactly and spends the remaining entries on the blends (median cut) is
 // indistinguishable on a screen and several times smaller to store. It is
-// used where size matters more than the last bit of an edge: a picture
+// used where size matters more than the last bit of an edge: board
+// pictures with more than 256 colours (see encodeBoard), other pictures
 // that would exceed Discord-friendly sizes (MaxPictureBytes) and the
 // animated replays.
+//
+// The work is counting colours and finding each one's nearest palette
+// entry; both were most of a board's encoding (11 of 30 ms a move, issue
+// #50) with a Go map per run of pixels and a scan of all 256 entries per
+// colour. The colours are now counted in a table of their own (see
+// colourTable) and the nearest entry is searched in order of red (see
+// nearestFinder), with the same results, tie for tie
+// (TestPaletteSameAsReference).
 
 // exactShare is how many palette entries go to the most frequent colours
 // unchanged; the rest approximate the others.
 const exactShare = 192
 
 type colorCount struct {
-	c uint32 // 0xRRGGBB
-	n int
+	c   uint32 // 0xRRGGBB
+	key uint32 // a sort key
+	n   int
 }
 
 // Palette returns at most n colours for img (opaque RGBA): every colour of
 // the picture when it has at most n, else its most frequent colours exactly
 // and median-cut means of the others.
 func Palette(img *image.RGBA, n int) color.Palette {
-	counts := histogram(img)
-	all := make([]colorCount, 0, len(counts))
-	for c, k := range counts {
-		all = append(all, colorCount{c, k})
+	t := tables.get()
+	defer tables.put(t)
+	t.count(img)
+	pal, _ := t.palette(n)
+	return pal
+}
+
+// Quantize maps every pixel of img to the nearest colour of pal (squared
+// distance, the first of equals; each distinct colour is looked up once).
+func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
+	t := tables.get()
+	defer tables.put(t)
+	t.count(img)
+	t.nearest(pal, 0)
+	out := image.NewPaletted(img.Bounds(), pal)
+	t.mapPixels(img, out.Pix, out.Stride)
+	return out
+}
+
+// quantizeOwn is Quantize(img, Palette(img, n)), counting the colours once,
+// into pix (a paletted picture's pixels, stride img's width), and returns
+// the palette.
+func quantizeOwn(img *image.RGBA, n int, pix []uint8) color.Palette {
+	t := tables.get()
+	defer tables.put(t)
+	t.count(img)
+	pal, exact := t.palette(n)
+	t.nearest(pal, exact)
+	t.mapPixels(img, pix, img.Bounds().Dx())
+	return pal
+}
+
+// histogram is the number of pixels of each colour (0xRRGGBB).
+func histogram(img *image.RGBA) map[uint32]int {
+	t := tables.get()
+	defer tables.put(t)
+	t.count(img)
+	out := make(map[uint32]int, t.n)
+	for _, e := range t.entries {
+		if e.key != 0 {
+			out[rgbOf(e.key-1)] = int(e.n)
+		}
 	}
+	return out
+}
+
+// colourTable counts an opaque picture's colours by open addressing on
+// the colour, and then holds each colour's palette index.
+type colourTable struct {
+	entries []tableEntry
+	n       int
+	shift   uint // 32 - log2(len(entries))
+	all     []colorCount
+	runs    []colourRun // the picture's runs of one colour, in order
+}
+
+type tableEntry struct {
+	key   uint32 // the colour + 1; 0 is empty
+	n     int32  // pixels (a picture has under 2^31)
+	i     uint8  // palette index, once quantized
+	found bool   // i is set
+}
+
+var tables = newKeep(4, func() *colourTable { return new(colourTable) })
+
+func (t *colourTable) reset(size int) {
+	bits := uint(12)
+	for 1<<bits < size {
+		bits++
+	}
+	if cap(t.entries) >= 1<<bits {
+		t.entries = t.entries[:1<<bits]
+		clear(t.entries)
+	} else {
+		t.entries = make([]tableEntry, 1<<bits)
+	}
+	t.n, t.shift = 0, 32-bits
+}
+
+// slot is where pixel p is, or goes.
+func (t *colourTable) slot(p uint32) *tableEntry {
+	k := p + 1
+	mask := uint32(len(t.entries) - 1)
+	for i := (k * 0x9E3779B1) >> t.shift; ; i = (i + 1) & mask {
+		e := &t.entries[i]
+		if e.key == k || e.key == 0 {
+			return e
+		}
+	}
+}
+
+// add counts a run of n pixels of p (a pixel's bytes as a little-endian
+// word, without alpha).
+func (t *colourTable) add(p, n uint32) {
+	t.runs = append(t.runs, colourRun{p, n})
+	e := t.slot(p)
+	if e.key == 0 {
+		if 2*(t.n+1) > len(t.entries) {
+			t.grow()
+			e = t.slot(p)
+		}
+		e.key = p + 1
+		t.n++
+	}
+	e.n += int32(n)
+}
+
+type colourRun struct{ p, n uint32 }
+
+func (t *colourTable) grow() {
+	old := t.entries
+	t.entries = nil
+	t.reset(2 * len(old))
+	for _, e := range old {
+		if e.key != 0 {
+			*t.slot(e.key - 1) = e
+			t.n++
+		}
+	}
+}
+
+// count counts img's colours (red, green, blue) and notes its runs of one
+// colour, which mapPixels reads back. A board is mostly runs of one
+// colour: a run is counted once.
+func (t *colourTable) count(img *image.RGBA) {
+	t.reset(1 << 12)
+	t.runs = t.runs[:0]
+	b := img.Bounds()
+	w := 4 * b.Dx()
+	run, last := uint32(0), uint32(0)
+	for y := 0; y < b.Dy(); y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+w]
+		for i := 0; i+3 < len(row); {
+			p := binary.LittleEndian.Uint32(row[i:]) & 0xffffff
+			if run > 0 && p == last {
+				// Two pixels at a time while they are the run's colour.
+				pair := uint64(p) | uint64(p)<<32
+				i += 4
+				run++
+				for i+7 < len(row) && binary.LittleEndian.Uint64(row[i:])&0x00ffffff00ffffff == pair {
+					i += 8
+					run += 2
+				}
+				continue
+			}
+			if run > 0 {
+				t.add(last, run)
+			}
+			last, run = p, 1
+			i += 4
+		}
+	}
+	if run > 0 {
+		t.add(last, run)
+	}
+}
+
+// palette is Palette of the counted picture; exact is how many of its
+// first entries are colours of the picture, each its own nearest entry.
+func (t *colourTable) palette(n int) (pal color.Palette, exact int) {
+	all := t.all[:0]
+	for _, e := range t.entries {
+		if e.key != 0 {
+			all = append(all, colorCount{c: rgbOf(e.key - 1), n: int(e.n)})
+		}
+	}
+	t.all = all
 	// Most frequent first; equal counts by colour, so the palette does not
-	// depend on map order.
+	// depend on the table's order.
 	slices.SortFunc(all, func(a, b colorCount) int {
 		if a.n != b.n {
 			return b.n - a.n
 		}
 		return int(a.c) - int(b.c)
 	})
-	pal := make(color.Palette, 0, n)
+	pal = make(color.Palette, 0, n)
 	if len(all) <= n {
 		for _, x := range all {
 			pal = append(pal, rgb(x.c))
 		}
-		return pal
+		return pal, len(pal)
 	}
-	exact := min(exactShare*n/256, n-1)
+	exact = min(exactShare*n/256, n-1)
 	for _, x := range all[:exact] {
 		pal = append(pal, rgb(x.c))
 	}
 	for _, box := range medianCut(all[exact:], n-exact) {
 		pal = append(pal, box)
 	}
-	return pal
+	return pal, exact
 }
 
-func histogram(img *image.RGBA) map[uint32]int {
-	b := img.Bounds()
-	counts := make(map[uint32]int, 4096)
-	// A board is mostly runs of one colour: a run is counted with one
-	// map update instead of one per pixel.
-	run, last := 0, uint32(0)
-	for y := 0; y < b.Dy(); y++ {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		for i := 0; i < len(row); i += 4 {
-			c := uint32(row[i])<<16 | uint32(row[i+1])<<8 | uint32(row[i+2])
-			if run > 0 && c == last {
-				run++
-				continue
-			}
-			if run > 0 {
-				counts[last] += run
-			}
-			last, run = c, 1
+// nearest sets each counted colour's index to its nearest entry of pal,
+// whose first exact entries are distinct colours of the picture: such a
+// colour's nearest entry is itself (at distance 0, and no entry before it
+// is the same colour).
+func (t *colourTable) nearest(pal color.Palette, exact int) {
+	for i, c := range pal[:exact] {
+		q := c.(color.RGBA)
+		e := t.slot(uint32(q.R) | uint32(q.G)<<8 | uint32(q.B)<<16)
+		e.i, e.found = uint8(i), true
+	}
+	f := newNearestFinder(pal)
+	for i := range t.entries {
+		if e := &t.entries[i]; e.key != 0 && !e.found {
+			e.i = f.nearest(rgbOf(e.key - 1))
 		}
 	}
-	if run > 0 {
-		counts[last] += run
-	}
-	return counts
 }
+
+// mapPixels writes each pixel's palette index into pix (rows stride
+// apart), from the runs count noted.
+func (t *colourTable) mapPixels(img *image.RGBA, pix []uint8, stride int) {
+	w := img.Bounds().Dx()
+	x, y := 0, 0
+	last, lastI := uint32(0), uint8(0)
+	for k, r := range t.runs {
+		if k == 0 || r.p != last {
+			last, lastI = r.p, t.slot(r.p).i
+		}
+		for n := int(r.n); n > 0; {
+			m := min(n, w-x)
+			row := pix[y*stride+x : y*stride+x+m]
+			for i := range row {
+				row[i] = lastI
+			}
+			n -= m
+			if x += m; x == w {
+				x, y = 0, y+1
+			}
+		}
+	}
+}
+
+// rgbOf is 0xRRGGBB of a pixel's bytes read as a little-endian word.
+func rgbOf(p uint32) uint32 { return p&0xff<<16 | p&0xff00 | p>>16&0xff }
 
 func rgb(c uint32) color.RGBA { return color.RGBA{uint8(c >> 16), uint8(c >> 8), uint8(c), 255} }
 
@@ -90,93 +284,132 @@ func channel(c uint32, ch int) int { return int(c>>(16-8*ch)) & 0xff }
 
 // medianCut splits the colours into at most k boxes, each time cutting the
 // box with the widest channel range at its weighted median, and returns
-// each box's weighted mean.
+// each box's weighted mean. (Each box's ranges are measured once, when it
+// is made.)
 func medianCut(cs []colorCount, k int) []color.Color {
-	boxes := [][]colorCount{cs}
+	type box struct {
+		cs     []colorCount
+		lo, hi [3]int
+	}
+	measure := func(cs []colorCount) box {
+		b := box{cs: cs, lo: [3]int{255, 255, 255}}
+		for _, x := range cs {
+			for ch := 0; ch < 3; ch++ {
+				v := channel(x.c, ch)
+				b.lo[ch], b.hi[ch] = min(b.lo[ch], v), max(b.hi[ch], v)
+			}
+		}
+		return b
+	}
+	boxes := []box{measure(cs)}
 	for len(boxes) < k {
 		bi, bch, bw := -1, 0, 0
-		for i, box := range boxes {
-			if len(box) < 2 {
+		for i, b := range boxes {
+			if len(b.cs) < 2 {
 				continue
 			}
 			for ch := 0; ch < 3; ch++ {
-				lo, hi := 255, 0
-				for _, x := range box {
-					v := channel(x.c, ch)
-					lo, hi = min(lo, v), max(hi, v)
-				}
-				if hi-lo > bw {
-					bi, bch, bw = i, ch, hi-lo
+				if b.hi[ch]-b.lo[ch] > bw {
+					bi, bch, bw = i, ch, b.hi[ch]-b.lo[ch]
 				}
 			}
 		}
 		if bi < 0 {
 			break
 		}
-		box := boxes[bi]
-		slices.SortFunc(box, func(a, b colorCount) int {
-			if d := channel(a.c, bch) - channel(b.c, bch); d != 0 {
-				return d
-			}
-			return int(a.c) - int(b.c)
-		})
+		cs := boxes[bi].cs
+		// By the channel, then by colour (colours are distinct).
+		for i := range cs {
+			cs[i].key = uint32(channel(cs[i].c, bch))<<24 | cs[i].c
+		}
+		slices.SortFunc(cs, func(a, b colorCount) int { return cmp.Compare(a.key, b.key) })
 		total := 0
-		for _, x := range box {
+		for _, x := range cs {
 			total += x.n
 		}
 		cut, acc := 1, 0
-		for i, x := range box[:len(box)-1] {
+		for i, x := range cs[:len(cs)-1] {
 			acc += x.n
 			cut = i + 1
 			if 2*acc >= total {
 				break
 			}
 		}
-		boxes[bi] = box[:cut]
-		boxes = append(boxes, box[cut:])
+		boxes[bi] = measure(cs[:cut])
+		boxes = append(boxes, measure(cs[cut:]))
 	}
 	out := make([]color.Color, 0, len(boxes))
-	for _, box := range boxes {
-		var r, g, b, w int
-		for _, x := range box {
+	for _, b := range boxes {
+		var r, g, bl, w int
+		for _, x := range b.cs {
 			r += channel(x.c, 0) * x.n
 			g += channel(x.c, 1) * x.n
-			b += channel(x.c, 2) * x.n
+			bl += channel(x.c, 2) * x.n
 			w += x.n
 		}
-		out = append(out, color.RGBA{uint8((r + w/2) / w), uint8((g + w/2) / w), uint8((b + w/2) / w), 255})
+		out = append(out, color.RGBA{uint8((r + w/2) / w), uint8((g + w/2) / w), uint8((bl + w/2) / w), 255})
 	}
 	return out
 }
 
-// Quantize maps every pixel of img to the nearest colour of pal (squared
-// distance; each distinct colour is looked up once).
-func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
-	b := img.Bounds()
-	out := image.NewPaletted(b, pal)
-	near := make(map[uint32]uint8, 4096)
-	last, lastI, have := uint32(0), uint8(0), false // a run of one colour is looked up once
-	for y := 0; y < b.Dy(); y++ {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		orow := out.Pix[y*out.Stride:]
-		for x := 0; x < b.Dx(); x++ {
-			c := uint32(row[4*x])<<16 | uint32(row[4*x+1])<<8 | uint32(row[4*x+2])
-			if have && c == last {
-				orow[x] = lastI
-				continue
-			}
-			i, ok := near[c]
-			if !ok {
-				i = nearest(pal, c)
-				near[c] = i
-			}
-			orow[x] = i
-			last, lastI, have = c, i, true
+// nearestFinder finds a colour's nearest palette entry (squared distance,
+// the first of equals, as a scan of the whole palette would) by looking
+// at the entries in order of red outwards from the colour's red, and
+// stopping each way where the red alone is farther than the best found.
+type nearestFinder struct {
+	r       []int // the entries' reds, ascending
+	g, b, i []int // their greens, blues and indexes
+}
+
+func newNearestFinder(pal color.Palette) *nearestFinder {
+	order := make([]int, len(pal))
+	for i := range order {
+		order[i] = i
+	}
+	red := func(i int) int { return int(pal[i].(color.RGBA).R) }
+	sort.SliceStable(order, func(a, b int) bool { return red(order[a]) < red(order[b]) })
+	f := &nearestFinder{r: make([]int, len(pal)), g: make([]int, len(pal)), b: make([]int, len(pal)), i: order}
+	for k, i := range order {
+		q := pal[i].(color.RGBA)
+		f.r[k], f.g[k], f.b[k] = int(q.R), int(q.G), int(q.B)
+	}
+	return f
+}
+
+func (f *nearestFinder) nearest(c uint32) uint8 {
+	r, g, b := channel(c, 0), channel(c, 1), channel(c, 2)
+	best, bd := 0, 1<<30
+	try := func(k int) {
+		dr, dg, db := r-f.r[k], g-f.g[k], b-f.b[k]
+		if d := dr*dr + dg*dg + db*db; d < bd || d == bd && f.i[k] < best {
+			best, bd = f.i[k], d
 		}
 	}
-	return out
+	mid, _ := slices.BinarySearch(f.r, r)
+	lo, hi := mid-1, mid
+	for lo >= 0 || hi < len(f.r) {
+		if hi < len(f.r) {
+			if dr := f.r[hi] - r; dr*dr > bd {
+				hi = len(f.r)
+			} else {
+				try(hi)
+				hi++
+			}
+		}
+		if lo >= 0 {
+			if dr := r - f.r[lo]; dr*dr > bd {
+				lo = -1
+			} else {
+				try(lo)
+				lo--
+			}
+		}
+	}
+	return uint8(best)
 }
 
+// nearest is the nearest colour of pal to c (squared distance, the first
+// of equals), by scanning pal.
 func nearest(pal color.Palette, c uint32) uint8 {
 	r, g, b := channel(c, 0), channel(c, 1), channel(c, 2)
 	best, bd := 0, 1<<30

@@ -99,9 +99,29 @@ func (f faces) get(px float64, isBold bool) font.Face {
 	if isBold {
 		ft = bold
 	}
-	face := truetype.NewFace(ft, &truetype.Options{Size: px, DPI: 72, Hinting: font.HintingNone})
+	face := &advanceFace{Face: truetype.NewFace(ft, &truetype.Options{Size: px, DPI: 72, Hinting: font.HintingNone}), adv: map[rune]fixed.Int26_6{}}
 	f[k] = face
 	return face
+}
+
+// advanceFace keeps each glyph's advance: a truetype face reads the
+// glyph's outline from the font again for every advance it is asked for,
+// and every text is measured before it is drawn (a tenth of drawing a
+// board, issue #50).
+type advanceFace struct {
+	font.Face
+	adv map[rune]fixed.Int26_6
+}
+
+func (f *advanceFace) GlyphAdvance(r rune) (fixed.Int26_6, bool) {
+	if a, ok := f.adv[r]; ok {
+		return a, true
+	}
+	a, ok := f.Face.GlyphAdvance(r)
+	if ok {
+		f.adv[r] = a
+	}
+	return a, ok
 }
 
 func rgba(c engine.Color) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, c.A} }
@@ -215,7 +235,7 @@ func tracePath(dc *canvas, p *engine.Path, t Transform) {
 func Board(sc engine.Scene, p Panel) ([]byte, error) {
 	img, _ := boardImage(sc, p, true)
 	defer imagePool.put(img)
-	return Encode(img)
+	return encodeBoard(img)
 }
 
 // imagePool keeps pictures for reuse: a board is about 3 MB, and a fresh
@@ -250,9 +270,13 @@ func drawBoard(img *image.RGBA, sc engine.Scene, p Panel, t Transform, boardH fl
 	loadFonts()
 	fc := facePool.get()
 	defer facePool.put(fc)
-	pn := pen{fc, log}
 	dc := newCanvas(img)
 	defer dc.release()
+	paintBoard(dc, pen{fc, log}, sc, p, t, boardH)
+}
+
+// paintBoard is drawBoard on a canvas, with a pen.
+func paintBoard(dc *canvas, pn pen, sc engine.Scene, p Panel, t Transform, boardH float64) {
 	bg := sc.Background
 	if bg.None() {
 		bg = engine.Paper
@@ -348,6 +372,40 @@ func Encode(img image.Image) ([]byte, error) {
 	}
 	return bytes.Clone(buf.Bytes()), nil
 }
+
+// encodeBoard writes a board picture as PNG: as Encode does when it has at
+// most 256 colours (exactly, with a palette), else always with a palette
+// of its own colours (see Palette), as Encode writes a picture that would
+// reach MaxPictureBytes. Encode first writes the picture in truecolour to
+// learn its size, and most boards past their first moves were then
+// written again with the palette (issue #50: 5-7 ms of a move spent on a
+// file thrown away); a board is drawn and sent on every move, so it takes
+// the palette at once: a file of about half the size, every flat colour
+// exact and the anti-aliased edges approximated, as every late board was
+// already written.
+func encodeBoard(img *image.RGBA) ([]byte, error) {
+	if toPaletted(img) != nil || !opaque(img) {
+		return Encode(img)
+	}
+	buf := bufPool.get()
+	buf.Reset()
+	defer bufPool.put(buf)
+	pix := pixPool.get()
+	defer func() { pixPool.put(pix) }()
+	b := img.Bounds()
+	if cap(pix) < b.Dx()*b.Dy() {
+		pix = make([]uint8, b.Dx()*b.Dy())
+	}
+	q := &image.Paletted{Pix: pix[:b.Dx()*b.Dy()], Stride: b.Dx(), Rect: b}
+	q.Palette = quantizeOwn(img, 256, q.Pix)
+	if err := encodePaletted(buf, q); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// pixPool keeps the paletted pixels of a board (about 0.8 MB).
+var pixPool = newKeep(4, func() []uint8 { return nil })
 
 // opaque reports whether every pixel is fully opaque.
 func opaque(img *image.RGBA) bool {

@@ -1,0 +1,86 @@
+package render_test
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"tessera/engine"
+	"tessera/render"
+)
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkBoardEveryGame draws the move picture of every game (and
+// every TilingKing board) at its start, midway and at its end, as the
+// service does (BoardOn, on its kind's start dealt from seed 1), and
+// reports the CPU time of each (cpu-ms/op, the encoder's goroutines
+// included) and the file's size. docs/benchmarks.md keeps the table.
+func BenchmarkBoardEveryGame(b *testing.B) {
+	var setups []engine.Setup
+	for _, g := range engine.Games() {
+		n := max(2, g.MinPlayers)
+		if g.ID == "tilingking" {
+			for _, board := range []string{"square9", "square11", "hex", "tri"} {
+				setups = append(setups, engine.Setup{Game: g.ID, Players: 3, Seed: 5, Options: map[string]string{"board": board}})
+			}
+			continue
+		}
+		setups = append(setups, engine.Setup{Game: g.ID, Players: n, Seed: 5})
+	}
+	for _, setup := range setups {
+		st, err := engine.New(setup)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s1 := setup
+		s1.Seed = 1
+		start, _ := engine.New(s1)
+		base := start.Board()
+		// A game played to its end with random moves; its start, middle
+		// and last positions.
+		var states []engine.State
+		r := engine.NewRand(setup.Seed)
+		for !st.Over() {
+			states = append(states, st.Clone())
+			l := st.Legal()
+			if _, err := st.Apply(l[r.IntN(len(l))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		states = append(states, st)
+		name := setup.Game
+		if v := setup.Options["board"]; v != "" {
+			name += "-" + v
+		}
+		names := []string{"Ana", "Bo", "Cy", "Di"}[:setup.Players]
+		for _, at := range []struct {
+			stage string
+			st    engine.State
+		}{{"start", states[0]}, {"middle", states[len(states)/2]}, {"end", states[len(states)-1]}} {
+			sc := at.st.Board()
+			p := render.NewPanel(fmt.Sprintf("%s · game #123456", setup.Game), at.st.View(engine.NoSeat), names)
+			b.Run(name+"/"+at.stage, func(b *testing.B) {
+				var size int
+				var cpu time.Duration
+				for b.Loop() {
+					c0 := cpuTime()
+					data, err := render.BoardOn(base, sc, p)
+					cpu += cpuTime() - c0
+					if err != nil {
+						b.Fatal(err)
+					}
+					size = len(data)
+				}
+				b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+				b.ReportMetric(float64(size), "png-bytes")
+			})
+		}
+	}
+}
