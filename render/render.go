@@ -373,36 +373,14 @@ func Encode(img image.Image) ([]byte, error) {
 	return bytes.Clone(buf.Bytes()), nil
 }
 
-// encodeBoard writes a board picture as PNG: as Encode does when it has at
-// most 256 colours (exactly, with a palette), else always with a palette
-// of its own colours (see Palette), as Encode writes a picture that would
-// reach MaxPictureBytes. Encode first writes the picture in truecolour to
-// learn its size, and most boards past their first moves were then
-// written again with the palette (issue #50: 5-7 ms of a move spent on a
-// file thrown away); a board is drawn and sent on every move, so it takes
-// the palette at once: a file of about half the size, every flat colour
-// exact and the anti-aliased edges approximated, as every late board was
-// already written.
-func encodeBoard(img *image.RGBA) ([]byte, error) {
-	if toPaletted(img) != nil || !opaque(img) {
-		return Encode(img)
-	}
-	buf := bufPool.get()
-	buf.Reset()
-	defer bufPool.put(buf)
-	pix := pixPool.get()
-	defer func() { pixPool.put(pix) }()
-	b := img.Bounds()
-	if cap(pix) < b.Dx()*b.Dy() {
-		pix = make([]uint8, b.Dx()*b.Dy())
-	}
-	q := &image.Paletted{Pix: pix[:b.Dx()*b.Dy()], Stride: b.Dx(), Rect: b}
-	q.Palette = quantizeOwn(img, 256, q.Pix)
-	if err := encodePaletted(buf, q); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(buf.Bytes()), nil
-}
+// encodeBoard writes a board picture as PNG, as Encode does: exactly in
+// truecolour, or with a palette of its own colours when the truecolour
+// file would reach MaxPictureBytes. Writing every board with the palette
+// at once would save the truecolour file that is thrown away (5-7 ms of
+// a late Elemental move, issue #50), but would change the early boards'
+// anti-aliased edges, and issue #50 asks for the board picture unchanged:
+// the trade is left for a decision (docs/benchmarks.md, issue #50).
+func encodeBoard(img *image.RGBA) ([]byte, error) { return Encode(img) }
 
 // pixPool keeps the paletted pixels of a board (about 0.8 MB).
 var pixPool = newKeep(4, func() []uint8 { return nil })
