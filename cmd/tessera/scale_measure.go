@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -80,13 +81,18 @@ func runScaleMeasure(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	var res scaleResult
 	var err error
-	// Opened once for writing first (scale upgrade, in a child process
-	// like the tools), so that an older database is upgraded (its new
-	// indexes built, logged) before check and backup look at it.
+	// Opened once for writing first, so that an older database is
+	// upgraded (its new indexes built, logged) before check and backup
+	// look at it: with the tools, in a child process as they are (scale
+	// upgrade), since a child's peak memory starts from its parent's.
 	start := time.Now()
-	if res.UpgradePeakMB, err = childPeakMB([]string{"scale", "upgrade", "--db", *db}, nil); err != nil {
-		fmt.Fprintln(stderr, "tessera scale measure: upgrade:", err)
-		return 1
+	if *tools {
+		if res.UpgradePeakMB, err = childPeakMB([]string{"scale", "upgrade", "--db", *db}, nil); err != nil {
+			fmt.Fprintln(stderr, "tessera scale measure: upgrade:", err)
+			return 1
+		}
+	} else if code := runScaleUpgrade([]string{"--db", *db}, io.Discard, stderr); code != 0 {
+		return code
 	}
 	res.UpgradeSeconds = time.Since(start).Seconds()
 	// The tools run first, while this process is small: a child's peak
@@ -142,6 +148,11 @@ func childPeakMB(args []string, env []string) (float64, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, err
+	}
+	// A test binary given a subcommand would run its tests again, and
+	// their children theirs: never start one.
+	if strings.HasSuffix(filepath.Base(exe), ".test") {
+		return 0, fmt.Errorf("%s is a test binary, not tessera: run %v with tessera itself", filepath.Base(exe), args)
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), env...)
