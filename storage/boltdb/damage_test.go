@@ -282,14 +282,6 @@ func TestBranchPageLoop(t *testing.T) {
 // flipped copies, every third page in turn is zeroed (page 2 zeroed made /games
 // panic with "page 2 expected to be a leaf").
 func TestDamagedStoreInUse(t *testing.T) {
-	// A known defect, left open: since the schema-2 and rating-index
-	// upgrades run at every open for writing (issue 44), opening some of
-	// these damaged copies for writing makes the process grow without
-	// bound (22 GB before the kernel killed it). Until that is found, the
-	// test runs only when asked, so that it cannot take a machine down.
-	if os.Getenv("TESSERA_DAMAGE_IN_USE") == "" {
-		t.Skip("set TESSERA_DAMAGE_IN_USE=1: opening some damaged copies for writing grows without bound since the index upgrades (a defect left open)")
-	}
 	dir := t.TempDir()
 	copies, good := damagedCopies(t, dir)
 	data, err := os.ReadFile(good)
@@ -421,5 +413,66 @@ func TestCheckWhileWriting(t *testing.T) {
 	close(stop)
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFreeListNamingATreePage: a free list that names a page still in a
+// tree (one flipped byte does it) is refused for writing before the first
+// write, and the file is left as it was. bbolt trusts its free list: the
+// next commit would overwrite that page, and the tree would loop (a cursor
+// running for ever, its memory growing, 22 GB once) or lose records.
+func TestFreeListNamingATreePage(t *testing.T) {
+	dir := t.TempDir()
+	_, good := damagedCopies(t, dir)
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := parseMeta(data)
+	ps := int(m.pageSize)
+	if m.freelist == noFreelist {
+		t.Fatal("the test database has no free list page")
+	}
+	fl := int(m.freelist) * ps
+	le := binary.LittleEndian
+	count := int(le.Uint16(data[fl+10:]))
+	ids := fl + pageHeaderSize
+	if count == 0xFFFF {
+		count, ids = int(le.Uint64(data[ids:])), ids+8
+	}
+	if count == 0 {
+		t.Fatal("the test database's free list is empty")
+	}
+	// The root of the tree is reached from the header: name it free.
+	le.PutUint64(data[ids:], m.root)
+	path := filepath.Join(dir, "freed-root.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Open(path, storage.Options{LockTimeout: 100 * time.Millisecond, NoSync: true})
+	if err == nil {
+		st.Close()
+		t.Fatal("opened for writing")
+	}
+	var damaged *storage.DamagedError
+	if !errors.As(err, &damaged) || !strings.Contains(err.Error(), fmt.Sprintf("page %d: reachable freed", m.root)) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("got %v, want a DamagedError naming the file and the page", err)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(data) {
+		t.Fatal("the refused file was written")
+	}
+	// Read-only, the tools still open it, so that tessera check can say
+	// what is wrong and tessera backup can save what is whole.
+	st, err = Open(path, storage.Options{ReadOnly: true, LockTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("read-only: %v", err)
+	}
+	defer st.Close()
+	if problems := st.Check(t.Context()); len(problems) == 0 {
+		t.Fatal("check found nothing")
 	}
 }

@@ -75,7 +75,10 @@ func Open(path string, opt storage.Options) (*Store, error) {
 	if opt.ReadOnly {
 		err = guard(path, func() error { return db.View(func(tx *bolt.Tx) error { return checkSchema(tx, path) }) })
 	} else {
-		err = guard(path, func() error { return db.Update(func(tx *bolt.Tx) error { return initSchema(tx, path) }) })
+		err = guard(path, func() error { return checkBeforeWriting(db) })
+		if err == nil {
+			err = guard(path, func() error { return db.Update(func(tx *bolt.Tx) error { return initSchema(tx, path) }) })
+		}
 		if err == nil {
 			log := opt.Log
 			if log == nil {

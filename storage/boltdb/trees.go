@@ -6,6 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+
+	bolt "go.etcd.io/bbolt"
+
+	"tessera/storage"
 )
 
 // checkPages verifies the page structure of the file as of the read
@@ -47,7 +52,7 @@ func checkPages(r io.ReaderAt, txid uint64) (problems []error, fatal error) {
 	}
 	for id := uint64(2); id < m.pgid; id++ {
 		if !c.reached.has(id) && !c.freed.has(id) {
-			c.problem(fmt.Errorf("page %d: unreachable unfreed", id))
+			c.problem(leakedPage(id))
 		}
 	}
 	if c.more > 0 {
@@ -279,16 +284,88 @@ func (c *pageCheck) visit(id uint64, lo, hi []byte, depth int) error {
 			if len(value) < 8 {
 				return fmt.Errorf("a bucket of page %d is cut short", id)
 			}
-			if root := le.Uint64(value); root != 0 { // 0: an inline bucket, a leaf inside the value
+			if root := le.Uint64(value); root != 0 {
 				if err := c.visit(root, nil, nil, depth+1); err != nil {
 					return err
 				}
+			} else if err := inlineBucket(id, value); err != nil { // 0: an inline bucket, a leaf inside the value
+				return err
 			}
 		default:
 			return fmt.Errorf("page %d of a tree is neither a branch nor a leaf (flags %#x)", id, flags)
 		}
 	}
 	return nil
+}
+
+// inlineBucket checks a bucket kept inside its parent's value (root 0):
+// after the bucket's header of 16 bytes (root, sequence) comes one leaf
+// page whose elements lie inside the value and hold no bucket. bbolt
+// writes nothing else there; its cursor, given a branch there instead,
+// descends into the same inline page for ever, growing its stack until
+// the process runs out of memory (a flipped key size in the parent's
+// leaf moves the value's start onto such bytes).
+func inlineBucket(parent uint64, value []byte) error {
+	const bucketHeaderSize = 16
+	if len(value) < bucketHeaderSize+pageHeaderSize {
+		return fmt.Errorf("an inline bucket of page %d is cut short", parent)
+	}
+	p := value[bucketHeaderSize:]
+	le := binary.LittleEndian
+	flags, count := le.Uint16(p[8:]), int(le.Uint16(p[10:]))
+	if flags != leafPage {
+		return fmt.Errorf("an inline bucket of page %d is not a leaf (flags %#x)", parent, flags)
+	}
+	if pageHeaderSize+count*elementSize > len(p) {
+		return fmt.Errorf("an inline bucket of page %d counts %d elements, more than it holds", parent, count)
+	}
+	for i := range count {
+		e := pageHeaderSize + i*elementSize
+		pos, ksize, vsize := uint64(le.Uint32(p[e+4:])), uint64(le.Uint32(p[e+8:])), uint64(le.Uint32(p[e+12:]))
+		if uint64(e)+pos+ksize+vsize > uint64(len(p)) {
+			return fmt.Errorf("element %d of an inline bucket of page %d lies past its value", i, parent)
+		}
+		if le.Uint32(p[e:])&bucketLeafFlag != 0 {
+			return fmt.Errorf("an inline bucket of page %d holds a bucket", parent)
+		}
+	}
+	return nil
+}
+
+// leakedPage is a page neither reached nor free: space lost, nothing
+// else. It is the one problem that writing on cannot make worse.
+type leakedPage uint64
+
+func (id leakedPage) Error() string { return fmt.Sprintf("page %d: unreachable unfreed", uint64(id)) }
+
+// checkBeforeWriting runs checkPages on the file's latest transaction and
+// returns the first problem that makes writing unsafe. bbolt trusts its
+// free list: a free list that names a page still in a tree hands that page
+// to the next write, which overwrites it, and the tree then loops (a cursor
+// runs for ever, growing memory) or loses records. A flipped byte in the
+// free list is enough. So the file is refused for writing, before the
+// first write, unless its trees and free list agree; leaked pages alone
+// (leakedPage) are harmless. It reads every tree page once, one page at a
+// time (docs/benchmarks.md, "Opening for writing").
+func checkBeforeWriting(db *bolt.DB) error {
+	f, err := os.Open(db.Path())
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", db.Path(), err)
+	}
+	defer f.Close()
+	return db.View(func(tx *bolt.Tx) error {
+		problems, err := checkPages(f, uint64(tx.ID()))
+		for _, p := range problems {
+			var leak leakedPage
+			if err == nil && !errors.As(p, &leak) {
+				err = p
+			}
+		}
+		if err != nil {
+			return &storage.DamagedError{Path: db.Path(), Reason: err.Error()}
+		}
+		return nil
+	})
 }
 
 // bitset is one bit per page id.
