@@ -485,11 +485,10 @@ func (b *Bot) handle(i *discordgo.Interaction) {
 	case discordgo.InteractionMessageComponent:
 		req := request(ctx, i)
 		id := i.MessageComponentData().CustomID
-		// Accepting or declining a challenge is answered in public.
-		// So are joining an open challenge and asking for a rematch (which
-		// posts the new challenge).
-		public := strings.HasPrefix(id, "accept:") || strings.HasPrefix(id, "decline:") ||
-			strings.HasPrefix(id, "join:") || strings.HasPrefix(id, "rematch:")
+		// The table says which answers are for everyone (accepting a
+		// challenge starts a game all can see).
+		action, _ := service.ButtonFor(id)
+		public := action.Public
 		b.answer(ctx, i, public, func() (service.Reply, error) { return b.svc.Click(req, id) })
 	}
 }

@@ -343,14 +343,12 @@ func gameList() string {
 	return strings.Join(ids, ", ")
 }
 
-// pending finds the challenge a console /accept or /decline means.
-func (c *Console) pending(req service.Request, ref string, args []string) (string, error) {
+// pending finds the challenge a console /accept or /decline means: the
+// one named, or the newest waiting for the caller.
+func (c *Console) pending(req service.Request, ref string) (string, error) {
 	ctx := req.Context()
 	if ref != "" {
 		return strings.TrimPrefix(ref, "#"), nil
-	}
-	if len(args) > 0 {
-		return strings.TrimPrefix(args[0], "#"), nil
 	}
 	games, err := c.svc.Store().ByPlayer(ctx, req.User.ID)
 	if err != nil {

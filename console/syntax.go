@@ -158,35 +158,56 @@ func usage(cmd service.Command) string {
 }
 
 // extra is a console command that stands in for something Discord shows
-// instead of a slash command: a button (accept, decline, join, click),
-// autocomplete (moves), a plain message (say).
+// instead of a slash command: a button (the actions of service.Buttons
+// that have a verb, and click for any), autocomplete (moves), a plain
+// message (say).
 type extra struct {
 	usage, about string
 	run          func(c *Console, req service.Request, ref string, args []string) (service.Reply, error)
 }
 
-var extras = map[string]extra{
-	"accept": {"[#id]", "accept a challenge (the newest)", func(c *Console, req service.Request, ref string, args []string) (service.Reply, error) {
-		return c.answer(req, "accept", ref, args)
-	}},
-	"decline": {"[#id]", "decline a challenge (the newest)", func(c *Console, req service.Request, ref string, args []string) (service.Reply, error) {
-		return c.answer(req, "decline", ref, args)
-	}},
-	"join":  {"#id", "join an open challenge", (*Console).join},
-	"click": {"<button id>", "press a button shown as [Label: /click id]", (*Console).click},
-	"moves": {"[#id] [start of a move]", "your legal moves with what each gains, most first", (*Console).moves},
-	"say":   {"<text>", "a plain message in the game's thread (a move typed as text)", (*Console).say},
-}
-
-// extraOrder is the order the help lists the extras in.
-var extraOrder = []string{"accept", "decline", "join", "click", "moves", "say"}
-
-func (c *Console) answer(req service.Request, verb, ref string, args []string) (service.Reply, error) {
-	id, err := c.pending(req, ref, args)
-	if err != nil {
-		return service.Reply{}, err
+// extras are the console's own commands: one per button action with a
+// verb (accept, decline, join, rematch), then click, moves and say; in
+// the order the help lists them (extraOrder).
+var extras, extraOrder = func() (map[string]extra, []string) {
+	m := map[string]extra{}
+	var order []string
+	add := func(name string, x extra) {
+		m[name] = x
+		order = append(order, name)
 	}
-	return c.svc.Click(req, verb+":"+id)
+	for _, b := range service.Buttons() {
+		if b.Verb != "" {
+			add(b.Verb, extra{b.Usage, b.About, pressing(b)})
+		}
+	}
+	add("click", extra{"<button id>", "press a button shown as [Label: /click id]", (*Console).click})
+	add("moves", extra{"[#id] [start of a move]", "your legal moves with what each gains, most first", (*Console).moves})
+	add("say", extra{"<text>", "a plain message in the game's thread (a move typed as text)", (*Console).say})
+	return m, order
+}()
+
+// pressing presses button b about the game "#id" typed after its verb;
+// when b's number is optional ("[#id]"), the newest challenge waiting
+// for the caller.
+func pressing(b service.ButtonAction) func(c *Console, req service.Request, ref string, args []string) (service.Reply, error) {
+	return func(c *Console, req service.Request, ref string, args []string) (service.Reply, error) {
+		if ref == "" && len(args) == 1 {
+			ref = args[0]
+		}
+		if ref == "" && !strings.HasPrefix(b.Usage, "[") {
+			return *private(fmt.Sprintf("Write /%s %s (/challenges lists the open challenges; /games yours).", b.Verb, b.Usage)), nil
+		}
+		num, err := c.pending(req, ref)
+		if err != nil {
+			return service.Reply{}, err
+		}
+		id, err := strconv.ParseUint(strings.TrimPrefix(num, "#"), 10, 64)
+		if err != nil {
+			return *private(fmt.Sprintf("%q is not a game's number; write /%s %s.", clip(num), b.Verb, b.Usage)), nil
+		}
+		return c.svc.Click(req, service.ButtonID(b.Prefix, id))
+	}
 }
 
 func (c *Console) click(req service.Request, _ string, args []string) (service.Reply, error) {
@@ -194,16 +215,6 @@ func (c *Console) click(req service.Request, _ string, args []string) (service.R
 		return *private("Write /click <button id>."), nil
 	}
 	return c.svc.Click(req, args[0])
-}
-
-func (c *Console) join(req service.Request, ref string, args []string) (service.Reply, error) {
-	if ref == "" && len(args) == 1 {
-		ref = args[0]
-	}
-	if ref == "" {
-		return *private("Write /join #id (/challenges lists the open challenges)."), nil
-	}
-	return c.svc.Click(req, "join:"+strings.TrimPrefix(ref, "#"))
 }
 
 func (c *Console) moves(req service.Request, ref string, args []string) (service.Reply, error) {

@@ -15,7 +15,7 @@ import (
 	"tessera/storage"
 )
 
-// Button ids: "<action>:<game id>".
+// Button ids: "<action>:<game id>" (the table: buttons.go).
 const (
 	actAccept   = "accept"
 	actDecline  = "decline"
@@ -23,8 +23,6 @@ const (
 	actCancel   = "cancel"
 	actWithdraw = "withdraw"
 )
-
-func buttonID(action string, id uint64) string { return action + ":" + strconv.FormatUint(id, 10) }
 
 // NewGameRequest is what /new asks for.
 type NewGameRequest struct {
@@ -174,36 +172,6 @@ func dup(err error) error {
 		return errorf(tessera.ECONFLICT, "That was already done.")
 	}
 	return err
-}
-
-// Click handles a button: "accept:12", "decline:12", "withdraw:12",
-// "resign:12", "cancel:12". Any other id, or a button of a game the
-// caller has no part in, changes nothing.
-func (s *Service) Click(req Request, id string) (Reply, error) {
-	if r, ok, err := s.clickMore(req, id); ok { // buttons.go
-		return r, err
-	}
-	if r, ok, err := s.clickEvent(req, id); ok { // tournament.go
-		return r, err
-	}
-	action, num, _ := strings.Cut(id, ":")
-	gid, err := strconv.ParseUint(num, 10, 64)
-	if err != nil {
-		return Reply{}, unknownButton()
-	}
-	switch action {
-	case actAccept:
-		return s.Accept(req, gid)
-	case actDecline:
-		return s.Decline(req, gid)
-	case actWithdraw:
-		return s.Withdraw(req, gid)
-	case actResign:
-		return s.ResignConfirm(req, gid)
-	case actCancel:
-		return Reply{Text: "Kept playing: nothing was changed.", Ephemeral: true}, nil
-	}
-	return Reply{}, unknownButton()
 }
 
 // challenge loads a challenge for one of its players.

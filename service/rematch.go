@@ -7,7 +7,6 @@ package service
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"tessera"
@@ -18,29 +17,6 @@ const actRematch = "rematch"
 
 func rematchButtons(g *tessera.Game) []Button {
 	return []Button{{ID: buttonID(actRematch, g.ID), Label: "Rematch", Style: Primary}}
-}
-
-// clickMore handles the buttons of open challenges, rematches and history
-// pages; ok is false for the others (Click's own).
-func (s *Service) clickMore(req Request, id string) (r Reply, ok bool, err error) {
-	action, rest, _ := strings.Cut(id, ":")
-	switch action {
-	case actJoin, actRematch:
-		gid, perr := strconv.ParseUint(rest, 10, 64)
-		if perr != nil {
-			return Reply{}, true, unknownButton()
-		}
-		if action == actJoin {
-			r, err = s.Join(req, gid)
-		} else {
-			r, err = s.Rematch(req, gid)
-		}
-		return r, true, err
-	case actHistory:
-		r, err = s.historyPage(req, rest)
-		return r, true, err
-	}
-	return Reply{}, false, nil
 }
 
 // Rematch challenges the players of a finished game again.

@@ -655,44 +655,22 @@ func (s *Service) CancelEvent(req Request, ref string) (Reply, error) {
 	return Reply{Text: fmt.Sprintf("%s is cancelled.", eventTitle(e)), Ephemeral: true}, nil
 }
 
-// clickEvent handles an event's buttons; ok false when id is none of
-// them.
-func (s *Service) clickEvent(req Request, id string) (Reply, bool, error) {
-	action, rest, _ := strings.Cut(id, ":")
-	switch action {
-	case actEventJoin, actEventLeave, actEventStart, actEventQuit, actEventKick, actEventKeep:
-	default:
-		return Reply{}, false, nil
-	}
+// kickConfirmed removes a player from a running event once its organiser
+// has confirmed: the id's rest is "<event id>:<user id>".
+func (s *Service) kickConfirmed(req Request, rest string) (Reply, error) {
 	num, user, _ := strings.Cut(rest, ":")
 	eid, err := strconv.ParseUint(num, 10, 64)
-	if err != nil || (action == actEventKick) != (user != "") {
-		return Reply{}, true, unknownButton()
+	if err != nil || user == "" {
+		return Reply{}, unknownButton()
 	}
-	var r Reply
-	switch action {
-	case actEventJoin:
-		r, err = s.JoinEvent(req, eid)
-	case actEventLeave:
-		r, err = s.LeaveEvent(req, eid)
-	case actEventStart:
-		r, err = s.StartEvent(req, eid)
-	case actEventQuit:
-		r, err = s.withdrawConfirmed(req, eid, req.User.ID)
-	case actEventKick:
-		e, lerr := s.eventByID(req, eid)
-		switch {
-		case lerr != nil:
-			err = lerr
-		case !mayManage(req, e):
-			err = errorf(tessera.EFORBIDDEN, "Only the organiser of %s, or a member with Manage Server, may remove players.", eventTitle(e))
-		default:
-			r, err = s.withdrawConfirmed(req, eid, user)
-		}
-	case actEventKeep:
-		r = Reply{Text: "Nothing was changed.", Ephemeral: true}
+	e, err := s.eventByID(req, eid)
+	if err != nil {
+		return Reply{}, err
 	}
-	return r, true, err
+	if !mayManage(req, e) {
+		return Reply{}, errorf(tessera.EFORBIDDEN, "Only the organiser of %s, or a member with Manage Server, may remove players.", eventTitle(e))
+	}
+	return s.withdrawConfirmed(req, eid, user)
 }
 
 // ListEvents lists the server's events, newest first.
