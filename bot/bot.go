@@ -18,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"tessera/delivery"
+	"tessera/runner"
 	"tessera/service"
 )
 
@@ -97,10 +98,11 @@ type Bot struct {
 	ready   chan struct{}      // closed once the commands are registered
 	once    sync.Once
 	wg      sync.WaitGroup
-	stop    chan struct{} // closed by Close: stops the courier and the clock
+	stop    chan struct{} // closed by Close: stops the shard watch and the reconnections
 	stopped sync.Once
-	loops   sync.WaitGroup
-	fatal   chan error // the first error that ends Run (a refused token)
+	loops   sync.WaitGroup // the shard watch
+	runner  *runner.Runner // the courier, the clock and the workers (runner/), from Open
+	fatal   chan error     // the first error that ends Run (a refused token)
 	refused sync.Once
 	inline  sync.Map // *discordgo.Interaction -> *inlineAnswer, while its HTTP response waits
 	dms     *dmChannels
@@ -234,91 +236,14 @@ func (b *Bot) Open(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	b.loops.Add(3)
-	go b.courier()
-	go b.clock()
-	go b.thinker()
+	b.runner = runner.Start(runner.Config{Service: b.svc, Courier: b.outbox, Sink: sink{s: b.session, dms: b.dms},
+		TickEvery: b.opt.TickEvery, RetryEvery: b.opt.RetryEvery, PruneEvery: b.opt.PruneEvery, KeepHandled: b.opt.KeepHandled,
+		Log: b.log, Refused: b.tokenRefused})
 	if !b.opt.NoGateway { // without a gateway there are no shards to outgrow
 		b.loops.Add(1)
 		go b.shardWatch()
 	}
 	return nil
-}
-
-// thinker runs the AI worker until Close: a search under way when the bot
-// stops is dropped, and the next run makes that move.
-func (b *Bot) thinker() {
-	defer b.loops.Done()
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		<-b.stop
-		cancel()
-	}()
-	b.svc.RunAI(ctx)
-}
-
-// courier delivers the outbox: at once when the service signals something
-// new, and every RetryEvery for retries.
-func (b *Bot) courier() {
-	defer b.loops.Done()
-	// On Close the delivery under way may finish (a request cut in the
-	// middle would be retried anyway, but needlessly); it is cut after a
-	// grace period.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		<-b.stop
-		time.Sleep(5 * time.Second)
-		cancel()
-	}()
-	t := time.NewTicker(b.opt.RetryEvery)
-	defer t.Stop()
-	for {
-		_, err := b.outbox.Deliver(ctx, sink{s: b.session, dms: b.dms})
-		switch {
-		case errors.Is(err, delivery.ErrTokenRefused):
-			b.tokenRefused(err)
-			return
-		case err != nil && ctx.Err() == nil:
-			b.log.Error("delivering announcements failed", "err", err)
-		}
-		select {
-		case <-b.stop:
-			return
-		case <-b.svc.Wake():
-		case <-t.C:
-		}
-	}
-}
-
-// clock plays out the clocks that ran out and sends reminders; now and
-// then it forgets the interactions handled long ago.
-func (b *Bot) clock() {
-	defer b.loops.Done()
-	// A tick under way when the bot closes is finished, not cut: Close
-	// waits for the loops.
-	ctx := context.Background()
-	t := time.NewTicker(b.opt.TickEvery)
-	defer t.Stop()
-	prune := time.NewTicker(b.opt.PruneEvery)
-	defer prune.Stop()
-	for {
-		if _, err := b.svc.Tick(ctx); err != nil {
-			b.log.Error("clock tick failed", "err", err)
-		}
-		select {
-		case <-b.stop:
-			return
-		case <-t.C:
-		case <-prune.C:
-			// Handled records are stamped with the wall clock.
-			if n, err := b.svc.Store().PruneHandled(ctx, time.Now().Add(-b.opt.KeepHandled)); err != nil {
-				b.log.Warn("pruning handled interactions failed", "err", err)
-			} else if n > 0 {
-				b.log.Debug("pruned handled interactions", "count", n)
-			}
-		}
-	}
 }
 
 // Close waits for the interactions being handled, stops the courier and
@@ -330,6 +255,9 @@ func (b *Bot) Close() error {
 		close(b.stop)
 		b.reconnMu.Unlock()
 	})
+	if b.runner != nil { // nil: Open never got as far
+		b.runner.Close()
+	}
 	b.loops.Wait()
 	b.reconnects.Wait()
 	return b.closeSessions()

@@ -14,6 +14,7 @@ import (
 	"tessera/bot"
 	"tessera/console"
 	"tessera/metrics"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/database"
@@ -167,6 +168,12 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		if web.pages != nil {
 			fmt.Fprintf(stdout, "Game pages at %s (each game's address is printed when it starts).\n", web.url)
 		}
+		// The clocks run here too (runner/): a game's deadline passes, a
+		// challenge expires, while the console waits for a line. The
+		// console delivers and plays the computer itself, after each
+		// command, so that its output keeps the order of play.
+		loops := runner.Start(runner.Config{Service: svc, NoWorkers: true, Log: log})
+		defer loops.Close()
 		if err := console.New(svc, stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
 			return 1
