@@ -167,7 +167,7 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.Commands == nil {
 		opt.Commands = service.Commands()
 	}
-	b := &Bot{svc: svc, outbox: delivery.New(svc), opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
+	b := &Bot{svc: svc, outbox: delivery.New(svc, svc.Store()), opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
 		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
 	s, err := b.newSession()
 	if err != nil {

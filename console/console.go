@@ -32,7 +32,7 @@ type Console struct {
 // New returns a console writing pictures to dir.
 func New(svc *service.Service, out io.Writer, dir string) *Console {
 	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
-	return &Console{svc: svc, courier: delivery.New(svc), out: out, dir: dir, channel: "console"}
+	return &Console{svc: svc, courier: delivery.New(svc, svc.Store()), out: out, dir: dir, channel: "console"}
 }
 
 // Help is the console's usage: examples, then every command of the

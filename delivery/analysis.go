@@ -33,8 +33,7 @@ func (s *Courier) deliverAnalysis(ctx context.Context, sink Sink, g *tessera.Gam
 	if !ok {
 		return Permanent(errors.New("this service has no analyses"))
 	}
-	store := s.svc.Store()
-	rec, err := store.Analysis(ctx, g.ID)
+	rec, err := s.store.Analysis(ctx, g.ID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil // nothing to show
 	}
@@ -76,7 +75,7 @@ func (s *Courier) deliverAnalysis(ctx context.Context, sink Sink, g *tessera.Gam
 	} else if err := sink.Edit(ctx, g.Place(), id, m); err != nil {
 		return err
 	}
-	_, err = store.UpdateAnalysis(recording(ctx), g.ID, func(r *tessera.Analysis) error {
+	_, err = s.store.UpdateAnalysis(recording(ctx), g.ID, func(r *tessera.Analysis) error {
 		r.MessageID = id
 		return nil
 	})

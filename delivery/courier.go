@@ -350,13 +350,13 @@ type Store interface {
 	storage.Events
 	storage.Users
 	storage.Outbox
+	storage.Analyses
 }
 
 // Service is what the courier asks of the commands' side (package
 // service): its store and settings, and the words and pictures of a
 // game's announcements, which the commands write and the courier sends.
 type Service interface {
-	Store() storage.Store
 	Config() service.Config
 	Now() time.Time
 	Logger() *slog.Logger
@@ -382,8 +382,9 @@ type Service interface {
 	Poke()
 }
 
-// New returns the courier of svc.
-func New(svc Service) *Courier {
+// New returns the courier of svc, which delivers the outbox of store
+// (the service's).
+func New(svc Service, store Store) *Courier {
 	cfg := svc.Config()
-	return &Courier{svc: svc, store: svc.Store(), cfg: cfg, log: svc.Logger(), now: svc.Now, deliverMu: ownerLock(cfg.Courier.Owner)}
+	return &Courier{svc: svc, store: store, cfg: cfg, log: svc.Logger(), now: svc.Now, deliverMu: ownerLock(cfg.Courier.Owner)}
 }

@@ -88,7 +88,7 @@ func Start(cfg Config) *Runner {
 	r := &Runner{cfg: cfg, stop: make(chan struct{})}
 	if cfg.Sink != nil {
 		if cfg.Courier == nil {
-			cfg.Courier = delivery.New(cfg.Service)
+			cfg.Courier = delivery.New(cfg.Service, cfg.Service.Store())
 			r.cfg.Courier = cfg.Courier
 		}
 		r.loops.Add(1)

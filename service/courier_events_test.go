@@ -115,7 +115,7 @@ func eventHarnessWith(t *testing.T, recorded bool, tune func(*service.Config)) (
 // returns what the transport received.
 func (h *harness) deliverTo(sink delivery.Sink, log *fakeSink) []sent {
 	h.t.Helper()
-	c := delivery.New(h.svc)
+	c := delivery.New(h.svc, h.svc.Store())
 	for range 20 {
 		c.Deliver(context.Background(), sink)
 		if n, err := h.svc.Store().Outbox(h.t.Context()); err != nil {

@@ -117,7 +117,7 @@ func postsOwed(t *testing.T, st storage.Store) map[string]bool {
 // that never empties the outbox.
 func deliverAll(svc *service.Service, sink delivery.Sink) (errs []error, left int) {
 	for range 2000 {
-		if _, err := delivery.New(svc).Deliver(context.Background(), sink); err != nil {
+		if _, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), sink); err != nil {
 			errs = append(errs, err)
 		}
 		n, err := svc.Store().Outbox(context.Background())

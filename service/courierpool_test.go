@@ -156,7 +156,7 @@ func TestCourierParallel(t *testing.T) {
 	g := newGate(4)
 	done := make(chan error, 1)
 	go func() {
-		_, err := delivery.New(svc).Deliver(context.Background(), g)
+		_, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), g)
 		done <- err
 	}()
 	select {
@@ -187,7 +187,7 @@ func TestCourierOneWorker(t *testing.T) {
 	g := newGate(2)
 	close(g.open) // nothing waits; top counts what overlapped
 	g.opened = true
-	if _, err := delivery.New(svc).Deliver(context.Background(), g); err != nil {
+	if _, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
 	if g.top != 1 {
@@ -246,7 +246,7 @@ func TestCourierTwoOwners(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for left := 1; left > 0; left, _ = st.Outbox(t.Context()) {
-				n, err := delivery.New(svc).Deliver(context.Background(), sink)
+				n, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), sink)
 				if err != nil {
 					t.Error(err)
 					return
@@ -282,7 +282,7 @@ func TestCourierShortLease(t *testing.T) {
 	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Courier: service.CourierConfig{Workers: 2, Lease: time.Nanosecond}})
 	games(t, svc, 3, 4)
 	sink := newSink()
-	n, err := delivery.New(svc).Deliver(context.Background(), sink)
+	n, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), sink)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func BenchmarkMovePipelineCPU(b *testing.B) {
 		if _, err := svc.Move(service.Request{User: u, InteractionID: fmt.Sprint("i", seed)}, ref, move); err != nil {
 			b.Fatal(err)
 		}
-		if n, err := delivery.New(svc).Deliver(context.Background(), discard{}); err != nil || n != 3 {
+		if n, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), discard{}); err != nil || n != 3 {
 			b.Fatalf("delivered %d: %v", n, err)
 		}
 		b.StopTimer()

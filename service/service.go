@@ -32,9 +32,8 @@ type Service struct {
 	cfg      Config
 	clock    tessera.Clock
 
-	deliverMu sync.Mutex    // one courier at a time
-	wake      chan struct{} // the outbox has something new
-	aiWake    chan struct{} // an AI seat may have the turn
+	wake   chan struct{} // the outbox has something new
+	aiWake chan struct{} // an AI seat may have the turn
 
 	mu    sync.Mutex
 	bot   User // the bot itself (SetBot)

@@ -77,7 +77,7 @@ func (h *harness) waitFor(what string, cond func() bool) {
 // deliver runs the courier and returns what it delivered.
 func (h *harness) deliver() []sent {
 	h.t.Helper()
-	if _, err := delivery.New(h.svc).Deliver(context.Background(), h.sink); err != nil {
+	if _, err := delivery.New(h.svc, h.svc.Store()).Deliver(context.Background(), h.sink); err != nil {
 		h.t.Fatal(err)
 	}
 	return h.sink.take()

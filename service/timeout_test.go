@@ -140,7 +140,7 @@ func TestCourierRetriesStoreTimeout(t *testing.T) {
 	release := holdRow(t, openPostgres(t, url, 0), 1)
 
 	sink := newSink()
-	if _, err := delivery.New(svc).Deliver(t.Context(), sink); err != nil {
+	if _, err := delivery.New(svc, svc.Store()).Deliver(t.Context(), sink); err != nil {
 		t.Fatalf("the round: %v", err)
 	}
 	p, err := st.Pending(t.Context(), time.Now().Add(time.Hour), 100)

@@ -247,7 +247,7 @@ func (l *loader) run(window, drain time.Duration, rate float64) (loadResult, err
 	defer cancel()
 	var courierErr error
 	courierDone := make(chan struct{})
-	courier := delivery.New(l.svc)
+	courier := delivery.New(l.svc, l.svc.Store())
 	go func() {
 		defer close(courierDone)
 		for ctx.Err() == nil {
