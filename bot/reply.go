@@ -285,14 +285,7 @@ func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, r service.R
 		}
 		msgID = m.ID
 	}
-	if r.Challenge != 0 {
-		if err := b.svc.ChallengeMessage(ctx, r.Challenge, i.ChannelID, msgID); err != nil {
-			b.log.Warn("recording the challenge message failed", "err", err)
-		}
-	}
-	if r.Event != 0 {
-		if err := b.svc.EventMessage(ctx, r.Event, i.ChannelID, msgID); err != nil {
-			b.log.Warn("recording the tournament's post failed", "err", err, "event", r.Event)
-		}
+	if err := b.svc.Answered(ctx, r, i.ChannelID, msgID); err != nil {
+		b.log.Warn("recording the message just answered failed", "err", err, "challenge", r.Challenge, "event", r.Event)
 	}
 }

@@ -190,11 +190,11 @@ func (c *Console) Line(ctx context.Context, line string) {
 	}
 	who, _, _ := strings.Cut(line, ":")
 	c.print(r, strings.TrimSpace(who))
-	if r.Event != 0 {
-		// The reply is the tournament's post: its entries and buttons
-		// are edited there (the sink prints the edits).
-		if err := c.svc.EventMessage(ctx, r.Event, c.channel, eventPostID(r.Event)); err != nil {
-			fmt.Fprintln(c.out, "recording the tournament's post failed:", err)
+	if r.Event != 0 || r.Challenge != 0 {
+		// The reply is a tournament's post or a challenge: its entries
+		// and buttons are edited there (the sink prints the edits).
+		if err := c.svc.Answered(ctx, r, c.channel, postID(r)); err != nil {
+			fmt.Fprintln(c.out, "recording the post failed:", err)
 		}
 	}
 	if _, err := c.courier.Deliver(ctx, sink{c}); err != nil {
@@ -224,11 +224,15 @@ func (s sink) Post(_ context.Context, channelID string, m service.Message, _ str
 }
 
 func (s sink) Edit(_ context.Context, channelID, messageID string, m service.Message) error {
-	if !strings.HasPrefix(messageID, eventPostPrefix) {
+	what := "the tournament's post"
+	switch {
+	case strings.HasPrefix(messageID, challengePostPrefix):
+		what = "the challenge"
+	case !strings.HasPrefix(messageID, eventPostPrefix):
 		fmt.Fprintf(s.c.out, "  [%s] (status message updated)\n", short(channelID))
 		return nil
 	}
-	fmt.Fprintf(s.c.out, "  [%s] (the tournament's post now reads) %s\n", short(channelID), strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
+	fmt.Fprintf(s.c.out, "  [%s] (%s now reads) %s\n", short(channelID), what, strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
 	for _, b := range m.Buttons {
 		fmt.Fprintf(s.c.out, "    %s\n", button(b))
 	}
@@ -239,7 +243,17 @@ func (s sink) Edit(_ context.Context, channelID, messageID string, m service.Mes
 // replies have none of their own), so that their edits are printed.
 const eventPostPrefix = "event-post-"
 
-func eventPostID(event uint64) string { return fmt.Sprint(eventPostPrefix, event) }
+// challengePostPrefix marks the ids of challenges' posts, likewise.
+const challengePostPrefix = "challenge-post-"
+
+// postID is the id the console gives the post of reply r: a tournament's
+// or a challenge's.
+func postID(r service.Reply) string {
+	if r.Event != 0 {
+		return fmt.Sprint(eventPostPrefix, r.Event)
+	}
+	return fmt.Sprint(challengePostPrefix, r.Challenge)
+}
 
 func (s sink) DM(_ context.Context, userID string, m service.Message, _ string) error {
 	fmt.Fprintf(s.c.out, "  [direct message to %s] %s\n", userID, strings.ReplaceAll(Plain(m.Text), "\n", " "))

@@ -3,6 +3,8 @@ package console
 import (
 	"strings"
 	"testing"
+
+	"tessera/service"
 )
 
 // TestConsoleTournamentPost: the console records the reply to /tournament
@@ -13,7 +15,7 @@ func TestConsoleTournamentPost(t *testing.T) {
 	c, out := newConsole(t)
 	c.Line(t.Context(), "ana: /tournament new game:closure format:swiss name:Cup")
 	e, err := c.svc.Store().Event(t.Context(), 1)
-	if err != nil || e.MessageID != eventPostID(1) || e.ChannelID != "console" {
+	if err != nil || e.MessageID != postID(service.Reply{Event: 1}) || e.ChannelID != "console" {
 		t.Fatalf("the post is not recorded: %+v (%v)\n%s", e, err, out)
 	}
 	c.Line(t.Context(), "bo: /click tjoin:1")

@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -105,4 +107,25 @@ type Reply struct {
 type Choice struct {
 	Name  string
 	Value string
+}
+
+// Answered is what a transport reports after it posted a reply: the
+// message that carries it, in channelID. It records what the reply
+// carries, so that the courier edits that message and starts the thread
+// from it: a challenge (ChallengeMessage), a tournament's post
+// (EventMessage). A reply that carries neither records nothing. One call
+// for every kind, so that a transport cannot forget one.
+func (s *Service) Answered(ctx context.Context, r Reply, channelID, messageID string) error {
+	var errs []error
+	if r.Challenge != 0 {
+		if err := s.ChallengeMessage(ctx, r.Challenge, channelID, messageID); err != nil {
+			errs = append(errs, fmt.Errorf("recording the challenge's message: %w", err))
+		}
+	}
+	if r.Event != 0 {
+		if err := s.EventMessage(ctx, r.Event, channelID, messageID); err != nil {
+			errs = append(errs, fmt.Errorf("recording the tournament's post: %w", err))
+		}
+	}
+	return errors.Join(errs...)
 }
