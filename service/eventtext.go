@@ -438,7 +438,7 @@ func (s *Service) pairingsText(e *tessera.Event, r int, links map[uint64]string)
 func (s *Service) winnerLine(e *tessera.Event) string {
 	names := entrantNamesByID(e)
 	if e.Pairing.Format == tournament.FormatKnockout {
-		if w := knockoutWinner(e); w != "" {
+		if w := tournament.KnockoutWinner(e.Pairing, e.BestOf); w != "" {
 			return fmt.Sprintf("Winner: **%s**.", names[w])
 		}
 	}

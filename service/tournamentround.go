@@ -146,92 +146,42 @@ func (s *Service) launch(ctx context.Context, tx storage.Tx, e *tessera.Event, r
 		fmt.Sprintf("%s begins with %s.\n%s", eventTitle(e), plural(len(ps), "player"), text), 1990), Board: true})
 }
 
-// advance carries the event on after a change: it pairs the next round
-// when the last one is complete (a round robin pairs all its rounds at
-// the start), makes the games a knockout's matches need, and finishes
-// the event after its last game. It returns what the event's thread is
-// told ("" when nothing was paired).
+// advance carries the event on after a change (tournament.Next, which
+// owns the formats): it makes the games of the tables Next added, and
+// finishes the event when Next says it is over. It returns what the
+// event's thread is told ("" when nothing was paired).
 func (s *Service) advance(ctx context.Context, tx storage.Tx, e *tessera.Event, now time.Time) (string, error) {
-	p := &e.Pairing
-	switch p.Format {
-	case tournament.FormatRoundRobin, tournament.FormatDoubleRoundRobin:
-		if len(p.Played) == 0 {
-			ids := make([]string, len(p.Players))
-			for i, pl := range p.Players {
-				ids[i] = pl.ID
-			}
-			ids = tournament.Shuffle(ids, p.Seed)
-			var rounds []tournament.Round
-			var err error
-			if p.Seats > 2 {
-				rounds, err = tournament.TableRoundRobin(ids)
-			} else {
-				rounds, err = tournament.RoundRobin(ids, p.Format == tournament.FormatDoubleRoundRobin)
-			}
-			if err != nil {
-				return "", err
-			}
-			var lines []string
-			for _, rd := range rounds {
-				r, err := s.addRound(ctx, tx, e, rd, now)
-				if err != nil {
-					return "", err
-				}
-				lines = append(lines, s.pairingsText(e, r, nil))
-			}
-			return clipTo(fmt.Sprintf("Every game is played at once: %s.\n%s", plural(gamesOf(e), "game"), strings.Join(lines, "\n")), 1700), nil
-		}
-		if allPlayed(e) {
-			return s.finish(ctx, tx, e, now, "")
-		}
-		return "", nil
-	case tournament.FormatKnockout:
-		return s.advanceKnockout(ctx, tx, e, now)
-	}
-	// Swiss and Swiss tables: a round at a time.
-	if len(p.Played) > 0 && !roundDone(p.Played[len(p.Played)-1]) {
-		return "", nil
-	}
-	if len(p.Played) >= p.Rounds {
-		return s.finish(ctx, tx, e, now, "")
-	}
-	var rd tournament.Round
-	var err error
-	if p.Format == tournament.FormatTables {
-		rd, err = tournament.SwissTables(*p)
-	} else {
-		rd, err = tournament.Dutch(*p)
-	}
-	if errors.Is(err, tournament.ErrUnpairable) || errors.Is(err, tournament.ErrTooFewPlayers) || err == nil && len(rd.Tables) == 0 {
-		return s.finish(ctx, tx, e, now, "no further round can be paired")
-	}
+	step, err := tournament.Next(&e.Pairing, e.BestOf)
 	if err != nil {
 		return "", err
 	}
-	r, err := s.addRound(ctx, tx, e, rd, now)
-	if err != nil {
-		return "", err
-	}
-	return s.pairingsText(e, r, nil), nil
-}
-
-// addRound appends a round and makes its tables' games; it returns the
-// round's index.
-func (s *Service) addRound(ctx context.Context, tx storage.Tx, e *tessera.Event, rd tournament.Round, now time.Time) (int, error) {
-	e.Pairing.Played = append(e.Pairing.Played, rd)
-	r := len(e.Pairing.Played) - 1
-	for len(e.Games) <= r {
+	for len(e.Games) < len(e.Pairing.Played) {
 		e.Games = append(e.Games, nil)
 	}
-	for t := range rd.Tables {
-		if err := s.makeGame(ctx, tx, e, r, t, now); err != nil {
-			return 0, err
+	for _, t := range step.New {
+		if err := s.makeGame(ctx, tx, e, t.Round, t.Table, now); err != nil {
+			return "", err
 		}
 		if s.cfg.PairHook != nil {
-			s.cfg.PairHook(ctx, e.ID, r, t)
+			s.cfg.PairHook(ctx, e.ID, t.Round, t.Table)
 		}
 	}
-	return r, nil
+	var lines []string
+	for _, r := range step.Rounds() {
+		lines = append(lines, s.pairingsText(e, r, nil))
+	}
+	text := strings.Join(lines, "\n")
+	if step.AtOnce {
+		text = clipTo(fmt.Sprintf("Every game is played at once: %s.\n%s", plural(gamesOf(e), "game"), text), 1700)
+	}
+	if step.Over {
+		end, err := s.finish(ctx, tx, e, now, step.Why)
+		if err != nil {
+			return "", err
+		}
+		text = strings.TrimPrefix(text+"\n"+end, "\n")
+	}
+	return text, nil
 }
 
 // makeGame makes and begins the game of round r's table t: its players
@@ -277,24 +227,6 @@ func (s *Service) makeGame(ctx context.Context, tx storage.Tx, e *tessera.Event,
 	}
 	e.Games[r][t] = g.ID
 	return nil
-}
-
-func roundDone(rd tournament.Round) bool {
-	for _, t := range rd.Tables {
-		if !t.Played() {
-			return false
-		}
-	}
-	return true
-}
-
-func allPlayed(e *tessera.Event) bool {
-	for _, rd := range e.Pairing.Played {
-		if !roundDone(rd) {
-			return false
-		}
-	}
-	return true
 }
 
 func gamesOf(e *tessera.Event) int {
@@ -413,152 +345,6 @@ func (s *Service) resultLine(e *tessera.Event, r, t int) string {
 		}
 	}
 	return fmt.Sprintf("Round %d, table %d (game #%d): %s%s.", r+1, t+1, e.Games[r][t], strings.Join(parts, ", "), why)
-}
-
-// knockoutSlots are the slots of knockout round r (from 0): the bracket,
-// then each round's match winners in order; ok false while round r-1 has
-// an undecided match.
-func knockoutSlots(e *tessera.Event, r int) ([]string, bool, error) {
-	slots, err := tournament.Bracket(e.Pairing.Players)
-	if err != nil {
-		return nil, false, err
-	}
-	for k := 0; k < r; k++ {
-		ms, err := knockoutMatches(e, k, slots)
-		if err != nil {
-			return nil, false, err
-		}
-		var winners []string
-		for i, m := range ms {
-			_, w, err := matchState(e, k, i, m)
-			if err != nil || w == "" {
-				return nil, false, err
-			}
-			winners = append(winners, w)
-		}
-		slots = winners
-	}
-	return slots, true, nil
-}
-
-// knockoutMatches are round r's matches from its slots, each with the
-// round's tables that seat its two players, in order.
-func knockoutMatches(e *tessera.Event, r int, slots []string) ([]tournament.Match, error) {
-	ms, err := tournament.Matches(slots, e.Pairing.Players, max(e.BestOf, 1))
-	if err != nil {
-		return nil, err
-	}
-	if r < len(e.Pairing.Played) {
-		for i := range ms {
-			for _, t := range e.Pairing.Played[r].Tables {
-				if slices.Contains(t.Seats, ms[i].Players[0]) && slices.Contains(t.Seats, ms[i].Players[1]) {
-					ms[i].Games = append(ms[i].Games, t)
-				}
-			}
-		}
-	}
-	return ms, nil
-}
-
-// matchState is a match's winner, or the table of its next game, or
-// neither while a game is in play. A player who left loses the match once
-// their games in play are over.
-func matchState(e *tessera.Event, r, i int, m tournament.Match) (next tournament.Table, winner string, err error) {
-	for _, g := range m.Games {
-		if !g.Played() {
-			return tournament.Table{}, "", nil
-		}
-	}
-	gone := func(id string) bool {
-		j := entrantIndex(e, id)
-		return j >= 0 && e.Pairing.Players[j].Withdrawn
-	}
-	a, b := m.Players[0], m.Players[1]
-	if a != "" && b != "" {
-		switch {
-		case gone(a) && !gone(b):
-			return tournament.Table{}, b, nil
-		case gone(b):
-			return tournament.Table{}, a, nil
-		}
-	}
-	return m.Next(tournament.MatchLot(e.Pairing.Seed, r+1, i))
-}
-
-// knockoutWinner is the final's winner ("" until it is decided).
-func knockoutWinner(e *tessera.Event) string {
-	r := len(e.Pairing.Played) - 1
-	if r < 0 {
-		return ""
-	}
-	slots, ok, err := knockoutSlots(e, r)
-	if err != nil || !ok || len(slots) != 2 {
-		return ""
-	}
-	ms, err := knockoutMatches(e, r, slots)
-	if err != nil || len(ms) != 1 {
-		return ""
-	}
-	_, w, _ := matchState(e, r, 0, ms[0])
-	return w
-}
-
-// advanceKnockout makes the games the last round's matches need next (a
-// match's next game, or its decider), and once every match is decided
-// pairs the next round of the winners, or ends the event after the final.
-func (s *Service) advanceKnockout(ctx context.Context, tx storage.Tx, e *tessera.Event, now time.Time) (string, error) {
-	var text []string
-	for {
-		r := len(e.Pairing.Played) - 1
-		if r < 0 { // the first round: the bracket, its byes going through
-			e.Pairing.Played = append(e.Pairing.Played, tournament.Round{})
-			e.Games = append(e.Games, nil)
-			r = 0
-		}
-		slots, _, err := knockoutSlots(e, r)
-		if err != nil {
-			return "", err
-		}
-		ms, err := knockoutMatches(e, r, slots)
-		if err != nil {
-			return "", err
-		}
-		var winners []string
-		made := false
-		for i, m := range ms {
-			next, w, err := matchState(e, r, i, m)
-			if err != nil {
-				return "", err
-			}
-			if w != "" {
-				winners = append(winners, w)
-				if (m.Players[0] == "" || m.Players[1] == "") && !slices.Contains(e.Pairing.Played[r].Byes, w) {
-					e.Pairing.Played[r].Byes = append(e.Pairing.Played[r].Byes, w)
-				}
-				continue
-			}
-			if len(next.Seats) == 0 {
-				continue // a game of the match is in play
-			}
-			e.Pairing.Played[r].Tables = append(e.Pairing.Played[r].Tables, next)
-			if err := s.makeGame(ctx, tx, e, r, len(e.Pairing.Played[r].Tables)-1, now); err != nil {
-				return "", err
-			}
-			made = true
-		}
-		if made {
-			text = append(text, s.pairingsText(e, r, nil))
-		}
-		if len(winners) < len(ms) {
-			return strings.Join(text, "\n"), nil
-		}
-		if len(winners) == 1 {
-			end, err := s.finish(ctx, tx, e, now, "")
-			return strings.Join(append(text, end), "\n"), err
-		}
-		e.Pairing.Played = append(e.Pairing.Played, tournament.Round{})
-		e.Games = append(e.Games, nil)
-	}
 }
 
 // withdrawConfirmed withdraws a player from a running event (their Leave
