@@ -148,7 +148,9 @@ func missingPlaces(b *bolt.Bucket, g *tessera.Game) []error {
 func extraPlaces(tx *bolt.Tx, b *bolt.Bucket, max int) []error {
 	var errs []error
 	c := b.Cursor()
+	r := releasing{tx: tx}
 	for k, _ := c.First(); k != nil && len(errs) < max; k, _ = c.Next() {
+		r.read(len(k) + elementSize + gameReadBytes)
 		if len(k) < 9 || k[len(k)-9] != 0 {
 			errs = append(errs, fmt.Errorf("the place index holds a malformed key %q", k))
 			continue

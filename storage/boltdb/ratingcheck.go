@@ -35,6 +35,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 		return len(errs) < maxRatingProblems
 	}
 	b := ratingBucketsOf(tx)
+	r := releasing{tx: tx}
 	for i, bucket := range []*bolt.Bucket{b.rows, b.history, b.ranks, b.players, b.counts, b.bins} {
 		if bucket == nil {
 			report("the bucket %s is missing", ratingBucketNames[i])
@@ -46,6 +47,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	counts, bins := map[string]uint64{}, map[string]uint64{}
 	c := b.rows.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
+		r.read(len(k) + len(v) + elementSize)
 		var r tessera.Rating
 		if err := json.Unmarshal(v, &r); err != nil {
 			if !report("rating %q does not decode: %v", k, err) {
@@ -74,6 +76,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	}
 	c = b.history.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
+		r.read(len(k) + len(v) + elementSize)
 		var h []tessera.RatingPoint
 		if err := json.Unmarshal(v, &h); err != nil {
 			if !report("the history of rating %q does not decode: %v", k, err) {
@@ -85,6 +88,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	}
 	c = b.ranks.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
+		r.read(len(k) + len(v) + elementSize)
 		guild, game, ok := splitTwo(k)
 		if !ok || b.rows.Get(ratingKey(guild, game, string(v))) == nil {
 			if !report("a leaderboard key without its rating: %q", k) {
@@ -99,6 +103,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	}
 	c = b.players.Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		r.read(len(k) + elementSize)
 		guild, user, ok := splitTwo(k)
 		game := ""
 		if ok {
@@ -112,6 +117,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	}
 	c = b.counts.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
+		r.read(len(k) + len(v) + elementSize)
 		want := counts[string(k)]
 		delete(counts, string(k))
 		if len(v) != 8 || binary.BigEndian.Uint64(v) != want {
@@ -127,6 +133,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	}
 	c = b.bins.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
+		r.read(len(k) + len(v) + elementSize)
 		want := bins[string(k)]
 		delete(bins, string(k))
 		if len(v) != 8 || binary.BigEndian.Uint64(v) != want {

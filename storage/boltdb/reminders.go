@@ -79,7 +79,9 @@ func (s *Store) RemindersDue(ctx context.Context, now time.Time, max int) ([]uin
 // reported by the check of the records, not here.
 func eachGame(tx *bolt.Tx, fn func(g *tessera.Game) bool) {
 	c := tx.Bucket(bGames).Cursor()
+	r := releasing{tx: tx}
 	for k, v := c.First(); k != nil; k, v = c.Next() {
+		r.read(len(k) + len(v) + elementSize)
 		var g tessera.Game
 		if json.Unmarshal(v, &g) != nil {
 			continue
@@ -104,7 +106,9 @@ func missingTime(b *bolt.Bucket, what string, key func(*tessera.Game) (int64, bo
 func extraTime(tx *bolt.Tx, b *bolt.Bucket, what string, key func(*tessera.Game) (int64, bool), max int) []error {
 	var errs []error
 	c := b.Cursor()
+	r := releasing{tx: tx}
 	for k, _ := c.First(); k != nil && len(errs) < max; k, _ = c.Next() {
+		r.read(len(k) + elementSize + gameReadBytes)
 		if len(k) != 16 {
 			errs = append(errs, fmt.Errorf("the %s holds a malformed key %x", what, k))
 			continue

@@ -1,5 +1,7 @@
 package boltdb
 
+import bolt "go.etcd.io/bbolt"
+
 // bbolt maps the whole file into memory, and every page a reader touches
 // stays in the process's resident memory until the kernel needs it back:
 // a walk of every game of a 5 GB file (tessera check, backup's
@@ -13,3 +15,23 @@ package boltdb
 // releaseEvery is how many bytes of keys and values a walk reads between
 // two releases.
 const releaseEvery = 32 << 20
+
+// releasing counts what a walk inside tx has read and releases the
+// mapping's pages every releaseEvery bytes: each walk of a check (the
+// trees, the games, the indexes and the ratings) keeps to that much.
+type releasing struct {
+	tx *bolt.Tx
+	n  int
+}
+
+// read counts n more bytes read (a key, its value, its element).
+func (r *releasing) read(n int) {
+	if r.n += n; r.n >= releaseEvery {
+		r.n = 0
+		release(r.tx)
+	}
+}
+
+// gameReadBytes is what a walk counts for a game it looks up by key: the
+// page it lies on, about.
+const gameReadBytes = 4096
