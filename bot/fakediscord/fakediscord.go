@@ -38,6 +38,8 @@ type Option func(*config)
 
 type config struct {
 	interactionDeadline time.Duration
+	wallDeadline        bool          // deadline.go
+	answerPatience      time.Duration // deadline.go
 	tokenLifetime       time.Duration
 	heartbeatInterval   time.Duration
 	allowViolations     bool
@@ -149,6 +151,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	cfg := config{
 		interactionDeadline: 3 * time.Second * Slowdown,
+		answerPatience:      30 * time.Second * Slowdown,
 		tokenLifetime:       15 * time.Minute,
 		heartbeatInterval:   41250 * time.Millisecond,
 		botName:             "Tessera",

@@ -203,10 +203,13 @@ func (c *call) interactionCallback() (int, any) {
 	if rec.acked {
 		return c.fail(400, 40060, "", "", "Interaction has already been acknowledged.")
 	}
-	if late := s.nowLocked().Sub(rec.created) + c.upload; late > s.cfg.interactionDeadline {
+	if age, wall := s.answerAgeLocked(rec, c); age > s.cfg.interactionDeadline || s.cfg.wallDeadline && age+wall > s.cfg.interactionDeadline {
+		late := age + wall
 		c.errs = append(c.errs, Violation{Code: 10062, Rule: "INTERACTION_DEADLINE",
 			Detail: fmt.Sprintf("Unknown interaction (answered %v after it was made, %v after dispatch; the limit is %v)", late.Round(time.Millisecond), (late - rec.dispatched.Sub(rec.created)).Round(time.Millisecond), s.cfg.interactionDeadline)})
 		return 404, map[string]any{"code": 10062, "message": "Unknown interaction"}
+	} else if age+wall > s.cfg.interactionDeadline {
+		s.st.late = append(s.st.late, LateAnswer{Interaction: rec.id, Name: rec.name, Age: age, Wall: wall})
 	}
 	typ := num(c.body["type"])
 	allowed := map[int][]int{

@@ -21,6 +21,10 @@ type interactionRec struct {
 	componentMsgID     string
 	obj                map[string]any
 	dispatched         time.Time
+	// dispatchedWall and offsetAtDispatch split the time an answer takes
+	// into the fake's (Advance) and the machine's (answerAgeLocked).
+	dispatchedWall   time.Time
+	offsetAtDispatch time.Duration
 	// created is when Discord made the interaction, the time in its id:
 	// the 3 s to answer and the token's 15 minutes count from it. It is
 	// dispatched, unless the interaction was sent Aged.
@@ -355,6 +359,7 @@ func (b *InteractionBuilder) Send(t testing.TB) *Sent {
 	}
 	rec.obj = o
 	rec.dispatched = s.nowLocked()
+	rec.dispatchedWall, rec.offsetAtDispatch = time.Now(), s.offset
 	s.st.interactions[rec.id] = rec
 	s.st.byToken[rec.token] = rec
 	if !s.deliverLocked(rec, o) { // an Interactions Endpoint URL takes them all (webhook.go)

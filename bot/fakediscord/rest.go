@@ -16,14 +16,15 @@ import (
 
 // call is one REST request being handled (with s.mu held).
 type call struct {
-	s      *Server
-	r      *http.Request
-	req    *Request
-	params map[string]string
-	body   map[string]any // decoded JSON object body, or nil
-	errs   []Violation    // violations to record for this answer
-	header http.Header    // extra response headers
-	upload time.Duration  // how long its files took to arrive (Fault.Upload)
+	s       *Server
+	r       *http.Request
+	req     *Request
+	params  map[string]string
+	body    map[string]any // decoded JSON object body, or nil
+	errs    []Violation    // violations to record for this answer
+	header  http.Header    // extra response headers
+	upload  time.Duration  // how long its files took to arrive (Fault.Upload)
+	delayed time.Duration  // how long a fault held it back (Fault.Delay): the test's time, not the machine's
 }
 
 type handler func(c *call) (int, any)
@@ -157,6 +158,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		req.Route = rt.tmpl
 	}
 	c := &call{s: s, r: r, req: req, params: params, header: http.Header{}}
+	if f != nil {
+		c.delayed = f.Delay
+	}
 	if f != nil && len(req.Files) > 0 {
 		c.upload = f.Upload
 		if f.Upload > 0 && f.Status == 0 {

@@ -38,6 +38,7 @@ type state struct {
 	deleted      map[string]bool        // channels and messages the test deleted
 	requests     []Request
 	violations   []Violation
+	late         []LateAnswer // deadline.go
 }
 
 func newState() *state {

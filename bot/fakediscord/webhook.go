@@ -157,9 +157,10 @@ func (s *Server) checkEndpoint(url string) error {
 }
 
 // post sends one signed request and reads the answer within the
-// interaction deadline.
+// interaction deadline, or the answer patience when that is longer
+// (deadline.go: an answer the machine made late is recorded, not lost).
 func (s *Server) post(url, ts, sig string, body []byte) (int, http.Header, []byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.interactionDeadline)
+	ctx, cancel := context.WithTimeout(context.Background(), max(s.cfg.interactionDeadline, s.cfg.answerPatience))
 	defer cancel()
 	go func() {
 		select {
@@ -241,7 +242,7 @@ func (s *Server) applyInlineLocked(rec *interactionRec, status int, header http.
 	switch {
 	case err != nil:
 		c.errs = append(c.errs, Violation{Code: 10062, Rule: "INTERACTION_DEADLINE",
-			Detail: fmt.Sprintf("the interactions endpoint did not answer within %v (%v): the user sees \"The application did not respond\"", s.cfg.interactionDeadline, err)})
+			Detail: fmt.Sprintf("the interactions endpoint did not answer within %v (%v): the user sees \"The application did not respond\"", max(s.cfg.interactionDeadline, s.cfg.answerPatience), err)})
 	case status == http.StatusAccepted:
 		if len(body) > 0 {
 			c.fail(status, 0, "", "INLINE_202_BODY", "a 202 answer to an interaction must have no body")

@@ -93,7 +93,8 @@ func TestHTTPInteractions(t *testing.T) {
 	t.Parallel()
 	// Discord's own 3 s deadline: the late answer below waits until the
 	// fake has given up on it, so no answer depends on the machine's speed.
-	srv := fakediscord.New(t, fakediscord.AllowViolations())
+	// The endpoint that never answers is given up at the deadline.
+	srv := fakediscord.New(t, fakediscord.AllowViolations(), fakediscord.WithWallClockDeadline())
 	e := newEndpoint(t, srv)
 	dg := srv.Session("test-token") // REST only: no gateway session at all
 
