@@ -310,11 +310,11 @@ func (c *checker) move(m engine.Move, played engine.State) {
 func (c *checker) resign(s engine.Seat) {
 	c.t.Helper()
 	o := c.st.Resign(s)
-	c.rec = append(c.rec, Entry{s, "resign"})
-	c.score(o, "resign")
+	c.rec = append(c.rec, Entry{s, engine.ResignEntry})
+	c.score(o, engine.ResignEntry)
 	if c.twin != nil {
 		c.twin.Resign(s)
-		c.sameAsTwin("resign")
+		c.sameAsTwin(engine.ResignEntry)
 	}
 }
 
