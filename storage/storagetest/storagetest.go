@@ -72,6 +72,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"PutEventStale", testPutEventStale},
 		{"RacingRoundPairedOnce", testRacingRoundPairedOnce},
 		{"EventResultsAllKept", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedResultsAllKept(t, s, s) }},
+		{"NotFoundByKind", testNotFound},
 		{"Analyses", testAnalyses},
 		{"AnalysisRace", testAnalysisRace},
 		{"Check", testCheck},
