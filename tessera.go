@@ -103,9 +103,33 @@ func (p Player) IsAI() bool { return p.AI != "" }
 // MoveEntry is one entry of a game's record.
 type MoveEntry struct {
 	Seat int       `json:"seat"` // 0-based
-	Text string    `json:"text"` // canonical notation, or "resign"
+	Text string    `json:"text"` // canonical notation, or an EndReason
 	At   time.Time `json:"at"`
 }
+
+// EndReason is a record entry that is no move: its seat left the game.
+// It is stored as the entry's Text (and is the export's and the
+// analysis's move), so its values never change: old records read alike.
+type EndReason string
+
+// End reasons.
+const (
+	EndResign  EndReason = engine.ResignEntry  // the seat resigned
+	EndTimeout EndReason = engine.TimeoutEntry // the seat's clock ran out
+)
+
+// EndOf is the EndReason that a record entry's text stands for, "" for
+// a move.
+func EndOf(text string) EndReason {
+	switch r := EndReason(text); r {
+	case EndResign, EndTimeout:
+		return r
+	}
+	return ""
+}
+
+// End is the entry's EndReason, "" for a move.
+func (m MoveEntry) End() EndReason { return EndOf(m.Text) }
 
 // Game is a stored game: its record (setup + ordered moves; the position
 // is derived by replay) and where and by whom it is played.
@@ -210,11 +234,22 @@ func (g *Game) Place() string {
 	return g.ChannelID
 }
 
+// ClockKind is the kind of a game's time control. It is stored, so its
+// values never change.
+type ClockKind string
+
+// Clock kinds. A record without one (Kind "") has no clock either.
+const (
+	ClockNone ClockKind = "none" // no time limit
+	ClockMove ClockKind = "move" // PerMove for every move
+	// ClockBank is a Fischer bank: Bank to start, Inc added after each
+	// move, never above Cap.
+	ClockBank ClockKind = "bank"
+)
+
 // Clock is a game's time control.
 type Clock struct {
-	// Kind is "none", "move" (PerMove for every move) or "bank" (a Fischer
-	// bank: Bank to start, Inc added after each move, never above Cap).
-	Kind    string        `json:"kind"`
+	Kind    ClockKind     `json:"kind"`
 	PerMove time.Duration `json:"per_move,omitempty"`
 	Bank    time.Duration `json:"bank,omitempty"`
 	Inc     time.Duration `json:"inc,omitempty"`

@@ -203,10 +203,11 @@ func Decompose(steps []Step, view engine.Seat, hidden bool) (Decomposition, bool
 }
 
 // isMove reports whether the entry played from s is a move of its mover:
-// not a resignation or a timeout (the platform's entries "resign" and
-// "timeout", which the engine does not parse), nor the end.
+// not a resignation or a timeout (the platform's entries
+// engine.ResignEntry and engine.TimeoutEntry, which no game parses), nor
+// the end.
 func isMove(s Step) bool {
-	return s.Played != "" && s.Played != "resign" && s.Played != "timeout" && s.Entry == s.Mover
+	return s.Played != "" && s.Played != engine.ResignEntry && s.Played != engine.TimeoutEntry && s.Entry == s.Mover
 }
 
 // Costliest are the k moves that lost their player most (an Error above

@@ -46,14 +46,14 @@ type Policy struct {
 	// Measured it keeps to Closure (measured there, and lost in Elemental).
 	Explore float64
 	// Measured keeps each idea to the games where it was measured to pay
-	// (docs/ai.md): Greedy as measured in each game (Closure's playouts
-	// run to the end, so only their first moves are informed, among a
-	// few; Elemental's are two moves a player, each informed among all
-	// the legal moves, with every iteration), Cut only
-	// where points are not banked and hands are hidden (engine.Determinizer:
-	// Closure), Decisive only where nothing is hidden (Glorieta, the one
-	// such game with an engine.Finisher), Explore where Cut may apply
-	// (Closure). Elsewhere the search is the one before issue #28.
+	// (docs/ai.md), by each game's registered Tuning (tuning.go): Greedy
+	// as measured in each game (Closure's playouts run to the end, so
+	// only their first moves are informed, among a few; Elemental's are
+	// two moves a player, each informed among all the legal moves, with
+	// every iteration), Cut and Explore in Closure, Decisive in Glorieta,
+	// Order in Closure and Elemental, Infer in Elemental. Elsewhere, a
+	// game added later included (DefaultTuning), the search is the one
+	// before issue #28.
 	Measured bool
 	// Trim is the share of the budget's iterations the search runs in a
 	// game whose playouts it informs (Greedy or Decisive applies there),
@@ -133,28 +133,12 @@ type Policy struct {
 var HardPolicy = Policy{Order: true, Greedy: 1, Sample: 8, GreedyPlies: 4, Measured: true, Trim: 0.35, GreedyTrim: 0.5, Explore: 0.3, Decisive: 4, Infer: 3}
 
 // scoped is the policy as it applies to st's game: with Measured, the
-// ideas the game was not measured with are dropped.
+// ideas the game's Tuning does not keep are dropped.
 func (p Policy) scoped(st engine.State) Policy {
 	if !p.Measured {
 		return p
 	}
-	_, hidden := st.(engine.Determinizer)
-	if isBanked(st) {
-		// Elemental's playouts are two moves a player and an informed
-		// move reads KeyPoints (about 1 µs a legal move), so every
-		// playout move is informed among all the legal moves, with every
-		// iteration: measured so (docs/ai.md, "Elemental: four times
-		// the iterations, and informed playouts against the old search").
-		p.Sample, p.GreedyPlies, p.Trim, p.GreedyTrim = 0, 0, 0, 0
-	}
-	if isBanked(st) || !hidden {
-		p.Cut = 0
-		p.Explore = 0
-	}
-	if hidden { // measured only where nothing is hidden (Glorieta)
-		p.Decisive = 0
-	}
-	return p
+	return tuningFor(st).apply(p)
 }
 
 // dealer is what deals a search's worlds for seat in st: with Infer, the

@@ -7,7 +7,11 @@ package engine
 // capability buys"; docs/benchmarks.md). What holds for every position of
 // a game is no interface but a field of its registration (Game.Banked,
 // Game.Puzzle, Option.Values), and enginetest.Run checks every interface
-// below that a game implements against Legal and Apply.
+// below that a game implements: against Legal and Apply where the
+// interface promises agreement with them, and for the rest the
+// properties a caller relies on (a Gain per move, a Framer's frames of
+// one size, an Inferrer's worlds blind to what the viewer cannot see, an
+// Ender silent in play); its doc comment lists each check.
 //
 // For the platform (service, render, web): Previewer, Gainer, Framer,
 // Starter, Placer. For a search (ai/, lab/): FastPlayer, Determinizer,
@@ -235,7 +239,8 @@ type Finisher interface {
 
 // Ender is implemented by games that can say why a finished game ended,
 // as one short stable word or phrase per end condition ("board full",
-// "all passed", "blocked", "resignation"), for the designers' statistics.
+// "all passed", "blocked", "resignation"), for the designers' statistics;
+// "" while the game goes on.
 //
 // Buys: the lab's end reasons (lab.Result.EndReason), which no other
 // method tells.

@@ -43,10 +43,21 @@ type Event struct {
 	Text string `json:"text"`
 }
 
+// The record entries that are no move: a seat leaving the game. No
+// game's Parse reads them; the platform writes them (Table.Resign gives
+// ResignEntry as its Outcome's Move, the service's clock TimeoutEntry),
+// and the AI's and the analysis's readers of a record skip them. The
+// root package types them for the records (tessera.EndReason); their
+// values are what every stored record holds, so they never change.
+const (
+	ResignEntry  = "resign"
+	TimeoutEntry = "timeout"
+)
+
 // Outcome is what one applied move (or resignation) did.
 type Outcome struct {
 	Seat   Seat    `json:"seat"`
-	Move   string  `json:"move"` // canonical notation
+	Move   string  `json:"move"` // canonical notation, or ResignEntry, TimeoutEntry
 	Deltas []Delta `json:"deltas,omitempty"`
 	Events []Event `json:"events,omitempty"`
 	Over   bool    `json:"over"`

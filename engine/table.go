@@ -137,7 +137,7 @@ func (t *Table) EndByScore() {
 // pass the turn on by its own rules (Turn still equals s).
 func (t *Table) Resign(o *Outcome, s Seat) (ended bool) {
 	o.Seat = s
-	o.Move = "resign"
+	o.Move = ResignEntry
 	if t.Done || s < 0 || int(s) >= t.N || t.Resigned[s] {
 		return t.Done
 	}

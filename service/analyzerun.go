@@ -56,7 +56,7 @@ func AnalyzePositions(ctx context.Context, setup engine.Setup, moves []tessera.M
 			return out, err
 		}
 		played := ""
-		if i < len(moves) && moves[i].Seat == int(st.ToMove()) && moves[i].Text != "resign" && moves[i].Text != "timeout" {
+		if i < len(moves) && moves[i].Seat == int(st.ToMove()) && moves[i].End() == "" {
 			played = moves[i].Text
 		}
 		step, err := ai.AnalyzeStep(ctx, st, played, budget, aiSeed(seed, i, 0))
@@ -108,7 +108,7 @@ func Costliest(ps []tessera.AnalysedPosition, k int) []CostlyMove {
 	for i := 0; i+1 < len(ps); i++ {
 		p := ps[i]
 		s := p.Seat
-		if s < 0 || s >= len(p.Win) || p.Played == "" || p.Played == p.Best || p.Played == "resign" || p.Played == "timeout" {
+		if s < 0 || s >= len(p.Win) || p.Played == "" || p.Played == p.Best || tessera.EndOf(p.Played) != "" {
 			continue
 		}
 		after := ps[i+1].Win

@@ -100,9 +100,9 @@ func FormatSpan(d time.Duration) string {
 // FormatClock writes a clock as ParseClock reads it.
 func FormatClock(c tessera.Clock) string {
 	switch c.Kind {
-	case "move":
+	case tessera.ClockMove:
 		return FormatSpan(c.PerMove)
-	case "bank":
+	case tessera.ClockBank:
 		return fmt.Sprintf("bank=%s,inc=%s,cap=%s", FormatSpan(c.Bank), FormatSpan(c.Inc), FormatSpan(c.Cap))
 	}
 	return "none"
@@ -126,7 +126,7 @@ func ParseClock(spec string) (tessera.Clock, error) {
 	}
 	switch {
 	case spec == "" || spec == "none" || spec == "off":
-		return tessera.Clock{Kind: "none"}, nil
+		return tessera.Clock{Kind: tessera.ClockNone}, nil
 	case !strings.Contains(spec, "="):
 		d, err := parseSpan(spec)
 		switch {
@@ -135,9 +135,9 @@ func ParseClock(spec string) (tessera.Clock, error) {
 		case err != nil || d < MinPerMove || d > MaxPerMove:
 			return outside("the time per move", "1h", "60d")
 		}
-		return tessera.Clock{Kind: "move", PerMove: d}, nil
+		return tessera.Clock{Kind: tessera.ClockMove, PerMove: d}, nil
 	}
-	c := tessera.Clock{Kind: "bank"}
+	c := tessera.Clock{Kind: tessera.ClockBank}
 	seen := map[string]bool{}
 	for _, part := range strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == ' ' }) {
 		k, v, _ := strings.Cut(part, "=")
@@ -182,9 +182,9 @@ func ParseClock(spec string) (tessera.Clock, error) {
 // ClockText describes a clock ("3 days per move").
 func ClockText(c tessera.Clock) string {
 	switch c.Kind {
-	case "move":
+	case tessera.ClockMove:
 		return Span(c.PerMove) + " per move"
-	case "bank":
+	case tessera.ClockBank:
 		return fmt.Sprintf("a bank of %s, +%s per move, at most %s", Span(c.Bank), Span(c.Inc), Span(c.Cap))
 	}
 	return "no clock"
@@ -218,9 +218,9 @@ func startTurn(g *tessera.Game, seat int, now time.Time, away time.Time) {
 		g.Paused = away.Sub(now)
 	}
 	switch g.Clock.Kind {
-	case "move":
+	case tessera.ClockMove:
 		g.Deadline = from.Add(g.Clock.PerMove)
-	case "bank":
+	case tessera.ClockBank:
 		g.Deadline = from.Add(g.Banks[seat])
 	default:
 		g.Deadline = time.Time{}
@@ -230,7 +230,7 @@ func startTurn(g *tessera.Game, seat int, now time.Time, away time.Time) {
 // endTurn charges the mover's bank for the time used and adds the
 // increment (bank clocks).
 func endTurn(g *tessera.Game, seat int, now time.Time) {
-	if g.Clock.Kind != "bank" || seat < 0 || seat >= len(g.Banks) {
+	if g.Clock.Kind != tessera.ClockBank || seat < 0 || seat >= len(g.Banks) {
 		return
 	}
 	used := now.Sub(g.TurnStart) - g.Paused

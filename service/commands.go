@@ -247,7 +247,7 @@ func (s *Service) begin(ctx context.Context, tx storage.Tx, g *tessera.Game, now
 	if err != nil {
 		return err
 	}
-	if g.Clock.Kind == "bank" {
+	if g.Clock.Kind == tessera.ClockBank {
 		g.Banks = make([]time.Duration, len(g.Players))
 		for i := range g.Banks {
 			g.Banks[i] = g.Clock.Bank
@@ -497,7 +497,7 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 	if len(text) > 200 {
 		return Reply{}, errorf(tessera.EINVALID, "That move is too long; pick one from the %s list.", s.cfg.Wording.MoveList)
 	}
-	if strings.EqualFold(text, "resign") {
+	if strings.EqualFold(text, string(tessera.EndResign)) {
 		return s.Resign(req, strconv.FormatUint(g.ID, 10))
 	}
 	o, err := s.play(req, g, p, seat, text)
@@ -531,7 +531,7 @@ func (s *Service) play(req Request, g *tessera.Game, p *position, seat int, text
 	if _, err := s.commit(req, g, st, seat, m.String(), o, nil); err != nil {
 		return engine.Outcome{}, err
 	}
-	if m.String() != "resign" {
+	if tessera.EndOf(m.String()) != tessera.EndResign {
 		s.cfg.Meter.Moved(g.Setup.Game)
 	}
 	return o, nil
@@ -547,7 +547,7 @@ func (s *Service) commit(req Request, g *tessera.Game, st engine.State, seat int
 		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: seat, Text: entry, At: now})
 		g.Updated = now
 		moved := seat
-		if entry == "resign" {
+		if tessera.EndOf(entry) == tessera.EndResign {
 			moved = -1 // a resignation charges no clock
 		}
 		return s.turnPassed(ctx, tx, g, st, moved, now, append(extra, s.movePost(g, st, o)))
@@ -572,10 +572,10 @@ func (s *Service) remember(g *tessera.Game, st engine.State) {
 func (s *Service) movePost(g *tessera.Game, st engine.State, o engine.Outcome) tessera.Announcement {
 	mover := g.Players[o.Seat].Name
 	var lines []string
-	switch o.Move {
-	case "resign":
+	switch tessera.EndOf(o.Move) {
+	case tessera.EndResign:
 		lines = append(lines, fmt.Sprintf("**%s** resigns game #%d.", mover, g.ID))
-	case "timeout":
+	case tessera.EndTimeout:
 		lines = append(lines, fmt.Sprintf("**%s** ran out of time in game #%d.", mover, g.ID))
 	default:
 		line := fmt.Sprintf("**%s** played `%s`", mover, o.Move)
@@ -628,7 +628,7 @@ func (s *Service) ResignConfirm(req Request, id uint64) (Reply, error) {
 	}
 	st := p.state.Clone()
 	o := st.Resign(engine.Seat(seat))
-	if _, err := s.commit(req, g, st, seat, "resign", o, nil); err != nil {
+	if _, err := s.commit(req, g, st, seat, string(tessera.EndResign), o, nil); err != nil {
 		return Reply{}, err
 	}
 	return Reply{Text: fmt.Sprintf("You resigned game #%d.", g.ID), Ephemeral: true}, nil

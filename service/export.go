@@ -39,8 +39,8 @@ type RecordPlayer struct {
 	Name string `json:"name"`
 }
 
-// RecordMove is one entry of the record: a move in notation, "resign" or
-// "timeout", who made it and when, and the scores after it.
+// RecordMove is one entry of the record: a move in notation or a
+// tessera.EndReason ("resign", "timeout"), who made it and when, and the scores after it.
 type RecordMove struct {
 	N      int       `json:"n"`
 	Seat   int       `json:"seat"`
@@ -113,11 +113,11 @@ func RecordOf(g *tessera.Game) (*Record, error) {
 
 // applyEntry plays one record entry, as ReplayN does.
 func applyEntry(st engine.State, m tessera.MoveEntry) error {
-	switch m.Text {
-	case "resign":
+	switch m.End() {
+	case tessera.EndResign:
 		st.Resign(engine.Seat(m.Seat))
 		return nil
-	case "timeout":
+	case tessera.EndTimeout:
 		timeout(st, engine.Seat(m.Seat))
 		return nil
 	}

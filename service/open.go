@@ -171,7 +171,7 @@ func (s *Service) startSolo(req Request, rec *tessera.Game) (Reply, error) {
 	ctx := req.Context()
 	now := s.now().UTC()
 	g, err := s.store.Update(ctx, rec.ID, rec.Version, "", func(g *tessera.Game, tx storage.Tx) error {
-		g.Clock = tessera.Clock{Kind: "none"} // nobody waits for a player alone
+		g.Clock = tessera.Clock{Kind: tessera.ClockNone} // nobody waits for a player alone
 		return s.begin(ctx, tx, g, now)
 	})
 	if err != nil {

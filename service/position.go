@@ -69,13 +69,13 @@ func timeout(st engine.State, seat engine.Seat) engine.Outcome {
 	if active > 2 && st.ToMove() == seat {
 		if m, err := st.Parse("pass"); err == nil {
 			if o, err := st.Apply(m); err == nil {
-				o.Move = "timeout"
+				o.Move = string(tessera.EndTimeout)
 				return o
 			}
 		}
 	}
 	o := st.Resign(seat)
-	o.Move = "timeout"
+	o.Move = string(tessera.EndTimeout)
 	return o
 }
 
@@ -86,11 +86,11 @@ func ReplayN(g *tessera.Game, n int) (engine.State, error) {
 		return nil, fmt.Errorf("game %d: setup: %w", g.ID, err)
 	}
 	for i, m := range g.Moves[:min(n, len(g.Moves))] {
-		switch m.Text {
-		case "resign":
+		switch m.End() {
+		case tessera.EndResign:
 			st.Resign(engine.Seat(m.Seat))
 			continue
-		case "timeout":
+		case tessera.EndTimeout:
 			timeout(st, engine.Seat(m.Seat))
 			continue
 		}

@@ -47,7 +47,7 @@ func Places(g *tessera.Game, st engine.State) []int {
 	seats := st.View(engine.NoSeat).Seats
 	left := make([]int, n) // 1 + the record index where the seat left, 0: stayed
 	for i, m := range g.Moves {
-		if (m.Text == "resign" || m.Text == "timeout") && m.Seat < n && seats[m.Seat].Resigned {
+		if m.End() != "" && m.Seat < n && seats[m.Seat].Resigned {
 			left[m.Seat] = i + 1
 		}
 	}

@@ -173,10 +173,10 @@ func moveCaption(g *tessera.Game, m tessera.MoveEntry) string {
 	if m.Seat >= 0 && m.Seat < len(g.Players) {
 		name = clipTo(g.Players[m.Seat].Name, 24)
 	}
-	switch m.Text {
-	case "resign":
+	switch m.End() {
+	case tessera.EndResign:
 		return name + " resigned"
-	case "timeout":
+	case tessera.EndTimeout:
 		return name + " ran out of time"
 	}
 	return name + ": " + m.Text

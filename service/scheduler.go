@@ -62,7 +62,7 @@ func (s *Service) timeOut(ctx context.Context, id uint64, now time.Time) (bool, 
 	st := p.state.Clone()
 	seat := int(st.ToMove())
 	o := timeout(st, engine.Seat(seat))
-	_, err = s.commit(Request{}, g, st, seat, "timeout", o, nil)
+	_, err = s.commit(Request{}, g, st, seat, string(tessera.EndTimeout), o, nil)
 	if err != nil && tessera.ErrorCode(err) == tessera.ECONFLICT {
 		return false, nil // someone moved meanwhile: the clock was met
 	}

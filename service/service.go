@@ -55,7 +55,7 @@ func New(store storage.Store, cfg Config) *Service {
 	if c, err := ParseClock(cfg.Clock); err == nil {
 		s.clock = c
 	} else {
-		s.clock = tessera.Clock{Kind: "none"}
+		s.clock = tessera.Clock{Kind: tessera.ClockNone}
 	}
 	if s.cfg.RemindAfter <= 0 { // Validate refuses negative values
 		s.cfg.RemindAfter = 24 * time.Hour

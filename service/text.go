@@ -80,11 +80,11 @@ func deltaText(g *tessera.Game, o engine.Outcome) string {
 // clockLine says on the picture until when the player to move has (in
 // UTC: a picture cannot show each reader's own time), and the banks.
 func clockLine(g *tessera.Game, st engine.State, n int) string {
-	if g.Clock.Kind == "none" || g.Clock.Kind == "" || st.Over() || n != len(g.Moves) || g.Deadline.IsZero() {
+	if g.Clock.Kind == tessera.ClockNone || g.Clock.Kind == "" || st.Over() || n != len(g.Moves) || g.Deadline.IsZero() {
 		return ""
 	}
 	line := fmt.Sprintf("Clock: %s to move by %s", g.Players[st.ToMove()].Name, g.Deadline.UTC().Format("Mon 2 Jan 15:04 UTC"))
-	if g.Clock.Kind == "bank" {
+	if g.Clock.Kind == tessera.ClockBank {
 		var banks []string
 		for i, b := range g.Banks {
 			banks = append(banks, fmt.Sprintf("%s %s", g.Players[i].Name, Span(b)))

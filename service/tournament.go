@@ -163,7 +163,7 @@ func (s *Service) NewEvent(req Request, r NewEventRequest) (Reply, error) {
 	if e.Clock, err = ParseClock(clock); err != nil {
 		return Reply{}, err
 	}
-	if e.Clock.Kind == "none" {
+	if e.Clock.Kind == tessera.ClockNone {
 		return Reply{}, errorf(tessera.EINVALID, "A tournament needs a clock, so that no round waits for ever; give clock: e.g. 3d, or leave it out for 3d.")
 	}
 	now := s.now().UTC()

@@ -312,9 +312,9 @@ func forfeits(g *tessera.Game, st engine.State) []bool {
 		for _, m := range g.Moves {
 			switch {
 			case m.Seat != s:
-			case m.Text == "timeout":
+			case m.End() == tessera.EndTimeout:
 				timedOut = true
-			case m.Text != "resign":
+			case m.End() != tessera.EndResign:
 				moved = true
 			}
 		}
@@ -457,7 +457,7 @@ func (s *Service) resignSeat(ctx context.Context, gameID uint64, seat int) (bool
 		}
 		st := p.state.Clone()
 		o := st.Resign(engine.Seat(seat))
-		_, err = s.commit(Request{}.WithContext(ctx), g, st, seat, "resign", o, nil)
+		_, err = s.commit(Request{}.WithContext(ctx), g, st, seat, string(tessera.EndResign), o, nil)
 		if tessera.ErrorCode(err) == tessera.ECONFLICT && try < 20 {
 			continue
 		}

@@ -69,16 +69,16 @@ type WebMove struct {
 	N      int // 1-based
 	Seat   int
 	Player string
-	Text   string // the notation, "resign" or "timeout"
+	Text   string // the notation, or a tessera.EndReason
 	Points int    // what it scored for its player
 	Deltas string // "Ana +4 (2 connections +3, border +1)", "" when it scored nothing
 }
 
 // WebClock is the game's clock at the last position.
 type WebClock struct {
-	Kind     string    // "none", "move", "bank"
-	Deadline time.Time // zero: no deadline running
-	Line     string    // the panel's clock line, "" when none
+	Kind     tessera.ClockKind // never "": ClockNone for no clock
+	Deadline time.Time         // zero: no deadline running
+	Line     string            // the panel's clock line, "" when none
 }
 
 // WebLegal is one legal move of the viewer.
@@ -114,7 +114,7 @@ func (s *Service) GameView(ctx context.Context, g *tessera.Game, moves int, view
 		Moves: moves, Total: total, Solo: solo(g), Aborted: g.Status == tessera.StatusAborted, Viewer: -1,
 		Clock: WebClock{Kind: g.Clock.Kind}}
 	if v.Clock.Kind == "" {
-		v.Clock.Kind = "none"
+		v.Clock.Kind = tessera.ClockNone
 	}
 
 	// One pass over the record: every entry's outcome, and the position
@@ -162,7 +162,7 @@ func (s *Service) GameView(ctx context.Context, g *tessera.Game, moves int, view
 		if i < len(g.Players) {
 			ws.Name, ws.AI = g.Players[i].Name, g.Players[i].AI
 		}
-		if g.Clock.Kind == "bank" && i < len(g.Banks) {
+		if g.Clock.Kind == tessera.ClockBank && i < len(g.Banks) {
 			ws.Bank = g.Banks[i]
 		}
 		v.Seats = append(v.Seats, ws)
@@ -211,10 +211,10 @@ func (s *Service) GameView(ctx context.Context, g *tessera.Game, moves int, view
 // outcomeOf plays one record entry on st, as ReplayN does, and returns
 // what it did.
 func outcomeOf(st engine.State, m tessera.MoveEntry) (engine.Outcome, error) {
-	switch m.Text {
-	case "resign":
+	switch m.End() {
+	case tessera.EndResign:
 		return st.Resign(engine.Seat(m.Seat)), nil
-	case "timeout":
+	case tessera.EndTimeout:
 		return timeout(st, engine.Seat(m.Seat)), nil
 	}
 	if int(st.ToMove()) != m.Seat {

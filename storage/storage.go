@@ -73,7 +73,7 @@ type Games interface {
 	// the other game first and may refuse (an error aborts both), so two
 	// clicks never make two rematches.
 	CreateLinked(ctx context.Context, g *tessera.Game, interactionID string, fromID uint64, link func(from *tessera.Game) error) error
-	// Game loads a game (ErrNotFound when there is none).
+	// Game loads a game (ErrGameNotFound when there is none).
 	Game(ctx context.Context, id uint64) (*tessera.Game, error)
 	// Update changes a game in one transaction: it loads the game, checks
 	// that its version is still version (else ErrConflict, nothing
@@ -293,7 +293,7 @@ type Events interface {
 	// Version 1), and marks the interaction that created it as handled
 	// (ErrDuplicate if it already was; "" marks nothing).
 	CreateEvent(ctx context.Context, e *tessera.Event, interactionID string) error
-	// Event loads an event (ErrNotFound when there is none).
+	// Event loads an event (ErrEventNotFound when there is none).
 	Event(ctx context.Context, id uint64) (*tessera.Event, error)
 	// UpdateEvent changes an event in one transaction: it loads the
 	// event, checks that its version is still version (else ErrConflict,
@@ -315,14 +315,15 @@ type Events interface {
 // there. An analysis is derived from its game, so it is not copied by
 // Dump (asking again makes it anew).
 type Analyses interface {
-	// Analysis reads a game's analysis (ErrNotFound when there is none).
+	// Analysis reads a game's analysis (ErrAnalysisNotFound when there is
+	// none).
 	Analysis(ctx context.Context, gameID uint64) (*tessera.Analysis, error)
 	// CreateAnalysis stores a game's first analysis; ErrDuplicate (and
 	// nothing written) when the game has one already, so of two
 	// requests racing, one queues it.
 	CreateAnalysis(ctx context.Context, a *tessera.Analysis) error
 	// UpdateAnalysis changes a game's analysis in one transaction
-	// (ErrNotFound when there is none): the worker adding positions and
+	// (ErrAnalysisNotFound when there is none): the worker adding positions and
 	// the courier recording its progress message do not lose each
 	// other's writes. An error from change writes nothing.
 	UpdateAnalysis(ctx context.Context, gameID uint64, change func(a *tessera.Analysis) error) (*tessera.Analysis, error)
@@ -394,8 +395,8 @@ type RatingsTx interface {
 // crash in the middle leaves the round unpaired and the next try pairs it
 // once.
 type EventsTx interface {
-	// Event reads an event as the transaction sees it (ErrNotFound when
-	// there is none). In a store shared by several processes it holds the
+	// Event reads an event as the transaction sees it (ErrEventNotFound
+	// when there is none). In a store shared by several processes it holds the
 	// event until the transaction ends, so a change read here and then
 	// written with PutEvent is not lost to another's.
 	Event(ctx context.Context, id uint64) (*tessera.Event, error)
@@ -446,8 +447,42 @@ var ErrConflict = tessera.Errorf(tessera.ECONFLICT, "The position changed while 
 // ErrDuplicate is returned when an interaction id was already handled.
 var ErrDuplicate = errors.New("storage: interaction already handled")
 
-// ErrNotFound is returned for a missing game (or event).
-var ErrNotFound = tessera.Errorf(tessera.ENOTFOUND, "There is no such game.")
+// Missing records: one error per kind of record (bbolt style), each
+// with its own message, safe to show (code tessera.ENOTFOUND). Each is
+// also ErrNotFound (errors.Is), which no store returns itself: a caller
+// that asks only "is it missing?" need not know which record it was.
+var (
+	// ErrNotFound is the parent of every missing record's error.
+	ErrNotFound = tessera.Errorf(tessera.ENOTFOUND, "There is no such record.")
+
+	// ErrGameNotFound is returned for a missing game (Game, Update,
+	// Modify, CreateLinked's game to link from, Tx.ModifyGame).
+	ErrGameNotFound error = notFound("There is no such game.")
+	// ErrEventNotFound is returned for a missing tournament (Event,
+	// UpdateEvent, Tx.Event, Tx.PutEvent).
+	ErrEventNotFound error = notFound("There is no such tournament.")
+	// ErrAnalysisNotFound is returned for a game without an analysis
+	// (Analysis, UpdateAnalysis).
+	ErrAnalysisNotFound error = notFound("There is no analysis of that game.")
+)
+
+// notFoundError is a missing record's error: its message and code are
+// the *tessera.Error it wraps (so tessera.ErrorMessage shows it), and it
+// is ErrNotFound too.
+type notFoundError struct{ err *tessera.Error }
+
+func notFound(msg string) *notFoundError {
+	return &notFoundError{tessera.Errorf(tessera.ENOTFOUND, "%s", msg)}
+}
+
+func (e *notFoundError) Error() string { return e.err.Message }
+
+// Unwrap gives the user-safe error, which tessera.ErrorCode and
+// tessera.ErrorMessage look for.
+func (e *notFoundError) Unwrap() error { return e.err }
+
+// Is makes every missing record's error ErrNotFound as well.
+func (e *notFoundError) Is(target error) bool { return target == ErrNotFound }
 
 // Ended is when a finished game ended: the time of its last record entry
 // (a move, resignation or time-out), which never changes afterwards.

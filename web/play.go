@@ -247,9 +247,9 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		err = tessera.Errorf(tessera.ECONFLICT, "This page is out of date: the game has changed since it was made, so this move was not played (a move you had already sent was played once). Look at the position now and choose again.")
 	case r.PostFormValue("hint") == "yes":
 		reply, err = s.svc.Hint(req, ref)
-	case strings.EqualFold(text, "resign") && r.PostFormValue("confirm") == "yes":
+	case strings.EqualFold(text, string(tessera.EndResign)) && r.PostFormValue("confirm") == "yes":
 		reply, err = s.svc.ResignConfirm(req, g.ID)
-	case strings.EqualFold(text, "resign"):
+	case strings.EqualFold(text, string(tessera.EndResign)):
 		err = tessera.Errorf(tessera.EINVALID, "Confirm the resignation with its button; it cannot be undone.")
 	default:
 		reply, err = s.svc.Move(req, ref, text)

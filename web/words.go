@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"tessera"
 	"tessera/service"
 )
 
@@ -39,7 +40,7 @@ func describe(v service.GameView, status string) (words, said string) {
 	for seat, s := range v.Seats {
 		var played []string
 		for _, m := range v.Record[:min(v.Moves, len(v.Record))] {
-			if m.Seat == seat && m.Text != "resign" && m.Text != "timeout" {
+			if m.Seat == seat && tessera.EndOf(m.Text) == "" {
 				played = append(played, m.Text)
 			}
 		}
@@ -60,10 +61,10 @@ func describe(v service.GameView, status string) (words, said string) {
 
 // moveWords is one record entry: "Bo played h5 YRRY, scoring 6".
 func moveWords(m service.WebMove) string {
-	switch m.Text {
-	case "resign":
+	switch tessera.EndOf(m.Text) {
+	case tessera.EndResign:
 		return m.Player + " resigned"
-	case "timeout":
+	case tessera.EndTimeout:
 		return m.Player + " ran out of time"
 	}
 	out := m.Player + " played " + m.Text

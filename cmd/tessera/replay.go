@@ -163,7 +163,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // replay plays a moves file: one move per line, blank lines and lines
-// starting with # skipped, "resign" resigning the player to move.
+// starting with # skipped, "resign" (engine.ResignEntry) resigning the player to move.
 func replay(setup engine.Setup, in io.Reader) (engine.State, int, error) {
 	st, err := engine.New(setup)
 	if err != nil {
@@ -180,7 +180,7 @@ func replay(setup engine.Setup, in io.Reader) (engine.State, int, error) {
 		if st.Over() {
 			return nil, 0, &lineError{n, line, errors.New("the game is already over")}
 		}
-		if strings.EqualFold(line, "resign") {
+		if strings.EqualFold(line, engine.ResignEntry) {
 			st.Resign(st.ToMove())
 			applied++
 			continue

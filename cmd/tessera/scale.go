@@ -469,7 +469,7 @@ func (f *scaleFiller) gameInPlay(i int) (*tessera.Game, error) {
 	guild := i % scaleGuilds
 	a, b := f.pair(guild)
 	moves := 1 + f.rng.IntN(max(1, len(t.Moves)-2))
-	for moves > 0 && (t.Moves[moves-1].Text == "resign" || t.Moves[moves-1].Text == "timeout") {
+	for moves > 0 && t.Moves[moves-1].End() != "" {
 		moves--
 	}
 	turn := scaleNow.Add(-time.Duration(f.rng.IntN(20*60)) * time.Minute)
@@ -490,7 +490,7 @@ func (f *scaleFiller) gameInPlay(i int) (*tessera.Game, error) {
 		return nil, errors.New("a template's prefix is already over")
 	}
 	g.Status = tessera.StatusPlaying
-	g.Clock = tessera.Clock{Kind: "move", PerMove: 72 * time.Hour}
+	g.Clock = tessera.Clock{Kind: tessera.ClockMove, PerMove: 72 * time.Hour}
 	g.Banks = nil
 	g.TurnStart = turn
 	g.Updated = turn

@@ -49,7 +49,7 @@ func fingerprintOf(st engine.State) fingerprint {
 	return f
 }
 
-// Entry is one move of a record: "resign" or a move in notation.
+// Entry is one move of a record: engine.ResignEntry or a move in notation.
 type Entry struct {
 	Seat engine.Seat
 	Text string
@@ -62,7 +62,7 @@ func Replay(setup engine.Setup, moves []Entry) (engine.State, error) {
 		return nil, err
 	}
 	for i, e := range moves {
-		if e.Text == "resign" {
+		if e.Text == engine.ResignEntry {
 			st.Resign(e.Seat)
 			continue
 		}
@@ -126,7 +126,7 @@ func Playout(t testing.TB, setup engine.Setup, seed uint64, opt PlayoutOptions) 
 			for _, d := range o.Deltas {
 				sums[d.Seat] += d.Points
 			}
-			rec = append(rec, Entry{s, "resign"})
+			rec = append(rec, Entry{s, engine.ResignEntry})
 			checkScores(t, st, sums, "after resign")
 			continue
 		}

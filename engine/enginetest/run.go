@@ -34,15 +34,32 @@ import (
 //   - uniform random moves: PlayRandom (and engine.Sampler's RandomMove)
 //     draws only legal moves, each about equally often (chi-square);
 //   - engine.KeyLister, engine.Finisher and engine.Sampler agree with
-//     Legal and Apply and leave the position as it was;
+//     Legal and Apply and leave the position as it was; engine.KeyScorer's
+//     points are the move's Preview (or Apply) for the mover less the
+//     others';
 //   - placements (engine.Placer): every legal move placed on the board
 //     has one, inside the board's picture, with a piece the hand's
 //     picture names, no two alike; pass-like moves have none;
-//   - determinizations (engine.Determinizer) keep everything the viewer
-//     sees, leave their receiver alone, and do not depend on what the
-//     viewer cannot see;
+//   - determinizations (engine.Determinizer), and the worlds of
+//     engine.Inferrer's Infer (sharpness 1, for the seat to move and the
+//     next), keep everything the viewer sees, leave their receiver
+//     alone, and do not depend on what the viewer cannot see;
+//   - the platform's capabilities (platform.go): engine.Previewer's
+//     points are Apply's, seat by seat, for a sample of the legal moves;
+//     engine.Gainer gives one Gain a move, the same whatever list the
+//     move is in, and leaves the position alone; engine.Starter
+//     announces something about the seats of the game, the same for
+//     the same setup; engine.Framer draws every checked position in the
+//     frame of the game's last at the last one's size;
+//   - engine.Ender's EndReason is "" in play and one short line at the
+//     end, the same for the replayed record;
 //   - the record, through JSON, replays to the same position, and a
 //     finished game has no seat to move and no legal move.
+//
+// So every one of engine's fourteen optional interfaces that a game
+// implements is checked. What Run cannot judge stays with the game's own
+// tests: whether a Gain's words are true, a Scene looks right, or an
+// Inferrer's weights make it stronger (docs/ai.md measures that).
 //
 // Its default sizes keep the suite to a few seconds of CPU a game;
 // TESSERA_LONG=1 (or a test binary run with -long) plays four times the
@@ -200,6 +217,11 @@ type checker struct {
 	// byPlayRandom: the twin chooses the moves by PlayRandom (where the
 	// legal list is short enough to find its move), not Play
 	byPlayRandom bool
+	// pick samples the moves of the platform's checks (platform.go),
+	// apart from r, so that those checks leave the games played alone.
+	pick engine.Rand
+	// framed are the positions checked on the way, for checkFramer.
+	framed []framedPosition
 	stats
 }
 
@@ -208,7 +230,7 @@ func newChecker(t *testing.T, setup engine.Setup, sz size, uniform, member int) 
 	if err != nil {
 		t.Fatalf("New(%+v): %v", setup, err)
 	}
-	c := &checker{t: t, sz: sz, setup: setup, st: st, r: engine.NewRand(setup.Seed), sums: make([]int, st.Players()), left: uniform, memberLeft: member}
+	c := &checker{t: t, sz: sz, setup: setup, st: st, r: engine.NewRand(setup.Seed), pick: engine.NewRand(setup.Seed ^ 0x5eed), sums: make([]int, st.Players()), left: uniform, memberLeft: member}
 	if _, ok := st.(engine.FastPlayer); ok {
 		c.twin = st.Clone()
 	}
@@ -223,6 +245,7 @@ func (c *checker) fatalf(format string, args ...any) {
 // play plays the game to its end (or maxPlies), checking as it goes.
 func (c *checker) play() {
 	c.t.Helper()
+	c.checkStarter()
 	for ply := 0; !c.st.Over(); ply++ {
 		if ply == c.sz.maxPlies {
 			if c.setup.Players > 1 {
@@ -310,11 +333,11 @@ func (c *checker) move(m engine.Move, played engine.State) {
 func (c *checker) resign(s engine.Seat) {
 	c.t.Helper()
 	o := c.st.Resign(s)
-	c.rec = append(c.rec, Entry{s, "resign"})
-	c.score(o, "resign")
+	c.rec = append(c.rec, Entry{s, engine.ResignEntry})
+	c.score(o, engine.ResignEntry)
 	if c.twin != nil {
 		c.twin.Resign(s)
-		c.sameAsTwin("resign")
+		c.sameAsTwin(engine.ResignEntry)
 	}
 }
 
@@ -391,6 +414,8 @@ func (c *checker) end() {
 	if Key(again) != Key(c.st) || StateKey(again) != StateKey(c.st) {
 		c.fatalf("the record replayed from JSON reaches another position:\nplayed:   %s\nreplayed: %s", Fingerprint(c.st), Fingerprint(again))
 	}
+	c.checkEnder(again)
+	c.checkFramer()
 }
 
 // position runs the full checks on the game's position.
@@ -408,12 +433,31 @@ func (c *checker) position() {
 		checkFinisher(c.t, st, legal)
 	}
 	c.determinize()
+	c.checkPreviewer(c.pickFrom(legal, c.sz.compare))
+	c.checkGainer(c.pickFrom(legal, c.sz.compare))
+	mover := st.ToMove()
+	c.checkInferrer(mover, 1)
+	c.checkInferrer((mover+1)%engine.Seat(c.setup.Players), 1)
+	c.checkEnder(nil)
+	if _, ok := st.(engine.Framer); ok {
+		c.framed = append(c.framed, framedPosition{st.Clone(), len(c.rec)})
+	}
 	if c.twin != nil {
 		c.playEach(legal)
 	}
 	if after := Key(st); after != before {
 		c.fatalf("the checks' reading of the position changed it:\nbefore: %s\nafter:  %s", before, after)
 	}
+}
+
+// pickFrom is sample drawing from c.pick.
+func (c *checker) pickFrom(legal []engine.Move, n int) []engine.Move {
+	if len(legal) <= n {
+		return legal
+	}
+	out := append([]engine.Move(nil), legal...)
+	c.pick.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out[:n]
 }
 
 // sample returns at most n of the moves, drawn without replacement.

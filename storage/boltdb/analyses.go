@@ -33,11 +33,11 @@ func initAnalyses(tx *bolt.Tx) error {
 func getAnalysis(tx *bolt.Tx, id uint64) (*tessera.Analysis, error) {
 	b := tx.Bucket(bAnalyses)
 	if b == nil {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrAnalysisNotFound
 	}
 	v := b.Get(itob(id))
 	if v == nil {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrAnalysisNotFound
 	}
 	var a tessera.Analysis
 	if err := json.Unmarshal(v, &a); err != nil {

@@ -38,11 +38,11 @@ func initEvents(tx *bolt.Tx) error {
 func getEvent(tx *bolt.Tx, id uint64) (*tessera.Event, error) {
 	b := tx.Bucket(bEvents)
 	if b == nil {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrEventNotFound
 	}
 	v := b.Get(itob(id))
 	if v == nil {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrEventNotFound
 	}
 	var e tessera.Event
 	if err := json.Unmarshal(v, &e); err != nil {

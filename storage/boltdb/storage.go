@@ -197,7 +197,7 @@ func indexKey(a string, id uint64) []byte {
 func getGame(tx *bolt.Tx, id uint64) (*tessera.Game, error) {
 	v := tx.Bucket(bGames).Get(itob(id))
 	if v == nil {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrGameNotFound
 	}
 	var g tessera.Game
 	if err := json.Unmarshal(v, &g); err != nil {

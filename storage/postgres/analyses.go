@@ -42,7 +42,7 @@ func (s *Store) analysis(ctx context.Context, q querier, gameID uint64, lock boo
 	var b []byte
 	err := q.QueryRow(ctx, sql, int64(gameID)).Scan(&b)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrAnalysisNotFound
 	}
 	if err != nil {
 		return nil, s.fail(err)

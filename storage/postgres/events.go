@@ -43,7 +43,7 @@ func (s *Store) event(ctx context.Context, q querier, id uint64, lock bool) (*te
 	var b []byte
 	err := q.QueryRow(ctx, sql, int64(id)).Scan(&b)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrEventNotFound
 	}
 	if err != nil {
 		return nil, s.fail(err)

@@ -41,7 +41,7 @@ func (t *Tx) lockGame(ctx context.Context, id uint64) (*tessera.Game, error) {
 	var b []byte
 	err := t.tx.QueryRow(ctx, "SELECT record FROM games WHERE id = $1 FOR UPDATE", int64(id)).Scan(&b)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrGameNotFound
 	}
 	if err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ func (s *Store) Game(ctx context.Context, id uint64) (*tessera.Game, error) {
 	var b []byte
 	err := s.pool.QueryRow(ctx, "SELECT record FROM games WHERE id = $1", int64(id)).Scan(&b)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, storage.ErrNotFound
+		return nil, storage.ErrGameNotFound
 	}
 	if err != nil {
 		return nil, s.fail(err)

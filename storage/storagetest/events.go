@@ -24,7 +24,7 @@ func NewEvent() *tessera.Event {
 		Organiser: "1",
 		Game:      "elemental",
 		Options:   []string{"variant:short"},
-		Clock:     tessera.Clock{Kind: "move", PerMove: 72 * time.Hour},
+		Clock:     tessera.Clock{Kind: tessera.ClockMove, PerMove: 72 * time.Hour},
 		Rated:     true,
 		Min:       4,
 		AI:        map[string]string{"bot": "normal"},

@@ -72,6 +72,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"PutEventStale", testPutEventStale},
 		{"RacingRoundPairedOnce", testRacingRoundPairedOnce},
 		{"EventResultsAllKept", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedResultsAllKept(t, s, s) }},
+		{"NotFoundByKind", testNotFound},
 		{"Analyses", testAnalyses},
 		{"AnalysisRace", testAnalysisRace},
 		{"Check", testCheck},
@@ -846,7 +847,7 @@ func testAISeatIndexed(t *testing.T, open func(t *testing.T) storage.Store) {
 	g.Players[1] = tessera.Player{ID: "bot", Name: "Tessera (easy)", AI: "easy", Accepted: true}
 	id := create(t, s, g)
 	if _, err := s.Update(t.Context(), id, 1, "", func(g *tessera.Game, _ storage.Tx) error {
-		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: "resign", At: time.Unix(2000, 0).UTC()})
+		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 0, Text: string(tessera.EndResign), At: time.Unix(2000, 0).UTC()})
 		g.Status = tessera.StatusFinished
 		return nil
 	}); err != nil {
@@ -870,7 +871,7 @@ func finishAt(t *testing.T, s storage.Store, id uint64, minute int) {
 	t.Helper()
 	if _, err := s.Modify(t.Context(), id, func(g *tessera.Game, _ storage.Tx) error {
 		g.Status = tessera.StatusFinished
-		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 1, Text: "resign", At: time.Unix(int64(minute*60), 0).UTC()})
+		g.Moves = append(g.Moves, tessera.MoveEntry{Seat: 1, Text: string(tessera.EndResign), At: time.Unix(int64(minute*60), 0).UTC()})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
