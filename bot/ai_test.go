@@ -41,7 +41,7 @@ func openAIBot(t *testing.T, srv *fakediscord.Server, st storage.Store, hook fun
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience) // bounds a hang only
 	defer cancel()
 	if err := b.Open(ctx); err != nil {
 		t.Fatal(err)

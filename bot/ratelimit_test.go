@@ -69,7 +69,7 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience) // bounds a hang only
 	defer cancel()
 	if err := b.Open(ctx); err != nil {
 		t.Fatal(err)

@@ -66,7 +66,7 @@ func openReplica(t *testing.T, srv *fakediscord.Server, svc *service.Service, op
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience) // bounds a hang only
 	defer cancel()
 	if err := b.Open(ctx); err != nil {
 		t.Fatal(err)
