@@ -35,7 +35,9 @@ type Config struct {
 	// (default 30 s); RetryEvery how often undelivered announcements are
 	// retried (default 5 s; new ones go at once); PruneEvery how often the
 	// handled interaction ids older than KeepHandled are forgotten
-	// (defaults 1 h and 24 h: Discord never resends after 15 min).
+	// (defaults 1 h and 24 h: Discord never resends after 15 min). Zero
+	// is the default; a test may give KeepHandled below zero (a cutoff
+	// ahead of the clock).
 	TickEvery, RetryEvery, PruneEvery, KeepHandled time.Duration
 	// Grace is how long a delivery under way may finish after Close
 	// (default 5 s): a request cut in the middle would be retried anyway,
@@ -61,19 +63,19 @@ type Runner struct {
 
 // Start starts the loops cfg asks for; Close stops them.
 func Start(cfg Config) *Runner {
-	if cfg.TickEvery <= 0 {
+	if cfg.TickEvery == 0 {
 		cfg.TickEvery = 30 * time.Second
 	}
-	if cfg.RetryEvery <= 0 {
+	if cfg.RetryEvery == 0 {
 		cfg.RetryEvery = 5 * time.Second
 	}
-	if cfg.PruneEvery <= 0 {
+	if cfg.PruneEvery == 0 {
 		cfg.PruneEvery = time.Hour
 	}
-	if cfg.KeepHandled <= 0 {
+	if cfg.KeepHandled == 0 {
 		cfg.KeepHandled = 24 * time.Hour
 	}
-	if cfg.Grace <= 0 {
+	if cfg.Grace == 0 {
 		cfg.Grace = 5 * time.Second
 	}
 	if cfg.Log == nil {

@@ -35,15 +35,26 @@ import (
 // The reads are consistent with the transaction: while it is open bbolt
 // neither frees nor rewrites the pages its header reaches.
 func checkPages(r io.ReaderAt, txid uint64) (problems []error, fatal error) {
+	return checkPagesOf(r, txid, false)
+}
+
+// checkPagesOf is checkPages; with pastDamage, a subtree that cannot be
+// read is one problem (damagedSubtree) and the walk goes on with its
+// siblings, so that the pages of the rest are all reached (loops still
+// stop it), and a free list that cannot be read is a freeListUnread.
+func checkPagesOf(r io.ReaderAt, txid uint64, pastDamage bool) (problems []error, fatal error) {
 	m, err := metaOf(r, txid)
 	if err != nil {
 		return nil, err
 	}
-	c := &pageCheck{r: r, ps: int(m.pageSize), pages: m.pgid, reached: newBitset(m.pgid), freed: newBitset(m.pgid)}
+	c := &pageCheck{r: r, ps: int(m.pageSize), pages: m.pgid, reached: newBitset(m.pgid), freed: newBitset(m.pgid), pastDamage: pastDamage}
 	c.reached.set(0)
 	c.reached.set(1)
 	if m.freelist != noFreelist {
 		if err := c.readFreelist(m.freelist); err != nil {
+			if pastDamage {
+				return nil, freeListUnread{err}
+			}
 			return nil, err
 		}
 	}
@@ -113,7 +124,37 @@ type pageCheck struct {
 	bufs     [][]byte // one page (with its overflow) per tree level
 	problems []error
 	more     int
+	// pastDamage: a subtree that cannot be read is a problem, not the
+	// end of the walk (checkPagesOf).
+	pastDamage bool
 }
+
+// descend visits a child tree; past damage, a child that cannot be read
+// (but does not loop) is a problem and the walk goes on.
+func (c *pageCheck) descend(id uint64, lo, hi []byte, depth int) error {
+	err := c.visit(id, lo, hi, depth)
+	var loop loopHazard
+	var sub damagedSubtree
+	if err != nil && c.pastDamage && !errors.As(err, &loop) {
+		if !errors.As(err, &sub) {
+			c.problem(damagedSubtree{err})
+		}
+		return nil
+	}
+	return err
+}
+
+// damagedSubtree is a tree under a page that cannot be read: a read of
+// it reports the damage; the rest of the file can be written safely.
+type damagedSubtree struct{ error }
+
+func (e damagedSubtree) Unwrap() error { return e.error }
+
+// freeListUnread is a free list that cannot be read: what it hands out
+// next is unknown, so the file must not be written.
+type freeListUnread struct{ error }
+
+func (e freeListUnread) Unwrap() error { return e.error }
 
 func (c *pageCheck) problem(err error) {
 	if len(c.problems) < maxProblems {
@@ -165,7 +206,7 @@ func (c *pageCheck) read(id uint64, depth int) ([]byte, error) {
 	}
 	for i := uint64(0); i <= overflow; i++ {
 		if c.reached.has(id + i) {
-			return nil, fmt.Errorf("page %d is reached twice from the trees (a loop, or two references)", id+i)
+			return nil, loopHazard{fmt.Errorf("page %d is reached twice from the trees (a loop, or two references)", id+i)}
 		}
 		c.reached.set(id + i)
 	}
@@ -214,7 +255,7 @@ func (c *pageCheck) visit(id uint64, lo, hi []byte, depth int) error {
 	case id < 2 || id >= c.pages:
 		return fmt.Errorf("a tree points to page %d, outside the file's pages 2 to %d", id, c.pages-1)
 	case depth > maxTreeDepth:
-		return fmt.Errorf("a tree deeper than %d pages at page %d", maxTreeDepth, id)
+		return loopHazard{fmt.Errorf("a tree deeper than %d pages at page %d", maxTreeDepth, id)}
 	}
 	p, err := c.read(id, depth)
 	if err != nil {
@@ -240,12 +281,12 @@ func (c *pageCheck) visit(id uint64, lo, hi []byte, depth int) error {
 	order := func(i int, key, prev []byte) {
 		switch {
 		case i > 0 && bytes.Compare(prev, key) >= 0:
-			c.problem(fmt.Errorf("page %d: key %d is not above the key before it", id, i))
+			c.problem(orderProblem{fmt.Errorf("page %d: key %d is not above the key before it", id, i)})
 		case i == 0 && lo != nil && bytes.Compare(key, lo) < 0:
-			c.problem(fmt.Errorf("page %d: its first key is below its parent's key", id))
+			c.problem(orderProblem{fmt.Errorf("page %d: its first key is below its parent's key", id)})
 		}
 		if hi != nil && bytes.Compare(key, hi) >= 0 {
-			c.problem(fmt.Errorf("page %d: key %d is not below the next key of its parent", id, i))
+			c.problem(orderProblem{fmt.Errorf("page %d: key %d is not below the next key of its parent", id, i)})
 		}
 	}
 	var prev []byte
@@ -265,7 +306,7 @@ func (c *pageCheck) visit(id uint64, lo, hi []byte, depth int) error {
 					return fmt.Errorf("element %d of branch page %d lies past its page", i+1, id)
 				}
 			}
-			if err := c.visit(le.Uint64(p[e+8:]), key, next, depth+1); err != nil {
+			if err := c.descend(le.Uint64(p[e+8:]), key, next, depth+1); err != nil {
 				return err
 			}
 			prev = key
@@ -285,7 +326,7 @@ func (c *pageCheck) visit(id uint64, lo, hi []byte, depth int) error {
 				return fmt.Errorf("a bucket of page %d is cut short", id)
 			}
 			if root := le.Uint64(value); root != 0 {
-				if err := c.visit(root, nil, nil, depth+1); err != nil {
+				if err := c.descend(root, nil, nil, depth+1); err != nil {
 					return err
 				}
 			} else if err := inlineBucket(id, value); err != nil { // 0: an inline bucket, a leaf inside the value
@@ -314,7 +355,7 @@ func inlineBucket(parent uint64, value []byte) error {
 	le := binary.LittleEndian
 	flags, count := le.Uint16(p[8:]), int(le.Uint16(p[10:]))
 	if flags != leafPage {
-		return fmt.Errorf("an inline bucket of page %d is not a leaf (flags %#x)", parent, flags)
+		return loopHazard{fmt.Errorf("an inline bucket of page %d is not a leaf (flags %#x)", parent, flags)}
 	}
 	if pageHeaderSize+count*elementSize > len(p) {
 		return fmt.Errorf("an inline bucket of page %d counts %d elements, more than it holds", parent, count)
@@ -326,11 +367,17 @@ func inlineBucket(parent uint64, value []byte) error {
 			return fmt.Errorf("element %d of an inline bucket of page %d lies past its value", i, parent)
 		}
 		if le.Uint32(p[e:])&bucketLeafFlag != 0 {
-			return fmt.Errorf("an inline bucket of page %d holds a bucket", parent)
+			return loopHazard{fmt.Errorf("an inline bucket of page %d holds a bucket", parent)}
 		}
 	}
 	return nil
 }
+
+// orderProblem is a key out of order: a read may miss a record, which
+// tessera check reports; it is no reason to stop the bot.
+type orderProblem struct{ error }
+
+func (e orderProblem) Unwrap() error { return e.error }
 
 // leakedPage is a page neither reached nor free: space lost, nothing
 // else. It is the one problem that writing on cannot make worse.
@@ -338,15 +385,33 @@ type leakedPage uint64
 
 func (id leakedPage) Error() string { return fmt.Sprintf("page %d: unreachable unfreed", uint64(id)) }
 
+// loopHazard is damage that makes bbolt's cursor run for ever rather than
+// fail: a page reached twice (a loop), a tree deeper than any bbolt
+// writes, an inline bucket that is not a leaf. A read that meets it does
+// not panic (which guarded would turn into a DamagedError); it loops,
+// growing memory until the process dies.
+type loopHazard struct{ error }
+
+func (e loopHazard) Unwrap() error { return e.error }
+
 // checkBeforeWriting runs checkPages on the file's latest transaction and
-// returns the first problem that makes writing unsafe. bbolt trusts its
-// free list: a free list that names a page still in a tree hands that page
-// to the next write, which overwrites it, and the tree then loops (a cursor
-// runs for ever, growing memory) or loses records. A flipped byte in the
-// free list is enough. So the file is refused for writing, before the
-// first write, unless its trees and free list agree; leaked pages alone
-// (leakedPage) are harmless. It reads every tree page once, one page at a
-// time (docs/benchmarks.md, "Opening for writing").
+// returns the first damage that makes opening it for writing unsafe:
+//
+//   - a free list that names a page still in a tree, twice, or outside
+//     the file. bbolt trusts its free list: the next commit would hand
+//     that page out and overwrite it, and the tree would then loop or
+//     lose records. A flipped byte in the free list is enough;
+//   - a loopHazard anywhere, which any read of it would meet.
+//
+//   - a free list that cannot be read (freeListUnread).
+//
+// Other damage (a page that says it is another, a key out of order, a
+// page of the wrong kind) leaves the file open: bbolt panics on it, the
+// store turns that into a DamagedError naming tessera check for the
+// operation that met it, and the bot goes on serving the rest. The walk
+// goes on past such a subtree (damagedSubtree), so the free list is
+// checked against every other page. It reads every tree page once, one
+// page at a time.
 func checkBeforeWriting(db *bolt.DB) error {
 	f, err := os.Open(db.Path())
 	if err != nil {
@@ -354,10 +419,17 @@ func checkBeforeWriting(db *bolt.DB) error {
 	}
 	defer f.Close()
 	return db.View(func(tx *bolt.Tx) error {
-		problems, err := checkPages(f, uint64(tx.ID()))
+		problems, err := checkPagesOf(f, uint64(tx.ID()), true)
+		var loop loopHazard
+		var unread freeListUnread
+		if err != nil && !errors.As(err, &loop) && !errors.As(err, &unread) {
+			err = nil // the root unreadable: every read reports it, and the free list was checked
+		}
 		for _, p := range problems {
 			var leak leakedPage
-			if err == nil && !errors.As(p, &leak) {
+			var sub damagedSubtree
+			var order orderProblem
+			if err == nil && !errors.As(p, &leak) && !errors.As(p, &sub) && !errors.As(p, &order) {
 				err = p
 			}
 		}
