@@ -319,6 +319,9 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			return *refused, nil
 		}
 	} else {
+		if refused := bareOption(command, args); refused != nil {
+			return *refused, nil
+		}
 		in = readOptions(command, ref, args)
 	}
 	if command.Run == nil { // a table's mistake, not the player's
@@ -333,6 +336,27 @@ func (c *Console) Do(line string) (service.Reply, error) {
 		}
 	}
 	return r, err
+}
+
+// bareOption answers a word that names one of cmd's options without its
+// "=" ("/settings notify on"), which readOptions would leave out, with
+// the form expected: options need =.
+func bareOption(cmd service.Command, args []string) *service.Reply {
+	for i, a := range args {
+		o, ok := cmd.Option(strings.ToLower(a))
+		if !ok || strings.Contains(a, "=") {
+			continue
+		}
+		value := "…"
+		if o.Type == service.BooleanOption {
+			value = "true"
+		}
+		if i+1 < len(args) && !strings.Contains(args[i+1], "=") {
+			value = args[i+1]
+		}
+		return private(fmt.Sprintf("Options need =: write /%s %s=%s (%s).", cmd.Name, o.Name, clip(value), Reword(o.Description)))
+	}
+	return nil
 }
 
 func gameList() string {

@@ -122,3 +122,24 @@ func TestConsoleNewOptionWordsAreNotPlayers(t *testing.T) {
 		}
 	}
 }
+
+// Issue 45: the other commands read name=value; a bare option name was
+// left out without a word ("/settings notify off" changed nothing and
+// said so only by showing the settings unchanged).
+func TestConsoleBareOptionNameIsAnswered(t *testing.T) {
+	c, out := newConsole(t)
+	c.Line(t.Context(), "ana: /settings notify off")
+	if !strings.Contains(out.String(), "Options need =: write /settings notify=off") {
+		t.Fatalf("the answer:\n%s", out)
+	}
+	out.Reset()
+	c.Line(t.Context(), "ana: /link reset")
+	if !strings.Contains(out.String(), "Options need =: write /link reset=true") {
+		t.Fatalf("the answer:\n%s", out)
+	}
+	out.Reset()
+	c.Line(t.Context(), "ana: /settings notify=off")
+	if strings.Contains(out.String(), "Options need") {
+		t.Fatalf("name=value refused:\n%s", out)
+	}
+}
