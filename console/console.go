@@ -32,7 +32,25 @@ type Console struct {
 // New returns a console writing pictures to dir.
 func New(svc *service.Service, out io.Writer, dir string) *Console {
 	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
-	return &Console{svc: svc, courier: delivery.New(svc), out: out, dir: dir, channel: "console"}
+	return &Console{svc: svc, courier: delivery.New(svc), out: &screen{w: out}, dir: dir, channel: "console"}
+}
+
+// screen is the console's output. It knows when the prompt waits for a
+// line, so that what is delivered meanwhile (a move made on a game's
+// page) begins on a line of its own, and Run prompts again after it.
+type screen struct {
+	w       io.Writer
+	waiting bool // the prompt is the last thing written
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	if s.waiting && len(p) > 0 {
+		s.waiting = false
+		if _, err := io.WriteString(s.w, "\n"); err != nil {
+			return 0, err
+		}
+	}
+	return s.w.Write(p)
 }
 
 // Help is the console's usage: examples, then every command of the
@@ -96,7 +114,10 @@ type input struct {
 }
 
 // Run reads lines until the end of the input, "quit", or ctx ends (the
-// command stops it on Ctrl-C and SIGTERM), and returns nil then.
+// command stops it on Ctrl-C and SIGTERM), and returns nil then. While it
+// waits for a line it prints what the service announces meanwhile (a
+// move made on a game's page, and the computer's answer to it), as the
+// bot posts it on Discord, and prompts again.
 func (c *Console) Run(ctx context.Context, in io.Reader) error {
 	lines := make(chan input)
 	done := make(chan struct{})
@@ -104,20 +125,39 @@ func (c *Console) Run(ctx context.Context, in io.Reader) error {
 	// The reading goroutine may stay blocked on a terminal after Run
 	// returns; the process is ending then.
 	go readLines(in, lines, done)
+	scr, ok := c.out.(*screen)
+	if !ok {
+		scr = &screen{w: c.out}
+		c.out = scr
+	}
 	fmt.Fprintln(c.out, Help())
 	for {
 		if ctx.Err() != nil {
 			fmt.Fprintln(c.out, "\n(stopped)")
 			return nil
 		}
-		fmt.Fprint(c.out, "> ")
+		if !scr.waiting {
+			fmt.Fprint(c.out, "> ")
+			scr.waiting = true
+		}
 		var l input
 		select {
 		case <-ctx.Done():
 			fmt.Fprintln(c.out, "\n(stopped)")
 			return nil
+		case <-c.svc.Wake():
+			// Something was announced besides the lines typed here (a
+			// command's own announcements were delivered after it, and
+			// this finds nothing then): print it now, not after the next
+			// line. Anything printed ends the prompt's line; the loop
+			// prompts again.
+			c.deliver(ctx)
+			continue
 		case l = <-lines:
 		}
+		// On a terminal the line typed ends the prompt's line; a script's
+		// lines are not echoed, and its replies follow the prompt.
+		scr.waiting = false
 		switch {
 		case l.tooLong:
 			fmt.Fprintf(c.out, "(that line is longer than %d KB and was not read)\n", MaxLine>>10)
@@ -197,10 +237,16 @@ func (c *Console) Line(ctx context.Context, line string) {
 			fmt.Fprintln(c.out, "recording the tournament's post failed:", err)
 		}
 	}
+	c.deliver(ctx)
+}
+
+// deliver prints what the service announced (posts, status edits, direct
+// messages), then makes the computer's moves and the analyses asked for,
+// each with its posts.
+func (c *Console) deliver(ctx context.Context) {
 	if _, err := c.courier.Deliver(ctx, sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
-
 	c.playAI(ctx)
 	c.analyze(ctx)
 }
