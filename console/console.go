@@ -7,6 +7,7 @@ package console
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
@@ -27,12 +28,32 @@ type Console struct {
 	dir     string // where pictures go
 	channel string
 	n       int
+	// shown is what this batch of output (a line's, or a delivery's
+	// while the console waits) printed already, so that it is printed
+	// once: the pictures written (by name, with their content's hash)
+	// and the messages' texts, by id. The courier sends a message's
+	// every edit, and a picture with each post that carries it.
+	shown batch
+}
+
+// batch is what one batch of output printed.
+type batch struct {
+	pictures map[string][sha256.Size]byte
+	texts    map[string]string // a message's text, by its id
+	edited   map[string]bool   // the messages whose edit was printed
+}
+
+// newBatch starts a batch of output: what it prints is printed again.
+func (c *Console) newBatch() {
+	c.shown = batch{pictures: map[string][sha256.Size]byte{}, texts: map[string]string{}, edited: map[string]bool{}}
 }
 
 // New returns a console writing pictures to dir.
 func New(svc *service.Service, out io.Writer, dir string) *Console {
 	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
-	return &Console{svc: svc, courier: delivery.New(svc), out: &screen{w: out}, dir: dir, channel: "console"}
+	c := &Console{svc: svc, courier: delivery.New(svc), out: &screen{w: out}, dir: dir, channel: "console"}
+	c.newBatch()
+	return c
 }
 
 // screen is the console's output. It knows when the prompt waits for a
@@ -151,6 +172,7 @@ func (c *Console) Run(ctx context.Context, in io.Reader) error {
 			// this finds nothing then): print it now, not after the next
 			// line. Anything printed ends the prompt's line; the loop
 			// prompts again.
+			c.newBatch()
 			c.deliver(ctx)
 			continue
 		case l = <-lines:
@@ -224,6 +246,7 @@ func readLines(r io.Reader, out chan<- input, done <-chan struct{}) {
 // Line runs one command line, prints its reply, then delivers what the
 // command announced (posts, status edits, direct messages).
 func (c *Console) Line(ctx context.Context, line string) {
+	c.newBatch()
 	r, err := c.Do(line)
 	if err != nil {
 		r = c.svc.Fail(err)
@@ -261,6 +284,7 @@ func (s sink) Thread(_ context.Context, channelID, _, name string) (string, erro
 
 func (s sink) Post(_ context.Context, channelID string, m service.Message, _ string) (string, error) {
 	s.c.n++
+	s.c.shown.text(fmt.Sprint("msg", s.c.n), m.Text)
 	fmt.Fprintf(s.c.out, "  [%s] %s\n", short(channelID), strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
 	s.c.files(m.Files)
 	for _, b := range m.Buttons {
@@ -270,8 +294,16 @@ func (s sink) Post(_ context.Context, channelID string, m service.Message, _ str
 }
 
 func (s sink) Edit(_ context.Context, channelID, messageID string, m service.Message) error {
+	if !s.c.shown.text(messageID, m.Text) {
+		return nil // as printed already in this batch
+	}
 	if !strings.HasPrefix(messageID, eventPostPrefix) {
-		fmt.Fprintf(s.c.out, "  [%s] (status message updated)\n", short(channelID))
+		// Its text is not printed, so once a batch says it all (an
+		// analysis edits its progress line once a position).
+		if !s.c.shown.edited[messageID] {
+			s.c.shown.edited[messageID] = true
+			fmt.Fprintf(s.c.out, "  [%s] (status message updated)\n", short(channelID))
+		}
 		return nil
 	}
 	fmt.Fprintf(s.c.out, "  [%s] (the tournament's post now reads) %s\n", short(channelID), strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
@@ -279,6 +311,27 @@ func (s sink) Edit(_ context.Context, channelID, messageID string, m service.Mes
 		fmt.Fprintf(s.c.out, "    %s\n", button(b))
 	}
 	return nil
+}
+
+// text records a message's text as printed, and reports whether it is
+// new in this batch (false: the same text was printed already).
+func (b *batch) text(id, text string) bool {
+	if old, ok := b.texts[id]; ok && old == text {
+		return false
+	}
+	b.texts[id] = text
+	return true
+}
+
+// picture reports whether a picture is new in this batch: another with
+// its name and content was printed already.
+func (b *batch) picture(f service.File) bool {
+	sum := sha256.Sum256(f.Data)
+	if old, ok := b.pictures[f.Name]; ok && old == sum {
+		return false
+	}
+	b.pictures[f.Name] = sum
+	return true
 }
 
 // eventPostPrefix marks the ids the console gives tournaments' posts (its
@@ -484,7 +537,7 @@ func fileSafe(name string) string {
 // files writes pictures to the pictures folder.
 func (c *Console) files(fs []service.File) {
 	for _, f := range fs {
-		if c.dir == "" {
+		if c.dir == "" || !c.shown.picture(f) {
 			continue
 		}
 		if err := os.MkdirAll(c.dir, 0o755); err != nil {
