@@ -434,6 +434,18 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			r.Files[i].Name = fileSafe(u.ID) + "-" + r.Files[i].Name
 		}
 	}
+	if cmd == "leaderboard" {
+		// Filed under its game and server: every leaderboard was
+		// leaderboard.png, each written over the last.
+		game, ok := gameID(in.String("game"))
+		if !ok {
+			game = fileSafe(in.String("game"))
+		}
+		for i := range r.Files {
+			base, ext, _ := strings.Cut(r.Files[i].Name, ".")
+			r.Files[i].Name = fmt.Sprintf("%s-%s-%s.%s", base, game, fileSafe(req.GuildID), ext)
+		}
+	}
 	return r, err
 }
 

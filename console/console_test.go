@@ -169,3 +169,17 @@ func TestConsoleProfilesAreFiledByPlayer(t *testing.T) {
 		t.Fatalf("the console does not name bo's file:\n%s", out)
 	}
 }
+
+// Issue 45: each game's leaderboard is its own picture, named by its
+// game and server; every one was pictures/leaderboard.png.
+func TestConsoleLeaderboardsAreFiledByGame(t *testing.T) {
+	c, out := newConsole(t)
+	c.dir = t.TempDir()
+	c.Line(t.Context(), "ana: /leaderboard elemental")
+	c.Line(t.Context(), "ana: /leaderboard Closure")
+	for _, name := range []string{"leaderboard-elemental-console.png", "leaderboard-closure-console.png"} {
+		if _, err := os.Stat(filepath.Join(c.dir, name)); err != nil || !strings.Contains(out.String(), "picture: "+filepath.Join(c.dir, name)) {
+			t.Errorf("%s: %v\n%s", name, err, out)
+		}
+	}
+}
