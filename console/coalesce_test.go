@@ -3,6 +3,8 @@ package console
 import (
 	"strings"
 	"testing"
+
+	"tessera/service"
 )
 
 // Issue 45: what a command delivers is printed once. At a game's start
@@ -11,7 +13,9 @@ import (
 // position, and printed as many "(status message updated)" lines, all
 // after the line itself already read "done".
 func TestConsolePrintsEachThingOnce(t *testing.T) {
-	c, out := newConsole(t)
+	// A small analysis: how its lines are printed is under test here,
+	// not its chances.
+	c, out := newConsoleWith(t, func(cfg *service.Config) { cfg.AnalysisIterations = 100 })
 	c.dir = t.TempDir()
 	c.Line(t.Context(), "ana: /new elemental bo")
 	out.Reset()

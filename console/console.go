@@ -43,7 +43,8 @@ type batch struct {
 	edited   map[string]bool   // the messages whose edit was printed
 }
 
-// newBatch starts a batch of output: what it prints is printed again.
+// newBatch starts a batch of output: what earlier batches printed is
+// printed again when it comes again (/board shows the board it showed).
 func (c *Console) newBatch() {
 	c.shown = batch{pictures: map[string][sha256.Size]byte{}, texts: map[string]string{}, edited: map[string]bool{}}
 }

@@ -18,13 +18,21 @@ import (
 )
 
 func newConsole(t testing.TB) (*Console, *strings.Builder) {
+	return newConsoleWith(t, func(*service.Config) {})
+}
+
+// newConsoleWith is newConsole with its service's configuration changed
+// by set.
+func newConsoleWith(t testing.TB, set func(*service.Config)) (*Console, *strings.Builder) {
 	st, err := boltdb.Open(filepath.Join(t.TempDir(), "c.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	out := &strings.Builder{}
-	return New(service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, Wording: Wording}), out, ""), out
+	cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, Wording: Wording}
+	set(&cfg)
+	return New(service.New(st, cfg), out, ""), out
 }
 
 func TestConsoleCommands(t *testing.T) {
