@@ -84,8 +84,8 @@ func (c *Console) readNew(args []string) (service.Args, *service.Reply) {
 		}
 		return readOpen(in, opts)
 	}
-	if w, ok := notALevel(game, opps, bare); ok {
-		return nil, private(fmt.Sprintf("%q is not a level: the computer plays %s (a player of that name is written @%s).", clip(w), orList(levelNames()), clip(strings.ToLower(w))))
+	if why, ok := notALevel(game, opps, bare); ok {
+		return nil, private(why)
 	}
 	for i, o := range opps {
 		name := "opponent"
@@ -185,11 +185,12 @@ func gameOptionsText(game string) string {
 	return g.Name + "'s: " + strings.Join(names, ", ")
 }
 
-// notALevel finds, in a game against the computer, a word written as an
-// opponent that was meant as a level: one that reads as a level
-// ("hardest", "norm", "eazy"), or any bare word when the opponents named
-// are more than the game seats ("/new knotwork tessera medium", which
-// the engine answered with "Knotwork is for 1 to 2 players").
+// notALevel answers, in a game against the computer, a word written as
+// an opponent that was meant as a level: one that reads as a level
+// ("hardest", "norm", "eazy"), or the only other word when the players
+// named are more than the game seats ("/new knotwork tessera medium",
+// which the engine answered with "Knotwork is for 1 to 2 players",
+// naming neither the word nor the levels).
 func notALevel(game string, opps []service.User, bare []string) (string, bool) {
 	if !slices.ContainsFunc(opps, func(u service.User) bool { return u.ID == BotName }) {
 		return "", false
@@ -200,13 +201,18 @@ func notALevel(game string, opps []service.User, bare []string) (string, bool) {
 			others = append(others, w)
 		}
 	}
+	levels := orList(levelNames())
 	for _, w := range others {
 		if readsAsLevel(w) {
-			return w, true
+			return fmt.Sprintf("%q is not a level: the computer plays %s (a player of that name is written @%s).", clip(w), levels, clip(strings.ToLower(w))), true
 		}
 	}
-	if g, ok := engine.Lookup(game); ok && 1+len(opps) > g.MaxPlayers && len(others) > 0 {
-		return others[len(others)-1], true
+	if g, ok := engine.Lookup(game); ok && 1+len(opps) > g.MaxPlayers && len(others) == 1 {
+		seats := fmt.Sprintf("%d to %d", g.MinPlayers, g.MaxPlayers)
+		if g.MinPlayers == g.MaxPlayers {
+			seats = fmt.Sprint("exactly ", g.MaxPlayers)
+		}
+		return fmt.Sprintf("%q is not a level (the computer plays %s), and as a player it is one too many: %s is for %s players.", clip(others[0]), levels, g.Name, seats), true
 	}
 	return "", false
 }

@@ -90,7 +90,7 @@ func TestConsoleNewOptionWordsAreNotPlayers(t *testing.T) {
 		// A level mistyped, or a word too many against the computer.
 		{"ana: /new knotwork tessera hardest", []string{`"hardest" is not a level: the computer plays easy, normal or hard`}},
 		{"ana: /new closure norm tessera", []string{`"norm" is not a level`}},
-		{"ana: /new knotwork tessera medium", []string{`"medium" is not a level`}},
+		{"ana: /new knotwork tessera medium", []string{`"medium" is not a level (the computer plays easy, normal or hard), and as a player it is one too many: Knotwork is for 1 to 2 players`}},
 		// What stays a player or an option: @ marks a player; options=
 		// is the table's name for the game's options; a hardy player
 		// against a person is a player.
