@@ -36,3 +36,17 @@ func TestConsoleAnalyze(t *testing.T) {
 		t.Fatalf("asked again:\n%s", out)
 	}
 }
+
+// Issue 45: /analyze and /export of a challenge nobody accepted yet say
+// so, where they said the game was "still in play".
+func TestConsoleChallengeIsNotInPlay(t *testing.T) {
+	c, out := newConsole(t)
+	c.Line(t.Context(), "ana: /new elemental bo")
+	for _, l := range []string{"ana: /analyze #1", "ana: /export #1"} {
+		out.Reset()
+		c.Line(t.Context(), l)
+		if !strings.Contains(out.String(), "Game #1 is a challenge not yet accepted") || strings.Contains(out.String(), "in play") {
+			t.Errorf("%s:\n%s", l, out)
+		}
+	}
+}

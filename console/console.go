@@ -7,6 +7,7 @@ package console
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
@@ -27,12 +28,51 @@ type Console struct {
 	dir     string // where pictures go
 	channel string
 	n       int
+	// shown is what this batch of output (a line's, or a delivery's
+	// while the console waits) printed already, so that it is printed
+	// once: the pictures written (by name, with their content's hash)
+	// and the messages' texts, by id. The courier sends a message's
+	// every edit, and a picture with each post that carries it.
+	shown batch
+}
+
+// batch is what one batch of output printed.
+type batch struct {
+	pictures map[string][sha256.Size]byte
+	texts    map[string]string // a message's text, by its id
+	edited   map[string]bool   // the messages whose edit was printed
+}
+
+// newBatch starts a batch of output: what earlier batches printed is
+// printed again when it comes again (/board shows the board it showed).
+func (c *Console) newBatch() {
+	c.shown = batch{pictures: map[string][sha256.Size]byte{}, texts: map[string]string{}, edited: map[string]bool{}}
 }
 
 // New returns a console writing pictures to dir.
 func New(svc *service.Service, out io.Writer, dir string) *Console {
 	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
-	return &Console{svc: svc, courier: delivery.New(svc, svc.Store()), out: out, dir: dir, channel: "console"}
+	c := &Console{svc: svc, courier: delivery.New(svc, svc.Store()), out: &screen{w: out}, dir: dir, channel: "console"}
+	c.newBatch()
+	return c
+}
+
+// screen is the console's output. It knows when the prompt waits for a
+// line, so that what is delivered meanwhile (a move made on a game's
+// page) begins on a line of its own, and Run prompts again after it.
+type screen struct {
+	w       io.Writer
+	waiting bool // the prompt is the last thing written
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	if s.waiting && len(p) > 0 {
+		s.waiting = false
+		if _, err := io.WriteString(s.w, "\n"); err != nil {
+			return 0, err
+		}
+	}
+	return s.w.Write(p)
 }
 
 // Help is the console's usage: examples, then every command of the
@@ -96,7 +136,10 @@ type input struct {
 }
 
 // Run reads lines until the end of the input, "quit", or ctx ends (the
-// command stops it on Ctrl-C and SIGTERM), and returns nil then.
+// command stops it on Ctrl-C and SIGTERM), and returns nil then. While it
+// waits for a line it prints what the service announces meanwhile (a
+// move made on a game's page, and the computer's answer to it), as the
+// bot posts it on Discord, and prompts again.
 func (c *Console) Run(ctx context.Context, in io.Reader) error {
 	lines := make(chan input)
 	done := make(chan struct{})
@@ -104,20 +147,40 @@ func (c *Console) Run(ctx context.Context, in io.Reader) error {
 	// The reading goroutine may stay blocked on a terminal after Run
 	// returns; the process is ending then.
 	go readLines(in, lines, done)
+	scr, ok := c.out.(*screen)
+	if !ok {
+		scr = &screen{w: c.out}
+		c.out = scr
+	}
 	fmt.Fprintln(c.out, Help())
 	for {
 		if ctx.Err() != nil {
 			fmt.Fprintln(c.out, "\n(stopped)")
 			return nil
 		}
-		fmt.Fprint(c.out, "> ")
+		if !scr.waiting {
+			fmt.Fprint(c.out, "> ")
+			scr.waiting = true
+		}
 		var l input
 		select {
 		case <-ctx.Done():
 			fmt.Fprintln(c.out, "\n(stopped)")
 			return nil
+		case <-c.svc.Wake():
+			// Something was announced besides the lines typed here (a
+			// command's own announcements were delivered after it, and
+			// this finds nothing then): print it now, not after the next
+			// line. Anything printed ends the prompt's line; the loop
+			// prompts again.
+			c.newBatch()
+			c.deliver(ctx)
+			continue
 		case l = <-lines:
 		}
+		// On a terminal the line typed ends the prompt's line; a script's
+		// lines are not echoed, and its replies follow the prompt.
+		scr.waiting = false
 		switch {
 		case l.tooLong:
 			fmt.Fprintf(c.out, "(that line is longer than %d KB and was not read)\n", MaxLine>>10)
@@ -184,6 +247,7 @@ func readLines(r io.Reader, out chan<- input, done <-chan struct{}) {
 // Line runs one command line, prints its reply, then delivers what the
 // command announced (posts, status edits, direct messages).
 func (c *Console) Line(ctx context.Context, line string) {
+	c.newBatch()
 	r, err := c.Do(line)
 	if err != nil {
 		r = c.svc.Fail(err)
@@ -197,10 +261,16 @@ func (c *Console) Line(ctx context.Context, line string) {
 			fmt.Fprintln(c.out, "recording the post failed:", err)
 		}
 	}
+	c.deliver(ctx)
+}
+
+// deliver prints what the service announced (posts, status edits, direct
+// messages), then makes the computer's moves and the analyses asked for,
+// each with its posts.
+func (c *Console) deliver(ctx context.Context) {
 	if _, err := c.courier.Deliver(ctx, sink{c}); err != nil {
 		fmt.Fprintln(c.out, "delivery failed:", err)
 	}
-
 	c.playAI(ctx)
 	c.analyze(ctx)
 }
@@ -215,6 +285,7 @@ func (s sink) Thread(_ context.Context, channelID, _, name string) (string, erro
 
 func (s sink) Post(_ context.Context, channelID string, m service.Message, _ string) (string, error) {
 	s.c.n++
+	s.c.shown.text(fmt.Sprint("msg", s.c.n), m.Text)
 	fmt.Fprintf(s.c.out, "  [%s] %s\n", short(channelID), strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
 	s.c.files(m.Files)
 	for _, b := range m.Buttons {
@@ -224,12 +295,20 @@ func (s sink) Post(_ context.Context, channelID string, m service.Message, _ str
 }
 
 func (s sink) Edit(_ context.Context, channelID, messageID string, m service.Message) error {
+	if !s.c.shown.text(messageID, m.Text) {
+		return nil // as printed already in this batch
+	}
 	what := "the tournament's post"
 	switch {
 	case strings.HasPrefix(messageID, challengePostPrefix):
 		what = "the challenge"
 	case !strings.HasPrefix(messageID, eventPostPrefix):
-		fmt.Fprintf(s.c.out, "  [%s] (status message updated)\n", short(channelID))
+		// Its text is not printed, so once a batch says it all (an
+		// analysis edits its progress line once a position).
+		if !s.c.shown.edited[messageID] {
+			s.c.shown.edited[messageID] = true
+			fmt.Fprintf(s.c.out, "  [%s] (status message updated)\n", short(channelID))
+		}
 		return nil
 	}
 	fmt.Fprintf(s.c.out, "  [%s] (%s now reads) %s\n", short(channelID), what, strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
@@ -237,6 +316,27 @@ func (s sink) Edit(_ context.Context, channelID, messageID string, m service.Mes
 		fmt.Fprintf(s.c.out, "    %s\n", button(b))
 	}
 	return nil
+}
+
+// text records a message's text as printed, and reports whether it is
+// new in this batch (false: the same text was printed already).
+func (b *batch) text(id, text string) bool {
+	if old, ok := b.texts[id]; ok && old == text {
+		return false
+	}
+	b.texts[id] = text
+	return true
+}
+
+// picture reports whether a picture is new in this batch: another with
+// its name and content was printed already.
+func (b *batch) picture(f service.File) bool {
+	sum := sha256.Sum256(f.Data)
+	if old, ok := b.pictures[f.Name]; ok && old == sum {
+		return false
+	}
+	b.pictures[f.Name] = sum
+	return true
 }
 
 // eventPostPrefix marks the ids the console gives tournaments' posts (its
@@ -333,6 +433,9 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			return *refused, nil
 		}
 	} else {
+		if refused := bareOption(command, args); refused != nil {
+			return *refused, nil
+		}
 		in = readOptions(command, ref, args)
 	}
 	if command.Run == nil { // a table's mistake, not the player's
@@ -346,7 +449,40 @@ func (c *Console) Do(line string) (service.Reply, error) {
 			r.Files[i].Name = fileSafe(u.ID) + "-" + r.Files[i].Name
 		}
 	}
+	if cmd == "leaderboard" {
+		// Filed under its game and server: every leaderboard was
+		// leaderboard.png, each written over the last.
+		game, ok := gameID(in.String("game"))
+		if !ok {
+			game = fileSafe(in.String("game"))
+		}
+		for i := range r.Files {
+			base, ext, _ := strings.Cut(r.Files[i].Name, ".")
+			r.Files[i].Name = fmt.Sprintf("%s-%s-%s.%s", base, game, fileSafe(req.GuildID), ext)
+		}
+	}
 	return r, err
+}
+
+// bareOption answers a word that names one of cmd's options without its
+// "=" ("/settings notify on"), which readOptions would leave out, with
+// the form expected: options need =.
+func bareOption(cmd service.Command, args []string) *service.Reply {
+	for i, a := range args {
+		o, ok := cmd.Option(strings.ToLower(a))
+		if !ok || strings.Contains(a, "=") {
+			continue
+		}
+		value := "…"
+		if o.Type == service.BooleanOption {
+			value = "true"
+		}
+		if i+1 < len(args) && !strings.Contains(args[i+1], "=") {
+			value = args[i+1]
+		}
+		return private(fmt.Sprintf("Options need =: write /%s %s=%s (%s).", cmd.Name, o.Name, clip(value), Reword(o.Description)))
+	}
+	return nil
 }
 
 func gameList() string {
@@ -426,7 +562,7 @@ func fileSafe(name string) string {
 // files writes pictures to the pictures folder.
 func (c *Console) files(fs []service.File) {
 	for _, f := range fs {
-		if c.dir == "" {
+		if c.dir == "" || !c.shown.picture(f) {
 			continue
 		}
 		if err := os.MkdirAll(c.dir, 0o755); err != nil {

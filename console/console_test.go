@@ -18,13 +18,21 @@ import (
 )
 
 func newConsole(t testing.TB) (*Console, *strings.Builder) {
+	return newConsoleWith(t, func(*service.Config) {})
+}
+
+// newConsoleWith is newConsole with its service's configuration changed
+// by set.
+func newConsoleWith(t testing.TB, set func(*service.Config)) (*Console, *strings.Builder) {
 	st, err := boltdb.Open(filepath.Join(t.TempDir(), "c.db"), storage.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	out := &strings.Builder{}
-	return New(service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, Wording: Wording}), out, ""), out
+	cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, Wording: Wording}
+	set(&cfg)
+	return New(service.New(st, cfg), out, ""), out
 }
 
 func TestConsoleCommands(t *testing.T) {
@@ -167,5 +175,19 @@ func TestConsoleProfilesAreFiledByPlayer(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "picture: "+filepath.Join(c.dir, "bo-profile.png")) {
 		t.Fatalf("the console does not name bo's file:\n%s", out)
+	}
+}
+
+// Issue 45: each game's leaderboard is its own picture, named by its
+// game and server; every one was pictures/leaderboard.png.
+func TestConsoleLeaderboardsAreFiledByGame(t *testing.T) {
+	c, out := newConsole(t)
+	c.dir = t.TempDir()
+	c.Line(t.Context(), "ana: /leaderboard elemental")
+	c.Line(t.Context(), "ana: /leaderboard Closure")
+	for _, name := range []string{"leaderboard-elemental-console.png", "leaderboard-closure-console.png"} {
+		if _, err := os.Stat(filepath.Join(c.dir, name)); err != nil || !strings.Contains(out.String(), "picture: "+filepath.Join(c.dir, name)) {
+			t.Errorf("%s: %v\n%s", name, err, out)
+		}
 	}
 }

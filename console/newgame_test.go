@@ -66,3 +66,80 @@ func TestConsoleNewReadsEveryWord(t *testing.T) {
 		}
 	}
 }
+
+// Issue 45: a word that names an option of /new (the service's table) or
+// of the game is never a player, and a word meant as a level in a game
+// against the computer is not one either: each is answered with the form
+// expected. "borders RBGY" challenged @borders and @rbgy, "clock 3d"
+// @clock and @3d, and "tessera hardest" answered "Knotwork is for 1 to 2
+// players", naming neither the word nor the levels.
+func TestConsoleNewOptionWordsAreNotPlayers(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		wants []string // in the answer; nil: the game is made
+	}{
+		{"ana: /new elemental bo borders RBGY", []string{`"borders" is an option of Elemental Connection, not a player`, "options need =, as in borders=RBGY"}},
+		{"ana: /new elemental bo clock 3d", []string{`"clock" is the name of an option, not a player`, "options need =, as in clock=3d", "Time control"}},
+		{"ana: /new elemental bo Clock", []string{"as in clock=…"}},
+		{"ana: /new closure tessera level hard", []string{`"level" is the name of an option`, "level=hard"}},
+		{"ana: /new tilingking bo seats 3", []string{"seats=3"}},
+		{"ana: /new elemental bo rated false", []string{"rated=false"}},
+		{"ana: /new elemental bo options borders=RBGY", []string{`"options" is the name of an option`, "Elemental Connection's: borders"}},
+		{"ana: /new elemental opponent bo", []string{"write each opponent alone after the game, as bo or @bo"}},
+		{"ana: /new tilingking bo pie", []string{`"pie" is an option of TilingKing`, "pie=…"}},
+		// A level mistyped, or a word too many against the computer.
+		{"ana: /new knotwork tessera hardest", []string{`"hardest" is not a level: the computer plays easy, normal or hard`}},
+		{"ana: /new closure norm tessera", []string{`"norm" is not a level`}},
+		{"ana: /new knotwork tessera medium", []string{`"medium" is not a level (the computer plays easy, normal or hard), and as a player it is one too many: Knotwork is for 1 to 2 players`}},
+		// What stays a player or an option: @ marks a player; options=
+		// is the table's name for the game's options; a hardy player
+		// against a person is a player.
+		{"ana: /new elemental @borders", nil},
+		{"ana: /new elemental bo options=borders=RBGY", nil},
+		{"ana: /new elemental hardy", nil},
+		{"ana: /new tilingking tessera @hardest hard", nil},
+	} {
+		con, out := newConsole(t)
+		con.Line(t.Context(), c.line)
+		games, err := con.svc.Store().ByPlayer(t.Context(), "ana")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.wants == nil {
+			if len(games) != 1 {
+				t.Errorf("%s: %d games made:\n%s", c.line, len(games), out)
+			}
+			continue
+		}
+		if len(games) != 0 {
+			t.Errorf("%s: made a game for %v:\n%s", c.line, games[0].Players, out)
+			continue
+		}
+		for _, want := range c.wants {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%s: the answer lacks %q:\n%s", c.line, want, out)
+			}
+		}
+	}
+}
+
+// Issue 45: the other commands read name=value; a bare option name was
+// left out without a word ("/settings notify off" changed nothing and
+// said so only by showing the settings unchanged).
+func TestConsoleBareOptionNameIsAnswered(t *testing.T) {
+	c, out := newConsole(t)
+	c.Line(t.Context(), "ana: /settings notify off")
+	if !strings.Contains(out.String(), "Options need =: write /settings notify=off") {
+		t.Fatalf("the answer:\n%s", out)
+	}
+	out.Reset()
+	c.Line(t.Context(), "ana: /link reset")
+	if !strings.Contains(out.String(), "Options need =: write /link reset=true") {
+		t.Fatalf("the answer:\n%s", out)
+	}
+	out.Reset()
+	c.Line(t.Context(), "ana: /settings notify=off")
+	if strings.Contains(out.String(), "Options need") {
+		t.Fatalf("name=value refused:\n%s", out)
+	}
+}

@@ -229,12 +229,3 @@ func (c *Console) moves(req service.Request, ref string, args []string) (service
 	}
 	return service.Reply{Text: strings.TrimRight(b.String(), "\n"), Ephemeral: true}, nil
 }
-
-// say is a plain message in the game's place (a move typed as text).
-func (c *Console) say(req service.Request, _ string, args []string) (service.Reply, error) {
-	c.n++
-	if !c.svc.PlainMove(req, fmt.Sprint("said", c.n), strings.Join(args, " ")) {
-		return *private("(chatter: ignored)"), nil
-	}
-	return *private("(plain-text move)"), nil
-}

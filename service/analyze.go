@@ -39,7 +39,9 @@ func (s *Service) Analyze(req Request, ref string) (Reply, error) {
 	}
 	switch g.Status {
 	case tessera.StatusFinished:
-	case tessera.StatusPlaying, tessera.StatusChallenge:
+	case tessera.StatusChallenge:
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d is a challenge not yet accepted: it can be analysed once it is played and over.", g.ID)
+	case tessera.StatusPlaying:
 		return Reply{}, errorf(tessera.EFORBIDDEN, "Game #%d is still in play: it can be analysed once it is over (an analysis would reveal hidden tiles and coach a player).", g.ID)
 	case tessera.StatusAborted:
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d was aborted, without result: there is nothing to analyse.", g.ID)

@@ -66,7 +66,9 @@ func (s *Service) Export(req Request, ref string) (Reply, error) {
 	}
 	switch g.Status {
 	case tessera.StatusFinished:
-	case tessera.StatusPlaying, tessera.StatusChallenge:
+	case tessera.StatusChallenge:
+		return Reply{}, errorf(tessera.EINVALID, "Game #%d is a challenge not yet accepted: it can be exported once it is played and over.", g.ID)
+	case tessera.StatusPlaying:
 		return Reply{}, errorf(tessera.EFORBIDDEN, "Game #%d is still in play; it can be exported once it is over (its record would reveal the hidden pieces).", g.ID)
 	case tessera.StatusAborted:
 		return Reply{}, errorf(tessera.EINVALID, "Game #%d was aborted, without result: there is no record to export.", g.ID)

@@ -127,7 +127,7 @@ func check(ctx context.Context, st interface {
 	}
 	defer func() {
 		if more > 0 {
-			problems = append(problems, fmt.Sprintf("and %d more problems with games", more))
+			problems = append(problems, fmt.Sprintf("and %s with games", count(more, "more problem", "more problems")))
 		}
 	}()
 	err := st.All(ctx, func(g *tessera.Game) error {
@@ -163,8 +163,7 @@ func dbFlags(name string, args []string, stderr io.Writer, getenv func(string) s
 // dbFlagsWith is dbFlags for a command with flags of its own, which more
 // declares.
 func dbFlagsWith(name string, args []string, stderr io.Writer, getenv func(string) string, more func(fs *flag.FlagSet)) (fs *flag.FlagSet, db string, code int, ok bool) {
-	fs = flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs = newFlagSet(name, stderr)
 	if more != nil {
 		more(fs)
 	}
@@ -359,7 +358,7 @@ func verifyCopy(ctx context.Context, path string) error {
 	}
 	defer st.Close()
 	if errs := st.Check(ctx); len(errs) > 0 {
-		return fmt.Errorf("%v (and %d more problems)", errs[0], len(errs)-1)
+		return fmt.Errorf("%v (and %s)", errs[0], count(len(errs)-1, "more problem", "more problems"))
 	}
 	return st.All(ctx, func(*tessera.Game) error { return nil })
 }

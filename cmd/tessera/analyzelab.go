@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,8 +20,7 @@ import (
 // levels' error rates that /analyze's verdict compares a player with
 // (ai.LevelErrorRates) come from such runs.
 func runAnalyzeLab(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("analyze --lab", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("analyze --lab", stderr)
 	fs.Bool("lab", true, "play and analyse lab games instead of a record")
 	game := fs.String("game", "", "the game")
 	players := fs.Int("players", 2, "players a game")

@@ -83,9 +83,60 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(rest, stdin, stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "tessera: unknown command %q\n", name)
+	if near := nearestCommand(name); near != "" {
+		fmt.Fprintf(stderr, "tessera: unknown command %q; did you mean %s?\n", name, near)
+	} else {
+		fmt.Fprintf(stderr, "tessera: unknown command %q\n", name)
+	}
 	printUsage(stderr)
 	return 2
+}
+
+// nearestCommand is the subcommand a mistyped name most likely meant:
+// within two letters typed wrong, missing, extra or swapped ("consle",
+// "cosnole"), or of which it is the start ("migr"); "" when none is.
+func nearestCommand(typed string) string {
+	typed = strings.ToLower(typed)
+	best, bestD := "", 3
+	for _, c := range commands {
+		if len(typed) >= 3 && strings.HasPrefix(c.name, typed) {
+			return c.name
+		}
+		if d := editDistance(typed, c.name); d < bestD {
+			best, bestD = c.name, d
+		}
+	}
+	if bestD >= len(typed) { // "xy" is two edits from "ai": no likeness
+		return ""
+	}
+	return best
+}
+
+// editDistance counts the letters typed wrong, missing or extra, and the
+// neighbours swapped, that turn a into b (optimal string alignment).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }
 
 func isHelp(arg string) bool {
@@ -119,4 +170,49 @@ func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
 		return 0, false
 	}
 	return 2, false
+}
+
+// newFlagSet is a command's flag set, writing to out, whose help is
+// commandUsage (a command with usage of its own sets Usage after).
+func newFlagSet(name string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() { commandUsage(fs) }
+	return fs
+}
+
+// summaries are the commands' lines of help by name, for commandUsage
+// (which the commands run, so it cannot read the table itself: the
+// table's initialisation would refer to itself).
+var summaries = map[string]string{}
+
+func init() {
+	for _, c := range commands {
+		summaries[c.name] = c.summary
+	}
+}
+
+// synopses are the arguments of the commands that take more than flags,
+// for their help.
+var synopses = map[string]string{
+	"backup":        "[flags] PATH",
+	"migrate":       "--from DATABASE --to DATABASE",
+	"analyze --lab": "--game G [--players N] [-n GAMES] [--seed S] [--seats a,b] [--iterations N] [--workers W]",
+}
+
+// commandUsage is the help of a command that writes none of its own:
+// how to call it, what it does (its line of the table), then its flags,
+// where the flag package printed "Usage of run:".
+func commandUsage(fs *flag.FlagSet) {
+	w := fs.Output()
+	args, ok := synopses[fs.Name()]
+	if !ok {
+		args = "[flags]"
+	}
+	fmt.Fprintf(w, "usage: tessera %s %s\n", fs.Name(), args)
+	if about := summaries[fs.Name()]; about != "" {
+		fmt.Fprintf(w, "\n%s.\n", strings.ToUpper(about[:1])+about[1:])
+	}
+	fmt.Fprintln(w, "\nflags:")
+	fs.PrintDefaults()
 }

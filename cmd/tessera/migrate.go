@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,8 +26,7 @@ import (
 // be stopped: a running bot holds a bbolt file's lock (and the copy
 // would miss what it writes after).
 func runMigrate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("migrate", stderr)
 	from := fs.String("from", "", "the database to copy: a file path or a postgres:// URL")
 	to := fs.String("to", "", "the new database, which must be empty: a file path (made) or a postgres:// URL")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -104,12 +102,18 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 
 	c := m.counts
 	fmt.Fprintf(stdout, "copied %s to %s:\n", database.Redact(*from), database.Redact(*to))
-	fmt.Fprintf(stdout, "  %d games (last id %d), %d announcements waiting (last seq %d), %d users, %d ratings, %d handled interactions, %d servers' settings, %d secrets, %d events (last id %d)\n",
-		c["game"], m.counters.LastGameID, c["announcement"], m.counters.LastSeq, c["user"], c["rating"], c["handled"], c["guild"], c["secret"], c["event"], m.counters.LastEventID)
-	fmt.Fprintf(stdout, "  indexes compared: %d players (their games and finished games), %d channels and threads, %d servers' open challenges and events, deadlines, events due, AI turns, the outbox's order\n",
-		len(m.players), len(m.channels), len(m.guilds))
+	fmt.Fprintf(stdout, "  %s (last id %d), %s waiting (last seq %d), %s, %s, %s, %s, %s, %s (last id %d)\n",
+		count(c["game"], "game", "games"), m.counters.LastGameID, count(c["announcement"], "announcement", "announcements"), m.counters.LastSeq,
+		count(c["user"], "user", "users"), count(c["rating"], "rating", "ratings"), count(c["handled"], "handled interaction", "handled interactions"),
+		count(c["guild"], "server's settings", "servers' settings"), count(c["secret"], "secret", "secrets"), count(c["event"], "event", "events"), m.counters.LastEventID)
+	fmt.Fprintf(stdout, "  indexes compared: %s (their games and finished games), %s, %s open challenges and events, deadlines, events due, AI turns, the outbox's order\n",
+		count(len(m.players), "player", "players"), count(len(m.channels), "channel or thread", "channels and threads"), count(len(m.guilds), "server's", "servers'"))
 	if m.unplayable > 0 {
-		fmt.Fprintf(stdout, "  %d games do not replay in the original either (tessera check --db %s says why); they were copied as they are\n", m.unplayable, database.Redact(*from))
+		does, copied := "do not replay", "they were copied as they are"
+		if m.unplayable == 1 {
+			does, copied = "does not replay", "it was copied as it is"
+		}
+		fmt.Fprintf(stdout, "  %s %s in the original either (tessera check --db %s says why); %s\n", count(m.unplayable, "game", "games"), does, database.Redact(*from), copied)
 	}
 	if len(problems) > 0 {
 		for i, p := range problems {
@@ -119,7 +123,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintln(stdout, "  problem:", p)
 		}
-		fmt.Fprintf(stdout, "%s: %d problems: the copy differs from the original; do not use it (empty it before migrating again)\n", database.Redact(*to), len(problems))
+		fmt.Fprintf(stdout, "%s: %s: the copy differs from the original; do not use it (empty it before migrating again)\n", database.Redact(*to), count(len(problems), "problem", "problems"))
 		return 1
 	}
 	fmt.Fprintf(stdout, "  every record is the same in both and every game replays identically\n")

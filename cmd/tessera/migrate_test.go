@@ -102,7 +102,7 @@ func TestMigrateCopiesAndChecks(t *testing.T) {
 	t.Logf("tessera migrate printed:\n%s", out)
 	// Six games (two finished, three in play, one open challenge), their
 	// announcements, two users with settings, five ratings.
-	if !strings.Contains(out, "6 games (last id 6)") || !strings.Contains(out, "5 ratings") || !strings.Contains(out, "1 users") || !strings.Contains(out, "2 events (last id 2)") {
+	if !strings.Contains(out, "6 games (last id 6)") || !strings.Contains(out, "5 ratings") || !strings.Contains(out, "1 user,") || !strings.Contains(out, "2 events (last id 2)") {
 		t.Fatalf("counts:\n%s", out)
 	}
 	a, b := openRO(t, src), openRO(t, dst)

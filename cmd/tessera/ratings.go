@@ -50,7 +50,11 @@ func runRatings(args []string, stdout, stderr io.Writer, getenv func(string) str
 	for _, d := range diff {
 		fmt.Fprintln(stdout, d)
 	}
-	fmt.Fprintf(stdout, "%d ratings computed from the finished games; %d differ from the stored ones\n", len(computed), len(diff))
+	differ := "differ"
+	if len(diff) == 1 {
+		differ = "differs"
+	}
+	fmt.Fprintf(stdout, "%s computed from the finished games; %d %s from the stored ones\n", count(len(computed), "rating", "ratings"), len(diff), differ)
 	if rebuild {
 		if err := st.ReplaceRatings(ctx, computed); err != nil {
 			fmt.Fprintln(stderr, "tessera: ratings:", err)
@@ -81,7 +85,7 @@ func ratingDiff(stored, computed []tessera.Rating) []string {
 		case !ok:
 			out = append(out, fmt.Sprintf("missing: %s (computed mu %v sigma %v)", key(c), c.Mu, c.Sigma))
 		case !sameRating(s, c):
-			out = append(out, fmt.Sprintf("differs: %s: stored mu %v sigma %v after %d games, computed mu %v sigma %v after %d", key(c), s.Mu, s.Sigma, s.Games, c.Mu, c.Sigma, c.Games))
+			out = append(out, fmt.Sprintf("differs: %s: stored mu %v sigma %v after %s, computed mu %v sigma %v after %d", key(c), s.Mu, s.Sigma, count(s.Games, "game", "games"), c.Mu, c.Sigma, c.Games))
 		}
 	}
 	for k := range have {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -39,8 +38,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv
 // serve runs the bot (name "run") or the local console ("console").
 func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	ctx := context.Background() // the subcommand's; a signal ends it once it serves
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet(name, stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $TESSERA_CONFIG, else config.yaml if present)")
 	dbFlag := fs.String("db", "", "database file or postgres:// URL (default: the configured database)")
 	seed := fs.Uint64("seed", 0, "local console only: deal its new games from seeds N, N+1, ... so that a session can be followed move by move (0: random)")

@@ -89,7 +89,7 @@ func runTournamentList(args []string, stdout, stderr io.Writer, getenv func(stri
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", e.ID, e.GuildID, oneLine(e.Pairing.Name), e.Game, e.Pairing.Format, e.Status, len(e.Pairing.Players), len(e.Pairing.Played))
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "%d tournaments\n", len(events))
+	fmt.Fprintln(stdout, count(len(events), "tournament", "tournaments"))
 	return 0
 }
 
