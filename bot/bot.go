@@ -167,6 +167,7 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	}
 	b := &Bot{svc: svc, outbox: delivery.New(svc), opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
 		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
+	b.limiter.log = opt.Logger
 	s, err := b.newSession()
 	if err != nil {
 		return nil, err
@@ -184,6 +185,7 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	}
 	s.Identify.Intents = b.intents()
 	s.ShouldReconnectOnError = false // the bot reconnects (reconnect.go)
+	s.ShouldRetryOnRateLimit = false // the limiter retries, boundedly (ratelimit.go)
 	s.LogLevel = discordgo.LogWarning
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onChannelUpdate)
