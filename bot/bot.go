@@ -113,6 +113,9 @@ type Bot struct {
 	// orders starting one with closing stop.
 	reconnMu   sync.Mutex
 	reconnects sync.WaitGroup
+	// closes are the gateway closes whose code forbids a RESUME
+	// (closecodes.go).
+	closes closeRecord
 }
 
 // New creates a bot; Open connects it.
@@ -197,6 +200,7 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	if b.opt.Configure != nil {
 		b.opt.Configure(s)
 	}
+	b.watchDials(s) // to learn close codes before a RESUME (closecodes.go)
 	// One limiter for every session: the courier's posts and the answers
 	// to interactions count against the same limits on Discord.
 	client := *s.Client
@@ -334,6 +338,7 @@ func (b *Bot) Close() error {
 	})
 	b.loops.Wait()
 	b.reconnects.Wait()
+	defer gatewayCloses.forget(b)
 	return b.closeSessions()
 }
 
