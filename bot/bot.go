@@ -115,6 +115,9 @@ type Bot struct {
 	// orders starting one with closing stop.
 	reconnMu   sync.Mutex
 	reconnects sync.WaitGroup
+	// closes are the gateway closes whose code forbids a RESUME
+	// (closecodes.go).
+	closes closeRecord
 }
 
 // New creates a bot; Open connects it.
@@ -169,6 +172,7 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	}
 	b := &Bot{svc: svc, outbox: delivery.New(svc, svc.Store()), opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
 		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
+	b.limiter.log = opt.Logger
 	s, err := b.newSession()
 	if err != nil {
 		return nil, err
@@ -186,6 +190,7 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	}
 	s.Identify.Intents = b.intents()
 	s.ShouldReconnectOnError = false // the bot reconnects (reconnect.go)
+	s.ShouldRetryOnRateLimit = false // the limiter retries, boundedly (ratelimit.go)
 	s.LogLevel = discordgo.LogWarning
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onChannelUpdate)
@@ -197,6 +202,7 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 	if b.opt.Configure != nil {
 		b.opt.Configure(s)
 	}
+	b.watchDials(s) // to learn close codes before a RESUME (closecodes.go)
 	// One limiter for every session: the courier's posts and the answers
 	// to interactions count against the same limits on Discord.
 	client := *s.Client
@@ -260,6 +266,7 @@ func (b *Bot) Close() error {
 	}
 	b.loops.Wait()
 	b.reconnects.Wait()
+	defer gatewayCloses.forget(b)
 	return b.closeSessions()
 }
 

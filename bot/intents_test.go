@@ -55,10 +55,13 @@ func TestDisallowedIntentAtStart(t *testing.T) {
 }
 
 // TestDisallowedIntentWhileRunning: Discord's approval of the intent
-// lapses while the bot runs: the live session is closed with 4014 and its
-// RESUME refused with 4014. The bot starts a new session without the
-// intent, and the game goes on with slash commands (before: discordgo
-// tried to RESUME forever and the bot ran with no gateway).
+// lapses while the bot runs: the live session is closed with 4014. The
+// bot starts a new session without the intent, and the game goes on with
+// slash commands (before: discordgo tried to RESUME forever and the bot
+// ran with no gateway). It sends no RESUME: Discord forbids one after
+// 4014, and the bot reads the code before it reconnects (before: it
+// learned the code only from the RESUME Discord refused, a violation the
+// fake records).
 func TestDisallowedIntentWhileRunning(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{PlainText: true, IdentifyWait: 10 * time.Millisecond})
@@ -69,5 +72,8 @@ func TestDisallowedIntentWhileRunning(t *testing.T) {
 	plainTextOff(t, w, 2)
 	if n := w.logs.count("reconnecting to the gateway failed"); n != 0 {
 		t.Errorf("%d failed reconnects logged: a refused intent is answered, not retried", n)
+	}
+	if r := w.srv.Resumes(); len(r) != 0 {
+		t.Errorf("RESUMEs %+v after 4014, want none", r)
 	}
 }

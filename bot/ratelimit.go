@@ -3,7 +3,9 @@ package bot
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -43,10 +45,23 @@ var DefaultRateLimit = RateLimit{Global: 50, Window: time.Second}
 //     -Reset-After when the bucket is empty and for how long.
 //   - a 429 nevertheless (another process with the token, a limit Discord
 //     changed): a global one holds back every request, another the
-//     bucket, for the Retry-After Discord gave.
+//     bucket, for the Retry-After Discord gave; the request is sent again
+//     after the wait, at most maxRateLimitRetries times, then its 429 is
+//     the caller's.
+//   - a ban: past the invalid request limit (10,000 answers 401, 403 or
+//     429 in 10 minutes) Cloudflare answers every request from the
+//     address with 429 for a while, with no X-RateLimit-Scope (Discord's
+//     own 429s carry one: user, global or shared) and no JSON
+//     (developers/topics/rate-limits.mdx, Invalid Request Limit). It
+//     binds every route, the interaction endpoints too, and every
+//     request sent meanwhile counts again: until its Retry-After no
+//     request is sent at all; each fails at once with ErrBanned.
 //
 // It waits with the request's context, so a courier that stops is not
-// held by a wait.
+// held by a wait. discordgo never waits: the bot turns its retry of 429s
+// off (it retried each without limit, in a sleep no context ends), and
+// the rate-limit headers are taken out of the answers it reads, so that
+// its own buckets, which sleep the same way, never hold a request.
 type limiter struct {
 	limit RateLimit
 	// now and after are the clock (the wall clock; tests give their own).
@@ -58,6 +73,9 @@ type limiter struct {
 	inflight int           // global requests sent and not yet answered
 	answered []time.Time   // answers of global requests within the window, oldest first
 	hold     time.Time     // a global 429: nothing is sent before then
+	ban      time.Time     // a ban: nothing at all is sent before then
+	retries  int           // how many times a request answered 429 is sent again
+	log      *slog.Logger  // says when a ban starts (nil: silent)
 	routes   map[string]string
 	buckets  map[string]*rateBucket
 }
@@ -74,9 +92,20 @@ func newLimiter(l RateLimit) *limiter {
 	if l.Global <= 0 || l.Window <= 0 {
 		l = DefaultRateLimit
 	}
-	return &limiter{limit: l, now: time.Now, after: wallTimer,
+	return &limiter{limit: l, now: time.Now, after: wallTimer, retries: maxRateLimitRetries,
 		changed: make(chan struct{}), routes: map[string]string{}, buckets: map[string]*rateBucket{}}
 }
+
+// maxRateLimitRetries is how many times a request answered 429 is sent
+// again, each after the wait Discord asked for: a limit the limiter did
+// not know of is known after one answer, so a second 429 means another
+// process shares it, and the caller (the courier's retries, or the
+// player's next click) does better than a request that waits on.
+const maxRateLimitRetries = 2
+
+// ErrBanned is the error of a request not sent because Cloudflare banned
+// the bot's address (the invalid request limit) for a while.
+var ErrBanned = errors.New("not sent: Discord (its Cloudflare) bans this address for a while, after too many invalid requests (401, 403, 429)")
 
 func wallTimer(d time.Duration) (<-chan time.Time, func() bool) {
 	t := time.NewTimer(d)
@@ -141,8 +170,43 @@ func globalExempt(route string) bool {
 	return strings.HasPrefix(route, "POST /interactions/") || strings.Contains(route, " /webhooks/{major}/")
 }
 
+// RoundTrip sends the request within the limits, and again after a 429
+// (at most l.retries times) once the wait Discord asked for has passed.
 func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	for try := 0; ; try++ {
+		resp, err := t.once(req)
+		if err != nil || resp.StatusCode != http.StatusTooManyRequests || try >= t.l.retries || t.l.banned() {
+			return resp, err
+		}
+		if req.Body != nil && req.Body != http.NoBody {
+			if req.GetBody == nil {
+				return resp, nil // the body cannot be sent again
+			}
+			body, err := req.GetBody()
+			if err != nil {
+				return resp, nil
+			}
+			req = req.Clone(req.Context())
+			req.Body = body
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+}
+
+// banned reports whether a ban holds now.
+func (l *limiter) banned() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.now().Before(l.ban)
+}
+
+// once sends the request once, within the limits.
+func (t *limitedTransport) once(req *http.Request) (*http.Response, error) {
 	l := t.l
+	if l.banned() {
+		return nil, ErrBanned
+	}
 	route, major := routeOf(req.Method, req.URL.Path)
 	b, err := l.takeTurn(req, route, major)
 	if err != nil {
@@ -165,6 +229,13 @@ func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	l.learn(resp, route, major, b)
 	l.endTurn(b)
+	for k := range resp.Header {
+		// The limiter keeps to them; discordgo's buckets would sleep on
+		// them, deaf to the request's context.
+		if c := http.CanonicalHeaderKey(k); strings.HasPrefix(c, "X-Ratelimit-") || c == "Retry-After" {
+			delete(resp.Header, k)
+		}
+	}
 	return resp, nil
 }
 
@@ -345,6 +416,21 @@ func (l *limiter) learn(resp *http.Response, route, major string, turn *rateBuck
 		return
 	}
 	retry := retryAfter(resp)
+	if h.Get("X-RateLimit-Scope") == "" && h.Get("X-RateLimit-Global") == "" {
+		// No scope: not Discord's limit but Cloudflare's ban of the
+		// address, which binds every route.
+		if t := now.Add(retry); t.After(l.ban) {
+			if !now.Before(l.ban) && l.log != nil {
+				l.log.Error("Discord (its Cloudflare) banned this address after too many invalid requests (401, 403, 429): nothing is sent until the ban ends",
+					"until", t.UTC().Format(time.RFC3339), "route", route)
+			}
+			l.ban = t
+		}
+		if t := now.Add(retry); t.After(l.hold) {
+			l.hold = t
+		}
+		return
+	}
 	if h.Get("X-RateLimit-Global") != "" || h.Get("X-RateLimit-Scope") == "global" {
 		if t := now.Add(retry); t.After(l.hold) {
 			l.hold = t

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -169,6 +170,7 @@ func TestLimiterWaits(t *testing.T) {
 			clock := newStepClock()
 			l := newLimiter(c.limit)
 			l.now, l.after = clock.Now, clock.After
+			l.retries = 0 // the waits alone (TestLimiterRetries sends again)
 			tr := l.transport(s)
 			do := func(r string) {
 				method, path, _ := strings.Cut(r, " ")
@@ -233,5 +235,91 @@ func TestLimiterForgetsIdleBuckets(t *testing.T) {
 	defer l.mu.Unlock()
 	if n := len(l.buckets); n > maxBuckets {
 		t.Fatalf("%d buckets remembered after %d interactions, want at most %d", n, 3*maxBuckets, maxBuckets)
+	}
+}
+
+// TestLimiterRetries: a request answered 429 is sent again once the wait
+// Discord asked for has passed, with the same body, at most
+// maxRateLimitRetries times; then the caller has the 429 (before:
+// discordgo sent it again without limit, sleeping deaf to the request's
+// context). The answer the caller reads carries no rate-limit headers:
+// discordgo's buckets would sleep on them.
+func TestLimiterRetries(t *testing.T) {
+	const path = "/api/v10/channels/1/messages"
+	s := newScript()
+	for range maxRateLimitRetries + 2 {
+		s.answer(path, 429, map[string]string{"Retry-After": "1", "X-RateLimit-Scope": "user", "X-RateLimit-Bucket": "posts",
+			"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": "0.250"},
+			`{"message": "You are being rate limited.", "retry_after": 0.25, "global": false}`)
+	}
+	clock := newStepClock()
+	l := newLimiter(RateLimit{})
+	l.now, l.after = clock.Now, clock.After
+	tr := l.transport(s)
+	got := make(chan *http.Response, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", "https://discord.com"+path, strings.NewReader(`{"content":"hi"}`))
+		resp, err := tr.RoundTrip(req)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- resp
+	}()
+	<-s.arrived
+	for range maxRateLimitRetries {
+		if d := <-clock.waiting; d != 250*time.Millisecond {
+			t.Fatalf("waits %v before sending again, want 250ms", d)
+		}
+		clock.Advance(250 * time.Millisecond)
+		<-s.arrived
+	}
+	resp := <-got
+	if resp == nil || resp.StatusCode != 429 {
+		t.Fatalf("the caller got %v, want the last 429", resp)
+	}
+	if n := s.count(); n != 1+maxRateLimitRetries {
+		t.Fatalf("sent %d times, want %d", n, 1+maxRateLimitRetries)
+	}
+	for k := range resp.Header {
+		if strings.HasPrefix(k, "X-Ratelimit-") || k == "Retry-After" {
+			t.Errorf("the caller reads %s", k)
+		}
+	}
+}
+
+// TestLimiterBan: a 429 without X-RateLimit-Scope is Cloudflare's ban of
+// the address, not a bucket's limit: until its Retry-After nothing is
+// sent, on any route, interaction endpoints included; each request fails
+// at once with ErrBanned, and is not sent again meanwhile (before: only
+// the route that got it waited, and every other route went on sending,
+// each answer another invalid request).
+func TestLimiterBan(t *testing.T) {
+	const api = "/api/v10"
+	s := newScript()
+	s.answer(api+"/users/@me", 429, map[string]string{"Retry-After": "600", "Content-Type": "text/plain; charset=UTF-8"}, "error code: 1015")
+	clock := newStepClock()
+	l := newLimiter(RateLimit{})
+	l.now, l.after = clock.Now, clock.After
+	tr := l.transport(s)
+	do := func(method, path string) (*http.Response, error) {
+		req, _ := http.NewRequest(method, "https://discord.com"+api+path, nil)
+		return tr.RoundTrip(req)
+	}
+	resp, err := do("GET", "/users/@me")
+	if err != nil || resp.StatusCode != 429 {
+		t.Fatalf("the banned answer: %v %v", resp, err)
+	}
+	<-s.arrived
+	for _, r := range [][2]string{{"POST", "/channels/2/messages"}, {"GET", "/users/@me"}, {"POST", "/interactions/5/tok/callback"}, {"PATCH", "/webhooks/1/tok/messages/@original"}} {
+		if _, err := do(r[0], r[1]); !errors.Is(err, ErrBanned) {
+			t.Errorf("%s %s during the ban: %v, want ErrBanned", r[0], r[1], err)
+		}
+	}
+	if n := s.count(); n != 1 {
+		t.Fatalf("%d requests reached Discord, want the one that was refused", n)
+	}
+	clock.Advance(600 * time.Second)
+	if resp, err := do("POST", "/channels/2/messages"); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("after the ban: %v %v", resp, err)
 	}
 }

@@ -2,12 +2,15 @@ package bot_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"tessera"
 	"tessera/bot"
@@ -101,4 +104,89 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 		t.Errorf("the fake answered %d requests with 429, want none", n)
 	}
 	t.Logf("%d posts, %d requests in all, %d answered 429", want, len(srv.Requests()), srv.RateLimited())
+}
+
+// TestBanHoldsEveryRoute: past the invalid request limit (here 3 answers
+// 401, 403 or 429 within the hour), Discord's Cloudflare bans the
+// address: every request gets 429 with no scope and no JSON, for the
+// rest of the window. The bot learns it from the first such answer and
+// sends nothing more, on any route, until the ban ends: each request
+// fails at once with ErrBanned (before: the ban held only the bucket of
+// the route that got it, and every other route went on sending into it).
+func TestBanHoldsEveryRoute(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{}, fakediscord.WithRateLimits(fakediscord.RateLimits{Invalid: 3, InvalidWindow: time.Hour}), fakediscord.AllowViolations())
+	s := w.bot.Session()
+	ch, other := w.srv.AddChannel(w.srv.GuildID, "one"), w.srv.AddChannel(w.srv.GuildID, "two")
+	w.srv.Inject("GET /users/*", fakediscord.Fault{Status: 403, Times: 3})
+	for i := range 3 {
+		if _, err := s.User("@me", discordgo.WithContext(t.Context())); err == nil {
+			t.Fatalf("invalid request %d was answered", i+1)
+		}
+	}
+	if _, err := s.ChannelMessageSend(ch, "one", discordgo.WithContext(t.Context())); err == nil {
+		t.Fatal("a post during the ban was taken")
+	}
+	banned := 0
+	for _, r := range w.srv.Requests() {
+		if r.Limited == "banned" {
+			banned++
+		}
+	}
+	if banned == 0 {
+		t.Fatal("the fake never answered with its ban")
+	}
+	sent := len(w.srv.Requests())
+	for _, try := range []func() error{
+		func() error {
+			_, err := s.ChannelMessageSend(other, "two", discordgo.WithContext(t.Context()))
+			return err
+		},
+		func() error { _, err := s.User("@me", discordgo.WithContext(t.Context())); return err },
+		func() error { _, err := s.Guild(w.srv.GuildID, discordgo.WithContext(t.Context())); return err },
+	} {
+		if err := try(); !errors.Is(err, bot.ErrBanned) {
+			t.Errorf("a request during the ban: %v, want ErrBanned", err)
+		}
+	}
+	if n := len(w.srv.Requests()); n != sent {
+		t.Errorf("%d requests sent during the ban, want none", n-sent)
+	}
+}
+
+// TestRateLimitRetriesAreBoundedAndCancellable: a route that answers 429
+// to every request. The bot sends a request at most 1+2 times, then the
+// caller has the error; and a caller that gives up while the bot waits
+// to send again is let go at once (before: discordgo sent it again for
+// ever, each time after a sleep that no context ended).
+func TestRateLimitRetriesAreBoundedAndCancellable(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{})
+	s := w.bot.Session()
+	ch := w.srv.AddChannel(w.srv.GuildID, "limited")
+	route := "POST /channels/" + ch + "/messages"
+	w.srv.Inject(route, fakediscord.Fault{Status: 429, RetryAfter: 10 * time.Millisecond, Times: -1})
+	var rle *discordgo.RateLimitError
+	if _, err := s.ChannelMessageSend(ch, "hi", discordgo.WithContext(t.Context())); !errors.As(err, &rle) {
+		t.Fatalf("a post answered 429 each time: %v, want discordgo's RateLimitError", err)
+	}
+	if n := len(w.srv.RequestsTo(route)); n != 3 {
+		t.Fatalf("sent %d times, want 3", n)
+	}
+
+	// Now the wait is an hour; the caller gives up after the first 429.
+	w.srv.Inject(route, fakediscord.Fault{Status: 429, RetryAfter: time.Hour, Times: -1})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.ChannelMessageSend(ch, "again", discordgo.WithContext(ctx))
+		done <- err
+	}()
+	w.srv.WaitRequests(t, func(r fakediscord.Request) bool {
+		return r.Route == "POST /channels/{channel}/messages" && r.Status == 429
+	}, 4, 0)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the given-up post: %v, want context.Canceled", err)
+	}
 }

@@ -77,6 +77,7 @@ func closeName(code int) string {
 func (b *Bot) openShard(sh *shard) error {
 	s := sh.get()
 	s.Identify.Intents = b.intents()
+	sh.setMark(b.closeMark())
 	err := s.Open()
 	if code := intentClosed(err); code != 0 && b.dropPlainText(s, code, sh.id) {
 		select {
@@ -94,7 +95,10 @@ func (b *Bot) openShard(sh *shard) error {
 // or the bot closes: RESUME on the same session (discordgo does that), at
 // once and then after 1 s, 2 s, ... up to reconnectWait. If Discord
 // refuses the session's intents it starts a new session (a RESUME keeps
-// the intents it was identified with) without plain-text moves.
+// the intents it was identified with) without plain-text moves. When
+// Discord closed the connection with a code that forbids a RESUME
+// (closecodes.go), that code is answered as if the RESUME had been
+// refused with it, and no RESUME is sent.
 func (b *Bot) reconnect(sh *shard, s *discordgo.Session) {
 	wait := time.Second
 	for {
@@ -103,7 +107,17 @@ func (b *Bot) reconnect(sh *shard, s *discordgo.Session) {
 			return
 		default:
 		}
-		err := s.Open()
+		var err error
+		closed, mark := b.closedSince(sh.mark())
+		sh.setMark(mark)
+		if closed != nil && (closed.Code == 4013 || closed.Code == 4014) && s.Identify.Intents&discordgo.IntentMessageContent == 0 {
+			closed = nil // refused intents this session never asked for
+		}
+		if closed != nil {
+			err = closed
+		} else {
+			err = s.Open()
+		}
 		var ce *websocket.CloseError
 		switch {
 		case err == nil || errors.Is(err, discordgo.ErrWSAlreadyOpen):

@@ -35,6 +35,28 @@ func TestRefusalsQuoteAShortPrefix(t *testing.T) {
 	}
 }
 
+// TestRefusalsClipUnquotedEchoes: the engine writes an option's value as
+// it came when it refuses it ("borders=…: give the four colours"), not
+// quoted, and a value of 6,000 characters was written back whole (before:
+// a reply of 6,084 bytes). Every echo is clipped to MaxQuoted characters,
+// quoted or not, and the refusal still names the option.
+func TestRefusalsClipUnquotedEchoes(t *testing.T) {
+	t.Parallel()
+	w := start(t, bot.Options{})
+	long := strings.Repeat("x", 5990)
+	for name, ib := range map[string]*fakediscord.InteractionBuilder{
+		"elemental's borders": w.srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID), fakediscord.Str("options", "borders="+long)),
+		"tilingking's board":  w.srv.Slash("new", fakediscord.Str("game", "tilingking"), fakediscord.UserOpt("opponent", w.bo.ID), fakediscord.Str("options", "board="+long)),
+		"closure's colours":   w.srv.Slash("new", fakediscord.Str("game", "closure"), fakediscord.UserOpt("opponent", w.bo.ID), fakediscord.Str("options", "colors="+long)),
+	} {
+		r := w.respond(t, ib.By(w.ana))
+		got := strings.ToLower(text(r)) // closure writes the colours in capitals
+		if !ephemeral(r) || !strings.Contains(got, "=xxxxxxxx") || !strings.Contains(got, "xxxxxxxx…: ") || strings.Contains(got, strings.Repeat("x", service.MaxQuoted)) || len(got) > 300 {
+			t.Errorf("%s: the refusal (%d bytes, ephemeral %v): %.400q", name, len(got), ephemeral(r), got)
+		}
+	}
+}
+
 // TestRepliesSayWhatToDo: an unknown button says that nothing changed
 // and where to go on; an unknown game lists the games and the nearest;
 // a challenge says whether it is rated. (Counts of one, in /profile's and

@@ -22,6 +22,9 @@ const (
 	notDeferred deferral = iota
 	deferredPublic
 	deferredPrivate
+	// deferredUpdate: a button's answer that replaces its message was
+	// acknowledged (type 6) and is edited into that message.
+	deferredUpdate
 )
 
 // answeredPrivately replaces a public loading message whose answer turned
@@ -39,9 +42,10 @@ const answeredPrivately = "Answered privately."
 // and keeps its visibility, whatever flags the follow-up asks for.
 //
 // A quick answer that carries a file is deferred too (with the answer's
-// own visibility) and edited in: Discord must have the first answer
-// within 3 s of the interaction, and an upload (a replay GIF, an export)
-// can take longer than what is left of them.
+// own visibility, or, for a button's answer that replaces its message,
+// as an update: type 6) and edited in: Discord must have the first
+// answer within 3 s of the interaction, and an upload (a replay GIF, an
+// export) can take longer than what is left of them.
 func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, public bool, do func() (service.Reply, error)) {
 	done := make(chan service.Reply, 1)
 	go func() {
@@ -64,12 +68,15 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, public bool,
 		defer t.Stop()
 		select {
 		case r := <-done:
-			if len(r.Files) == 0 || (r.Update && i.Type == discordgo.InteractionMessageComponent) {
+			if len(r.Files) == 0 {
 				b.respond(ctx, i, r, notDeferred)
 				return
 			}
 			d := deferredPublic
-			if r.Ephemeral {
+			switch {
+			case r.Update && i.Type == discordgo.InteractionMessageComponent:
+				d = deferredUpdate
+			case r.Ephemeral:
 				d = deferredPrivate
 			}
 			if err := b.deferAnswer(i, d); err != nil {
@@ -95,15 +102,18 @@ func (b *Bot) answer(ctx context.Context, i *discordgo.Interaction, public bool,
 }
 
 // deferAnswer sends the loading message (type 5), public or private as d
-// says; an earlier try that reached Discord (40060) counts as sent.
+// says, or for an update the acknowledgement that the button's message
+// will be edited (type 6, no loading message); an earlier try that
+// reached Discord (40060) counts as sent.
 func (b *Bot) deferAnswer(i *discordgo.Interaction, d deferral) error {
-	data := &discordgo.InteractionResponseData{}
-	if d == deferredPrivate {
-		data.Flags = discordgo.MessageFlagsEphemeral
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: &discordgo.InteractionResponseData{}}
+	switch d {
+	case deferredPrivate:
+		resp.Data.Flags = discordgo.MessageFlagsEphemeral
+	case deferredUpdate:
+		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
 	}
-	err := retry5xx(func() error {
-		return b.initial(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: data})
-	})
+	err := retry5xx(func() error { return b.initial(i, resp) })
 	if discordCode(err) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged {
 		return nil // our first try reached Discord; its answer was lost
 	}
@@ -224,6 +234,16 @@ func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, r service.R
 			b.log.Info("Discord already had this answer (40060); treated as delivered", "interaction", i.ID)
 			err = nil
 		}
+	case d == deferredUpdate:
+		// The button's message is the original: edit the page in, with
+		// its file, as an update (type 7) would have.
+		if comps == nil {
+			comps = []discordgo.MessageComponent{}
+		}
+		err = retry5xx(func() error {
+			_, err := b.session.InteractionResponseEdit(i, &discordgo.WebhookEdit{Content: &content, Components: &comps, Files: files(r), AllowedMentions: allowed(r)})
+			return err
+		})
 	case (d == deferredPrivate) == r.Ephemeral:
 		// Same visibility as the loading message: edit it in.
 		err = retry5xx(func() error {

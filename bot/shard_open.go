@@ -18,6 +18,21 @@ type shard struct {
 	session *discordgo.Session // replaced when Discord refuses its intents (reconnect.go)
 	ready   chan struct{}      // closed on the session's first READY
 	once    sync.Once
+	// closeMark: the bot's closes that forbid a RESUME (closecodes.go)
+	// counted when this shard last connected.
+	closeMark int
+}
+
+func (sh *shard) mark() int {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.closeMark
+}
+
+func (sh *shard) setMark(m int) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.closeMark = m
 }
 
 func (sh *shard) get() *discordgo.Session {

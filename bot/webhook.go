@@ -13,9 +13,10 @@ package bot
 // response when the interaction came by HTTP. Everything after the first
 // answer (editing a deferred answer, follow-ups, reading the original
 // message) is REST on the interaction's token, the same as on the
-// gateway. Nothing here outlives the request: a replica keeps no state
-// another one needs (repeated interactions are recognised by the store's
-// Handled records, as on the gateway).
+// gateway. A replica keeps no state another one needs (repeated commands
+// and buttons are recognised by the store's Handled records, as on the
+// gateway); each remembers, for the replay window only, the interaction
+// ids it took, and refuses one sent again (replays.go).
 
 import (
 	"context"
@@ -68,7 +69,7 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 // same code the gateway's go to. Serve it behind TLS (Discord calls only
 // https URLs).
 func (b *Bot) Interactions(key ed25519.PublicKey) http.Handler {
-	return &webhook{key: key, now: time.Now, wait: answerWithin, dispatch: b.dispatchHTTP, b: b}
+	return &webhook{key: key, now: time.Now, wait: answerWithin, dispatch: b.dispatchHTTP, b: b, seen: newReplays(maxRemembered)}
 }
 
 // webhook serves interactions over HTTP.
@@ -81,6 +82,9 @@ type webhook struct {
 	// goes to a (tests replace it to see what gets through).
 	dispatch func(i *discordgo.Interaction, a *inlineAnswer)
 	b        *Bot
+	// seen are the interaction ids taken lately, to refuse a replay
+	// (replays.go).
+	seen *replays
 }
 
 func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -95,6 +99,14 @@ func (h *webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// them refused: this is routine, not a warning.
 		h.b.log.Debug("refused an interactions request", "status", status, "why", why, "remote", r.RemoteAddr)
 		http.Error(w, why, status)
+		return
+	}
+	if i.ID != "" && !h.seen.first(i.ID, h.now()) { // a PING may have no id
+		// Signed, fresh, and seen before: sent again by whoever recorded
+		// it (Discord sends an interaction once). Answering would hand
+		// them what the player saw, an autocomplete's legal moves.
+		h.b.log.Warn("refused a signed interaction already taken: replayed", "interaction", i.ID, "type", int(i.Type), "remote", r.RemoteAddr)
+		http.Error(w, "interaction already received", http.StatusUnauthorized)
 		return
 	}
 	if i.Type == discordgo.InteractionPing {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -350,8 +351,10 @@ func TestHTTPReplicas(t *testing.T) {
 }
 
 // TestHTTPRedeliveredMoveAppliesOnce: the same signed /move reaching both
-// replicas (a proxy that retries, or a replay within the timestamp's
-// window) is applied once; the second answer says it was already done.
+// replicas again (a proxy that retries, or a replay within the
+// timestamp's window) is applied once. The replica that took it refuses
+// the id (401: it remembers the ids it took); the other one, which never
+// saw it, answers from the store that the move was made.
 func TestHTTPRedeliveredMoveAppliesOnce(t *testing.T) {
 	t.Parallel()
 	srv := fakediscord.New(t)
@@ -381,17 +384,38 @@ func TestHTTPRedeliveredMoveAppliesOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	// Each is answered as a move out of turn would be (the move was
-	// made): privately, changing nothing.
-	for _, ans := range answers {
-		if !strings.HasPrefix(ans, "200 ") || !strings.Contains(ans, "It is bo's turn") || !strings.Contains(ans, `"flags":64`) {
-			t.Fatalf("a repeated move was answered %s", ans)
-		}
+	// One is refused as a replay; the other is answered as a move out of
+	// turn would be (the move was made): privately, changing nothing.
+	sort.Strings(answers)
+	if !strings.HasPrefix(answers[0], "200 ") || !strings.Contains(answers[0], "It is bo's turn") || !strings.Contains(answers[0], `"flags":64`) ||
+		!strings.HasPrefix(answers[1], "401 ") {
+		t.Fatalf("the repeated move was answered %q, want one 401 and one 200 saying whose turn it is", answers)
 	}
 	w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.Contains(m.Content, "** played `"+move+"`") }, 0)
 	w.settle(t)
 	if g, _ := st.Game(t.Context(), 1); len(g.Moves) != 1 {
 		t.Fatalf("%d moves applied", len(g.Moves))
+	}
+}
+
+// TestHTTPReplayedAutocompleteIsRefused: an autocomplete of /move, signed
+// by Discord and recorded by someone who sees the traffic, sent again
+// within the timestamp's 5 minutes. The store keeps no record of an
+// autocomplete, so the bot answered it again, and the answer is the
+// mover's legal moves (before: 200 with the choices). It is refused with
+// 401 and nothing in the answer.
+func TestHTTPReplayedAutocompleteIsRefused(t *testing.T) {
+	t.Parallel()
+	w := startHTTP(t, bot.Options{})
+	w.newGame(t)
+	sent := w.srv.Autocomplete("move", fakediscord.Focused(fakediscord.Str("notation", ""))).By(w.ana).In(w.srv.GuildID, w.thread).Send(t)
+	choices := sent.Response(t).Data.Choices
+	if len(choices) == 0 {
+		t.Fatal("the autocomplete offered no moves")
+	}
+	status, body, err := w.srv.Redeliver(sent.ID)
+	if err != nil || status != http.StatusUnauthorized || strings.Contains(body, choices[0].Name) {
+		t.Fatalf("the replayed autocomplete: %d %q %v, want 401 without the moves", status, body, err)
 	}
 }
 

@@ -127,7 +127,7 @@ func (s *Service) Fail(err error) Reply {
 	if tessera.ErrorCode(err) == tessera.EINTERNAL {
 		s.log.Error("internal error", "err", err)
 	}
-	return Reply{Text: clipQuoted(tessera.ErrorMessage(err)), Ephemeral: true}
+	return Reply{Text: clipEchoes(tessera.ErrorMessage(err)), Ephemeral: true}
 }
 
 // storageTx keeps the store's transaction type short in signatures.

@@ -74,6 +74,9 @@ type gwSession struct {
 	log     [][]byte // dispatch frames in order (log[i] has seq i+1)
 	conn    *gwConn
 	dead    bool
+	// closedWith is the code a connection of the session was last closed
+	// with, when it forbids a RESUME (4004, 4010 to 4014).
+	closedWith int
 }
 
 type gwConn struct {
@@ -200,8 +203,17 @@ func (g *gateway) sendLocked(c *gwConn, payload any) {
 }
 
 func (g *gateway) closeLocked(c *gwConn, code int, text string) {
+	if c.sess != nil && noResume(code) && !c.closed {
+		c.sess.closedWith = code
+	}
 	g.enqueueLocked(c, outFrame{closeCode: code, closeText: text})
 }
+
+// noResume reports whether a close code forbids reconnecting with a
+// RESUME: "Reconnect: false" for 4004 and 4010 to 4014 in Discord's
+// Gateway Close Event Codes (developers/topics/opcodes-and-status-
+// codes.mdx); the others may be resumed.
+func noResume(code int) bool { return code == 4004 || (code >= 4010 && code <= 4014) }
 
 func (g *gateway) handleLocked(c *gwConn, data []byte) {
 	var f struct {
@@ -339,9 +351,19 @@ func (g *gateway) resumeLocked(c *gwConn, raw json.RawMessage) {
 		g.sendLocked(c, map[string]any{"op": 9, "d": false, "s": nil, "t": nil})
 		return
 	}
+	if code := sess.closedWith; code != 0 {
+		// Discord says not to reconnect after this code: a RESUME is
+		// refused with it again, and counts as a violation.
+		g.resumes = append(g.resumes, rec)
+		g.s.st.violations = append(g.s.st.violations, Violation{Method: "GATEWAY", Path: "RESUME", Code: code,
+			Detail: fmt.Sprintf("RESUME of a session whose connection was closed with %d, after which Discord says not to reconnect (Gateway Close Event Codes, Reconnect: false): identify anew, or fix what the code names", code)})
+		g.closeLocked(c, code, closeText(code))
+		return
+	}
 	if off := sess.intents & g.disallowed; off != 0 {
 		// The session was identified with an intent the app may no
-		// longer use: it is not resumed.
+		// longer use: it is not resumed (Discord closed it with 4014
+		// before, unless the app was switched off while it was away).
 		g.resumes = append(g.resumes, rec)
 		g.closeLocked(c, 4014, "Disallowed intent(s).")
 		return
@@ -649,4 +671,22 @@ func (s *Server) DisallowIntents(intents discordgo.Intent) int {
 	}
 	s.notify()
 	return n
+}
+
+// closeText is Discord's description of a close code that forbids a
+// RESUME (Gateway Close Event Codes).
+func closeText(code int) string {
+	switch code {
+	case 4004:
+		return "Authentication failed."
+	case 4010:
+		return "Invalid shard."
+	case 4011:
+		return "Sharding required."
+	case 4012:
+		return "Invalid API version."
+	case 4013:
+		return "Invalid intent(s)."
+	}
+	return "Disallowed intent(s)."
 }
