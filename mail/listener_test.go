@@ -232,3 +232,22 @@ func TestSwaks(t *testing.T) {
 		t.Fatalf("swaks's reply read as %+v", in.Reply)
 	}
 }
+
+// With a certificate the listener offers STARTTLS, and a Sender (here
+// standing for a player's mail server) delivers over it.
+func TestListenerSTARTTLS(t *testing.T) {
+	srvTLS, cliTLS := testTLS(t)
+	h, got := collect(nil)
+	addr := startListener(t, h, func(c *tmail.ListenerConfig) { c.TLSConfig = srvTLS })
+	s, err := tmail.NewSender(tmail.SenderConfig{Relay: addr, TLSConfig: cliTLS, HelloName: "mx.example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := replyAddress(t, 7, 1, "bob", 0)
+	if err := s.Send(context.Background(), "bob@example.org", to, []byte(replyMail(to, "<tls@example.org>", "resign\r\n"))); err != nil {
+		t.Fatal(err)
+	}
+	if in := <-got; in.Reply.Line != "resign" || in.EnvelopeFrom != "bob@example.org" {
+		t.Fatalf("read %+v", in.Reply)
+	}
+}
