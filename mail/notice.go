@@ -350,6 +350,12 @@ func checkAddress(a mail.Address) (string, error) {
 		return "", ErrBadAddress
 	}
 	out := (&mail.Address{Name: clean(a.Name, maxHeaderText), Address: a.Address}).String()
+	// A name net/mail cannot read back (its Q-encoding leaves some
+	// specials, a backslash, as they are) is dropped rather than sent:
+	// a To that does not parse may be refused or misread on the way.
+	if back, err := mail.ParseAddress(out); err != nil || back.Address != a.Address {
+		out = (&mail.Address{Address: a.Address}).String()
+	}
 	if strings.ContainsAny(out, "\r\n") {
 		return "", ErrBadAddress
 	}

@@ -259,3 +259,13 @@ func readFields(block string) map[string]string {
 	}
 	return out
 }
+
+// SameAddress reports whether two mail addresses name one mailbox, as the
+// reply's sender is checked against the linked address: the domain
+// without case (RFC 5321), the local part too, since every large mailbox
+// provider ignores it, and never more loosely than that (no dots or
+// +tags dropped: that would let another mailbox pass).
+func SameAddress(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	return a != "" && strings.Contains(a, "@") && strings.EqualFold(a, b)
+}

@@ -169,3 +169,22 @@ func TestReplyLimits(t *testing.T) {
 		t.Fatalf("no headers: %v", err)
 	}
 }
+
+func TestSameAddress(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"alice@example.org", "alice@example.org", true},
+		{"Alice@Example.ORG", "alice@example.org", true},
+		{"alice+x@example.org", "alice@example.org", false},
+		{"a.lice@example.org", "alice@example.org", false},
+		{"", "", false},
+		{"alice", "alice", false},
+	}
+	for _, tt := range tests {
+		if got := tmail.SameAddress(tt.a, tt.b); got != tt.same {
+			t.Errorf("SameAddress(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}
