@@ -14,7 +14,8 @@ import (
 // TestDependencyDirection keeps the layout honest: gg only in render/,
 // bbolt only in storage/boltdb/, pgx only in storage/postgres/ (the port,
 // storage/, imports no driver), discordgo only in bot/, the Prometheus
-// client only in metrics/, the engine free of everything but the
+// client only in metrics/, the SMTP and DKIM libraries only in mail/
+// (which knows no service and no other transport), the engine free of everything but the
 // standard library and itself, the AI of everything but those, and the
 // conformance helpers (storagetest and its watch, enginetest, aitest)
 // and the Chromium harness (internal/chrome, the only importer of
@@ -26,6 +27,9 @@ func TestDependencyDirection(t *testing.T) {
 		"github.com/jackc/pgx":                "storage/postgres/",
 		"github.com/bwmarrin/discordgo":       "bot/",
 		"github.com/prometheus/client_golang": "metrics/",
+		"github.com/emersion/go-smtp":         "mail/",
+		"github.com/emersion/go-msgauth":      "mail/",
+		"github.com/emersion/go-sasl":         "mail/",
 	}
 	checked := 0
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -81,6 +85,12 @@ func TestDependencyDirection(t *testing.T) {
 			// Tournaments are pairing rules: pure Go, the standard library only.
 			if strings.HasPrefix(filepath.ToSlash(path), "tournament/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera")) {
 				t.Errorf("%s (tournament) imports %s: pairings are pure Go, standard library only", path, p)
+			}
+			// Mail is a transport's adapter: it may know the shared records
+			// (tessera) and the engine, never the service, another
+			// transport, the courier or a store; the service wires it.
+			if strings.HasPrefix(filepath.ToSlash(path), "mail/") && strings.HasPrefix(p, "tessera/") && !strings.HasPrefix(p, "tessera/engine") && p != "tessera/mail" {
+				t.Errorf("%s (mail) imports %s: only the shared records (tessera), the engine and the standard library", path, p)
 			}
 			// The AI searches any game through the engine's interfaces alone.
 			if strings.HasPrefix(filepath.ToSlash(path), "ai/") && (strings.Contains(p, ".") || strings.HasPrefix(p, "tessera") && !strings.HasPrefix(p, "tessera/engine") && !strings.HasPrefix(p, "tessera/ai")) {
