@@ -401,6 +401,7 @@ func (e loopHazard) Unwrap() error { return e.error }
 //     the file. bbolt trusts its free list: the next commit would hand
 //     that page out and overwrite it, and the tree would then loop or
 //     lose records. A flipped byte in the free list is enough;
+//
 //   - a loopHazard anywhere, which any read of it would meet.
 //
 //   - a free list that cannot be read (freeListUnread).
