@@ -223,33 +223,11 @@ func notALevel(game string, opps []service.User, bare []string) (string, bool) {
 func readsAsLevel(w string) bool {
 	w = strings.ToLower(w)
 	for _, l := range levelNames() {
-		if strings.HasPrefix(w, l) || len(w) >= 3 && strings.HasPrefix(l, w) || len(w) >= 4 && distance(w, l) <= 2 {
+		if strings.HasPrefix(w, l) || len(w) >= 3 && strings.HasPrefix(l, w) || len(w) >= 4 && service.EditDistance(w, l) <= 2 {
 			return true
 		}
 	}
 	return false
-}
-
-// distance is the Levenshtein distance between two short words.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }
 
 // readOpen reads the rest of an open challenge: "/new tilingking seats=3

@@ -34,7 +34,7 @@ func nearestGame(name string) (string, bool) {
 	best, bestDist := engine.Game{}, -1
 	for _, g := range engine.Games() {
 		for _, k := range []string{g.ID, squash(g.Name)} {
-			d := editDistance(key, k)
+			d := EditDistance(key, k)
 			if strings.HasPrefix(k, key) || strings.HasPrefix(key, k) {
 				d = 0
 			}
@@ -58,9 +58,10 @@ func squash(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), ""))
 }
 
-// editDistance is the number of characters to insert, delete or change
-// to turn a into b (Levenshtein).
-func editDistance(a, b string) int {
+// EditDistance is the number of characters to insert, delete or change
+// to turn a into b (Levenshtein): how near a word typed is to a name
+// (game names here, the computer's levels in the console).
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	for j := range prev {
