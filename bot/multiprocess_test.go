@@ -671,7 +671,7 @@ func TestMultiProcess(t *testing.T) {
 	if aimed && tb.refused.Load()+tb.kept.Load() == 0 {
 		t.Error("no move whose answer was lost in the kill was found applied: the test did not test what it should")
 	}
-	late, threads := 0, 0
+	late, threads, cut := len(srv.LateAnswers()), 0, 0
 	for _, v := range srv.Violations() {
 		switch {
 		case v.Rule == "INTERACTION_DEADLINE":
@@ -682,7 +682,7 @@ func TestMultiProcess(t *testing.T) {
 			// A request whose body the SIGKILL cut: Discord reads the
 			// same truncated body; the courier of the process started
 			// again sends the announcement whole.
-			late++
+			cut++
 		case v.Code == 160004:
 			// A thread made again from its challenge message after the
 			// kill: the bot adopts the thread Discord names (bot/sink.go).
@@ -691,6 +691,6 @@ func TestMultiProcess(t *testing.T) {
 			t.Errorf("violation: %v", v)
 		}
 	}
-	t.Logf("%d moves stored once each; %d marked messages (of %d posts with a nonce), each delivered once; %d posts sent again and absorbed by their nonce; %d threads made again and adopted; %d interactions answered after Discord's 3 s; %v in all",
-		moves, len(seen), len(nonces), again, threads, late, time.Since(began).Round(time.Millisecond))
+	t.Logf("%d moves stored once each; %d marked messages (of %d posts with a nonce), each delivered once; %d posts sent again and absorbed by their nonce; %d threads made again and adopted; %d requests cut by the kill; %d interactions answered after Discord's 3 s; %v in all",
+		moves, len(seen), len(nonces), again, threads, cut, late, time.Since(began).Round(time.Millisecond))
 }
