@@ -150,13 +150,14 @@ func extraPlaces(tx *bolt.Tx, b *bolt.Bucket, max int) []error {
 	c := b.Cursor()
 	r := releasing{tx: tx}
 	for k, _ := c.First(); k != nil && len(errs) < max; k, _ = c.Next() {
-		r.read(len(k) + elementSize + gameReadBytes)
+		r.read(len(k) + elementSize)
+		r.lookup(1)
 		if len(k) < 9 || k[len(k)-9] != 0 {
 			errs = append(errs, fmt.Errorf("the place index holds a malformed key %q", k))
 			continue
 		}
 		place, id := string(k[:len(k)-9]), btoi(k[len(k)-8:])
-		g, err := getGame(tx, id)
+		g, err := getGameKeys(tx, id)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("the place index lists game %d under %q: %v", id, place, err))

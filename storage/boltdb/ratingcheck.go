@@ -48,6 +48,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	c := b.rows.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		r.read(len(k) + len(v) + elementSize)
+		r.lookup(3) // its history, rank and player's keys
 		var r tessera.Rating
 		if err := json.Unmarshal(v, &r); err != nil {
 			if !report("rating %q does not decode: %v", k, err) {
@@ -77,6 +78,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	c = b.history.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		r.read(len(k) + len(v) + elementSize)
+		r.lookup(1) // its row
 		var h []tessera.RatingPoint
 		if err := json.Unmarshal(v, &h); err != nil {
 			if !report("the history of rating %q does not decode: %v", k, err) {
@@ -89,6 +91,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	c = b.ranks.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		r.read(len(k) + len(v) + elementSize)
+		r.lookup(1) // its row
 		guild, game, ok := splitTwo(k)
 		if !ok || b.rows.Get(ratingKey(guild, game, string(v))) == nil {
 			if !report("a leaderboard key without its rating: %q", k) {
@@ -104,6 +107,7 @@ func checkRatingIndexes(tx *bolt.Tx) []error {
 	c = b.players.Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		r.read(len(k) + elementSize)
+		r.lookup(1) // its row
 		guild, user, ok := splitTwo(k)
 		game := ""
 		if ok {

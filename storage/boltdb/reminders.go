@@ -108,13 +108,14 @@ func extraTime(tx *bolt.Tx, b *bolt.Bucket, what string, key func(*tessera.Game)
 	c := b.Cursor()
 	r := releasing{tx: tx}
 	for k, _ := c.First(); k != nil && len(errs) < max; k, _ = c.Next() {
-		r.read(len(k) + elementSize + gameReadBytes)
+		r.read(len(k) + elementSize)
+		r.lookup(1)
 		if len(k) != 16 {
 			errs = append(errs, fmt.Errorf("the %s holds a malformed key %x", what, k))
 			continue
 		}
 		id := btoi(k[8:])
-		g, err := getGame(tx, id)
+		g, err := getGameKeys(tx, id)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("the %s lists game %d: %v", what, id, err))
 			continue
@@ -128,8 +129,9 @@ func extraTime(tx *bolt.Tx, b *bolt.Bucket, what string, key func(*tessera.Game)
 
 // checkIndexes verifies the indexes of schema 2 (places, reminders, open
 // challenges' expiry) against the games, both ways, in constant memory:
-// one pass over the games for the keys each should have, then one walk
-// of each index for keys that belong to no game that should have them.
+// one pass over the games' index fields for the keys each should have,
+// then, where an index's keys do not add up, one walk of it for keys
+// that belong to no game that should have them.
 // Check calls it with its read transaction; at most 100 problems. A file
 // of schema 1 (opened read-only) has none of them yet.
 func checkIndexes(tx *bolt.Tx) []error {
@@ -156,16 +158,39 @@ func checkIndexes(tx *bolt.Tx) []error {
 	if len(errs) > 0 {
 		return errs
 	}
-	eachGame(tx, func(g *tessera.Game) bool {
-		errs = append(errs, missingPlaces(places, g)...)
-		for _, ix := range times {
-			errs = append(errs, missingTime(ix.b, ix.what, ix.key, g)...)
+	// One pass over the games' index fields: the keys each game should
+	// have, and how many. When every one is there and an index holds
+	// exactly as many keys, it holds no other (its keys are a set, and
+	// each game's are its own, since they end with its id), so it is
+	// walked key by key, its games read, only when the numbers disagree.
+	wantPlaces, wantTimes := 0, make([]int, len(times))
+	missing := make([]bool, 1+len(times))
+	whole := true
+	r := releasing{tx: tx}
+	eachGameKeys(tx, &r, func(g *tessera.Game) bool {
+		r.lookup(len(storage.Places(g)) + len(times))
+		p := missingPlaces(places, g)
+		missing[0] = missing[0] || len(p) > 0
+		errs = append(errs, p...)
+		wantPlaces += len(storage.Places(g))
+		for i, ix := range times {
+			if _, ok := ix.key(g); ok {
+				wantTimes[i]++
+			}
+			t := missingTime(ix.b, ix.what, ix.key, g)
+			missing[1+i] = missing[1+i] || len(t) > 0
+			errs = append(errs, t...)
 		}
-		return len(errs) < max
+		whole = len(errs) < max
+		return whole
 	})
-	errs = append(errs, extraPlaces(tx, places, max-len(errs))...)
-	for _, ix := range times {
-		errs = append(errs, extraTime(tx, ix.b, ix.what, ix.key, max-len(errs))...)
+	if !whole || missing[0] || countKeys(tx, places) != wantPlaces {
+		errs = append(errs, extraPlaces(tx, places, max-len(errs))...)
+	}
+	for i, ix := range times {
+		if !whole || missing[1+i] || countKeys(tx, ix.b) != wantTimes[i] {
+			errs = append(errs, extraTime(tx, ix.b, ix.what, ix.key, max-len(errs))...)
+		}
 	}
 	return errs
 }

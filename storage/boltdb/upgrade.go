@@ -40,17 +40,6 @@ const upgradeBatch = 1000
 // upgrade commits, with the number of games that batch looked at.
 var upgradeHook func(n int)
 
-// indexFields is what the upgrade reads of every game: the rest of the
-// record is decoded only for a game in play that needs its RemindAt.
-type indexFields struct {
-	Status    tessera.Status `json:"status"`
-	ChannelID string         `json:"channel_id"`
-	ThreadID  string         `json:"thread_id"`
-	RemindAt  time.Time      `json:"remind_at"`
-	Open      bool           `json:"open"`
-	Created   time.Time      `json:"created"`
-}
-
 // upgrade brings a file of schema 1 to schema 2, a batch at a time; a
 // file of schema 2 costs one read.
 func upgrade(db *bolt.DB, path string, log *slog.Logger) error {

@@ -313,7 +313,9 @@ func TestUpgradeKilled(t *testing.T) {
 }
 
 // TestCheckFindsIndexProblems: Check finds a key missing from each new
-// index and a key that belongs to no game that should have it.
+// index and a key that belongs to no game that should have it: where a
+// key was swapped for another (the index's count unchanged, which alone
+// would pass the count's shortcut) and where one was only added.
 func TestCheckFindsIndexProblems(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "t.db"))
 	defer s.Close()
@@ -336,6 +338,7 @@ func TestCheckFindsIndexProblems(t *testing.T) {
 		tx.Bucket(bReminders).Delete(remindKey(at, g.ID))
 		tx.Bucket(bReminders).Put(remindKey(at+1, ch.ID), nil)
 		tx.Bucket(bExpiry).Delete(remindKey(opened, ch.ID))
+		tx.Bucket(bExpiry).Put(remindKey(5, g.ID), nil) // only added: a game in play is no open challenge
 		tx.Bucket(bPlaces).Delete(indexKey(g.ChannelID, g.ID))
 		return tx.Bucket(bPlaces).Put(indexKey("elsewhere", g.ID), nil)
 	})
@@ -352,6 +355,7 @@ func TestCheckFindsIndexProblems(t *testing.T) {
 		fmt.Sprintf("game %d: missing from the reminders' index", g.ID),
 		fmt.Sprintf("the reminders' index lists game %d", ch.ID),
 		fmt.Sprintf("game %d: missing from the open challenges' expiry index", ch.ID),
+		fmt.Sprintf("the open challenges' expiry index lists game %d", g.ID),
 		fmt.Sprintf("game %d: missing from the place index under %q", g.ID, g.ChannelID),
 		fmt.Sprintf("the place index lists game %d under \"elsewhere\"", g.ID),
 	} {
@@ -359,7 +363,7 @@ func TestCheckFindsIndexProblems(t *testing.T) {
 			t.Errorf("check did not say %q; it said:\n%s", want, all)
 		}
 	}
-	if len(errs) != 5 {
-		t.Errorf("%d problems, want 5:\n%s", len(errs), all)
+	if len(errs) != 6 {
+		t.Errorf("%d problems, want 6:\n%s", len(errs), all)
 	}
 }
