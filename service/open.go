@@ -262,7 +262,7 @@ func (s *Service) leaveOpen(req Request, g *tessera.Game, seat int) (Reply, erro
 // link to the challenges page when the server has pages).
 func (s *Service) Challenges(req Request) (Reply, error) {
 	ctx := req.Context()
-	open, err := s.store.OpenChallenges(ctx, req.GuildID)
+	open, total, err := s.store.NewestChallenges(ctx, req.GuildID, maxListed)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -273,8 +273,10 @@ func (s *Service) Challenges(req Request) (Reply, error) {
 	size := len(lines[0])
 	page := s.playersButton(ctx, req.GuildID, "/challenges", ChallengesPageLabel)
 	var buttons []Button
-	for i := len(open) - 1; i >= 0 && len(buttons) < maxListed-len(page); i-- { // newest first
-		g := open[i]
+	for _, g := range open { // newest first
+		if len(buttons) == maxListed-len(page) {
+			break
+		}
 		line := clipTo(fmt.Sprintf("#%d **%s** by %s: %d of %d seats free%s, %s",
 			g.ID, gameName(g.Setup.Game), g.Players[g.ChallengerSeat()].Name, g.Setup.Players-len(g.Players), g.Setup.Players,
 			optionText(g.Setup.Options), ClockText(g.Clock)), maxListLine) + " · expires " + s.cfg.Stamp(g.Created.Add(s.expireAfter()), time.UTC)
@@ -289,7 +291,7 @@ func (s *Service) Challenges(req Request) (Reply, error) {
 		}
 		buttons = append(buttons, Button{ID: buttonID(actJoin, g.ID), Label: label, Style: Success})
 	}
-	if more := len(open) - len(buttons); more > 0 {
+	if more := total - len(buttons); more > 0 {
 		lines = append(lines, fmt.Sprintf("… and %d more; join one of these, or post your own.", more))
 	}
 	return Reply{Text: strings.Join(lines, "\n"), Ephemeral: true, Buttons: append(buttons, page...)}, nil

@@ -207,20 +207,22 @@ type WebChallenge struct {
 	GameID   string
 }
 
-// WebChallenges are a server's open challenges, newest first; a player
-// joins one in Discord (/challenges), where they are who they say.
-func (s *Service) WebChallenges(ctx context.Context, guild string) ([]WebChallenge, error) {
-	open, err := s.store.OpenChallenges(ctx, guild)
+// WebChallenges are a server's open challenges, newest first, at most
+// WebChallengesShown of them, and how many more it has; a player joins
+// one in Discord (/challenges), where they are who they say.
+func (s *Service) WebChallenges(ctx context.Context, guild string) (list []WebChallenge, more int, err error) {
+	open, total, err := s.store.NewestChallenges(ctx, guild, WebChallengesShown)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var out []WebChallenge
-	for i := len(open) - 1; i >= 0; i-- {
-		g := open[i]
+	for _, g := range open {
 		c := g.ChallengerSeat()
-		out = append(out, WebChallenge{ID: g.ID, Game: gameName(g.Setup.Game), GameID: g.Setup.Game, By: g.Players[c].Name, ByUserID: g.Players[c].ID,
+		list = append(list, WebChallenge{ID: g.ID, Game: gameName(g.Setup.Game), GameID: g.Setup.Game, By: g.Players[c].Name, ByUserID: g.Players[c].ID,
 			Free: g.Setup.Players - len(g.Players), Seats: g.Setup.Players, Options: optionText(g.Setup.Options), Clock: ClockText(g.Clock),
 			Expires: g.Created.Add(s.expireAfter())})
 	}
-	return out, nil
+	return list, total - len(list), nil
 }
+
+// WebChallengesShown is how many open challenges the web page lists.
+const WebChallengesShown = 100

@@ -55,11 +55,11 @@ func TestWebPlayersData(t *testing.T) {
 		t.Fatalf("finished %+v (more %v): want game %d", p.Finished, p.More, done)
 	}
 
-	open, err := h.svc.WebChallenges(ctx, "g")
+	open, more, err := h.svc.WebChallenges(ctx, "g")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(open) != 1 || open[0].By != "Cy" || open[0].Game != "Glorieta" || open[0].Free != 1 || open[0].Seats != 2 || open[0].Options != " with handful=3" {
+	if len(open) != 1 || more != 0 || open[0].By != "Cy" || open[0].Game != "Glorieta" || open[0].Free != 1 || open[0].Seats != 2 || open[0].Options != " with handful=3" {
 		t.Fatalf("challenges %+v: want Cy's Glorieta", open)
 	}
 }

@@ -117,6 +117,10 @@ type GameLists interface {
 type Challenges interface {
 	// OpenChallenges lists the open challenges of a server, oldest first.
 	OpenChallenges(ctx context.Context, guildID string) ([]*tessera.Game, error)
+	// NewestChallenges lists a server's open challenges newest first
+	// (by id), at most max, and says how many it has in all: what a list
+	// shows, read from the index without decoding the ones it leaves out.
+	NewestChallenges(ctx context.Context, guildID string, max int) (page []*tessera.Game, total int, err error)
 	// AllOpenChallenges lists every server's open challenges.
 	AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error)
 	// ExpiredChallenges lists the open challenges made at or before

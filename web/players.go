@@ -177,6 +177,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 type challengesPage struct {
 	guildNav
 	Open []service.WebChallenge
+	More int // open challenges not listed
 }
 
 func (s *Server) challengesPage(w http.ResponseWriter, r *http.Request) {
@@ -184,10 +185,10 @@ func (s *Server) challengesPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	open, err := s.svc.WebChallenges(r.Context(), guild)
+	open, more, err := s.svc.WebChallenges(r.Context(), guild)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "challenges.html", challengesPage{guildNav: s.nav(r, "Open challenges"), Open: open})
+	s.render(w, r, http.StatusOK, "challenges.html", challengesPage{guildNav: s.nav(r, "Open challenges"), Open: open, More: more})
 }

@@ -585,6 +585,12 @@ func (c *countingStore) OpenChallenges(ctx context.Context, guildID string) ([]*
 	return gs, err
 }
 
+func (c *countingStore) NewestChallenges(ctx context.Context, guildID string, max int) ([]*tessera.Game, int, error) {
+	gs, total, err := c.Store.NewestChallenges(ctx, guildID, max)
+	c.add(len(gs))
+	return gs, total, err
+}
+
 func (c *countingStore) AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error) {
 	gs, err := c.Store.AllOpenChallenges(ctx)
 	c.add(len(gs))

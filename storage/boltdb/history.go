@@ -7,6 +7,7 @@ package boltdb
 // CreateLinked (two indexed queries and one transaction).
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 
@@ -144,6 +145,42 @@ func (s *Store) OpenChallenges(ctx context.Context, guildID string) ([]*tessera.
 		return err
 	})
 	return out, err
+}
+
+// NewestChallenges lists a server's open challenges newest first, at most
+// max, and how many it has: the index's keys under the server are walked
+// backwards from the last, and only the games listed are read.
+func (s *Store) NewestChallenges(ctx context.Context, guildID string, max int) (page []*tessera.Game, total int, err error) {
+	err = s.view(ctx, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bOpen)
+		if b == nil { // an old file opened read-only
+			return nil
+		}
+		prefix := append([]byte(guildID), 0)
+		c := b.Cursor()
+		k, _ := c.Seek(append(prefix[:len(prefix):len(prefix)], 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
+			if len(k) != len(prefix)+8 {
+				continue // another server's id that begins with this one's and a zero byte: not possible for Discord's ids
+			}
+			total++
+			if len(page) == max {
+				continue
+			}
+			g, err := getGame(tx, binary.BigEndian.Uint64(k[len(prefix):]))
+			if err != nil {
+				return err
+			}
+			page = append(page, g)
+		}
+		return nil
+	})
+	return page, total, err
 }
 
 // AllOpenChallenges lists every server's open challenges, oldest first

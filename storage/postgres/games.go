@@ -316,6 +316,20 @@ func (s *Store) OpenChallenges(ctx context.Context, guildID string) ([]*tessera.
 	return s.queryGames(ctx, s.pool, "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id", guildID)
 }
 
+// NewestChallenges lists a server's open challenges newest first, at most
+// max, and how many it has: a backward scan of games_open for the page,
+// an index-only count for the total.
+func (s *Store) NewestChallenges(ctx context.Context, guildID string, max int) (page []*tessera.Game, total int, err error) {
+	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM games WHERE open_guild = $1", guildID).Scan(&total); err != nil {
+		return nil, 0, s.fail(err)
+	}
+	if total == 0 || max <= 0 {
+		return nil, total, nil
+	}
+	page, err = s.queryGames(ctx, s.pool, "SELECT id, record FROM games WHERE open_guild = $1 ORDER BY id DESC LIMIT $2", guildID, max)
+	return page, total, err
+}
+
 // AllOpenChallenges lists every server's open challenges, by server and
 // then oldest first (bbolt's order).
 func (s *Store) AllOpenChallenges(ctx context.Context) ([]*tessera.Game, error) {

@@ -53,6 +53,7 @@ func testCancelledContext(t *testing.T, open func(t *testing.T) storage.Store) {
 			{"Modify", func() error { _, err := s.Modify(ctx, id, change); return err }},
 			{"ByPlayer", func() error { _, err := s.ByPlayer(ctx, "1"); return err }},
 			{"OpenChallenges", func() error { _, err := s.OpenChallenges(ctx, "g"); return err }},
+			{"NewestChallenges", func() error { _, _, err := s.NewestChallenges(ctx, "g", 5); return err }},
 			{"Due", func() error { _, err := s.Due(ctx, time.Now()); return err }},
 			{"AITurns", func() error { _, err := s.AITurns(ctx); return err }},
 			{"Claim", func() error { _, err := s.Claim(ctx, time.Now(), "one", time.Minute, 10); return err }},

@@ -818,17 +818,37 @@ func testOpenChallenges(t *testing.T, open func(t *testing.T) storage.Store) {
 	if got, _ := s.OpenChallenges(t.Context(), "g3"); len(got) != 0 {
 		t.Fatalf("open in g3: %s", ids(got))
 	}
-	if all, _ := s.AllOpenChallenges(t.Context()); len(all) != 3 {
+	// The newest first, cut at max, with the server's count: g1's two,
+	// not g2's, and not "g"'s, a server whose id begins g1's.
+	other := create(t, s, challenge(NewGame(), "g"))
+	for _, c := range []struct {
+		guild string
+		max   int
+		page  string
+		total int
+	}{
+		{"g1", 5, fmt.Sprint([]uint64{b, a}), 2},
+		{"g1", 1, fmt.Sprint([]uint64{b}), 2},
+		{"g1", 0, "[]", 2},
+		{"g2", 5, fmt.Sprint([]uint64{c}), 1},
+		{"g3", 5, "[]", 0},
+	} {
+		page, total, err := s.NewestChallenges(t.Context(), c.guild, c.max)
+		if err != nil || ids(page) != c.page || total != c.total {
+			t.Fatalf("newest %d open in %s: %s of %d (%v), want %s of %d", c.max, c.guild, ids(page), total, err, c.page, c.total)
+		}
+	}
+	if all, _ := s.AllOpenChallenges(t.Context()); len(all) != 4 {
 		t.Fatalf("all open: %s", ids(all))
 	}
 	// Cy leaves challenge a; b is withdrawn; c fills and starts.
 	s.Modify(t.Context(), a, func(g *tessera.Game, _ storage.Tx) error { g.Players = g.Players[:2]; return nil })
 	s.Modify(t.Context(), b, func(g *tessera.Game, _ storage.Tx) error { g.Status = tessera.StatusWithdrawn; return nil })
 	s.Update(t.Context(), c, 1, "", func(g *tessera.Game, _ storage.Tx) error { g.Status, g.Open = tessera.StatusPlaying, false; return nil })
-	if all, _ := s.AllOpenChallenges(t.Context()); ids(all) != fmt.Sprint([]uint64{a}) {
+	if all, _ := s.AllOpenChallenges(t.Context()); ids(all) != fmt.Sprint([]uint64{other, a}) {
 		t.Fatalf("open after a withdrawal and a start: %s", ids(all))
 	}
-	if mine, _ := s.ByPlayer(t.Context(), "3"); ids(mine) != fmt.Sprint([]uint64{b, c}) {
+	if mine, _ := s.ByPlayer(t.Context(), "3"); ids(mine) != fmt.Sprint([]uint64{b, c, other}) {
 		t.Fatalf("cy left game %d but is still listed in it: %s", a, ids(mine))
 	}
 	if got, _ := s.OpenChallenges(t.Context(), "g1"); ids(got) != fmt.Sprint([]uint64{a}) || len(got[0].Players) != 2 {
