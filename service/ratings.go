@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"tessera"
 	"tessera/engine"
@@ -192,36 +193,56 @@ func nextRatings(g *tessera.Game, places []int, before []tessera.Rating) []tesse
 // the games' ends did; games that ended before RatingSeq existed come
 // first, in the order they ended (ties by game number).
 func RebuildRatings(ctx context.Context, st storage.GameLists) ([]tessera.Rating, error) {
-	var games []*tessera.Game
+	// Each game is replayed as it is read, and only what its ratings need
+	// is kept (its seats, places and end), so that a store of a million
+	// games is rated again in a few hundred megabytes, not its size.
+	type ended struct {
+		id          uint64
+		guild, game string
+		players     []tessera.Player
+		endedAt     time.Time // its last move, as nextRatings dates it
+		places      []int
+		seq         uint64
+		endedNanos  int64 // storage.Ended: the order of games without a seq
+	}
+	var games []ended
 	err := st.All(ctx, func(g *tessera.Game) error {
-		if Rated(g) {
-			games = append(games, g)
+		if !Rated(g) {
+			return nil
 		}
+		pos, err := Replay(g)
+		if err != nil {
+			return fmt.Errorf("game %d: %w", g.ID, err)
+		}
+		if !pos.Over() {
+			return fmt.Errorf("game %d is finished but its record does not end the game", g.ID)
+		}
+		at := g.Updated
+		if n := len(g.Moves); n > 0 {
+			at = g.Moves[n-1].At
+		}
+		games = append(games, ended{id: g.ID, guild: g.GuildID, game: g.Setup.Game, players: g.Players, endedAt: at,
+			places: Places(g, pos), seq: g.RatingSeq, endedNanos: storage.Ended(g)})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(games, func(a, b *tessera.Game) int {
-		return cmp.Or(cmp.Compare(a.RatingSeq, b.RatingSeq), cmp.Compare(storage.Ended(a), storage.Ended(b)), cmp.Compare(a.ID, b.ID))
+	slices.SortFunc(games, func(a, b ended) int {
+		return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.endedNanos, b.endedNanos), cmp.Compare(a.id, b.id))
 	})
 	byKey := map[string]tessera.Rating{}
 	var order []string
-	for _, g := range games {
-		pos, err := Replay(g)
-		if err != nil {
-			return nil, fmt.Errorf("game %d: %w", g.ID, err)
-		}
-		if !pos.Over() {
-			return nil, fmt.Errorf("game %d is finished but its record does not end the game", g.ID)
-		}
+	for _, e := range games {
+		// The fields nextRatings reads; Updated dates the game's end.
+		g := &tessera.Game{ID: e.id, GuildID: e.guild, Setup: engine.Setup{Game: e.game}, Players: e.players, Updated: e.endedAt}
 		before := make([]tessera.Rating, len(g.Players))
 		keys := make([]string, len(g.Players))
 		for i, p := range g.Players {
 			keys[i] = g.GuildID + "\x00" + g.Setup.Game + "\x00" + p.ID
 			before[i] = byKey[keys[i]]
 		}
-		for i, r := range nextRatings(g, Places(g, pos), before) {
+		for i, r := range nextRatings(g, e.places, before) {
 			if _, seen := byKey[keys[i]]; !seen {
 				order = append(order, keys[i])
 			}
