@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -11,7 +12,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"tessera"
@@ -107,51 +111,94 @@ func check(ctx context.Context, st interface {
 	if len(problems) > 0 {
 		return append(problems, "games not read: the file's structure is damaged")
 	}
-	defer func() {
-		// A record that decodes but makes a game's rules panic is one
-		// problem, not a crash of the bot serving the check.
-		if r := recover(); r != nil {
-			problems = append(problems, fmt.Sprintf("reading games: %v", r))
-		}
-	}()
 	// The games are read one at a time (All streams them) and none is
-	// kept: only the problems are, the first maxGameProblems of them, so
-	// that a check's memory does not grow with the games stored.
-	more := 0
-	report := func(format string, args ...any) {
-		if len(problems) < maxGameProblems {
-			problems = append(problems, fmt.Sprintf(format, args...))
-		} else {
-			more++
+	// kept once replayed: only the problems are, those of the
+	// maxGameProblems lowest game numbers, so that a check's memory does
+	// not grow with the games stored. Replaying is most of a check's
+	// time (a million games take minutes), so the games are replayed on
+	// every core while the store reads the next ones; the problems are
+	// listed by game number, whichever core found them.
+	var (
+		mu    sync.Mutex
+		found []gameProblem
+		more  int
+	)
+	report := func(id uint64, format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		found = append(found, gameProblem{id, fmt.Sprintf(format, args...)})
+		if len(found) > 2*maxGameProblems {
+			more += keepLowest(&found)
 		}
 	}
-	defer func() {
-		if more > 0 {
-			problems = append(problems, fmt.Sprintf("and %s with games", count(more, "more problem", "more problems")))
-		}
-	}()
+	games := make(chan *tessera.Game, 4*runtime.GOMAXPROCS(0))
+	var workers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		workers.Go(func() {
+			for g := range games {
+				checkGame(g, report)
+			}
+		})
+	}
 	err := st.All(ctx, func(g *tessera.Game) error {
 		if g.Status == tessera.StatusChallenge || g.Status == tessera.StatusDeclined {
 			return nil
 		}
-		pos, err := service.Replay(g)
-		switch {
-		case err != nil:
-			report("game %d: %v", g.ID, err)
-		case g.Status == tessera.StatusFinished && !pos.Over():
-			report("game %d: stored as finished but its record replays to a game in play", g.ID)
-		case g.Status == tessera.StatusPlaying && pos.Over():
-			report("game %d: stored as in play but its record replays to a finished game", g.ID)
-		case g.Status == tessera.StatusPlaying && pos.ToMove() >= 0 && int(pos.ToMove()) < len(g.Players) && g.AITurn != g.Players[pos.ToMove()].IsAI():
-			// The AI finds its moves by this mark: a wrong one is a move never made.
-			report("game %d: the AI's turn is marked %v, but seat %d is to move", g.ID, g.AITurn, pos.ToMove()+1)
-		}
+		games <- g
 		return nil
 	})
+	close(games)
+	workers.Wait()
+	more += keepLowest(&found)
+	for _, p := range found {
+		problems = append(problems, p.text)
+	}
+	if more > 0 {
+		problems = append(problems, fmt.Sprintf("and %s with games", count(more, "more problem", "more problems")))
+	}
 	if err != nil {
 		problems = append(problems, "reading games: "+err.Error())
 	}
 	return problems
+}
+
+// gameProblem is a problem check found with one game.
+type gameProblem struct {
+	id   uint64
+	text string
+}
+
+// keepLowest sorts the problems by game (a game's own in the order
+// found) and keeps those of the maxGameProblems first; it returns how
+// many it dropped.
+func keepLowest(found *[]gameProblem) int {
+	slices.SortStableFunc(*found, func(a, b gameProblem) int { return cmp.Compare(a.id, b.id) })
+	dropped := max(0, len(*found)-maxGameProblems)
+	*found = (*found)[:len(*found)-dropped]
+	return dropped
+}
+
+// checkGame replays one game and reports what disagrees with its record.
+// A record that decodes but makes a game's rules panic is one problem,
+// not a crash of the check (or of the bot serving it).
+func checkGame(g *tessera.Game, report func(id uint64, format string, args ...any)) {
+	defer func() {
+		if r := recover(); r != nil {
+			report(g.ID, "game %d: its rules panicked on its record: %v", g.ID, r)
+		}
+	}()
+	pos, err := service.Replay(g)
+	switch {
+	case err != nil:
+		report(g.ID, "game %d: %v", g.ID, err)
+	case g.Status == tessera.StatusFinished && !pos.Over():
+		report(g.ID, "game %d: stored as finished but its record replays to a game in play", g.ID)
+	case g.Status == tessera.StatusPlaying && pos.Over():
+		report(g.ID, "game %d: stored as in play but its record replays to a finished game", g.ID)
+	case g.Status == tessera.StatusPlaying && pos.ToMove() >= 0 && int(pos.ToMove()) < len(g.Players) && g.AITurn != g.Players[pos.ToMove()].IsAI():
+		// The AI finds its moves by this mark: a wrong one is a move never made.
+		report(g.ID, "game %d: the AI's turn is marked %v, but seat %d is to move", g.ID, g.AITurn, pos.ToMove()+1)
+	}
 }
 
 // dbFlags reads the database path for backup and check.

@@ -383,11 +383,17 @@ func (m manyBadGames) All(ctx context.Context, fn func(*tessera.Game) error) err
 
 // TestCheckListsBoundedProblems: a check keeps no game, and lists the
 // first maxGameProblems problems one by one and counts the rest, so that
-// its memory does not grow with the games stored however many are wrong.
+// its memory does not grow with the games stored however many are wrong;
+// the games are replayed on every core, and still the problems listed
+// are those of the lowest game numbers, in their order.
 func TestCheckListsBoundedProblems(t *testing.T) {
-	problems := check(t.Context(), manyBadGames{n: maxGameProblems + 7})
-	if len(problems) != maxGameProblems+1 || problems[len(problems)-1] != "and 7 more problems with games" ||
-		!strings.Contains(problems[0], "game 1: the AI's turn is marked true") {
+	problems := check(t.Context(), manyBadGames{n: 2*maxGameProblems + 7})
+	if len(problems) != maxGameProblems+1 || problems[len(problems)-1] != fmt.Sprintf("and %d more problems with games", maxGameProblems+7) {
 		t.Fatalf("%d problems, the last %q", len(problems), problems[len(problems)-1])
+	}
+	for i, p := range problems[:maxGameProblems] {
+		if !strings.HasPrefix(p, fmt.Sprintf("game %d: the AI's turn is marked true", i+1)) {
+			t.Fatalf("problem %d is %q, want game %d's", i+1, p, i+1)
+		}
 	}
 }
