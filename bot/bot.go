@@ -242,9 +242,10 @@ func (b *Bot) Open(ctx context.Context) error {
 }
 
 // Close waits for the interactions being handled, stops the shard watch
-// and the reconnections, and disconnects. (Close the runner that delivers
-// through Sink first: a delivery under way then finishes on a live
-// session.)
+// and the reconnections, and disconnects. The runner that delivers
+// through Sink is its starter's to close (cmd/tessera: once Run
+// returns); a delivery it still makes goes over REST, which needs no
+// gateway connection.
 func (b *Bot) Close() error {
 	b.wg.Wait()
 	b.stopped.Do(func() {
