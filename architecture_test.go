@@ -244,6 +244,34 @@ func TestDeliveryPackage(t *testing.T) {
 	}
 }
 
+// TestOneRunner: the process's loops (runner/) are started once, by the
+// wiring, beside whichever transports it serves (issue #45): only
+// cmd/tessera imports the runner, outside tests, so no transport starts
+// loops of its own (the bot gives the runner its Sink and Opened, and
+// the console, the web pages or the bot alone all get the clocks).
+func TestOneRunner(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if p == "tessera/runner" && !strings.HasPrefix(slash, "cmd/tessera/") {
+				t.Errorf("%s imports the runner: only cmd/tessera starts the loops, once a process", path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestWebImports: the web transport (web/) reaches the games through the
 // service alone: it imports the service, the SVG renderer, the storage
 // port (no adapter), the shared records, the engine and picture, and the

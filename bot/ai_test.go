@@ -16,6 +16,7 @@ import (
 	"tessera/bot"
 	"tessera/bot/fakediscord"
 	"tessera/render"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -36,8 +37,7 @@ func openAIBot(t *testing.T, srv *fakediscord.Server, st storage.Store, hook fun
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
 	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
 		Logger: logger, RetryBase: 20 * time.Millisecond, AIThink: 50 * time.Millisecond, AIHook: hook})
-	b, err := bot.New(svc, bot.Options{Token: "test-token", RetryEvery: 20 * time.Millisecond, TickEvery: 20 * time.Millisecond,
-		Configure: srv.Configure, Logger: logger})
+	b, err := bot.New(svc, bot.Options{Token: "test-token", Configure: srv.Configure, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,9 +46,11 @@ func openAIBot(t *testing.T, srv *fakediscord.Server, st storage.Store, hook fun
 	if err := b.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
+	stopLoops := startLoops(t, b, svc, logger, runner.Config{})
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
+			stopLoops()
 			b.Session().ShouldReconnectOnError = false
 			b.Close()
 		})

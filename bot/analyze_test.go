@@ -273,7 +273,7 @@ func TestAnalyzeResumedAfterRestart(t *testing.T) {
 	// once delivered its id is in the store.
 	first := w.srv.WaitMessage(t, w.thread, func(m *fakediscord.Message) bool { return strings.HasPrefix(m.Content, progressHead) }, patience)
 	w.settle(t)
-	w.bot.Close()
+	w.close()
 
 	a, err := w.store.Analysis(t.Context(), 1)
 	if err != nil || a.Status != tessera.AnalysisQueued || len(a.Positions) != stopAt || a.Owner != "" || !a.Started || a.Resumed != 0 || a.MessageID != first.ID {

@@ -18,7 +18,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"tessera/delivery"
-	"tessera/runner"
 	"tessera/service"
 )
 
@@ -44,12 +43,6 @@ type Options struct {
 	// PlainText lets players type moves as plain messages in a game's
 	// thread; it needs the privileged message-content intent.
 	PlainText bool
-	// TickEvery is how often the clocks and reminders are checked
-	// (default 30 s: a deadline is acted on within a minute).
-	TickEvery time.Duration
-	// RetryEvery is how often undelivered announcements are retried
-	// (default 5 s; new ones go at once).
-	RetryEvery time.Duration
 	// Shards are the gateway shards this process runs (default: all of
 	// those Discord recommends, in one process).
 	Shards Shards
@@ -61,10 +54,6 @@ type Options struct {
 	// recommended number of shards, to warn when it has outgrown its
 	// own (default 6 h).
 	ShardCheckEvery time.Duration
-	// PruneEvery is how often the records of handled interactions are
-	// pruned (default 1 h); KeepHandled is how long they are kept
-	// (default 24 h: Discord never resends an interaction after 15 min).
-	PruneEvery, KeepHandled time.Duration
 	// NoGateway runs the bot without a gateway connection, for
 	// interactions that arrive over HTTP (Interactions): Open learns the
 	// bot's user and registers the commands over REST. Plain-text moves
@@ -89,19 +78,19 @@ type Options struct {
 // Bot serves the service on Discord.
 type Bot struct {
 	svc     *service.Service
-	outbox  *delivery.Courier // delivers svc's outbox to Discord
+	outbox  *delivery.Courier // retries what waits for a permission given back (permissions.go)
 	opt     Options
 	log     *slog.Logger
 	session *discordgo.Session // makes every REST request; the first shard's
 	limiter *limiter           // every session's REST requests go through it
 	shards  []*shard           // set by Open
 	ready   chan struct{}      // closed once the commands are registered
+	opened  chan struct{}      // closed once Open has every shard READY
 	once    sync.Once
 	wg      sync.WaitGroup
 	stop    chan struct{} // closed by Close: stops the shard watch and the reconnections
 	stopped sync.Once
 	loops   sync.WaitGroup // the shard watch
-	runner  *runner.Runner // the courier, the clock and the workers (runner/), from Open
 	fatal   chan error     // the first error that ends Run (a refused token)
 	refused sync.Once
 	inline  sync.Map // *discordgo.Interaction -> *inlineAnswer, while its HTTP response waits
@@ -143,18 +132,6 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	if opt.TickEvery == 0 {
-		opt.TickEvery = 30 * time.Second
-	}
-	if opt.RetryEvery == 0 {
-		opt.RetryEvery = 5 * time.Second
-	}
-	if opt.PruneEvery == 0 {
-		opt.PruneEvery = time.Hour
-	}
-	if opt.KeepHandled == 0 {
-		opt.KeepHandled = 24 * time.Hour
-	}
 	if err := opt.Shards.check(); err != nil {
 		return nil, err
 	}
@@ -170,7 +147,7 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.Commands == nil {
 		opt.Commands = service.Commands()
 	}
-	b := &Bot{svc: svc, outbox: delivery.New(svc, svc.Store()), opt: opt, log: opt.Logger, ready: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
+	b := &Bot{svc: svc, outbox: delivery.New(svc, svc.Store()), opt: opt, log: opt.Logger, ready: make(chan struct{}), opened: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
 		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
 	b.limiter.log = opt.Logger
 	s, err := b.newSession()
@@ -215,14 +192,24 @@ func (b *Bot) newSession() (*discordgo.Session, error) {
 // gateway session of this process's first shard (for tests).
 func (b *Bot) Session() *discordgo.Session { return b.session }
 
+// Sink is how the bot posts the service's announcements on Discord: the
+// runner's courier delivers through it (runner.Config.Sink), once Opened.
+func (b *Bot) Sink() delivery.Sink { return sink{s: b.session, dms: b.dms} }
+
+// Opened is closed once Open has connected every shard and registered the
+// commands (runner.Config.Ready: announcements, including those a
+// previous run left undelivered, go out from then on).
+func (b *Bot) Opened() <-chan struct{} { return b.opened }
+
 // Open connects this process's shards to the gateway (all of them unless
 // Options.Shards names some), in the buckets Discord allows; commands are
 // registered, once, when the first shard is READY. It waits for every
-// shard's READY and the registration, or ctx, then starts the courier
-// (delivering announcements, including those a previous run left
-// undelivered), the clock and the AI worker: one of each per process,
-// however many shards it runs. With NoGateway it asks who the bot is and
-// registers the commands over REST instead.
+// shard's READY and the registration, or ctx, then closes Opened. The
+// loops that deliver through the bot's Sink, keep the clocks and run the
+// computer's moves are not the bot's: the process starts them once
+// (runner/, from cmd/tessera), however many shards and transports it
+// serves. With NoGateway it asks who the bot is and registers the
+// commands over REST instead.
 func (b *Bot) Open(ctx context.Context) error {
 	if b.opt.NoGateway {
 		if err := b.openREST(ctx); err != nil {
@@ -242,9 +229,11 @@ func (b *Bot) Open(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	b.runner = runner.Start(runner.Config{Service: b.svc, Courier: b.outbox, Sink: sink{s: b.session, dms: b.dms},
-		TickEvery: b.opt.TickEvery, RetryEvery: b.opt.RetryEvery, PruneEvery: b.opt.PruneEvery, KeepHandled: b.opt.KeepHandled,
-		Log: b.log, Refused: b.tokenRefused})
+	select {
+	case <-b.opened:
+	default:
+		close(b.opened)
+	}
 	if !b.opt.NoGateway { // without a gateway there are no shards to outgrow
 		b.loops.Add(1)
 		go b.shardWatch()
@@ -252,8 +241,11 @@ func (b *Bot) Open(ctx context.Context) error {
 	return nil
 }
 
-// Close waits for the interactions being handled, stops the courier and
-// the clock, and disconnects.
+// Close waits for the interactions being handled, stops the shard watch
+// and the reconnections, and disconnects. The runner that delivers
+// through Sink is its starter's to close (cmd/tessera: once Run
+// returns); a delivery it still makes goes over REST, which needs no
+// gateway connection.
 func (b *Bot) Close() error {
 	b.wg.Wait()
 	b.stopped.Do(func() {
@@ -261,9 +253,6 @@ func (b *Bot) Close() error {
 		close(b.stop)
 		b.reconnMu.Unlock()
 	})
-	if b.runner != nil { // nil: Open never got as far
-		b.runner.Close()
-	}
 	b.loops.Wait()
 	b.reconnects.Wait()
 	defer gatewayCloses.forget(b)
@@ -275,12 +264,13 @@ func (b *Bot) Close() error {
 // delivers it.
 var ErrTokenRefused = errors.New("the token was refused: set DISCORD_TOKEN to the new token and restart")
 
-// tokenRefused ends Run with ErrTokenRefused (Run closes the session and
+// TokenRefused ends Run with ErrTokenRefused (Run closes the session and
 // the process exits, which also ends discordgo's reconnect loop: it reads
 // ShouldReconnectOnError unguarded, so that flag is not ours to change
 // while it runs); the outbox keeps everything. Both the courier and the
-// gateway's disconnect may find out: once is enough.
-func (b *Bot) tokenRefused(err error) {
+// gateway's disconnect may find out: once is enough. It is the runner's
+// Refused: the courier stops at a refused token and says so here.
+func (b *Bot) TokenRefused(err error) {
 	b.refused.Do(func() {
 		b.log.Error(ErrTokenRefused.Error(), "err", err)
 		b.endRun(ErrTokenRefused)

@@ -16,6 +16,7 @@ import (
 	"tessera/engine"
 	_ "tessera/engine/games"
 	"tessera/internal/wake"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -35,6 +36,8 @@ type world struct {
 	store   *watch.Store // the service's, so that waits wake on its writes
 	svc     *service.Service
 	opt     bot.Options
+	loops   runner.Config // the intervals of the loops beside the bot (zero: 20 ms)
+	stop    func()        // closes the loops beside the bot
 	ana, bo *discordgo.User
 	thread  string // the game's thread, once made
 	clock   *fakeClock
@@ -139,12 +142,6 @@ func (w *world) begin(t *testing.T, opt bot.Options, logger *slog.Logger) {
 	t.Helper()
 	srv := w.srv
 	opt.Token = "test-token"
-	if opt.RetryEvery == 0 {
-		opt.RetryEvery = 20 * time.Millisecond
-	}
-	if opt.TickEvery == 0 {
-		opt.TickEvery = 20 * time.Millisecond
-	}
 	opt.Configure = srv.Configure
 	opt.Logger = logger
 	opt.RateLimit = fakeLimit(srv)
@@ -185,7 +182,15 @@ func (w *world) launch(t *testing.T, token string) {
 		b.Session().ShouldReconnectOnError = false
 		b.Close()
 	})
+	w.stop = startLoops(t, b, w.svc, w.opt.Logger, w.loops)
 	w.bot = b
+}
+
+// close stops the world's bot as its process would: the loops beside it,
+// then the bot.
+func (w *world) close() {
+	w.stop()
+	w.bot.Close()
 }
 
 func (w *world) respond(t *testing.T, ib *fakediscord.InteractionBuilder) fakediscord.InteractionResponse {

@@ -17,8 +17,14 @@ const day = 24 * time.Hour
 // The clock tests tick the service themselves, right after moving the
 // fake clock, so that what a tick decides is known when the test looks:
 // the bot's own clock loop ticks once at start and then hourly by the wall
-// clock (clockTests), which the test never waits for.
-var clockTests = bot.Options{TickEvery: time.Hour}
+// clock (startClock), which the test never waits for.
+func startClock(t *testing.T) *world {
+	t.Helper()
+	w, logger := newWorld(t, bot.Options{})
+	w.loops.TickEvery = time.Hour
+	w.begin(t, bot.Options{}, logger)
+	return w
+}
 
 // tick runs one pass of the clocks and reminders now and fails unless it
 // changed want games and wrote want reminders between them.
@@ -45,7 +51,7 @@ func (w *world) gameStatus(t *testing.T) string {
 
 func TestMoveClockRunsOut(t *testing.T) {
 	t.Parallel()
-	w := start(t, clockTests)
+	w := startClock(t)
 	w.newGame(t, fakediscord.Str("clock", "3d"))
 	g, _ := w.store.Game(t.Context(), 1)
 	if g.Clock.Kind != "move" || g.Deadline.Sub(g.TurnStart) != 3*day {
@@ -72,7 +78,7 @@ func TestMoveClockRunsOut(t *testing.T) {
 
 func TestBankClock(t *testing.T) {
 	t.Parallel()
-	w := start(t, clockTests)
+	w := startClock(t)
 	w.newGame(t, fakediscord.Str("clock", "bank=2d,inc=1d,cap=3d"))
 	// alice uses 1d of her 2d bank and gains 1d: 2d left. bo uses 12h:
 	// 2d - 12h + 1d = 2d 12h. alice then uses 1d 12h: 2d - 1d12h + 1d = 1d 12h.
@@ -105,7 +111,7 @@ func TestBankClock(t *testing.T) {
 
 func TestRemindersOncePerDay(t *testing.T) {
 	t.Parallel()
-	w := start(t, clockTests)
+	w := startClock(t)
 	w.newGame(t)
 	w.srv.WaitDMs(t, w.ana.ID, 1, 0) // the turn notice
 	w.clock.Add(23 * time.Hour)
@@ -140,7 +146,7 @@ func TestRemindersOncePerDay(t *testing.T) {
 
 func TestVacationPausesTheClock(t *testing.T) {
 	t.Parallel()
-	w := start(t, clockTests)
+	w := startClock(t)
 	w.newGame(t, fakediscord.Str("clock", "3d"))
 	// An hour before her first reminder would be due (24h).
 	w.clock.Add(day - time.Hour)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"tessera/bot"
 	"tessera/bot/fakediscord"
 	"tessera/render"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -71,7 +73,7 @@ func TestCrashChild(t *testing.T) {
 		store = stallResign{st} // TestTournamentLeaveKilled
 	}
 	svc := service.New(store, cfg)
-	b, err := bot.New(svc, bot.Options{Token: "crash-test", RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour,
+	b, err := bot.New(svc, bot.Options{Token: "crash-test",
 		Configure: func(s *discordgo.Session) { s.Client = &http.Client{Transport: rewrite{base}} }})
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +83,7 @@ func TestCrashChild(t *testing.T) {
 	if err := b.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
+	startLoops(t, b, svc, slog.Default(), runner.Config{TickEvery: time.Hour})
 	os.Stdout.WriteString("READY\n")
 	// "drain" on stdin: answer DRAINED once every announcement owed is
 	// delivered, after which nothing more can arrive from this process.

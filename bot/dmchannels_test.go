@@ -27,7 +27,7 @@ func TestDMChannelOpenedOnce(t *testing.T) {
 		t.Fatalf("%d DM channels opened for 7 direct messages to 2 players, want 2", n)
 	}
 
-	w.bot.Close()
+	w.close()
 	w.launch(t, w.opt.Token)
 	w.moveFrom(t, w.thread, 2)
 	w.srv.WaitDMs(t, w.ana.ID, 5, patience)

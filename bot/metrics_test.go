@@ -94,7 +94,7 @@ func TestMetricsAndHealth(t *testing.T) {
 		t.Fatalf("/healthz: %d %+v", code, h)
 	}
 
-	w.bot.Close()
+	w.close()
 	w.store.Close()
 	if code, h := healthz(t, mux); code != 503 || h.Store == "ok" || h.Status != "unavailable" {
 		t.Fatalf("/healthz with the store closed: %d %+v", code, h)

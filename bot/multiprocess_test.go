@@ -28,6 +28,7 @@ import (
 	"tessera/bot"
 	"tessera/bot/fakediscord"
 	"tessera/render"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/postgres"
@@ -134,8 +135,8 @@ func TestMultiChild(t *testing.T) {
 	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger,
 		RetryBase: 50 * time.Millisecond, Courier: service.CourierConfig{Workers: 2, Lease: multiLease}})
 	b, err := bot.New(svc, bot.Options{Token: "multi-test", Logger: logger, Shards: shards,
-		RetryEvery: 100 * time.Millisecond, TickEvery: time.Hour, IdentifyWait: 100 * time.Millisecond,
-		RateLimit: multiRate(),
+		IdentifyWait: 100 * time.Millisecond,
+		RateLimit:    multiRate(),
 		Configure: func(s *discordgo.Session) {
 			var tr http.RoundTripper = rewrite{base}
 			if os.Getenv(multiSlowEnv) != "" {
@@ -149,6 +150,7 @@ func TestMultiChild(t *testing.T) {
 	if err := b.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
+	startLoops(t, b, svc, logger, runner.Config{RetryEvery: 100 * time.Millisecond, TickEvery: time.Hour})
 	os.Stdout.WriteString("READY\n")
 	time.Sleep(10 * time.Minute) // until the parent kills us
 }

@@ -17,6 +17,7 @@ import (
 	"tessera/bot/fakediscord"
 	"tessera/engine"
 	"tessera/render"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -67,7 +68,6 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger,
 		RetryBase: 20 * time.Millisecond, Courier: service.CourierConfig{Workers: service.MaxCourierWorkers}})
 	b, err := bot.New(svc, bot.Options{Token: "test-token", Logger: logger, Configure: srv.Configure,
-		RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour,
 		RateLimit: bot.RateLimit{Global: limits.Global, Window: limits.GlobalWindow}})
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +81,7 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 		b.Session().ShouldReconnectOnError = false
 		b.Close()
 	})
+	startLoops(t, b, svc, logger, runner.Config{TickEvery: time.Hour})
 
 	const want = games * posts
 	srv.WaitRequests(t, func(r fakediscord.Request) bool {

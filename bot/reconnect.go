@@ -123,7 +123,7 @@ func (b *Bot) reconnect(sh *shard, s *discordgo.Session) {
 		case err == nil || errors.Is(err, discordgo.ErrWSAlreadyOpen):
 			return
 		case errors.As(err, &ce) && ce.Code == 4004:
-			b.tokenRefused(err)
+			b.TokenRefused(err)
 			return
 		case errors.As(err, &ce) && (ce.Code == 4010 || ce.Code == 4011 || ce.Code == 4012):
 			// Discord: do not reconnect (invalid shard, sharding
@@ -186,7 +186,7 @@ func (b *Bot) onDisconnect(s *discordgo.Session, _ *discordgo.Disconnect) {
 	b.reconnMu.Unlock()
 	defer b.reconnects.Done()
 	if _, err := s.User("@me"); err != nil && classifyRefused(err) {
-		b.tokenRefused(err)
+		b.TokenRefused(err)
 		return
 	}
 	for _, sh := range b.shards {

@@ -141,14 +141,19 @@ func TestTokenReset(t *testing.T) {
 	w.newGame(t)
 	w.moveFrom(t, w.thread, 1)
 	// The bot runs as cmd/tessera runs it: Run returns only when it stops.
-	w.bot.Close()
+	w.close()
 	b, err := bot.New(w.svc, w.opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() }) // its reconnect loop ends with the fake's link
+	stop := startLoops(t, b, w.svc, w.opt.Logger, w.loops)
 	ran := make(chan error, 1)
-	go func() { ran <- b.Run(context.Background()) }()
+	go func() {
+		err := b.Run(context.Background())
+		stop() // as cmd/tessera stops the loops once the bot's Run returns
+		ran <- err
+	}()
 	w.srv.WaitIdentify(t, 2, patience)
 	w.bot = b
 	// The token is reset while a move's post is on its way.
@@ -499,14 +504,19 @@ func TestNewNeedsPermissions(t *testing.T) {
 func TestTokenResetIdle(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{}, fakediscord.WithToken("test-token"))
-	w.bot.Close()
+	w.close()
 	b, err := bot.New(w.svc, w.opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() }) // its reconnect loop ends with the fake's link
+	stop := startLoops(t, b, w.svc, w.opt.Logger, w.loops)
 	ran := make(chan error, 1)
-	go func() { ran <- b.Run(context.Background()) }()
+	go func() {
+		err := b.Run(context.Background())
+		stop() // as cmd/tessera stops the loops once the bot's Run returns
+		ran <- err
+	}()
 	w.srv.WaitIdentify(t, 2, patience)
 	w.srv.ResetToken("new-token")
 	select {

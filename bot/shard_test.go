@@ -173,6 +173,7 @@ func (w *world) process(t *testing.T, svc *service.Service, ids string, count in
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
+	startLoops(t, b, svc, w.opt.Logger, w.loops) // each process runs its own
 	return b
 }
 

@@ -70,7 +70,8 @@ func TestPruneHandled(t *testing.T) {
 	// just made is older than a cutoff only a second later: a cutoff a
 	// second ahead of the clock forgets it at the next pruning, without
 	// waiting a second of wall time.
-	w.begin(t, bot.Options{PruneEvery: 20 * time.Millisecond, KeepHandled: -time.Second}, logger)
+	w.loops.PruneEvery, w.loops.KeepHandled = 20*time.Millisecond, -time.Second
+	w.begin(t, bot.Options{}, logger)
 	sent := w.srv.Slash("new", fakediscord.Str("game", "elemental"), fakediscord.UserOpt("opponent", w.bo.ID)).By(w.ana).Send(t)
 	sent.Response(t)
 	if ok, err := w.store.Handled(t.Context(), sent.ID); err != nil || !ok {

@@ -13,6 +13,7 @@ import (
 
 	"tessera/bot/fakediscord"
 	"tessera/render"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -39,8 +40,7 @@ func TestButtonUpdateWithFileIsDeferred(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: Mention, Link: Link, Stamp: Stamp, Logger: logger})
-	b, err := New(svc, Options{Token: "test-token", NoGateway: true, Configure: srv.Configure, Logger: logger, DeferAfter: time.Minute,
-		RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour})
+	b, err := New(svc, Options{Token: "test-token", NoGateway: true, Configure: srv.Configure, Logger: logger, DeferAfter: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +50,9 @@ func TestButtonUpdateWithFileIsDeferred(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
+	loops := runner.Start(runner.Config{Service: svc, Sink: b.Sink(), Ready: b.Opened(), Refused: b.TokenRefused, Log: logger,
+		RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour}) // as cmd/tessera runs them beside the bot
+	t.Cleanup(loops.Close)
 
 	// The page with the button, as the bot posted it.
 	ch := srv.AddChannel(srv.GuildID, "history")

@@ -21,6 +21,7 @@ import (
 	"tessera/bot"
 	"tessera/bot/fakediscord"
 	"tessera/render"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -54,12 +55,6 @@ func openReplica(t *testing.T, srv *fakediscord.Server, svc *service.Service, op
 	t.Helper()
 	opt.Token = "test-token"
 	opt.NoGateway = true
-	if opt.RetryEvery == 0 {
-		opt.RetryEvery = 20 * time.Millisecond
-	}
-	if opt.TickEvery == 0 {
-		opt.TickEvery = 20 * time.Millisecond
-	}
 	opt.Configure = srv.Configure
 	opt.Logger = logger
 	opt.RateLimit = fakeLimit(srv)
@@ -73,6 +68,7 @@ func openReplica(t *testing.T, srv *fakediscord.Server, svc *service.Service, op
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
+	startLoops(t, b, svc, logger, runner.Config{})
 	key, err := bot.ParsePublicKey(srv.PublicKey())
 	if err != nil {
 		t.Fatal(err)

@@ -108,3 +108,24 @@ func TestHardPuzzleWithSeveralKnotsIsNotSolved(t *testing.T) {
 		t.Fatalf("choices for \"und\": %+v", ch)
 	}
 }
+
+// TestPuzzleWords: /puzzle's words are a game (one whose id is typed) and
+// a level, in either order, or written name=value; a level alone is the
+// one game's with puzzles (the service picks it).
+func TestPuzzleWords(t *testing.T) {
+	for _, c := range []struct {
+		words       []string
+		game, level string
+	}{
+		{nil, "", ""},
+		{[]string{"hard"}, "", "hard"},
+		{[]string{"Knotwork", "hard"}, "knotwork", "hard"},
+		{[]string{"easy", "knotwork"}, "knotwork", "easy"},
+		{[]string{"level=hard", "game=knotwork"}, "knotwork", "hard"},
+	} {
+		in, refused := syntaxes["puzzle"].read(nil, service.Request{}, "", c.words)
+		if refused != nil || in.String("game") != c.game || in.String("level") != c.level {
+			t.Errorf("%q: %v %v, want game %q level %q", c.words, in, refused, c.game, c.level)
+		}
+	}
+}

@@ -31,12 +31,26 @@ var syntaxes = map[string]syntax{
 	"move": {usage: "[#id] <move>", read: func(_ *Console, _ service.Request, ref string, args []string) (service.Args, *service.Reply) {
 		return service.Args{"game": ref, "notation": strings.Join(args, " ")}, nil
 	}},
-	"puzzle": {usage: "[easy|hard]", read: func(_ *Console, _ service.Request, _ string, args []string) (service.Args, *service.Reply) {
-		level := ""
-		if len(args) > 0 {
-			level = strings.TrimPrefix(strings.ToLower(args[0]), "level=")
+	"puzzle": {usage: "[game] [level]", read: func(_ *Console, _ service.Request, _ string, args []string) (service.Args, *service.Reply) {
+		// A word that names a game is the game (needed once two games
+		// have puzzles); the other is the level.
+		in := service.Args{"game": "", "level": ""}
+		for _, a := range args {
+			a = strings.ToLower(a)
+			switch {
+			case strings.HasPrefix(a, "game="):
+				in["game"] = strings.TrimPrefix(a, "game=")
+			case strings.HasPrefix(a, "level="):
+				in["level"] = strings.TrimPrefix(a, "level=")
+			default:
+				if id, ok := gameID(a); ok {
+					in["game"] = id
+				} else {
+					in["level"] = a
+				}
+			}
 		}
-		return service.Args{"level": level}, nil
+		return in, nil
 	}},
 	"rules": {usage: "<game>", read: func(_ *Console, _ service.Request, _ string, args []string) (service.Args, *service.Reply) {
 		if len(args) == 0 {

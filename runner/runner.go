@@ -6,8 +6,9 @@
 // process serving Discord, the web pages alone, or the console gets the
 // same loops from the same code, not from a copy in each transport.
 //
-// It imports the service and the courier, never a transport; the
-// transports and cmd/tessera start it (architecture_test.go).
+// It imports the service and the courier, never a transport; only
+// cmd/tessera starts it, beside whichever transports the configuration
+// enables, each of which gives it only its Sink (architecture_test.go).
 package runner
 
 import (
@@ -28,6 +29,10 @@ type Config struct {
 	// Sink runs no courier (the console delivers after each command).
 	Courier *delivery.Courier
 	Sink    delivery.Sink
+	// Ready, when not nil, holds the courier's first delivery until it is
+	// closed: the transport behind Sink is connected (the bot's Opened).
+	// The clock and the workers do not wait: they only fill the outbox.
+	Ready <-chan struct{}
 	// NoClock and NoWorkers leave those loops out (a transport that runs
 	// them itself, in step with what it prints: the console's AI).
 	NoClock, NoWorkers bool
@@ -137,6 +142,13 @@ func (r *Runner) courier() {
 		case <-cut:
 		}
 	}()
+	if r.cfg.Ready != nil {
+		select {
+		case <-r.cfg.Ready:
+		case <-r.stop:
+			return
+		}
+	}
 	t := time.NewTicker(r.cfg.RetryEvery)
 	defer t.Stop()
 	for {

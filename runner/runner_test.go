@@ -138,3 +138,33 @@ func TestRefusedTokenStopsTheCourier(t *testing.T) {
 		t.Fatalf("the outbox after a refusal: %d, %v", len(n), err)
 	}
 }
+
+// TestCourierWaitsForReady: the courier delivers nothing before its
+// transport is connected (Ready, the bot's Opened), and what waited then
+// goes out without another wake.
+func TestCourierWaitsForReady(t *testing.T) {
+	svc := newService(t)
+	s := &sink{posted: make(chan string, 100)}
+	ready := make(chan struct{})
+	r := runner.Start(runner.Config{Service: svc, Sink: s, Ready: ready, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true})
+	defer r.Close()
+	startGame(t, svc)
+	s.mu.Lock()
+	early := len(s.posts)
+	s.mu.Unlock()
+	if early != 0 {
+		t.Fatalf("%d posts before the transport was ready", early)
+	}
+	close(ready)
+	if text := <-s.posted; text == "" {
+		t.Fatal("an empty post")
+	}
+}
+
+// TestCloseBeforeReady: a runner whose transport never connected closes
+// at once.
+func TestCloseBeforeReady(t *testing.T) {
+	svc := newService(t)
+	r := runner.Start(runner.Config{Service: svc, Sink: &sink{posted: make(chan string, 1)}, Ready: make(chan struct{}), NoWorkers: true})
+	r.Close()
+}

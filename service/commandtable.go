@@ -24,10 +24,7 @@ func commands() []Command {
 			{Type: StringOption, Name: "notation", Description: "Your move, e.g. d5 RGBY; start typing to see the legal moves", Required: true, Complete: completeMove, MaxLength: 200},
 			gameRef,
 		}},
-		{Name: "puzzle", Description: "Play a Knotwork puzzle alone: fit all 25 tiles into 5x5 (easy) or make one knot (hard)", InServer: true, MakesThread: true, Public: true, Run: runPuzzle, Options: []Option{
-			{Type: StringOption, Name: "level", Description: "easy (fit all 25 tiles) or hard (one single knot); default easy", Choices: []Choice{
-				{Name: "easy", Value: "easy"}, {Name: "hard", Value: "hard"}}},
-		}},
+		puzzleCommand(), // puzzle.go: worded from the games that have puzzles
 		{Name: "hint", Description: "A tile of a solution from your puzzle's position (only you see it)", Run: onGame((*Service).Hint), Options: []Option{gameRef}},
 		{Name: "hand", Description: "See your hand (only you see it)", Run: onGame((*Service).Hand), Options: []Option{gameRef}},
 		{Name: "board", Description: "Show a game's board again", Public: true, Run: onGame((*Service).Board), Options: []Option{gameRef}},
@@ -105,7 +102,7 @@ func runMove(s *Service, req Request, in Args) (Reply, error) {
 }
 
 func runPuzzle(s *Service, req Request, in Args) (Reply, error) {
-	return s.Puzzle(req, in.String("level"))
+	return s.Puzzle(req, PuzzleRequest{Game: in.String("game"), Level: in.String("level")})
 }
 
 func runGames(s *Service, req Request, _ Args) (Reply, error) { return s.Games(req) }

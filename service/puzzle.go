@@ -4,12 +4,15 @@ package service
 // start at once, have no clock, no turn notices and no reminders (there
 // is nobody else to wait for), are never open challenges, and may offer
 // a hint: one move of a solution that extends the position. What a
-// puzzle is (its option, its levels, its hint) is the game's
-// registration's (engine.Puzzle); this file only answers the commands.
+// puzzle is (its option, its levels, its hint) and which games have one
+// are the games' registrations' (engine.Puzzle, engine.Puzzles); this
+// file only answers the commands, and puzzleCommand words /puzzle from
+// them, so that a game that adds puzzles needs nothing here.
 
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"tessera"
 	"tessera/engine"
@@ -19,23 +22,42 @@ import (
 // challenge nobody joined yet has one player too, but is not alone).
 func solo(g *tessera.Game) bool { return g.Setup.Players == 1 }
 
-// puzzleGame is the game the /puzzle command starts.
-const puzzleGame = "knotwork"
-
 // puzzleOf is the puzzle registration of a game, or nil.
 func puzzleOf(gameID string) *engine.Puzzle {
 	g, _ := engine.Lookup(gameID)
 	return g.Puzzle
 }
 
-// Puzzle starts a Knotwork puzzle (level easy or hard; "" is easy) for
+// PuzzleRequest is /puzzle's: which game's puzzle ("": the one game that
+// has puzzles, when there is one) and its level ("": the game's first).
+type PuzzleRequest struct {
+	Game, Level string
+}
+
+// Puzzle starts a puzzle of a game that has them (engine.Puzzles) for
 // the caller alone, at once.
-func (s *Service) Puzzle(req Request, level string) (Reply, error) {
-	p := puzzleOf(puzzleGame)
-	if p == nil { // a build without Knotwork
+func (s *Service) Puzzle(req Request, r PuzzleRequest) (Reply, error) {
+	games := engine.Puzzles()
+	if len(games) == 0 { // a build without a game that has puzzles
 		return Reply{}, errorf(tessera.EINVALID, "There are no puzzles here.")
 	}
-	level = strings.ToLower(strings.TrimSpace(level))
+	names := make([]string, len(games))
+	for i, g := range games {
+		names[i] = g.ID
+	}
+	id := strings.ToLower(strings.TrimSpace(r.Game))
+	switch g, ok := engine.Lookup(id); {
+	case id == "" && len(games) == 1:
+		id = games[0].ID
+	case id == "":
+		return Reply{}, errorf(tessera.EINVALID, "Which game's puzzle? Choose %s.", joinOr(names))
+	case !ok || g.Puzzle == nil:
+		return Reply{}, errorf(tessera.EINVALID, "%q has no puzzles: choose %s.", clipTo(r.Game, 20), joinOr(names))
+	default:
+		id = g.ID
+	}
+	p := puzzleOf(id)
+	level := strings.ToLower(strings.TrimSpace(r.Level))
 	if level == "" {
 		level = p.Levels[0].Name
 	}
@@ -46,7 +68,15 @@ func (s *Service) Puzzle(req Request, level string) (Reply, error) {
 		}
 		return Reply{}, errorf(tessera.EINVALID, "There is no %q puzzle: choose %s.", clipTo(level, 20), strings.Join(choices, " or "))
 	}
-	return s.NewOpen(req, NewGameRequest{Game: puzzleGame, Seats: 1, Options: p.Option + "=" + level})
+	return s.NewOpen(req, NewGameRequest{Game: id, Seats: 1, Options: p.Option + "=" + level})
+}
+
+// joinOr is "a", "a or b", "a, b or c".
+func joinOr(words []string) string {
+	if n := len(words); n > 1 {
+		return strings.Join(words[:n-1], ", ") + " or " + words[n-1]
+	}
+	return strings.Join(words, "")
 }
 
 // Hint shows the caller, privately, one move of a solution that extends
@@ -122,3 +152,68 @@ func vsText(g *tessera.Game, userID string) string {
 	}
 	return gameName(g.Setup.Game) + " vs " + joinAnd(opp)
 }
+
+// puzzleCommand is /puzzle, worded from the games that have puzzles
+// (engine.Puzzles), so that a game that adds puzzles reaches every
+// transport without a change here: its level: choices are their levels,
+// and it gets a game: option once two games have puzzles (with one, the
+// command names it and its levels' goals).
+func puzzleCommand() Command { return puzzleCommandOf(engine.Puzzles()) }
+
+// puzzleCommandOf is /puzzle for these games with puzzles.
+func puzzleCommandOf(games []engine.Game) Command {
+	c := Command{Name: "puzzle", InServer: true, MakesThread: true, Public: true, Run: runPuzzle}
+	var levels []Choice
+	seen := map[string]bool{}
+	for _, g := range games {
+		for _, l := range g.Puzzle.Levels {
+			if !seen[l.Name] {
+				seen[l.Name] = true
+				levels = append(levels, Choice{Name: l.Name, Value: l.Name})
+			}
+		}
+	}
+	level := Option{Type: StringOption, Name: "level", Choices: levels,
+		Description: "How hard: each game's levels are in /rules; default the game's first"}
+	switch len(games) {
+	case 0: // a build without a game that has puzzles: Puzzle says so
+		c.Description, c.Options = "Play a puzzle alone (no game here has puzzles)", []Option{level}
+		return c
+	case 1:
+		g, p := games[0], games[0].Puzzle
+		goals := make([]string, len(p.Levels))
+		names := make([]string, len(p.Levels))
+		for i, l := range p.Levels {
+			goals[i] = fmt.Sprintf("%s (%s)", l.Goal, l.Name)
+			names[i] = fmt.Sprintf("%s (%s)", l.Name, l.Goal)
+		}
+		c.Description = fitDescription(fmt.Sprintf("Play a %s puzzle alone: %s", g.Name, joinOr(goals)),
+			fmt.Sprintf("Play a %s puzzle alone (see /rules)", g.Name))
+		level.Description = fitDescription(joinOr(names)+"; default "+p.Levels[0].Name, level.Description)
+		c.Options = []Option{level}
+		return c
+	}
+	choices := make([]Choice, len(games))
+	names := make([]string, len(games))
+	for i, g := range games {
+		choices[i], names[i] = Choice{Name: g.Name, Value: g.ID}, g.Name
+	}
+	c.Description = fitDescription("Play a puzzle alone: "+joinOr(names), "Play a puzzle alone (see /rules)")
+	c.Options = []Option{
+		{Type: StringOption, Name: "game", Description: "Which game's puzzle", Required: true, Choices: choices},
+		level,
+	}
+	return c
+}
+
+// fitDescription is text when it fits a command's or an option's
+// description on Discord (100 characters), else the shorter words.
+func fitDescription(text, shorter string) string {
+	if utf8.RuneCountInString(text) <= maxDescription {
+		return text
+	}
+	return clipTo(shorter, maxDescription)
+}
+
+// maxDescription is the longest description Discord takes.
+const maxDescription = 100

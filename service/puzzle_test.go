@@ -15,8 +15,8 @@ import (
 // long its player thinks.
 func TestPuzzleAlone(t *testing.T) {
 	h := newHarnessClock(t, "3d")
-	h.refused(tessera.EINVALID, "no \"medium\" puzzle")(h.svc.Puzzle(h.req(ana), "medium"))
-	r := h.ok(h.svc.Puzzle(h.req(ana), "HARD"))
+	h.refused(tessera.EINVALID, "no \"medium\" puzzle")(h.svc.Puzzle(h.req(ana), service.PuzzleRequest{Level: "medium"}))
+	r := h.ok(h.svc.Puzzle(h.req(ana), service.PuzzleRequest{Level: "HARD"}))
 	if !strings.Contains(r.Text, "**Knotwork**, game #1, for Ana alone, begins in its own thread.") || len(r.Buttons) != 0 || len(r.Mentions) != 0 {
 		t.Fatalf("/puzzle: %q %+v", r.Text, r)
 	}
@@ -62,7 +62,7 @@ func TestHintOnlyForPuzzles(t *testing.T) {
 	h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "knotwork", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 	h.ok(h.svc.Click(h.req(bo), "accept:2"))
 	h.refused(tessera.EINVALID, "Hints are for puzzles played alone")(h.svc.Hint(h.req(ana), "2"))
-	h.ok(h.svc.Puzzle(h.req(cy), ""))
+	h.ok(h.svc.Puzzle(h.req(cy), service.PuzzleRequest{}))
 	if g := h.game(3); g.Setup.Options["puzzle"] != "easy" {
 		t.Fatalf("default level: %+v", g.Setup.Options)
 	}

@@ -32,11 +32,11 @@ type crashingTx struct {
 	s *crashingStore
 }
 
-func (t crashingTx) CreateGame(ctx context.Context, g *tessera.Game) error {
+func (t crashingTx) CreateGame(ctx context.Context, g *tessera.Game, change func(*tessera.Game) error) error {
 	if t.s.armed.Load() && t.s.creates.Add(1) == t.s.at {
 		return errCrash
 	}
-	return t.Tx.CreateGame(ctx, g)
+	return t.Tx.CreateGame(ctx, g, change)
 }
 
 func (s *crashingStore) Update(ctx context.Context, id, version uint64, interactionID string, change func(*tessera.Game, storage.Tx) error) (*tessera.Game, error) {

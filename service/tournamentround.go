@@ -208,18 +208,9 @@ func (s *Service) makeGame(ctx context.Context, tx storage.Tx, e *tessera.Event,
 	g := &tessera.Game{Status: tessera.StatusChallenge, Setup: engine.Setup{Game: e.Game, Players: len(players), Options: opts},
 		Players: players, GuildID: e.GuildID, ChannelID: e.ChannelID, Created: now, Updated: now, Clock: e.Clock,
 		NoThread: s.cfg.NoThreads, Unrated: !e.Rated, Event: e.ID, EventRound: r, EventTable: t, EventName: e.Pairing.Name}
-	if err := tx.CreateGame(ctx, g); err != nil {
-		return err
-	}
-	if err := s.begin(ctx, tx, g, now); err != nil {
-		return err
-	}
-	if err := tx.ModifyGame(ctx, g.ID, func(stored *tessera.Game) error {
-		v := stored.Version
-		*stored = *g
-		stored.Version = v
-		return nil
-	}); err != nil {
+	// One write: the game begins (its announcements need its id) before
+	// it is stored.
+	if err := tx.CreateGame(ctx, g, func(g *tessera.Game) error { return s.begin(ctx, tx, g, now) }); err != nil {
 		return err
 	}
 	for len(e.Games[r]) <= t {

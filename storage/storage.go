@@ -410,8 +410,12 @@ type EventsTx interface {
 	PutEvent(ctx context.Context, e *tessera.Event) error
 	// CreateGame stores a new game, giving it the next game id and Version
 	// 1 as Games.Create does, in this transaction (rolled back with it:
-	// the id is given again).
-	CreateGame(ctx context.Context, g *tessera.Game) error
+	// the id is given again). As in Games.CreateWith, change (when not
+	// nil) is called once g has its id and before g is written, so that a
+	// game that begins as it is made (a tournament's) is written once; an
+	// error from change is returned, g is not written, and the transaction
+	// must fail with it.
+	CreateGame(ctx context.Context, g *tessera.Game, change func(g *tessera.Game) error) error
 }
 
 // Backuper is a Store that can write a consistent copy of itself while

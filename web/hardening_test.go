@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tessera/service"
 )
 
 // TestSlowBodyIsCutOff: a client that sends a request's body slowly (the
@@ -151,7 +153,7 @@ func TestLiveStreamsCappedPerClient(t *testing.T) {
 // version is refused, since nothing would tell its resending apart.
 func TestResentFormPlaysOnce(t *testing.T) {
 	s := newSite(t)
-	if _, err := s.svc.Puzzle(s.req(ana), "easy"); err != nil { // one player: the same seat moves again
+	if _, err := s.svc.Puzzle(s.req(ana), service.PuzzleRequest{Level: "easy"}); err != nil { // one player: the same seat moves again
 		t.Fatal(err)
 	}
 	g := s.game(1)

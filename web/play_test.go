@@ -245,7 +245,7 @@ func TestPrivateLinks(t *testing.T) {
 // move, undo is one of the page's buttons.
 func TestPuzzleFromThePage(t *testing.T) {
 	s := newSite(t)
-	if _, err := s.svc.Puzzle(s.req(ana), "easy"); err != nil {
+	if _, err := s.svc.Puzzle(s.req(ana), service.PuzzleRequest{Level: "easy"}); err != nil {
 		t.Fatal(err)
 	}
 	g := s.game(1)

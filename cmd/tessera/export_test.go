@@ -13,6 +13,7 @@ import (
 	"tessera/bot"
 	"tessera/bot/fakediscord"
 	"tessera/render"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
@@ -33,7 +34,7 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 	st := watch.New(file) // the cleanup's wait wakes on its writes
 	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
 		Logger: slog.New(slog.DiscardHandler), RetryBase: 20 * time.Millisecond})
-	b, err := bot.New(svc, bot.Options{Token: "t", Configure: srv.Configure, Logger: slog.New(slog.DiscardHandler), RetryEvery: 20 * time.Millisecond})
+	b, err := bot.New(svc, bot.Options{Token: "t", Configure: srv.Configure, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,6 +43,9 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 	if err := b.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
+	loopsCfg := loopsConfig(svc, slog.New(slog.DiscardHandler), b)
+	loopsCfg.RetryEvery = 20 * time.Millisecond
+	loops := runner.Start(loopsCfg)
 	t.Cleanup(func() {
 		// Everything owed is delivered before the bot stops (a post cut
 		// off by the stop would be a violation of the fake's rules); the
@@ -52,6 +56,7 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 			n, err := st.Outbox(ctx)
 			return err == nil && n == 0
 		})
+		loops.Close()
 		b.Close()
 		st.Close()
 	})

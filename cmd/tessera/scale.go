@@ -360,7 +360,7 @@ func (f *scaleFiller) write(ctx context.Context, batch []scaleRow) error {
 			if i == 0 {
 				continue // CreateWith writes it after this function
 			}
-			if err := tx.CreateGame(ctx, r.game); err != nil {
+			if err := tx.CreateGame(ctx, r.game, nil); err != nil {
 				return err
 			}
 			if r.game.ID != want+uint64(i) {

@@ -13,7 +13,6 @@ import (
 	"tessera/bot"
 	"tessera/console"
 	"tessera/metrics"
-	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/database"
@@ -166,11 +165,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		if web.pages != nil {
 			fmt.Fprintf(stdout, "Game pages at %s (each game's address is printed when it starts).\n", web.url)
 		}
-		// The clocks run here too (runner/): a game's deadline passes, a
-		// challenge expires, while the console waits for a line. The
-		// console delivers and plays the computer itself, after each
-		// command, so that its output keeps the order of play.
-		loops := runner.Start(runner.Config{Service: svc, NoWorkers: true, Log: log})
+		loops := startLoops(svc, log, nil)
 		defer loops.Close()
 		if err := console.New(svc, stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
@@ -202,7 +197,10 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 1
 	}
 	web.serve(reg, pages, closePages)
-	if err := b.Run(ctx); err != nil && ctx.Err() == nil {
+	loops := startLoops(svc, log, b)
+	err = b.Run(ctx)
+	loops.Close()
+	if err != nil && ctx.Err() == nil {
 		if !errors.Is(err, bot.ErrTokenRefused) { // the bot already said what to do
 			log.Error("bot stopped", "err", err)
 		}

@@ -157,12 +157,17 @@ func (t *Tx) PutEvent(ctx context.Context, e *tessera.Event) error {
 }
 
 // CreateGame stores a new game with the next game id, in the
-// transaction.
-func (t *Tx) CreateGame(ctx context.Context, g *tessera.Game) error {
+// transaction, after change (when not nil) has seen it with its id.
+func (t *Tx) CreateGame(ctx context.Context, g *tessera.Game, change func(g *tessera.Game) error) error {
 	id, err := t.nextGameID(ctx)
 	if err != nil {
 		return t.s.fail(err)
 	}
 	g.ID, g.Version = id, 1
+	if change != nil {
+		if err := change(g); err != nil {
+			return err
+		}
+	}
 	return t.s.fail(t.putGame(ctx, g, nil))
 }

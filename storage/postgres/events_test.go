@@ -44,7 +44,7 @@ func TestKilledWhilePairing(t *testing.T) {
 			for i := range 2 {
 				g := storagetest.NewGame()
 				g.Event, g.EventTable = e.ID, i
-				if err := tx.CreateGame(t.Context(), g); err != nil {
+				if err := tx.CreateGame(t.Context(), g, nil); err != nil {
 					return err
 				}
 				made = append(made, g.ID)

@@ -118,7 +118,7 @@ func Fill(t *testing.T, s storage.Store) {
 	if _, err := s.UpdateEvent(t.Context(), running.ID, 1, "", func(e *tessera.Event, tx storage.Tx) error {
 		g := NewGame()
 		g.GuildID, g.Event = "g2", e.ID
-		if err := tx.CreateGame(t.Context(), g); err != nil {
+		if err := tx.CreateGame(t.Context(), g, nil); err != nil {
 			return err
 		}
 		e.Status = tessera.EventRunning

@@ -80,7 +80,7 @@ func pairRound(t *testing.T, e *tessera.Event, tx storage.Tx) error {
 		g := NewGame()
 		g.Players = []tessera.Player{{ID: table.Seats[0]}, {ID: table.Seats[1]}}
 		g.Event, g.EventRound, g.EventTable = e.ID, r, i
-		if err := tx.CreateGame(t.Context(), g); err != nil {
+		if err := tx.CreateGame(t.Context(), g, nil); err != nil {
 			return err
 		}
 		e.Games[r][i] = g.ID
@@ -144,7 +144,7 @@ func testEvents(t *testing.T, open func(t *testing.T) storage.Store) {
 		// The service refused the change halfway (and had made a game).
 		{"change fails", 2, "i4", func(e *tessera.Event, tx storage.Tx) error {
 			e.Status = tessera.EventCancelled
-			if err := tx.CreateGame(t.Context(), NewGame()); err != nil {
+			if err := tx.CreateGame(t.Context(), NewGame(), nil); err != nil {
 				return err
 			}
 			return errBoom
@@ -434,7 +434,7 @@ func sharedResultsAllKept(t *testing.T, a, b storage.Store) {
 			round.Tables = append(round.Tables, tournament.Table{Seats: []string{fmt.Sprint("p", 2*i), fmt.Sprint("p", 2*i+1)}})
 			g := NewGame()
 			g.Event, g.EventTable = e.ID, i
-			if err := tx.CreateGame(t.Context(), g); err != nil {
+			if err := tx.CreateGame(t.Context(), g, nil); err != nil {
 				return err
 			}
 			e.Games[0] = append(e.Games[0], g.ID)

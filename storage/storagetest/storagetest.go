@@ -69,6 +69,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"GuildEvents", testGuildEvents},
 		{"EventsDue", testEventsDue},
 		{"EventRoundInGameTx", testEventRoundInGameTx},
+		{"TxCreateGameWithChange", testTxCreateGame}, // creategame.go
 		{"PutEventStale", testPutEventStale},
 		{"RacingRoundPairedOnce", testRacingRoundPairedOnce},
 		{"EventResultsAllKept", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedResultsAllKept(t, s, s) }},
