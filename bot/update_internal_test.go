@@ -38,7 +38,7 @@ func TestButtonUpdateWithFileIsDeferred(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: Mention, Link: Link, Stamp: Stamp, Logger: logger})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Logger: logger})
 	b, err := New(svc, Options{Token: "test-token", NoGateway: true, Configure: srv.Configure, Logger: logger, DeferAfter: time.Minute,
 		RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour})
 	if err != nil {

@@ -42,6 +42,7 @@ func recording(ctx context.Context) context.Context { return context.WithoutCanc
 func (s *Courier) Deliver(ctx context.Context, sink Sink) (int, error) {
 	s.deliverMu.Lock()
 	defer s.deliverMu.Unlock()
+	sink = present(sink) // the service's tokens become the transport's words
 	// A round claims a few games per worker: enough to keep them busy,
 	// few enough that a slow game does not hold many others' leases.
 	max := max(16, 4*s.cfg.Courier.EffectiveWorkers())
@@ -143,7 +144,7 @@ const starterPoll = 25 * time.Millisecond
 // its thread starts from it; it gives up after the transport's wait (the
 // answer may never have been posted) and returns the game as last read.
 func (s *Courier) awaitStarter(ctx context.Context, sink Sink, g *tessera.Game) *tessera.Game {
-	r, ok := sink.(StarterRecorder)
+	r, ok := unwrap(sink).(StarterRecorder)
 	// A tournament's game has no challenge message: its thread starts on
 	// its own in the event's channel, at once.
 	if !ok || g.ThreadID != "" || g.NoThread || g.InDMs || g.MessageID != "" || g.MessageChannel != "" || g.Event != 0 {

@@ -72,11 +72,11 @@ func (s *Service) ServerSettings(req Request, web string) (Reply, error) {
 	}
 	switch {
 	case !s.WebOn():
-		return Reply{Text: fmt.Sprintf("Game pages of %s: %s (this bot has no pages set up, so there are none either way).", s.cfg.Wording.Server, onOff(!g.WebOff)), Ephemeral: true}, nil
+		return Reply{Text: fmt.Sprintf("Game pages of %s: %s (this bot has no pages set up, so there are none either way).", neutralWording.Server, onOff(!g.WebOff)), Ephemeral: true}, nil
 	case g.WebOff:
-		return Reply{Text: fmt.Sprintf("Game pages of %s: off. Posts carry no link, and the pages and every private link answer \"not found\" until /settings web:on.", s.cfg.Wording.Server), Ephemeral: true}, nil
+		return Reply{Text: fmt.Sprintf("Game pages of %s: off. Posts carry no link, and the pages and every private link answer \"not found\" until /settings web:on.", neutralWording.Server), Ephemeral: true}, nil
 	}
-	return Reply{Text: fmt.Sprintf("Game pages of %s: on. Game posts carry a link to their page, and /link gives players their private link.", s.cfg.Wording.Server), Ephemeral: true}, nil
+	return Reply{Text: fmt.Sprintf("Game pages of %s: on. Game posts carry a link to their page, and /link gives players their private link.", neutralWording.Server), Ephemeral: true}, nil
 }
 
 // onOff is "on" or "off".

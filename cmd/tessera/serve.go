@@ -149,7 +149,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 			next := *seed
 			sc.Seed = func() uint64 { next++; return next - 1 }
 		}
-		sc.Logger, sc.Link, sc.Wording = log, console.Link, console.Wording
+		sc.Logger = log
 		sc.Web, sc.Meter = webCfg, reg
 		svc := service.New(store, sc)
 		pages, closePages, err := web.newPages(svc, store, reg, log)
@@ -179,7 +179,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 0
 	}
 	sc := cfg.serviceConfig()
-	sc.Logger, sc.Mention, sc.Link, sc.Stamp = log, bot.Mention, bot.Link, bot.Stamp
+	sc.Logger = log
 	sc.Web, sc.Meter = webCfg, reg
 	svc := service.New(store, sc)
 	opt := bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText, Shards: cfg.shards,
