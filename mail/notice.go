@@ -106,13 +106,18 @@ func (c *Composer) domain() string {
 	return "localhost"
 }
 
-// Subject names the game, the opponent and the move number.
-func (n *Notice) Subject() string {
-	s := fmt.Sprintf("Your move in %s against %s (move %d)", clean(n.GameName, maxHeaderText), clean(n.Opponent, maxHeaderText), n.Move)
-	if n.Reminder > 0 {
-		s = "Reminder: " + s
-	}
-	return s
+// Subject names the game and the opponent, and is the same for every
+// mail of the game to its player (GameSubject): Gmail threads only mails
+// whose subjects match as well as their References, so a subject naming
+// the move number would start a new conversation at every move. The move
+// number, and whether this is a reminder, open the body instead, which
+// the inbox's preview line shows.
+func (n *Notice) Subject() string { return GameSubject(n.GameName, n.Opponent) }
+
+// GameSubject is the subject of every mail of a game to one player
+// (notices, reminders, answers, its end): "Glorieta #12 against Bob".
+func GameSubject(game, opponent string) string {
+	return fmt.Sprintf("%s against %s", clean(game, maxHeaderText), clean(opponent, maxHeaderText))
 }
 
 // Compose returns the notice as a complete message (CRLF line ends):
@@ -259,13 +264,11 @@ func (n *Notice) view(link, cid string) noticeView {
 
 func plainNotice(v noticeView) string {
 	var b strings.Builder
-	if v.Name != "" {
-		fmt.Fprintf(&b, "Hello %s,\n\n", v.Name)
-	}
 	if v.Reminder > 0 {
-		b.WriteString("A reminder: ")
+		fmt.Fprintf(&b, "Reminder: your move (move %d) in %s against %s.\n\n", v.Move, v.Game, v.Opponent)
+	} else {
+		fmt.Fprintf(&b, "Your move (move %d) in %s against %s.\n\n", v.Move, v.Game, v.Opponent)
 	}
-	fmt.Fprintf(&b, "it is your move (move %d) in %s against %s.\n\n", v.Move, v.Game, v.Opponent)
 	if v.LastMove != "" {
 		fmt.Fprintf(&b, "Last move: %s\n", v.LastMove)
 	}
@@ -302,8 +305,8 @@ func exampleMove(v noticeView) string {
 var htmlNotice = template.Must(template.New("notice").Funcs(template.FuncMap{"example": exampleMove}).Parse(`<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{.Game}}</title></head>
 <body style="font-family: sans-serif">
+<p>{{if .Reminder}}Reminder: your{{else}}Your{{end}} move (move {{.Move}}) in <b>{{.Game}}</b> against {{.Opponent}}.</p>
 {{if .Name}}<p>Hello {{.Name}},</p>{{end}}
-<p>{{if .Reminder}}A reminder: {{end}}it is your move (move {{.Move}}) in <b>{{.Game}}</b> against {{.Opponent}}.</p>
 {{if .Board}}<p><img src="cid:{{.CID}}" alt="The board of {{.Game}}" style="max-width: 100%"></p>{{end}}
 <table>
 {{if .LastMove}}<tr><th align="left">Last move</th><td>{{.LastMove}}</td></tr>{{end}}

@@ -28,6 +28,9 @@ type Config struct {
 	// Sink runs no courier (the console delivers after each command).
 	Courier *delivery.Courier
 	Sink    delivery.Sink
+	// Letterbox, when set, is where the courier also sends what players
+	// chose to get by mail (package mailer).
+	Letterbox delivery.Letterbox
 	// NoClock and NoWorkers leave those loops out (a transport that runs
 	// them itself, in step with what it prints: the console's AI).
 	NoClock, NoWorkers bool
@@ -92,6 +95,9 @@ func Start(cfg Config) *Runner {
 		if cfg.Courier == nil {
 			cfg.Courier = delivery.New(cfg.Service, cfg.Service.Store())
 			r.cfg.Courier = cfg.Courier
+		}
+		if cfg.Letterbox != nil {
+			cfg.Courier.WithLetterbox(cfg.Letterbox)
 		}
 		r.loops.Add(1)
 		go r.courier()

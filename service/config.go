@@ -79,6 +79,10 @@ type Config struct {
 	// Web is the companion pages: their public address and the key that
 	// signs their addresses and the players' links (weblink.go).
 	Web WebConfig
+	// Mail says that a mail transport is wired (mail.relay is set): the
+	// players may link an address (/settings email:) and choose notices
+	// by mail.
+	Mail bool
 	// Meter receives the moves and the computer's thinking, for the
 	// operators' metrics (meter.go; nil: none).
 	Meter Meter

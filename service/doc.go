@@ -22,7 +22,8 @@
 //     board, games, rules), open.go (open challenges), puzzle.go (puzzles
 //     and hints), rematch.go, history.go, export.go, replay.go and
 //     replaylimit.go (/replay's GIF), leaderboard.go, profile.go,
-//     vacation.go, settings.go, abort.go, plaintext.go (moves typed as
+//     vacation.go, settings.go and email.go (a player's mail address,
+//     linked by a mailed code, unlinked by a bounce), abort.go, plaintext.go (moves typed as
 //     plain messages), buttons.go (button ids), autocomplete.go.
 //   - A game's position: position.go (a record replayed into its position,
 //     cached), lookup.go (which game a command means, and who may see it),
