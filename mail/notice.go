@@ -37,6 +37,9 @@ type Notice struct {
 	Clock    string  // e.g. "2 days 4 hours left"
 	LastMove string  // the opponent's last move in words
 	Hand     string  // the player's hand, in words
+	// Note is the service's own words about the turn (who waits, the time
+	// left, the status), a few lines shown before the scores.
+	Note string
 
 	Link      string     // the private web link ("" when the pages are off)
 	GoodMoves []GoodMove // a few good legal moves, best first
@@ -77,6 +80,7 @@ const (
 	maxHeaderText = 120 // runes of a name or the subject's parts
 	maxBodyText   = 2000
 	maxGoodMoves  = 5
+	maxNoteLines  = 12
 )
 
 // ThreadID is the Message-ID that every mail of one game refers to (its
@@ -237,6 +241,7 @@ type noticeView struct {
 	Scores               []Score
 	Clock, LastMove      string
 	Hand                 string
+	Note                 []string
 	Link                 template.URL // checked by checkURL: http(s) only
 	LinkText             string
 	GoodMoves            []GoodMove
@@ -249,6 +254,14 @@ func (n *Notice) view(link, cid string) noticeView {
 		Move: n.Move, Reminder: n.Reminder, Board: len(n.Board) > 0, CID: cid,
 		Clock: clean(n.Clock, maxBodyText), LastMove: clean(n.LastMove, maxBodyText), Hand: clean(n.Hand, maxBodyText),
 		Link: template.URL(link), LinkText: link, ReplyTo: n.ReplyTo,
+	}
+	for i, line := range strings.Split(n.Note, "\n") {
+		if i == maxNoteLines {
+			break
+		}
+		if line = clean(line, maxBodyText); strings.TrimSpace(line) != "" {
+			v.Note = append(v.Note, line)
+		}
 	}
 	for _, s := range n.Scores {
 		v.Scores = append(v.Scores, Score{Name: clean(s.Name, maxHeaderText), Points: s.Points})
@@ -268,6 +281,12 @@ func plainNotice(v noticeView) string {
 		fmt.Fprintf(&b, "Reminder: your move (move %d) in %s against %s.\n\n", v.Move, v.Game, v.Opponent)
 	} else {
 		fmt.Fprintf(&b, "Your move (move %d) in %s against %s.\n\n", v.Move, v.Game, v.Opponent)
+	}
+	for _, line := range v.Note {
+		b.WriteString(line + "\n")
+	}
+	if len(v.Note) > 0 {
+		b.WriteString("\n")
 	}
 	if v.LastMove != "" {
 		fmt.Fprintf(&b, "Last move: %s\n", v.LastMove)
@@ -307,6 +326,7 @@ var htmlNotice = template.Must(template.New("notice").Funcs(template.FuncMap{"ex
 <body style="font-family: sans-serif">
 <p>{{if .Reminder}}Reminder: your{{else}}Your{{end}} move (move {{.Move}}) in <b>{{.Game}}</b> against {{.Opponent}}.</p>
 {{if .Name}}<p>Hello {{.Name}},</p>{{end}}
+{{range .Note}}<p>{{.}}</p>{{end}}
 {{if .Board}}<p><img src="cid:{{.CID}}" alt="The board of {{.Game}}" style="max-width: 100%"></p>{{end}}
 <table>
 {{if .LastMove}}<tr><th align="left">Last move</th><td>{{.LastMove}}</td></tr>{{end}}
