@@ -24,6 +24,10 @@ import (
 
 // Options configure a Bot.
 type Options struct {
+	// Letterbox, when set, is where the courier also sends what players
+	// chose to get by mail (the mail transport, package mailer).
+	Letterbox delivery.Letterbox
+
 	Token   string
 	GuildID string // register commands on this guild only; "" = globally
 	Logger  *slog.Logger
@@ -242,7 +246,7 @@ func (b *Bot) Open(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	b.runner = runner.Start(runner.Config{Service: b.svc, Courier: b.outbox, Sink: sink{s: b.session, dms: b.dms},
+	b.runner = runner.Start(runner.Config{Service: b.svc, Courier: b.outbox, Sink: sink{s: b.session, dms: b.dms}, Letterbox: b.opt.Letterbox,
 		TickEvery: b.opt.TickEvery, RetryEvery: b.opt.RetryEvery, PruneEvery: b.opt.PruneEvery, KeepHandled: b.opt.KeepHandled,
 		Log: b.log, Refused: b.tokenRefused})
 	if !b.opt.NoGateway { // without a gateway there are no shards to outgrow

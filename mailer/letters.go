@@ -82,8 +82,8 @@ func (t *Transport) notice(ctx context.Context, l delivery.Letter, replyTo strin
 	n.Note = note
 	req := service.Request{User: service.User{ID: l.UserID, Name: l.Name}}.WithContext(ctx)
 	ref := fmt.Sprint(g.ID)
-	if r, err := t.cfg.Service.Hand(req, ref); err == nil {
-		n.Hand = strings.Join(strings.Fields(plain(r.Text)), " ")
+	if hand, err := t.cfg.Service.HandWords(req, ref); err == nil {
+		n.Hand = hand
 	}
 	n.GoodMoves = goodMoves(t.cfg.Service.MoveChoices(req, ref, ""))
 	return t.cfg.Composer.Compose(n)

@@ -39,7 +39,7 @@ const domain = "mail.test"
 // store, the mail transport sending through a real Sender to the test
 // relay, and a real listener on a TCP port.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	st     storage.Store
 	svc    *service.Service
 	tr     *mailer.Transport
@@ -54,7 +54,7 @@ var secret = []byte("a secret of the web pages, 32 by")
 
 // newWorld starts a process on st (nil: a new store); handle, when set,
 // wraps the transport's handler (a crash injected).
-func newWorld(t *testing.T, st storage.Store, relay *testRelay, handle func(tr *mailer.Transport) mail.Handler) *world {
+func newWorld(t testing.TB, st storage.Store, relay *testRelay, handle func(tr *mailer.Transport) mail.Handler) *world {
 	t.Helper()
 	if st == nil {
 		var err error
@@ -141,7 +141,7 @@ func (w *world) mails() []*netmail.Message {
 	}
 }
 
-func body(t *testing.T, m *netmail.Message) string {
+func body(t testing.TB, m *netmail.Message) string {
 	t.Helper()
 	b, err := io.ReadAll(m.Body)
 	if err != nil {

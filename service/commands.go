@@ -663,6 +663,16 @@ func (s *Service) Hand(req Request, ref string) (Reply, error) {
 	return Reply{Text: text, Ephemeral: true, Files: []File{{Name: fmt.Sprintf("hand-%d.png", g.ID), Data: png}}}, nil
 }
 
+// HandWords is the caller's hand in g in words, without its picture (a
+// mail's notice shows the board's picture and names the hand).
+func (s *Service) HandWords(req Request, ref string) (string, error) {
+	_, p, seat, err := s.playable(req, ref, false)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(p.state.View(engine.Seat(seat)).Seats[seat].Hand, ", "), nil
+}
+
 // Board reposts a game's current picture: publicly in the game's own
 // server, privately to a player asking from elsewhere.
 func (s *Service) Board(req Request, ref string) (Reply, error) {

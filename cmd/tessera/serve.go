@@ -180,10 +180,21 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 	}
 	sc := cfg.serviceConfig()
 	sc.Logger = log
-	sc.Web, sc.Meter = webCfg, reg
+	sc.Web, sc.Meter, sc.Mail = webCfg, reg, cfg.Mail.Relay != ""
 	svc := service.New(store, sc)
 	opt := bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText, Shards: cfg.shards,
 		RateLimit: cfg.rateLimit(), Meter: reg}
+	// Mail (play by email): the courier's Letterbox and the listener for
+	// replies, beside Discord (config_mail.go).
+	mailSide, err := newMail(ctx, cfg, svc, store, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 1
+	}
+	defer mailSide.Close()
+	if mailSide != nil {
+		opt.Letterbox = mailSide.transport
+	}
 	if cfg.Interactions.Listen != "" {
 		// Interactions come over HTTP; the gateway stays only for
 		// plain-text moves (config_interactions.go).
