@@ -355,3 +355,66 @@ func (s *nullSink) Post(context.Context, string, service.Message, string) (strin
 func (s *nullSink) Edit(context.Context, string, string, service.Message) error { return nil }
 func (s *nullSink) DM(context.Context, string, service.Message, string) error   { return nil }
 func (s *nullSink) React(context.Context, string, string, string) error         { return nil }
+
+// dsn is a hard bounce (RFC 3464) of a mail to rcpt, as a receiving
+// server sends it back to the notice's envelope sender, the reply address.
+func dsn(to, rcpt, status string) []byte {
+	return []byte("From: MAILER-DAEMON@mx.example.org\r\nTo: " + to + "\r\nSubject: Undelivered Mail Returned to Sender\r\n" +
+		"Auto-Submitted: auto-replied\r\nMIME-Version: 1.0\r\nMessage-ID: <dsn-" + status + "@mx.example.org>\r\n" +
+		"Content-Type: multipart/report; report-type=delivery-status; boundary=\"dsn\"\r\n\r\n" +
+		"--dsn\r\nContent-Type: text/plain\r\n\r\nYour message could not be delivered.\r\n\r\n" +
+		"--dsn\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\n" +
+		"Final-Recipient: rfc822; " + rcpt + "\r\nAction: failed\r\nStatus: " + status + "\r\n\r\n--dsn--\r\n")
+}
+
+// TestMailBounceAndEnd: the game's end is mailed to the player who chose
+// mail; a reply to the finished game is answered with why nothing was
+// played; a delay (4.x.x) changes nothing, and a hard bounce of her
+// address switches her mail off and leaves her a direct message saying
+// so.
+func TestMailBounceAndEnd(t *testing.T) {
+	w := newWorld(t, nil, nil, nil)
+	w.linkAna()
+	w.start()
+	w.deliver()
+	n := w.mails()
+	if len(n) != 1 {
+		t.Fatalf("%d notices", len(n))
+	}
+	to, _ := netmail.ParseAddress(n[0].Header.Get("Reply-To"))
+	w.ok(w.svc.ResignConfirm(w.req(bo), 1))
+	w.deliver()
+	end := w.mails()
+	// One subject for the game's every mail: Gmail threads by it too.
+	if len(end) != 1 || end[0].Header.Get("References") != "<tessera.game-1@"+domain+">" || end[0].Header.Get("Subject") != n[0].Header.Get("Subject") ||
+		!strings.Contains(body(t, end[0]), "resign") {
+		t.Fatalf("the game's end: %d mails", len(end))
+	}
+	if err := send(w.listen, "ana@example.org", to.Address, reply(to.Address, "ana@example.org", "<late@example.org>", "h1 YGYG")); err != nil {
+		t.Fatalf("a reply to the finished game: %v", err)
+	}
+	if a := w.mails(); len(a) != 1 || !strings.Contains(body(t, a[0]), "over") && !strings.Contains(body(t, a[0]), "finished") && !strings.Contains(body(t, a[0]), "ended") {
+		for _, m := range a {
+			t.Logf("%s", body(t, m))
+		}
+		t.Fatalf("the answer to a reply to the finished game: %d mails", len(a))
+	}
+
+	if err := send(w.listen, "", to.Address, dsn(to.Address, "ana@example.org", "4.2.2")); err != nil {
+		t.Fatalf("a delay notice: %v", err)
+	}
+	if u, _ := w.st.User(t.Context(), ana.ID); u.Email != "ana@example.org" {
+		t.Fatalf("a delay unlinked the address: %+v", u)
+	}
+	if err := send(w.listen, "", to.Address, dsn(to.Address, "ana@example.org", "5.1.1")); err != nil {
+		t.Fatalf("a hard bounce: %v", err)
+	}
+	u, _ := w.st.User(t.Context(), ana.ID)
+	if u.Email != "" || u.ByMail() || !u.ByDM() {
+		t.Fatalf("after the hard bounce: %+v", u)
+	}
+	list, _ := w.st.Pending(t.Context(), time.Now().Add(time.Hour), 100)
+	if len(list) == 0 || list[len(list)-1].Kind != tessera.AnnounceNote || list[len(list)-1].UserID != ana.ID {
+		t.Fatalf("no direct message owed about the bounce: %+v", list)
+	}
+}
