@@ -275,6 +275,11 @@ const (
 	AnnounceEventThread = "event-thread" // make the event's thread from its post and post the standings there
 	AnnounceEventPost   = "event-post"   // a post in the event's thread (Text; the standings picture when Board)
 	AnnounceEventStatus = "event-status" // edit the event's post: its entries, status and buttons
+
+	// A player's own announcements, about no game (GameID and EventID 0:
+	// they share queue 0).
+	AnnounceMailConfirm = "mail-confirm" // mail Text (the code) to the address Target, for UserID to confirm it
+	AnnounceNote        = "note"         // a direct message Text to UserID (mail switched off by a bounce)
 )
 
 // Announcement is a message the bot owes Discord. It is written in the
@@ -339,6 +344,50 @@ type UserSettings struct {
 	// pages: each token carries it, and /link reset:true bumps it, so
 	// every older link stops working at once.
 	LinkEpoch uint32 `json:"link_epoch,omitempty"`
+
+	// Notify is how turn notices, reminders and game ends reach the
+	// player: NotifyDM (also ""), NotifyMail, NotifyBoth or NotifyNone
+	// (NotifyOff mirrors NotifyNone, for databases written before).
+	Notify string `json:"notify,omitempty"`
+	// Email is the player's confirmed address (never shown to anyone
+	// else); EmailPending waits for its confirmation code, whose SHA-256
+	// is EmailCode, until EmailCodeUntil.
+	Email          string    `json:"email,omitempty"`
+	EmailPending   string    `json:"email_pending,omitempty"`
+	EmailCode      string    `json:"email_code,omitempty"`
+	EmailCodeUntil time.Time `json:"email_code_until,omitempty"`
+}
+
+// How a player's notices reach them (UserSettings.Notify).
+const (
+	NotifyDM   = "dm"
+	NotifyMail = "mail"
+	NotifyBoth = "both"
+	NotifyNone = "none"
+)
+
+// NotifyMode is u's notice mode, NotifyDM by default, NotifyNone when
+// notices were turned off before modes existed.
+func (u UserSettings) NotifyMode() string {
+	switch {
+	case u.Notify != "":
+		return u.Notify
+	case u.NotifyOff:
+		return NotifyNone
+	}
+	return NotifyDM
+}
+
+// ByDM and ByMail say whether u's notices go by direct message and by
+// mail (mail only to a confirmed address).
+func (u UserSettings) ByDM() bool {
+	m := u.NotifyMode()
+	return !u.NotifyOff && (m == NotifyDM || m == NotifyBoth)
+}
+
+func (u UserSettings) ByMail() bool {
+	m := u.NotifyMode()
+	return u.Email != "" && (m == NotifyMail || m == NotifyBoth)
 }
 
 // GuildSettings are a server's own settings, changed by its members with

@@ -35,7 +35,7 @@ import (
 func openAIBot(t *testing.T, srv *fakediscord.Server, st storage.Store, hook func(ctx context.Context, id uint64, moves int)) (*bot.Bot, func()) {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, nil))
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 },
 		Logger: logger, RetryBase: 20 * time.Millisecond, AIThink: 50 * time.Millisecond, AIHook: hook})
 	b, err := bot.New(svc, bot.Options{Token: "test-token", Configure: srv.Configure, Logger: logger})
 	if err != nil {

@@ -516,7 +516,7 @@ func (b *Bot) initialChoices(i *discordgo.Interaction, choices []service.Choice)
 		if len(out) == service.MaxChoices {
 			break
 		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: service.Render(c.Name, service.Plain{}), Value: c.Value})
 	}
 	err := retry5xx(func() error {
 		return b.initial(i, &discordgo.InteractionResponse{
@@ -577,6 +577,24 @@ func (b *Bot) lookup(name string) (service.Command, bool) {
 	}
 	return service.Command{}, false
 }
+
+// Presenter is Discord's: mentions ("<@id>"), jump links, timestamps
+// every reader sees in their own zone, and Discord's wording (the
+// service's default). The bot renders every reply, and the courier every
+// post, through it.
+type Presenter struct{}
+
+// Mention is Mention.
+func (Presenter) Mention(u service.User) string { return Mention(u) }
+
+// Link is Link.
+func (Presenter) Link(guildID, channelID string) string { return Link(guildID, channelID) }
+
+// Stamp is Stamp.
+func (Presenter) Stamp(t time.Time, loc *time.Location) string { return Stamp(t, loc) }
+
+// Wording is Discord's.
+func (Presenter) Wording() service.Wording { return service.Plain{}.Wording() }
 
 // Mention is how Discord mentions a user.
 func Mention(u service.User) string {

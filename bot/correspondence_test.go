@@ -187,7 +187,7 @@ func TestVacationPausesTheClock(t *testing.T) {
 func TestSettingsTurnOffNotices(t *testing.T) {
 	t.Parallel()
 	w := start(t, bot.Options{})
-	r := w.respond(t, w.srv.Slash("settings", fakediscord.Str("notify", "off"), fakediscord.Str("timezone", "Europe/Paris")).By(w.bo))
+	r := w.respond(t, w.srv.Slash("settings", fakediscord.Str("notify", "none"), fakediscord.Str("timezone", "Europe/Paris")).By(w.bo))
 	if !strings.Contains(text(r), "off") || !strings.Contains(text(r), "Europe/Paris") {
 		t.Fatalf("/settings: %q", text(r))
 	}

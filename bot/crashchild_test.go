@@ -60,7 +60,7 @@ func TestCrashChild(t *testing.T) {
 	// The restarted process may start "later" on the fake Discord's clock.
 	later, _ := time.ParseDuration(os.Getenv("TESSERA_CRASH_LATER"))
 	now := func() time.Time { return time.Now().Add(later) }
-	cfg := service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 }, RetryBase: 20 * time.Millisecond, Now: now,
+	cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, RetryBase: 20 * time.Millisecond, Now: now,
 		AIThink: 50 * time.Millisecond}
 	if os.Getenv(aiStallEnv) != "" {
 		cfg.AIHook = stallAI // TestAICrashWhileThinking

@@ -132,7 +132,7 @@ func TestMultiChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger,
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Logger: logger,
 		RetryBase: 50 * time.Millisecond, Courier: service.CourierConfig{Workers: 2, Lease: multiLease}})
 	b, err := bot.New(svc, bot.Options{Token: "multi-test", Logger: logger, Shards: shards,
 		IdentifyWait: 100 * time.Millisecond,

@@ -65,7 +65,7 @@ func TestBacklogStaysUnderRateLimits(t *testing.T) {
 
 	logs := &logBuffer{t: t}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger,
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Logger: logger,
 		RetryBase: 20 * time.Millisecond, Courier: service.CourierConfig{Workers: service.MaxCourierWorkers}})
 	b, err := bot.New(svc, bot.Options{Token: "test-token", Logger: logger, Configure: srv.Configure,
 		RateLimit: bot.RateLimit{Global: limits.Global, Window: limits.GlobalWindow}})

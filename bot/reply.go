@@ -210,6 +210,7 @@ func discordCode(err error) int {
 
 // respond sends a reply to an interaction answered as d says.
 func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, r service.Reply, d deferral) {
+	r = service.RenderReply(r, Presenter{})
 	content, comps := limit(r.Text), components(r)
 	var msgID string // the answer's message, when Discord told us
 	var err error

@@ -232,7 +232,7 @@ func bare(t *testing.T) (*service.Service, *slog.Logger, *logBuffer) {
 	t.Cleanup(func() { st.Close() })
 	logs := &logBuffer{t: t}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
-	return service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: logger}), logger, logs
+	return service.New(st, service.Config{Renderer: render.Renderer{}, Logger: logger}), logger, logs
 }
 
 // TestProcessesStartedTogether: two processes with shards 0-1 and 2-3 of

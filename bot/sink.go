@@ -75,6 +75,9 @@ func discordFiles(fs []service.File) []*discordgo.File {
 // Thread starts the game's thread from the challenge message when there is
 // one: Discord allows one thread per message, and the thread takes the
 // message's id, so a repeated attempt finds the same thread.
+// Presenter makes the courier render Discord's words.
+func (sink) Presenter() service.Presenter { return Presenter{} }
+
 func (k sink) Thread(ctx context.Context, channelID, fromID, name string) (string, error) {
 	opt := discordgo.WithContext(ctx)
 	if fromID != "" {

@@ -39,7 +39,7 @@ func TestButtonUpdateWithFileIsDeferred(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: Mention, Link: Link, Stamp: Stamp, Logger: logger})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Logger: logger})
 	b, err := New(svc, Options{Token: "test-token", NoGateway: true, Configure: srv.Configure, Logger: logger, DeferAfter: time.Minute})
 	if err != nil {
 		t.Fatal(err)

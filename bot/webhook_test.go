@@ -41,7 +41,7 @@ type replica struct {
 
 // newService is the service of the tests here.
 func newService(st storage.Store, logger *slog.Logger, now func() time.Time, tune ...func(*service.Config)) *service.Service {
-	cfg := service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
+	cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 },
 		Logger: logger, RetryBase: 20 * time.Millisecond, Now: now}
 	for _, f := range tune {
 		f(&cfg)

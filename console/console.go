@@ -122,10 +122,21 @@ func Reword(text string) string {
 	return strings.NewReplacer("this server", Wording.Server, "this channel", Wording.Channel).Replace(text)
 }
 
-// Plain is a reply's text as a terminal shows it: Discord's markdown for
-// bold (**) and code (`) removed.
+// Presenter is the console's: "@name", threads by name, moments in the
+// reader's zone (service.Plain), and its Wording.
+type Presenter struct{ service.Plain }
+
+// Link names a game's place as the console shows it (Link).
+func (Presenter) Link(guildID, channelID string) string { return Link(guildID, channelID) }
+
+// Wording is the console's.
+func (Presenter) Wording() service.Wording { return Wording }
+
+// Plain is a service text as a terminal shows it: its tokens rendered by
+// the console's Presenter, and Discord's markdown for bold (**) and code
+// (`) removed.
 func Plain(text string) string {
-	return strings.NewReplacer("**", "", "`", "").Replace(text)
+	return strings.NewReplacer("**", "", "`", "").Replace(service.Render(text, Presenter{}))
 }
 
 // input is one line read, or the end of the input.
@@ -277,6 +288,9 @@ func (c *Console) deliver(ctx context.Context) {
 
 // sink prints what the bot would post on Discord.
 type sink struct{ c *Console }
+
+// Presenter makes the courier render the console's words.
+func (sink) Presenter() service.Presenter { return Presenter{} }
 
 func (s sink) Thread(_ context.Context, channelID, _, name string) (string, error) {
 	fmt.Fprintf(s.c.out, "  [new thread %q]\n", name)

@@ -30,7 +30,7 @@ func newConsoleWith(t testing.TB, set func(*service.Config)) (*Console, *strings
 	}
 	t.Cleanup(func() { st.Close() })
 	out := &strings.Builder{}
-	cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, Wording: Wording}
+	cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }}
 	set(&cfg)
 	return New(service.New(st, cfg), out, ""), out
 }

@@ -235,7 +235,7 @@ func (c *Console) moves(req service.Request, ref string, args []string) (service
 	var b strings.Builder
 	choices := c.svc.MoveChoices(req, ref, strings.Join(args, " "))
 	for _, ch := range choices {
-		fmt.Fprintf(&b, "  %s\n", ch.Name)
+		fmt.Fprintf(&b, "  %s\n", Plain(ch.Name))
 	}
 	if len(choices) == service.MaxChoices {
 		// The list, like Discord's autocomplete, holds at most 25.

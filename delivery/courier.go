@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -42,6 +43,7 @@ func recording(ctx context.Context) context.Context { return context.WithoutCanc
 func (s *Courier) Deliver(ctx context.Context, sink Sink) (int, error) {
 	s.deliverMu.Lock()
 	defer s.deliverMu.Unlock()
+	sink = present(sink) // the service's tokens become the transport's words
 	// A round claims a few games per worker: enough to keep them busy,
 	// few enough that a slow game does not hold many others' leases.
 	max := max(16, 4*s.cfg.Courier.EffectiveWorkers())
@@ -62,6 +64,17 @@ func (s *Courier) Deliver(ctx context.Context, sink Sink) (int, error) {
 func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement) error {
 	if isEvent(a) {
 		return s.deliverEvent(ctx, sink, a) // a tournament's (events.go)
+	}
+	switch a.Kind {
+	case tessera.AnnounceMailConfirm:
+		return s.confirmAddress(ctx, a)
+	case tessera.AnnounceNote:
+		err := sink.DM(ctx, a.UserID, service.Message{Text: a.Text, Marker: marker(a)}, nonce(a))
+		var perm *PermanentError
+		if errors.As(err, &perm) {
+			return nil // direct messages closed: nothing else reaches them
+		}
+		return err
 	}
 	g, err := s.store.Game(ctx, a.GameID)
 	if err != nil {
@@ -97,13 +110,14 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 			m.Files = []service.File{pic}
 		}
 		if g.InDMs {
-			return s.postToPlayers(ctx, sink, g, a, m)
+			err = s.postToPlayers(ctx, sink, g, a, m)
+		} else if !s.alreadySent(ctx, sink, a, g.Place(), "") {
+			_, err = sink.Post(ctx, g.Place(), m, nonce(a))
 		}
-		if s.alreadySent(ctx, sink, a, g.Place(), "") {
-			return nil
+		if err != nil || !a.Rematch {
+			return err
 		}
-		_, err := sink.Post(ctx, g.Place(), m, nonce(a))
-		return err
+		return s.endLetters(ctx, g, a, m) // the game's end, to who chose mail
 	case tessera.AnnounceStatus:
 		if g.InDMs {
 			return nil // no status message in direct messages: every post has the board
@@ -143,7 +157,7 @@ const starterPoll = 25 * time.Millisecond
 // its thread starts from it; it gives up after the transport's wait (the
 // answer may never have been posted) and returns the game as last read.
 func (s *Courier) awaitStarter(ctx context.Context, sink Sink, g *tessera.Game) *tessera.Game {
-	r, ok := sink.(StarterRecorder)
+	r, ok := unwrap(sink).(StarterRecorder)
 	// A tournament's game has no challenge message: its thread starts on
 	// its own in the event's channel, at once.
 	if !ok || g.ThreadID != "" || g.NoThread || g.InDMs || g.MessageID != "" || g.MessageChannel != "" || g.Event != 0 {
@@ -280,7 +294,8 @@ func (s *Courier) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	if err != nil {
 		return err
 	}
-	if u.NotifyOff {
+	byDM, byMail := u.ByDM(), u.ByMail() && s.letterbox != nil
+	if !byDM && !byMail {
 		return nil
 	}
 	opp := g.Opponents(a.UserID)
@@ -292,17 +307,37 @@ func (s *Courier) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	if m.Buttons, err = s.svc.LinkButtons(ctx, g, a.UserID); err != nil {
 		return err
 	}
-	if a.Board {
+	if a.Board || byMail {
 		pic, err := s.svc.Picture(g)
 		if err != nil {
 			return Permanent(err)
 		}
 		m.Files = []service.File{pic}
 	}
+	// The direct message first, then the letter: a letter refused for
+	// now retries both, and the direct message, sent already, is found
+	// by its nonce or marker and not sent again.
+	if byDM {
+		if err := s.directNotice(ctx, sink, a, u, m); err != nil {
+			return err
+		}
+	}
+	if !byMail {
+		return nil
+	}
+	return s.letter(ctx, Letter{Kind: a.Kind, UserID: a.UserID, To: u.Email, Name: g.Players[to].Name, Game: g, Seat: to,
+		Epoch: u.LinkEpoch, Message: m, Link: privateLink(m.Buttons)}, nonce(a))
+}
+
+// directNotice sends a turn notice or reminder by direct message.
+func (s *Courier) directNotice(ctx context.Context, sink Sink, a tessera.Announcement, u tessera.UserSettings, m service.Message) error {
+	if !a.Board {
+		m.Files = nil
+	}
 	if s.alreadySent(ctx, sink, a, "", a.UserID) {
 		return nil
 	}
-	err = sink.DM(ctx, a.UserID, m, nonce(a))
+	err := sink.DM(ctx, a.UserID, m, nonce(a))
 	var perm *PermanentError
 	if errors.As(err, &perm) {
 		// DMs closed: the thread mention is enough. Log it once per user.
@@ -318,6 +353,42 @@ func (s *Courier) notify(ctx context.Context, sink Sink, g *tessera.Game, a tess
 	return err
 }
 
+// endLetters mails a game's end (its last post, with the board) to each
+// player who chose mail.
+func (s *Courier) endLetters(ctx context.Context, g *tessera.Game, a tessera.Announcement, m service.Message) error {
+	if s.letterbox == nil {
+		return nil
+	}
+	m.Buttons = nil
+	for seat, p := range g.Players {
+		u, err := s.store.User(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		if !u.ByMail() {
+			continue
+		}
+		if err := s.letter(ctx, Letter{Kind: a.Kind, UserID: p.ID, To: u.Email, Name: p.Name, Game: g, Seat: seat, Epoch: u.LinkEpoch, Message: m},
+			nonce(a)+"."+strconv.Itoa(seat)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// confirmAddress mails an address its confirmation code, while the
+// address still waits for it.
+func (s *Courier) confirmAddress(ctx context.Context, a tessera.Announcement) error {
+	u, err := s.store.User(ctx, a.UserID)
+	if err != nil {
+		return err
+	}
+	if s.letterbox == nil || u.EmailPending != a.Target {
+		return nil // no mail here, or another address asked for since
+	}
+	return s.letter(ctx, Letter{Kind: a.Kind, UserID: a.UserID, To: a.Target, Code: a.Text}, nonce(a))
+}
+
 // Courier delivers the outbox of one service to a transport (a Sink):
 // the bot's and the console's. Deliver runs one delivery at a time per
 // lease owner (the service's Courier.Owner), however many couriers it has.
@@ -330,6 +401,9 @@ type Courier struct {
 
 	// deliverMu is shared by every courier of one owner (ownerLock).
 	deliverMu *sync.Mutex
+
+	// letterbox sends what players chose to get by mail (nil: none).
+	letterbox Letterbox
 }
 
 // ownerLocks serialise the couriers that claim under one owner, such as

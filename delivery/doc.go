@@ -11,6 +11,9 @@
 //   - the courier (courier.go): what each kind of announcement does, the
 //     game's place (thread, status message) made once and recorded, and
 //     the retries with back-off;
+//   - the presenter (present.go): every message rendered through the
+//     Sink's own service.Presenter (Presenting) on its way in, so that
+//     the outbox stores neutral text any transport can show;
 //   - the pool (pool.go): games claimed from a shared outbox under a
 //     lease and delivered by several workers, for any number of processes;
 //   - a tournament's announcements (events.go): its thread made from its

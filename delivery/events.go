@@ -55,7 +55,7 @@ func (s *Courier) deliverEvent(ctx context.Context, sink Sink, a tessera.Announc
 // after the transport's wait (the answer may never have been posted) and
 // returns the event as last read.
 func (s *Courier) awaitEventPost(ctx context.Context, sink Sink, e *tessera.Event) *tessera.Event {
-	r, ok := sink.(StarterRecorder)
+	r, ok := unwrap(sink).(StarterRecorder)
 	if !ok || e.ThreadID != "" || e.MessageID != "" {
 		return e
 	}

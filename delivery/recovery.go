@@ -57,7 +57,7 @@ func placeMarker(g *tessera.Game, kind string) string {
 // find looks for a marked message in a channel (or the DMs with userID),
 // when the transport can; "" when it is not there or cannot be looked for.
 func (s *Courier) find(ctx context.Context, sink Sink, channelID, userID, mark string) string {
-	f, ok := sink.(Finder)
+	f, ok := unwrap(sink).(Finder)
 	if !ok {
 		return ""
 	}
@@ -73,7 +73,7 @@ func (s *Courier) find(ctx context.Context, sink Sink, channelID, userID, mark s
 // window (it may have reached the transport, whose nonce no longer
 // protects it). channelID "" means the direct messages with userID.
 func (s *Courier) alreadySent(ctx context.Context, sink Sink, a tessera.Announcement, channelID, userID string) bool {
-	f, ok := sink.(Finder)
+	f, ok := unwrap(sink).(Finder)
 	if !ok || a.Attempted.IsZero() || s.now().Sub(a.Attempted) < NonceWindow {
 		return false
 	}
@@ -272,7 +272,7 @@ func (s *Courier) tellBlocked(ctx context.Context, sink Sink, a tessera.Announce
 	text := fmt.Sprintf("I cannot post in the place of **%s** game #%d (%s): a permission is missing there "+
 		"(View Channel, Send Messages, Send Messages in Threads, Attach Files, Read Message History or Add Reactions). "+
 		"Nothing is lost: the game's messages wait until a server admin gives them back. Meanwhile `/move game:%d` works from anywhere.",
-		service.GameName(g.Setup.Game), g.ID, s.cfg.Link(g.GuildID, g.Place()), g.ID)
+		service.GameName(g.Setup.Game), g.ID, service.LinkToken(g.GuildID, g.Place()), g.ID)
 	for seat, p := range g.Players {
 		if err := sink.DM(ctx, p.ID, service.Message{Text: text}, "tsb"+b36(g.ID)+"."+b36(uint64(now.Unix()))+"."+strconv.Itoa(seat)); err != nil {
 			s.log.Info("cannot tell a player that their game waits", "game", g.ID, "user", p.ID, "err", err)

@@ -37,6 +37,9 @@ type Notice struct {
 	Clock    string  // e.g. "2 days 4 hours left"
 	LastMove string  // the opponent's last move in words
 	Hand     string  // the player's hand, in words
+	// Note is the service's own words about the turn (who waits, the time
+	// left, the status), a few lines shown before the scores.
+	Note string
 
 	Link      string     // the private web link ("" when the pages are off)
 	GoodMoves []GoodMove // a few good legal moves, best first
@@ -77,6 +80,7 @@ const (
 	maxHeaderText = 120 // runes of a name or the subject's parts
 	maxBodyText   = 2000
 	maxGoodMoves  = 5
+	maxNoteLines  = 12
 )
 
 // ThreadID is the Message-ID that every mail of one game refers to (its
@@ -106,13 +110,18 @@ func (c *Composer) domain() string {
 	return "localhost"
 }
 
-// Subject names the game, the opponent and the move number.
-func (n *Notice) Subject() string {
-	s := fmt.Sprintf("Your move in %s against %s (move %d)", clean(n.GameName, maxHeaderText), clean(n.Opponent, maxHeaderText), n.Move)
-	if n.Reminder > 0 {
-		s = "Reminder: " + s
-	}
-	return s
+// Subject names the game and the opponent, and is the same for every
+// mail of the game to its player (GameSubject): Gmail threads only mails
+// whose subjects match as well as their References, so a subject naming
+// the move number would start a new conversation at every move. The move
+// number, and whether this is a reminder, open the body instead, which
+// the inbox's preview line shows.
+func (n *Notice) Subject() string { return GameSubject(n.GameName, n.Opponent) }
+
+// GameSubject is the subject of every mail of a game to one player
+// (notices, reminders, answers, its end): "Glorieta #12 against Bob".
+func GameSubject(game, opponent string) string {
+	return fmt.Sprintf("%s against %s", clean(game, maxHeaderText), clean(opponent, maxHeaderText))
 }
 
 // Compose returns the notice as a complete message (CRLF line ends):
@@ -232,6 +241,7 @@ type noticeView struct {
 	Scores               []Score
 	Clock, LastMove      string
 	Hand                 string
+	Note                 []string
 	Link                 template.URL // checked by checkURL: http(s) only
 	LinkText             string
 	GoodMoves            []GoodMove
@@ -244,6 +254,14 @@ func (n *Notice) view(link, cid string) noticeView {
 		Move: n.Move, Reminder: n.Reminder, Board: len(n.Board) > 0, CID: cid,
 		Clock: clean(n.Clock, maxBodyText), LastMove: clean(n.LastMove, maxBodyText), Hand: clean(n.Hand, maxBodyText),
 		Link: template.URL(link), LinkText: link, ReplyTo: n.ReplyTo,
+	}
+	for i, line := range strings.Split(n.Note, "\n") {
+		if i == maxNoteLines {
+			break
+		}
+		if line = clean(line, maxBodyText); strings.TrimSpace(line) != "" {
+			v.Note = append(v.Note, line)
+		}
 	}
 	for _, s := range n.Scores {
 		v.Scores = append(v.Scores, Score{Name: clean(s.Name, maxHeaderText), Points: s.Points})
@@ -259,13 +277,17 @@ func (n *Notice) view(link, cid string) noticeView {
 
 func plainNotice(v noticeView) string {
 	var b strings.Builder
-	if v.Name != "" {
-		fmt.Fprintf(&b, "Hello %s,\n\n", v.Name)
-	}
 	if v.Reminder > 0 {
-		b.WriteString("A reminder: ")
+		fmt.Fprintf(&b, "Reminder: your move (move %d) in %s against %s.\n\n", v.Move, v.Game, v.Opponent)
+	} else {
+		fmt.Fprintf(&b, "Your move (move %d) in %s against %s.\n\n", v.Move, v.Game, v.Opponent)
 	}
-	fmt.Fprintf(&b, "it is your move (move %d) in %s against %s.\n\n", v.Move, v.Game, v.Opponent)
+	for _, line := range v.Note {
+		b.WriteString(line + "\n")
+	}
+	if len(v.Note) > 0 {
+		b.WriteString("\n")
+	}
 	if v.LastMove != "" {
 		fmt.Fprintf(&b, "Last move: %s\n", v.LastMove)
 	}
@@ -302,8 +324,9 @@ func exampleMove(v noticeView) string {
 var htmlNotice = template.Must(template.New("notice").Funcs(template.FuncMap{"example": exampleMove}).Parse(`<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{.Game}}</title></head>
 <body style="font-family: sans-serif">
+<p>{{if .Reminder}}Reminder: your{{else}}Your{{end}} move (move {{.Move}}) in <b>{{.Game}}</b> against {{.Opponent}}.</p>
 {{if .Name}}<p>Hello {{.Name}},</p>{{end}}
-<p>{{if .Reminder}}A reminder: {{end}}it is your move (move {{.Move}}) in <b>{{.Game}}</b> against {{.Opponent}}.</p>
+{{range .Note}}<p>{{.}}</p>{{end}}
 {{if .Board}}<p><img src="cid:{{.CID}}" alt="The board of {{.Game}}" style="max-width: 100%"></p>{{end}}
 <table>
 {{if .LastMove}}<tr><th align="left">Last move</th><td>{{.LastMove}}</td></tr>{{end}}

@@ -90,7 +90,7 @@ func TestComposeNotice(t *testing.T) {
 	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
 	thread := composer.ThreadID(12)
 	for k, want := range map[string]string{
-		"Subject":               "Your move in Glorieta #12 against Bob (move 14)",
+		"Subject":               "Glorieta #12 against Bob",
 		"Reply-To":              "<play+token@tessera.example>",
 		"In-Reply-To":           thread,
 		"References":            thread,
@@ -151,8 +151,9 @@ func TestNoticeThreading(t *testing.T) {
 	if composer.ThreadID(a.GameID) != composer.ThreadID(b.GameID) || composer.ThreadID(a.GameID) == composer.ThreadID(c.GameID) {
 		t.Error("thread roots are not one per game")
 	}
-	if !strings.HasPrefix(b.Subject(), "Reminder: ") {
-		t.Errorf("a reminder's subject: %q", b.Subject())
+	// One subject for the game's every mail, or Gmail splits the thread.
+	if b.Subject() != a.Subject() {
+		t.Errorf("a reminder's subject %q differs from the notice's %q", b.Subject(), a.Subject())
 	}
 }
 

@@ -33,6 +33,9 @@ type Config struct {
 	// closed: the transport behind Sink is connected (the bot's Opened).
 	// The clock and the workers do not wait: they only fill the outbox.
 	Ready <-chan struct{}
+	// Letterbox, when set, is where the courier also sends what players
+	// chose to get by mail (package mailer).
+	Letterbox delivery.Letterbox
 	// NoClock and NoWorkers leave those loops out (a transport that runs
 	// them itself, in step with what it prints: the console's AI).
 	NoClock, NoWorkers bool
@@ -97,6 +100,9 @@ func Start(cfg Config) *Runner {
 		if cfg.Courier == nil {
 			cfg.Courier = delivery.New(cfg.Service, cfg.Service.Store())
 			r.cfg.Courier = cfg.Courier
+		}
+		if cfg.Letterbox != nil {
+			cfg.Courier.WithLetterbox(cfg.Letterbox)
 		}
 		r.loops.Add(1)
 		go r.courier()

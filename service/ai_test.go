@@ -30,7 +30,6 @@ func (h *harness) aiConfig(clock string) service.Config {
 	return service.Config{Renderer: render.Renderer{},
 		Seed:    func() uint64 { return 7 },
 		Now:     func() time.Time { return h.now },
-		Mention: func(u service.User) string { return "<@" + u.ID + ">" },
 		Clock:   clock,
 		AIThink: 50 * time.Millisecond,
 	}

@@ -45,7 +45,7 @@ func (s *Service) StatusMessage(g *tessera.Game) (Message, error) {
 			line = fmt.Sprintf("%s is thinking", to.Name)
 		}
 		if left, ok := timeLeft(g, s.now()); ok {
-			line += fmt.Sprintf(", %s left (until %s)", Span(left), s.cfg.Stamp(g.Deadline, time.UTC))
+			line += fmt.Sprintf(", %s left (until %s)", Span(left), StampToken(g.Deadline, time.UTC))
 		}
 		lines = append(lines, line+".")
 	case tessera.StatusAborted:
@@ -106,13 +106,13 @@ func (s *Service) ToMove(g *tessera.Game) (int, error) {
 // or reminds them (a.Kind AnnounceReminder), with the time left; opp are
 // the players u waits for.
 func (s *Service) TurnNotice(g *tessera.Game, a tessera.Announcement, u tessera.UserSettings, opp []string) string {
-	text := fmt.Sprintf("Your turn in **%s** game #%d%s: %s", gameName(g.Setup.Game), g.ID, againstText(opp), s.cfg.Link(g.GuildID, g.Place()))
+	text := fmt.Sprintf("Your turn in **%s** game #%d%s: %s", gameName(g.Setup.Game), g.ID, againstText(opp), LinkToken(g.GuildID, g.Place()))
 	if a.Kind == tessera.AnnounceReminder {
 		text = fmt.Sprintf("Reminder: %s is waiting for your move in **%s** game #%d (since %s): %s",
-			joinAnd(opp), gameName(g.Setup.Game), g.ID, s.cfg.Stamp(g.TurnStart, loc(u)), s.cfg.Link(g.GuildID, g.Place()))
+			joinAnd(opp), gameName(g.Setup.Game), g.ID, StampToken(g.TurnStart, loc(u)), LinkToken(g.GuildID, g.Place()))
 	}
 	if left, ok := timeLeft(g, s.now()); ok {
-		text += fmt.Sprintf("\nTime left: %s (until %s).", Span(left), s.cfg.Stamp(g.Deadline, loc(u)))
+		text += fmt.Sprintf("\nTime left: %s (until %s).", Span(left), StampToken(g.Deadline, loc(u)))
 	}
 	return text
 }

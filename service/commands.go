@@ -278,7 +278,7 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 	}
 	var r Reply
 	lines = append(lines, s.turnLine(g, st, &r))
-	lines = append(lines, fmt.Sprintf("Move with /move (%s lists your legal moves); see your pieces with /hand.", s.cfg.Wording.MoveList))
+	lines = append(lines, fmt.Sprintf("Move with /move (%s lists your legal moves); see your pieces with /hand.", neutralWording.MoveList))
 	return tessera.Announcement{Kind: tessera.AnnouncePost, Text: strings.Join(lines, "\n"), Board: true, Ping: r.Mentions}
 }
 
@@ -492,10 +492,10 @@ func (s *Service) Move(req Request, ref, text string) (Reply, error) {
 	}
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return Reply{}, errorf(tessera.EINVALID, "Type a move, or pick one from the %s list.", s.cfg.Wording.MoveList)
+		return Reply{}, errorf(tessera.EINVALID, "Type a move, or pick one from the %s list.", neutralWording.MoveList)
 	}
 	if len(text) > 200 {
-		return Reply{}, errorf(tessera.EINVALID, "That move is too long; pick one from the %s list.", s.cfg.Wording.MoveList)
+		return Reply{}, errorf(tessera.EINVALID, "That move is too long; pick one from the %s list.", neutralWording.MoveList)
 	}
 	if strings.EqualFold(text, string(tessera.EndResign)) {
 		return s.Resign(req, strconv.FormatUint(g.ID, 10))
@@ -663,6 +663,16 @@ func (s *Service) Hand(req Request, ref string) (Reply, error) {
 	return Reply{Text: text, Ephemeral: true, Files: []File{{Name: fmt.Sprintf("hand-%d.png", g.ID), Data: png}}}, nil
 }
 
+// HandWords is the caller's hand in g in words, without its picture (a
+// mail's notice shows the board's picture and names the hand).
+func (s *Service) HandWords(req Request, ref string) (string, error) {
+	_, p, seat, err := s.playable(req, ref, false)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(p.state.View(engine.Seat(seat)).Seats[seat].Hand, ", "), nil
+}
+
 // Board reposts a game's current picture: publicly in the game's own
 // server, privately to a player asking from elsewhere.
 func (s *Service) Board(req Request, ref string) (Reply, error) {
@@ -755,7 +765,7 @@ func (s *Service) Games(req Request) (Reply, error) {
 		}
 		line := head(g) + state
 		if g.Status == tessera.StatusPlaying && g.Place() != "" {
-			line += " · " + s.cfg.Link(g.GuildID, g.Place())
+			line += " · " + LinkToken(g.GuildID, g.Place())
 		}
 		lines = append(lines, line)
 	}

@@ -57,9 +57,11 @@ func commands() []Command {
 			{Type: IntegerOption, Name: "days", Description: "How many days you are away", Required: true, MinValue: &one, MaxValue: 366},
 		}},
 		{Name: "settings", Description: "Your settings: turn notices by direct message, time zone; the server's game pages", Run: runSettings, Options: []Option{
-			{Type: StringOption, Name: "notify", Description: "Direct message when it is your turn", Choices: []Choice{{Name: "on", Value: "on"}, {Name: "off", Value: "off"}}},
+			{Type: StringOption, Name: "notify", Description: "How turn notices reach you", Choices: []Choice{{Name: "direct message", Value: "dm"}, {Name: "mail", Value: "mail"}, {Name: "both", Value: "both"}, {Name: "none", Value: "none"}}},
 			{Type: StringOption, Name: "timezone", Description: "Your time zone, e.g. Europe/Paris", MaxLength: 64},
 			{Type: StringOption, Name: "web", Description: "This server's game pages (members with Manage Server)", Choices: []Choice{{Name: "on", Value: "on"}, {Name: "off", Value: "off"}}},
+			{Type: StringOption, Name: "email", Description: "Your mail address for turn notices (a code is mailed to it), or off", MaxLength: 254},
+			{Type: StringOption, Name: "code", Description: "The code mailed to your address, to link it", MaxLength: 16},
 		}},
 		{Name: "link", Description: "Your private link to a game's page, to see your hand and move there (only you see it)", Run: runLink, Options: []Option{
 			gameRef,
@@ -134,6 +136,14 @@ func runVacation(s *Service, req Request, in Args) (Reply, error) {
 }
 
 func runSettings(s *Service, req Request, in Args) (Reply, error) {
+	// An address, then its code: each answers alone (the address's reply
+	// says the code is coming; the code's says where notices go now).
+	if email := in.String("email"); email != "" {
+		return s.Email(req, email)
+	}
+	if code := in.String("code"); code != "" {
+		return s.ConfirmEmail(req, code)
+	}
 	web := in.String("web")
 	if web == "" {
 		return s.Settings(req, in.String("notify"), in.String("timezone"))

@@ -13,9 +13,6 @@ type Config struct {
 	// Renderer draws the pictures (required; cmd/tessera wires
 	// render.Renderer).
 	Renderer Renderer
-	// Mention renders a mention of a user ("<@id>" on Discord). Default:
-	// "@name".
-	Mention func(u User) string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Logger (default slog.Default()).
@@ -61,16 +58,9 @@ type Config struct {
 	// AnalysisHook, when set, is called as an analysis starts and after
 	// each position written (tests stop the process in it).
 	AnalysisHook func(ctx context.Context, gameID uint64, positions int)
-	// Link makes a link to a channel or thread (Discord: a jump URL).
-	Link func(guildID, channelID string) string
-	// Stamp writes a moment for a reader in loc (Discord: a <t:...> tag,
-	// which every reader sees in their own time zone).
-	Stamp func(t time.Time, loc *time.Location) string
 	// RetryBase is the first wait before a failed delivery is retried; it
 	// doubles on every try, up to 5 minutes (default 2 s).
 	RetryBase time.Duration
-	// Wording is how hints name the transport's own syntax.
-	Wording Wording
 	// ChallengeExpire is how long an open challenge waits for players
 	// (default 7 days; open.go).
 	ChallengeExpire time.Duration
@@ -89,13 +79,19 @@ type Config struct {
 	// Web is the companion pages: their public address and the key that
 	// signs their addresses and the players' links (weblink.go).
 	Web WebConfig
+	// Mail says that a mail transport is wired (mail.relay is set): the
+	// players may link an address (/settings email:) and choose notices
+	// by mail.
+	Mail bool
 	// Meter receives the moves and the computer's thinking, for the
 	// operators' metrics (meter.go; nil: none).
 	Meter Meter
 }
 
 // Wording is how hints name what the caller types, which differs by
-// transport; an empty field is Discord's wording.
+// transport (a Presenter's); an empty field is Discord's wording. The
+// service writes none of it itself: its texts carry tokens that each
+// transport renders (presenter.go).
 type Wording struct {
 	// PickGame ends "say which with …": how to name one of several games
 	// (Discord: "the game: option"; the console: "#id after the command").

@@ -1,7 +1,9 @@
 // Package service holds Tessera's commands and their replies, free of any
 // transport: the Discord adapter (bot), the local console and the tests
 // all drive this same code. Players are identified by opaque ids; the
-// transport says how to mention one. It draws through its Renderer and
+// transport says how to mention one: the service writes mentions, links,
+// moments and the words for what a caller types as neutral tokens, and
+// each transport renders them with its own Presenter. It draws through its Renderer and
 // stores through storage.Store; cmd/tessera wires both.
 //
 // Where each concern lives:
@@ -10,7 +12,9 @@
 //     File, Button, Choice), requestctx.go (a request's context),
 //     command.go and commandtable.go (the table of commands every
 //     transport registers, parses and dispatches by), renderer.go (the
-//     Renderer interface).
+//     Renderer interface), presenter.go (Presenter, the tokens it renders,
+//     Render, and Plain, the presenter of a transport with none of its
+//     own).
 //   - The Service and its settings: service.go (New, Fail), config.go
 //     (Config, Wording, Validate), meter.go (Meter: what it reports to
 //     the operators' metrics).
@@ -18,7 +22,8 @@
 //     board, games, rules), open.go (open challenges), puzzle.go (puzzles
 //     and hints), rematch.go, history.go, export.go, replay.go and
 //     replaylimit.go (/replay's GIF), leaderboard.go, profile.go,
-//     vacation.go, settings.go, abort.go, plaintext.go (moves typed as
+//     vacation.go, settings.go and email.go (a player's mail address,
+//     linked by a mailed code, unlinked by a bounce), abort.go, plaintext.go (moves typed as
 //     plain messages), buttons.go (button ids), autocomplete.go.
 //   - A game's position: position.go (a record replayed into its position,
 //     cached), lookup.go (which game a command means, and who may see it),

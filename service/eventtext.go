@@ -118,7 +118,7 @@ func (s *Service) EventPostMessage(e *tessera.Event) Message {
 	case tessera.EventOpen:
 		when := fmt.Sprintf("It starts when the organiser presses Start, with at least %s.", plural(e.Min, "player"))
 		if !e.Starts.IsZero() {
-			when = fmt.Sprintf("It starts %s (or earlier by Start), with at least %s.", s.cfg.Stamp(e.Starts, time.UTC), plural(e.Min, "player"))
+			when = fmt.Sprintf("It starts %s (or earlier by Start), with at least %s.", StampToken(e.Starts, time.UTC), plural(e.Min, "player"))
 		}
 		lines = append(lines, when+" Click Join to enter.")
 		m.Buttons = []Button{
@@ -367,7 +367,7 @@ func (s *Service) EventPairings(req Request, ref string, round int) (Reply, erro
 	if round-1 < len(e.Games) {
 		for _, id := range e.Games[round-1] {
 			if g, err := s.store.Game(req.Context(), id); err == nil && g.ThreadID != "" {
-				links[id] = s.cfg.Link(g.GuildID, g.Place())
+				links[id] = LinkToken(g.GuildID, g.Place())
 			}
 		}
 	}

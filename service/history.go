@@ -111,9 +111,9 @@ func (s *Service) historyLine(g *tessera.Game) string {
 		result = strings.TrimPrefix(st, "Game over: ")
 	}
 	line := fmt.Sprintf("#%d %s · %s · %s · %s", g.ID, gameName(g.Setup.Game), strings.Join(scores, ", "), clipTo(result, 60),
-		s.cfg.Stamp(time.Unix(0, storage.Ended(g)).UTC(), time.UTC))
+		StampToken(time.Unix(0, storage.Ended(g)).UTC(), time.UTC))
 	if g.Place() != "" {
-		line += " · " + s.cfg.Link(g.GuildID, g.Place())
+		line += " · " + LinkToken(g.GuildID, g.Place())
 	}
 	return line
 }

@@ -102,7 +102,7 @@ func (s *Service) Leaderboard(req Request, gameID string) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("**%s** leaderboard of %s: %s.%s", g.Name, s.cfg.Wording.Server, plural(rated, "rated player"), mine)
+	text := fmt.Sprintf("**%s** leaderboard of %s: %s.%s", g.Name, neutralWording.Server, plural(rated, "rated player"), mine)
 	return Reply{Text: text, Files: []File{{Name: "leaderboard.png", Data: png}},
 		Buttons: s.playersButton(ctx, req.GuildID, "/leaderboard/"+g.ID, LeaderboardPageLabel)}, nil
 }

@@ -31,7 +31,7 @@ func (s *Service) Link(req Request, ref string, reset bool) (Reply, error) {
 		return Reply{}, err
 	}
 	if !on {
-		return Reply{}, errorf(tessera.EINVALID, "%s turned its game pages off (/settings web:on turns them back on, for members with Manage Server).", capital(s.cfg.Wording.Server))
+		return Reply{}, errorf(tessera.EINVALID, "%s turned its game pages off (/settings web:on turns them back on, for members with Manage Server).", capitalToken(neutralWording.Server))
 	}
 	if reset {
 		if _, err := s.store.UpdateUser(ctx, req.User.ID, func(u *tessera.UserSettings, _ storageTx) error {

@@ -92,9 +92,9 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 	case len(here) == 0 && ended != nil:
 		return ended, nil // the command says the game is over, or shows it
 	case len(mine) == 0 && len(here) == 0:
-		return nil, errorf(tessera.ENOTFOUND, "There is no game in play in %s. Start one with /new.", s.cfg.Wording.Channel)
+		return nil, errorf(tessera.ENOTFOUND, "There is no game in play in %s. Start one with /new.", neutralWording.Channel)
 	case len(mine) == 0 && forMove:
-		return nil, errorf(tessera.EFORBIDDEN, "You are not playing in any game in %s.", s.cfg.Wording.Channel)
+		return nil, errorf(tessera.EFORBIDDEN, "You are not playing in any game in %s.", neutralWording.Channel)
 	}
 	var ids []string
 	list := mine
@@ -104,7 +104,7 @@ func (s *Service) findGame(req Request, ref string, which lookup) (*tessera.Game
 	for _, g := range list {
 		ids = append(ids, fmt.Sprintf("#%d", g.ID))
 	}
-	return nil, errorf(tessera.EINVALID, "%s has several games (%s): say which with %s.", capital(s.cfg.Wording.Channel), strings.Join(ids, ", "), s.cfg.Wording.PickGame)
+	return nil, errorf(tessera.EINVALID, "%s has several games (%s): say which with %s.", capitalToken(neutralWording.Channel), strings.Join(ids, ", "), neutralWording.PickGame)
 }
 
 // sortGames sorts the games a lookup read: those in play here (and the

@@ -151,7 +151,7 @@ func (s *Service) NewOpen(req Request, r NewGameRequest) (Reply, error) {
 		return s.startSolo(req, rec)
 	}
 	text := fmt.Sprintf("**%s** is looking for %s for **%s** (game #%d)%s, %s, %s. Click Join to play; the game starts when %s joined. This open challenge expires %s.",
-		req.User.Name, plural(seats-1, "opponent"), g.Name, rec.ID, optionText(opts), ClockText(clk), ratedText(rec), joinedText(seats-1), s.cfg.Stamp(now.Add(s.expireAfter()), time.UTC))
+		req.User.Name, plural(seats-1, "opponent"), g.Name, rec.ID, optionText(opts), ClockText(clk), ratedText(rec), joinedText(seats-1), StampToken(now.Add(s.expireAfter()), time.UTC))
 	return Reply{Text: text, Challenge: rec.ID, Buttons: []Button{
 		{ID: buttonID(actJoin, rec.ID), Label: "Join", Style: Success},
 		{ID: buttonID(actWithdraw, rec.ID), Label: "Withdraw", Style: Secondary},
@@ -279,7 +279,7 @@ func (s *Service) Challenges(req Request) (Reply, error) {
 		}
 		line := clipTo(fmt.Sprintf("#%d **%s** by %s: %d of %d seats free%s, %s",
 			g.ID, gameName(g.Setup.Game), g.Players[g.ChallengerSeat()].Name, g.Setup.Players-len(g.Players), g.Setup.Players,
-			optionText(g.Setup.Options), ClockText(g.Clock)), maxListLine) + " · expires " + s.cfg.Stamp(g.Created.Add(s.expireAfter()), time.UTC)
+			optionText(g.Setup.Options), ClockText(g.Clock)), maxListLine) + " · expires " + StampToken(g.Created.Add(s.expireAfter()), time.UTC)
 		if size+1+len(line) > maxListText {
 			break
 		}

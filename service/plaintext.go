@@ -96,3 +96,11 @@ func looksLikeMove(text string) bool {
 	}
 	return false
 }
+
+// LooksLikeMove says whether a line of a mail may be a move (a short
+// text with a cell, a number or a move word), for a transport that must
+// find the move among other lines before it knows the game's notation.
+func LooksLikeMove(line string) bool {
+	line = strings.TrimSpace(line)
+	return line != "" && len(line) <= 60 && strings.Count(line, " ") <= 5 && looksLikeMove(line)
+}

@@ -42,7 +42,7 @@ func (s *Service) Profile(req Request, user User) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("Profile of **%s** in %s: %s, %s in play.", card.Title, s.cfg.Wording.Server, plural(ratedGames(card), "rated game"), plural(card.InPlay, "game"))
+	text := fmt.Sprintf("Profile of **%s** in %s: %s, %s in play.", card.Title, neutralWording.Server, plural(ratedGames(card), "rated game"), plural(card.InPlay, "game"))
 	return Reply{Text: text, Files: []File{{Name: "profile.png", Data: png}},
 		Buttons: s.playersButton(ctx, req.GuildID, "/players/"+url.PathEscape(user.ID), ProfilePageLabel)}, nil
 }

@@ -50,7 +50,7 @@ func New(store storage.Store, cfg Config) *Service {
 	if cfg.Renderer == nil {
 		panic("service.New: Config.Renderer is nil; wire render.Renderer{}")
 	}
-	s := &Service{store: store, renderer: cfg.Renderer, mention: cfg.Mention, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
+	s := &Service{store: store, renderer: cfg.Renderer, mention: MentionToken, now: cfg.Now, log: cfg.Logger, seed: cfg.Seed, defs: cfg.Defaults, cfg: cfg,
 		cache: map[uint64]*position{}, pics: map[picKey]File{}, replays: newReplayGate(0), wake: make(chan struct{}, 1), aiWake: make(chan struct{}, 1)}
 	if c, err := ParseClock(cfg.Clock); err == nil {
 		s.clock = c
@@ -74,27 +74,6 @@ func New(store storage.Store, cfg Config) *Service {
 	}
 	if s.cfg.VacationDays <= 0 || s.cfg.VacationDays > MaxVacationDays { // Validate refuses these
 		s.cfg.VacationDays = 20
-	}
-	if s.cfg.Wording.PickGame == "" {
-		s.cfg.Wording.PickGame = "the game: option"
-	}
-	if s.cfg.Wording.MoveList == "" {
-		s.cfg.Wording.MoveList = "autocomplete"
-	}
-	if s.cfg.Wording.Channel == "" {
-		s.cfg.Wording.Channel = "this channel"
-	}
-	if s.cfg.Wording.Server == "" {
-		s.cfg.Wording.Server = "this server"
-	}
-	if s.cfg.Link == nil {
-		s.cfg.Link = func(guildID, channelID string) string { return "#" + channelID }
-	}
-	if s.cfg.Stamp == nil {
-		s.cfg.Stamp = func(t time.Time, loc *time.Location) string { return t.In(loc).Format("Mon 2 Jan 15:04 MST") }
-	}
-	if s.mention == nil {
-		s.mention = func(u User) string { return "@" + u.Name }
 	}
 	if s.now == nil {
 		s.now = time.Now

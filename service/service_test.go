@@ -53,9 +53,8 @@ func newHarnessWith(t testing.TB, tune func(*service.Config)) *harness {
 	t.Cleanup(func() { st.Close() })
 	h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
 	cfg := service.Config{Renderer: render.Renderer{},
-		Seed:    func() uint64 { return 7 },
-		Now:     func() time.Time { return h.now },
-		Mention: func(u service.User) string { return "<@" + u.ID + ">" },
+		Seed: func() uint64 { return 7 },
+		Now:  func() time.Time { return h.now },
 	}
 	tune(&cfg)
 	h.store = watch.New(st)
@@ -94,7 +93,7 @@ func (h *harness) ok(r service.Reply, err error) service.Reply {
 	if err != nil {
 		h.t.Fatalf("unexpected error: %v", err)
 	}
-	return r
+	return service.RenderReply(r, testPresenter{})
 }
 
 // refused checks that the command failed with a user-safe message
@@ -111,7 +110,7 @@ func (h *harness) check(r service.Reply, err error, code, want string) {
 	if c := tessera.ErrorCode(err); c != code {
 		h.t.Fatalf("code %s, want %s (%v)", c, code, err)
 	}
-	fail := h.svc.Fail(err)
+	fail := service.RenderReply(h.svc.Fail(err), testPresenter{})
 	if !fail.Ephemeral || strings.Contains(fail.Text, "\n") || !strings.Contains(fail.Text, want) {
 		h.t.Fatalf("reply %q (ephemeral %v), want one ephemeral line containing %q", fail.Text, fail.Ephemeral, want)
 	}

@@ -8,27 +8,41 @@ import (
 	"tessera"
 )
 
-// Settings changes the caller's settings: notify "on"/"off" (turn
-// notices by direct message), timezone an IANA name ("Europe/Paris").
-// Empty values leave a setting as it is.
+// Settings changes the caller's settings: notify, how turn notices reach
+// them ("dm", "mail", "both", "none"; "on" and "off" are "dm" and
+// "none"), timezone an IANA name ("Europe/Paris"). Empty values leave a
+// setting as it is.
 func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) {
 	ctx := req.Context()
 	notify = strings.ToLower(strings.TrimSpace(notify))
 	timezone = strings.TrimSpace(timezone)
-	if notify != "" && notify != "on" && notify != "off" {
-		return Reply{}, errorf(tessera.EINVALID, "notify is on or off.")
+	switch notify {
+	case "on":
+		notify = tessera.NotifyDM
+	case "off":
+		notify = tessera.NotifyNone
+	case "", tessera.NotifyDM, tessera.NotifyNone, tessera.NotifyMail, tessera.NotifyBoth:
+	default:
+		return Reply{}, errorf(tessera.EINVALID, "notify is dm, mail, both or none.")
 	}
 	if timezone != "" {
 		if _, err := time.LoadLocation(timezone); err != nil || strings.EqualFold(timezone, "local") {
 			return Reply{}, errorf(tessera.EINVALID, "%s is not a time zone; use a name like Europe/Paris or America/New_York.", typed(timezone))
 		}
 	}
+	if (notify == tessera.NotifyMail || notify == tessera.NotifyBoth) && !s.cfg.Mail {
+		return Reply{}, errorf(tessera.EINVALID, "This bot sends no mail; notify is dm or none here.")
+	}
 	u, err := s.store.UpdateUser(ctx, req.User.ID, func(u *tessera.UserSettings, _ storageTx) error {
-		switch notify {
-		case "on":
-			u.NotifyOff, u.DMFailed = false, false
-		case "off":
-			u.NotifyOff = true
+		if (notify == tessera.NotifyMail || notify == tessera.NotifyBoth) && u.Email == "" {
+			return errorf(tessera.EINVALID, "Link an address first: /settings email:you@example.org, then the code it is sent.")
+		}
+		if notify != "" {
+			u.Notify = notify
+			u.NotifyOff = notify == tessera.NotifyNone
+			if notify == tessera.NotifyDM || notify == tessera.NotifyBoth {
+				u.DMFailed = false
+			}
 		}
 		if timezone != "" {
 			u.TimeZone = timezone
@@ -38,15 +52,24 @@ func (s *Service) Settings(req Request, notify, timezone string) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
-	state := "on"
-	if u.NotifyOff {
-		state = "off"
-	}
 	tz := u.TimeZone
 	if tz == "" {
 		tz = "UTC"
 	}
-	return Reply{Text: fmt.Sprintf("Turn notices by direct message: %s. Time zone: %s.", state, tz), Ephemeral: true}, nil
+	return Reply{Text: fmt.Sprintf("%s Time zone: %s.", notifyText(u), tz), Ephemeral: true}, nil
+}
+
+// notifyText says how u's turn notices reach them, naming their address
+// (the reply is theirs alone).
+func notifyText(u tessera.UserSettings) string {
+	dm := "Turn notices by direct message: " + onOff(u.ByDM()) + "."
+	switch {
+	case u.Email == "" && u.EmailPending != "":
+		return dm + " Mail: waiting for the code sent to " + u.EmailPending + "."
+	case u.Email == "":
+		return dm
+	}
+	return dm + " By mail to " + u.Email + ": " + onOff(u.ByMail()) + "."
 }
 
 // ServerSettings changes the server's own settings: web "on"/"off" (its
@@ -72,11 +95,11 @@ func (s *Service) ServerSettings(req Request, web string) (Reply, error) {
 	}
 	switch {
 	case !s.WebOn():
-		return Reply{Text: fmt.Sprintf("Game pages of %s: %s (this bot has no pages set up, so there are none either way).", s.cfg.Wording.Server, onOff(!g.WebOff)), Ephemeral: true}, nil
+		return Reply{Text: fmt.Sprintf("Game pages of %s: %s (this bot has no pages set up, so there are none either way).", neutralWording.Server, onOff(!g.WebOff)), Ephemeral: true}, nil
 	case g.WebOff:
-		return Reply{Text: fmt.Sprintf("Game pages of %s: off. Posts carry no link, and the pages and every private link answer \"not found\" until /settings web:on.", s.cfg.Wording.Server), Ephemeral: true}, nil
+		return Reply{Text: fmt.Sprintf("Game pages of %s: off. Posts carry no link, and the pages and every private link answer \"not found\" until /settings web:on.", neutralWording.Server), Ephemeral: true}, nil
 	}
-	return Reply{Text: fmt.Sprintf("Game pages of %s: on. Game posts carry a link to their page, and /link gives players their private link.", s.cfg.Wording.Server), Ephemeral: true}, nil
+	return Reply{Text: fmt.Sprintf("Game pages of %s: on. Game posts carry a link to their page, and /link gives players their private link.", neutralWording.Server), Ephemeral: true}, nil
 }
 
 // onOff is "on" or "off".

@@ -34,6 +34,15 @@ type fakeSink struct {
 	dmClosed map[string]bool
 }
 
+// testPresenter renders the service's words as Discord's mentions, the
+// rest plainly, so that the tests see who is pinged.
+type testPresenter struct{ service.Plain }
+
+func (testPresenter) Mention(u service.User) string { return "<@" + u.ID + ">" }
+
+// Presenter is the fake transport's.
+func (*fakeSink) Presenter() service.Presenter { return testPresenter{} }
+
 func newSink() *fakeSink { return &fakeSink{nonces: map[string]string{}, dmClosed: map[string]bool{}} }
 
 func (f *fakeSink) id() string { f.n++; return fmt.Sprint("m", f.n) }

@@ -54,9 +54,8 @@ func TestEventRoundCrashMidPairing(t *testing.T) {
 		cs := &crashingStore{Store: a.open(t, 1)[0], at: 2}
 		h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
 		h.svc = service.New(cs, service.Config{Renderer: render.Renderer{},
-			Seed:    func() uint64 { return 7 },
-			Now:     func() time.Time { return h.now },
-			Mention: func(u service.User) string { return "<@" + u.ID + ">" },
+			Seed: func() uint64 { return 7 },
+			Now:  func() time.Time { return h.now },
 		})
 		id := h.newEvent(service.NewEventRequest{Game: "closure", Format: "swiss", Rounds: 2})
 		h.enter(id, players(4)...)
@@ -123,9 +122,8 @@ func TestEventLeaveKilledBetweenSteps(t *testing.T) {
 				ds := &dyingStore{Store: base, at: tc.at}
 				h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
 				cfg := service.Config{Renderer: render.Renderer{},
-					Seed:    func() uint64 { return 7 },
-					Now:     func() time.Time { return h.now },
-					Mention: func(u service.User) string { return "<@" + u.ID + ">" },
+					Seed: func() uint64 { return 7 },
+					Now:  func() time.Time { return h.now },
 				}
 				h.svc = service.New(ds, cfg)
 				id := h.newEvent(service.NewEventRequest{Game: "closure", Format: tc.format, Rounds: roundsFor(tc.format)})

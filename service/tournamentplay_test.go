@@ -700,9 +700,8 @@ func harnessesOn(t *testing.T, a adapter, n int) []*harness {
 	for i, st := range stores {
 		h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC(), n: 1000 * i}
 		h.svc = service.New(st, service.Config{Renderer: render.Renderer{},
-			Seed:    func() uint64 { return 7 },
-			Now:     func() time.Time { return h.now },
-			Mention: func(u service.User) string { return "<@" + u.ID + ">" },
+			Seed: func() uint64 { return 7 },
+			Now:  func() time.Time { return h.now },
 		})
 		out[i] = h
 	}

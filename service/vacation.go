@@ -59,7 +59,7 @@ func (s *Service) Vacation(req Request, days int) (Reply, error) {
 				return err
 			}
 			if err := tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnouncePost, GameID: g.ID, Moves: len(g.Moves),
-				Text: fmt.Sprintf("%s is away until %s; their clock is paused.", req.User.Name, s.cfg.Stamp(until, time.UTC))}); err != nil {
+				Text: fmt.Sprintf("%s is away until %s; their clock is paused.", req.User.Name, StampToken(until, time.UTC))}); err != nil {
 				return err
 			}
 			if err := tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnounceStatus, GameID: g.ID, Moves: len(g.Moves)}); err != nil {
@@ -72,5 +72,5 @@ func (s *Service) Vacation(req Request, days int) (Reply, error) {
 		return Reply{}, err
 	}
 	s.poke()
-	return Reply{Text: fmt.Sprintf("Enjoy! Your clocks are paused until %s. %d vacation days left this year.", s.cfg.Stamp(until, time.UTC), left), Ephemeral: true}, nil
+	return Reply{Text: fmt.Sprintf("Enjoy! Your clocks are paused until %s. %d vacation days left this year.", StampToken(until, time.UTC), left), Ephemeral: true}, nil
 }

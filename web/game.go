@@ -300,7 +300,7 @@ func (s *Server) serviceError(w http.ResponseWriter, r *http.Request, err error)
 		s.internal(w, r, err)
 		return
 	}
-	s.fail(w, r, statusOf(err), tessera.ErrorMessage(err))
+	s.fail(w, r, statusOf(err), service.Render(tessera.ErrorMessage(err), Presenter))
 }
 
 // statusOf is the HTTP status of a user-safe error.

@@ -259,7 +259,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 			s.serviceError(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, result{OK: true, Message: reply.Text})
+		writeJSON(w, http.StatusOK, result{OK: true, Message: service.Render(reply.Text, Presenter)})
 		return
 	}
 	// Without the script: the page again, saying what happened when
@@ -273,9 +273,9 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 			s.internal(w, r, gerr)
 			return
 		}
-		s.showGame(w, r, fresh, -1, "game.html", statusOf(err), tessera.ErrorMessage(err))
+		s.showGame(w, r, fresh, -1, "game.html", statusOf(err), service.Render(tessera.ErrorMessage(err), Presenter))
 	case r.PostFormValue("hint") == "yes":
-		s.showGame(w, r, g, -1, "game.html", http.StatusOK, reply.Text)
+		s.showGame(w, r, g, -1, "game.html", http.StatusOK, service.Render(reply.Text, Presenter))
 	default:
 		http.Redirect(w, r, "/g/"+r.PathValue("address"), http.StatusSeeOther)
 	}

@@ -29,7 +29,7 @@ func TestCommandTableAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Logger: slog.New(slog.DiscardHandler)})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Logger: slog.New(slog.DiscardHandler)})
 	b, err := bot.New(svc, bot.Options{Token: "t", Configure: srv.Configure, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

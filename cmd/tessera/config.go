@@ -88,6 +88,9 @@ type Config struct {
 	// endpoints (config_web.go).
 	webSettings `yaml:",inline"`
 
+	// Mail: play by email (config_mail.go, docs/mail.md).
+	Mail mailSettings `yaml:"mail"`
+
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
 }
@@ -162,6 +165,9 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	if err := c.checkInteractions(getenv); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if err := c.checkMail(getenv); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	if err := c.checkWeb(getenv); err != nil {

@@ -32,7 +32,7 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := watch.New(file) // the cleanup's wait wakes on its writes
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mention: bot.Mention, Link: bot.Link, Stamp: bot.Stamp, Seed: func() uint64 { return 7 },
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 },
 		Logger: slog.New(slog.DiscardHandler), RetryBase: 20 * time.Millisecond})
 	b, err := bot.New(svc, bot.Options{Token: "t", Configure: srv.Configure, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"tessera/bot"
 	"tessera/console"
 	"tessera/metrics"
+	"tessera/runner"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/database"
@@ -148,7 +149,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 			next := *seed
 			sc.Seed = func() uint64 { next++; return next - 1 }
 		}
-		sc.Logger, sc.Link, sc.Wording = log, console.Link, console.Wording
+		sc.Logger = log
 		sc.Web, sc.Meter = webCfg, reg
 		svc := service.New(store, sc)
 		pages, closePages, err := web.newPages(svc, store, reg, log)
@@ -174,11 +175,19 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 0
 	}
 	sc := cfg.serviceConfig()
-	sc.Logger, sc.Mention, sc.Link, sc.Stamp = log, bot.Mention, bot.Link, bot.Stamp
-	sc.Web, sc.Meter = webCfg, reg
+	sc.Logger = log
+	sc.Web, sc.Meter, sc.Mail = webCfg, reg, cfg.Mail.Relay != ""
 	svc := service.New(store, sc)
 	opt := bot.Options{Token: cfg.Token, GuildID: cfg.GuildID, Logger: log, PlainText: cfg.Moves.PlainText, Shards: cfg.shards,
 		RateLimit: cfg.rateLimit(), Meter: reg}
+	// Mail (play by email): the courier's Letterbox and the listener for
+	// replies, beside Discord (config_mail.go).
+	mailSide, err := newMail(ctx, cfg, svc, store, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 1
+	}
+	defer mailSide.Close()
 	if cfg.Interactions.Listen != "" {
 		// Interactions come over HTTP; the gateway stays only for
 		// plain-text moves (config_interactions.go).
@@ -197,7 +206,11 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 1
 	}
 	web.serve(reg, pages, closePages)
-	loops := startLoops(svc, log, b)
+	loopsCfg := loopsConfig(svc, log, b)
+	if mailSide != nil {
+		loopsCfg.Letterbox = mailSide.transport
+	}
+	loops := runner.Start(loopsCfg)
 	err = b.Run(ctx)
 	loops.Close()
 	if err != nil && ctx.Err() == nil {

@@ -1,4 +1,4 @@
-package service_test
+package delivery_test
 
 import (
 	"bytes"
