@@ -247,7 +247,7 @@ func openBolt(path string, opt storage.Options) (*bolt.DB, error) {
 // cursors, in this goroutine, so that a page bbolt cannot read faults or
 // panics here, where guard recovers it. It lets go of the mapped pages
 // as it goes (see resident.go), so that a walk of a file of many
-// gigabytes never holds more than releaseEvery of it resident.
+// gigabytes holds a bounded part of it resident (releaseEvery).
 func walk(tx *bolt.Tx) error {
 	var sum byte
 	read := 0
