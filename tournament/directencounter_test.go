@@ -46,10 +46,12 @@ func TestDirectEncounter(t *testing.T) {
 			order: "G A B CD E F H",
 		},
 		{
-			// A, B, C on 1 point of 2 rounds. A beat B; C met neither
-			// and could still score 2 against them, more than A's 1:
-			// no one is placed.
-			name: "swiss, one of the tied met no one: no one placed",
+			// A, B, C, D on 1 point of 2 rounds. A beat B; C and D met
+			// twice, one win each (an average of ½ each, 6.1.2). A
+			// leads with 1, but C and D could still reach ½ + 2 for
+			// the two encounters each has not had (B 0 + 2): no one is
+			// placed.
+			name: "swiss, the leader not out of reach: no one placed",
 			e: swiss([]string{"A", "B", "C", "D", "E", "F"},
 				[]Table{two("A", "B", "1-0"), two("C", "D", "1-0"), two("E", "F", "½")},
 				[]Table{two("A", "E", "0-1"), two("B", "F", "1-0"), two("C", "D", "0-1")},
