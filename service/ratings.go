@@ -28,12 +28,41 @@ const Provisional = 5
 const MaxProvisional = 100
 
 // Rated reports whether a finished game counts for the ratings: not
-// unrated by its challenger, no AI seat, at least two players.
+// unrated by its challenger, no AI seat, at least two players, and
+// played: not a forfeit (Forfeited).
 func Rated(g *tessera.Game) bool {
-	if g.Status != tessera.StatusFinished || g.Unrated || len(g.Players) < 2 {
+	if g.Status != tessera.StatusFinished || g.Unrated || len(g.Players) < 2 || Forfeited(g) {
 		return false
 	}
 	return !slices.ContainsFunc(g.Players, func(p tessera.Player) bool { return p.IsAI() })
+}
+
+// Forfeited reports whether a two-player game was lost on time by a seat
+// that never moved: a forfeit, which a tournament records as unplayed
+// (docs/tournaments.md) and which, not being a game played, changes no
+// rating, in an event or not. (A player who resigns without moving
+// appeared: that is a game. At tables of three or four a player out of
+// time passes while the others play on.)
+func Forfeited(g *tessera.Game) bool {
+	if len(g.Players) != 2 {
+		return false
+	}
+	for s := range g.Players {
+		moved, timedOut := false, false
+		for _, m := range g.Moves {
+			switch {
+			case m.Seat != s:
+			case m.End() == tessera.EndTimeout:
+				timedOut = true
+			case m.End() != tessera.EndResign:
+				moved = true
+			}
+		}
+		if timedOut && !moved {
+			return true
+		}
+	}
+	return false
 }
 
 // Places are the finishing places of a finished game's seats, 0 the best,

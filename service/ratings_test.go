@@ -193,11 +193,16 @@ func TestRatingsRebuildAfterRandomGames(t *testing.T) {
 	}
 }
 
-// A time-out is a loss: Ana (seat 1) lets her 2-day clock run out, and
-// the ratings are openskill's 2-player result with Bo first.
+// A time-out is a loss: Ana and Bo each move once, then Ana (seat 1)
+// lets her 2-day clock run out, and the ratings are openskill's 2-player
+// result with Bo first.
 func TestTimeoutIsALoss(t *testing.T) {
 	h := newHarnessClock(t, "2d")
 	h.start()
+	for _, u := range []service.User{ana, bo} {
+		cs := h.svc.MoveChoices(h.req(u), "", "")
+		h.ok(h.svc.Move(h.req(u), "", cs[0].Value))
+	}
 	h.now = h.now.Add(49 * time.Hour)
 	h.svc.Tick(t.Context())
 	near(t, "Bo", h.rating(bo.ID, "elemental"), 27.63523138347365, 8.065506316323548)
@@ -206,6 +211,35 @@ func TestTimeoutIsALoss(t *testing.T) {
 		t.Fatalf("Ana's record %+v", r)
 	}
 	h.checkRebuild()
+}
+
+// A forfeit is not rated (issue #48): Ana (seat 1) never moves and her
+// clock runs out. The game is over, Bo won, but it was never played:
+// neither rating changes, the end post says nothing of ratings, and the
+// ratings computed again from the finished games agree (none).
+func TestForfeitIsNotRated(t *testing.T) {
+	h := newHarnessClock(t, "2d")
+	h.start()
+	h.now = h.now.Add(49 * time.Hour)
+	h.svc.Tick(t.Context())
+	g, err := h.svc.Store().Game(t.Context(), 1)
+	if err != nil || g.Status != tessera.StatusFinished {
+		t.Fatalf("game 1: %+v %v", g, err)
+	}
+	if !service.Forfeited(g) || service.Rated(g) {
+		t.Fatalf("a game Ana never moved in: forfeited %v, rated %v", service.Forfeited(g), service.Rated(g))
+	}
+	if rs, err := h.svc.Store().Ratings(t.Context(), "g", "elemental"); err != nil || len(rs) != 0 {
+		t.Fatalf("rated by a forfeit: %+v %v", rs, err)
+	}
+	for _, a := range of(h.deliver(), "post") {
+		if strings.Contains(a.Msg.Text, "Ratings:") {
+			t.Fatalf("a forfeit's end post speaks of ratings: %q", a.Msg.Text)
+		}
+	}
+	if rs := h.checkRebuild(); len(rs) != 0 {
+		t.Fatalf("the rebuild rated a forfeit: %+v", rs)
+	}
 }
 
 // TestEndPostShowsRatingChanges: the post that ends a rated game gives

@@ -70,8 +70,9 @@ const (
 	// Dutch2017 is C.04.3 as in force from 2017 to 2025 (bbpPairings
 	// v5.0.1 implements it).
 	Dutch2017 DutchRules = "dutch-2017"
-	// Dutch2025 is C.04.3 as amended on 1 July 2025, in force from
-	// February 2026 (bbpPairings v6.0.0).
+	// Dutch2025 is C.04.3 as approved by FIDE's Council on 13 April
+	// 2024 and applied from 1 July 2025 (bbpPairings v6.0.0, February
+	// 2026, implements it).
 	Dutch2025 DutchRules = "dutch-2025"
 )
 

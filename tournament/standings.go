@@ -154,22 +154,23 @@ type entry struct {
 //
 // Unplayed rounds follow C.07's article 16:
 //
-//   - The voluntarily unplayed rounds (16.2.5) are the requested byes (a
+//   - The voluntarily unplayed rounds (16.1.2) are the requested byes (a
 //     half point or none), forfeit losses, and the rounds after a
 //     withdrawal. The pairing-allocated bye, a full-point bye and a
-//     forfeit win are unplayed but not voluntary (16.2.1 to 16.2.4).
+//     forfeit win are unplayed but not voluntary (16.2.1, 16.2.2).
 //   - An opponent's score, as Buchholz and Sonneborn-Berger read it, is
 //     their points with each voluntarily unplayed round after their last
 //     round that was not (the rounds after they withdrew, say) counted as
-//     a draw (16.3); a round robin counts them as nothing.
+//     a draw (16.3, and 16.2.5 for which they are); a round robin counts
+//     them as nothing.
 //   - Each of the player's own unplayed rounds in a Swiss event counts
 //     as a game against a virtual opponent whose score is the player's
 //     own, but never more than the scheduled opponent's (a forfeit) or a
-//     draw in every round (16.4); Sonneborn-Berger multiplies it by the
+//     draw in every round (16.4.1, 16.4.2); Sonneborn-Berger multiplies it by the
 //     points the round gave (a bye's win counts that score whole, a
 //     half-point bye half of it). Round robins count only the games.
-//   - A cut (Cut-1) removes a voluntarily unplayed round first (14.6),
-//     else the lowest value.
+//   - A cut (Cut-1) removes a voluntarily unplayed round first (16.5.1,
+//     the 2026 amendment), else the lowest value.
 //
 // At tables of three or four every player at the table is an opponent:
 // the opponents' points add the scores of all of them, a draw is half
@@ -318,50 +319,23 @@ func Standings(e Event) ([]Standing, error) {
 		out = append(out, st)
 	}
 	// The direct encounter is computed within each group still equal on
-	// points and the tie-breaks before it (C.07 6.1): when every two of
-	// the group met over the board, the points each scored in those
-	// games; else it separates no one (0).
+	// points and the tie-breaks before it (directEncounter).
 	for k, code := range codes {
 		if code != TBDirectEncounter {
 			continue
 		}
-		groups := map[string][]int{}
-		for i, st := range out {
-			groups[key(st, k)] = append(groups[key(st, k)], i)
+		groups := map[string][]string{}
+		for _, st := range out {
+			groups[key(st, k)] = append(groups[key(st, k)], st.ID)
 		}
+		de := map[string]float64{}
 		for _, members := range groups {
-			in := map[string]bool{}
-			for _, i := range members {
-				in[out[i].ID] = true
+			for id, v := range directEncounter(e, members, rr) {
+				de[id] = v
 			}
-			met := map[[2]string]bool{}
-			scored := map[string]float64{}
-			for _, rd := range e.Played {
-				for _, t := range rd.Tables {
-					if !t.Played() || t.Forfeit() {
-						continue
-					}
-					for a, ida := range t.Seats {
-						for b, idb := range t.Seats {
-							if a != b && in[ida] && in[idb] {
-								met[pairKey(ida, idb)] = true
-								scored[ida] += against(t, a, b)
-							}
-						}
-					}
-				}
-			}
-			all := len(members) > 1
-			for x, i := range members {
-				for _, j := range members[x+1:] {
-					all = all && met[pairKey(out[i].ID, out[j].ID)]
-				}
-			}
-			for _, i := range members {
-				if all {
-					out[i].TieBreaks[k].Value = scored[out[i].ID]
-				}
-			}
+		}
+		for i := range out {
+			out[i].TieBreaks[k].Value = de[out[i].ID]
 		}
 	}
 	lot := map[string]int{}
@@ -400,7 +374,7 @@ const lotSalt = 0x0c07
 func counted(x Result) bool { return x.Kind != KindNone && !x.Pending }
 
 // voluntary reports whether a round is voluntarily unplayed (C.07
-// 16.2.5): a requested bye, a forfeit loss, a round after withdrawing.
+// 16.1.2): a requested bye, a forfeit loss, a round after withdrawing.
 func voluntary(x Result) bool {
 	switch x.Kind {
 	case KindHalfBye, KindZeroBye, KindForfeitLoss, KindWithdrawn:
@@ -422,7 +396,7 @@ func against(t Table, a, b int) float64 {
 }
 
 // cut1 is the sum of the entries without one: a voluntarily unplayed
-// round first (the lowest of them), else the lowest (C.07 14.6).
+// round first (the lowest of them), else the lowest (C.07 16.5.1).
 func cut1(es []entry) float64 {
 	if len(es) == 0 {
 		return 0
@@ -463,4 +437,119 @@ func key(st Standing, k int) string {
 
 func appendFloat(b []byte, f float64) []byte {
 	return strconv.AppendFloat(append(b, '/'), f, 'g', -1, 64)
+}
+
+// directEncounter ranks a group of players still equal by C.07's
+// direct encounter (article 6) and gives each the number of the group it
+// ranks above (0 for everyone when it separates no one), so that a
+// higher value ranks higher, as with every tie-break. As FIDE's
+// TieBreakServer reads the article:
+//
+//   - Each player's score against the others of the group is the points
+//     scored in the games played between them (forfeits are not
+//     games); two who met more than once count the average of their
+//     games (6.1.2).
+//   - When every two of the group met (in a round robin always: its
+//     pairings are fixed, so a pair yet to meet counts nothing), the
+//     scores rank them; equal scores stay equal (6.2).
+//   - Otherwise the best scorer is placed above the rest only if their
+//     score is more than any other could reach by winning every
+//     encounter they have not had; then the next, and so on; the first
+//     who cannot be placed so leaves everyone from there on equal.
+//   - Whenever this separates the group, it is done again within each
+//     part still equal, counting only the games between its own members.
+func directEncounter(e Event, group []string, rr bool) map[string]float64 {
+	out := map[string]float64{}
+	var rank func(ids []string)
+	rank = func(ids []string) {
+		if len(ids) < 2 {
+			return
+		}
+		in := map[string]bool{}
+		for _, id := range ids {
+			in[id] = true
+		}
+		// Points scored against each other member, by the games played.
+		sum := map[[2]string]float64{}
+		games := map[[2]string]int{}
+		for _, rd := range e.Played {
+			for _, t := range rd.Tables {
+				if !t.Played() || t.Forfeit() {
+					continue
+				}
+				for a, ida := range t.Seats {
+					for b, idb := range t.Seats {
+						if a != b && in[ida] && in[idb] {
+							sum[[2]string{ida, idb}] += against(t, a, b)
+							games[[2]string{ida, idb}]++
+						}
+					}
+				}
+			}
+		}
+		score := map[string]float64{}
+		most := map[string]float64{} // the score with every encounter not had won
+		all := true
+		for _, a := range ids {
+			met := 0
+			for _, b := range ids {
+				if n := games[[2]string{a, b}]; n > 0 {
+					score[a] += sum[[2]string{a, b}] / float64(n)
+					met++
+				}
+			}
+			most[a] = score[a]
+			if !rr && met < len(ids)-1 {
+				all = false
+				most[a] += float64(len(ids) - 1 - met)
+			}
+		}
+		order := append([]string(nil), ids...)
+		sort.SliceStable(order, func(i, j int) bool {
+			a, b := order[i], order[j]
+			if score[a] != score[b] {
+				return score[a] > score[b]
+			}
+			return most[a] > most[b]
+		})
+		// The parts, best first: each a run of players left equal.
+		var parts [][]string
+		if all {
+			for i, id := range order {
+				if i == 0 || score[id] != score[order[i-1]] {
+					parts = append(parts, nil)
+				}
+				parts[len(parts)-1] = append(parts[len(parts)-1], id)
+			}
+		} else {
+			i := 0
+			for ; i < len(order)-1; i++ {
+				reach := 0.0
+				for _, o := range order[i+1:] {
+					reach = max(reach, most[o])
+				}
+				if score[order[i]] <= reach {
+					break
+				}
+				parts = append(parts, []string{order[i]})
+			}
+			parts = append(parts, order[i:])
+		}
+		if len(parts) < 2 {
+			return
+		}
+		below := len(ids)
+		for _, part := range parts {
+			below -= len(part)
+			for _, id := range part {
+				out[id] += float64(below)
+			}
+			rank(part)
+		}
+	}
+	for _, id := range group {
+		out[id] = 0
+	}
+	rank(group)
+	return out
 }

@@ -2,6 +2,8 @@ package tournament
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -17,8 +19,10 @@ import (
 //   - The players: ranked by points, then seed, and dealt to the tables
 //     from the top, the best together and the smaller tables last; then
 //     players are exchanged between tables, the nearest tables first,
-//     while that lowers the number of pairs who already met, so that
-//     repeats happen only where they cannot be avoided this way.
+//     while that lowers the number of pairs who already met; then, when
+//     a repeat is left or someone's seats would drift 2 apart, a search
+//     for the grouping of the fewest repeats and, of those, the fewest
+//     players whose seats drift past 1 apart (fewestRepeats).
 //   - The seats: players of equal points are exchanged between tables
 //     when that lets the tables seat them more evenly and makes no
 //     meeting a repeat; then at each table, the seating that keeps each
@@ -123,10 +127,13 @@ func SwissTables(e Event) (Round, error) {
 		at += size
 	}
 	h.spread(groups)
-	if h.total(groups) > 0 {
-		groups = h.fewestRepeats(ranked, sizes, groups)
-	}
 	h.evenSeats(groups, points)
+	if h.cost(groups) > 0 {
+		if better, ok := h.fewestRepeats(ranked, sizes, groups); ok {
+			groups = better
+			h.evenSeats(groups, points)
+		}
+	}
 	for _, g := range groups {
 		rd.Tables = append(rd.Tables, Table{Seats: h.seat(g)})
 	}
@@ -287,45 +294,174 @@ func (h *history) total(groups [][]string) int {
 // which then keeps the best grouping found so far.
 const tablesBudget = 400000
 
+// repeatCost weighs one repeated meeting above any unevenness of seats
+// (a round has fewer than repeatCost players): the fewest repeats come
+// first, then seats within 1.
+const repeatCost = 1 << 16
+
+// cost is what the grouping search minimises: the repeated meetings
+// first, then by how much the players' seats drift past 1 apart at the
+// best seating of each table.
+func (h *history) cost(groups [][]string) int {
+	n := 0
+	for _, g := range groups {
+		n += h.repeats(g)*repeatCost + h.unevenness(g)
+	}
+	return n
+}
+
+// unevenness is the least, over a table's seatings, of the sum of
+// uneven: 0 when every player at it can keep their seats within 1.
+func (h *history) unevenness(g []string) int {
+	best := -1
+	permute(len(g), func(order []int) {
+		c := 0
+		for s, i := range order {
+			c += h.uneven(g[i], s)
+			if best >= 0 && c >= best {
+				return
+			}
+		}
+		best = c
+	})
+	return best
+}
+
 // fewestRepeats searches every grouping of the ranked players into
-// tables of these sizes for one with fewer repeated meetings than
-// start's (the exchanges of spread can stop at a grouping no single
+// tables of these sizes for one of lower cost than start's: fewer
+// repeated meetings, then seats kept within 1 for more players (the
+// exchanges of spread and evenSeats can stop at a grouping no single
 // exchange improves). Groupings are tried in rank order (the highest
 // ranked player left opens the next table, its companions taken from
-// the top down), so the first grouping of the fewest repeats found is
-// the one nearest the score order; a branch is cut as soon as its
-// repeats reach the best found. Within tablesBudget the result is the
-// minimum (TestSwissTablesFewestRepeats compares with an exhaustive
-// search); past it, the best found.
-func (h *history) fewestRepeats(ranked []string, sizes []int, start [][]string) [][]string {
-	best, bestCost := start, h.total(start)
-	left := map[int]int{} // table sizes still to fill
-	var order []int       // the distinct sizes, as they come (largest first)
+// the top down), so the first grouping of the least cost found is the
+// one nearest the score order; a branch is cut as soon as its repeats,
+// the unevenness of its full tables and the least unevenness the
+// players left could have reach the best found. Within tablesBudget the
+// result is the minimum (TestSwissTablesFewestRepeats compares with an
+// exhaustive search); past it, the best found. It reports whether it
+// found a grouping of less cost than start.
+func (h *history) fewestRepeats(ranked []string, sizes []int, start [][]string) ([][]string, bool) {
+	var best [][]string
+	bestCost := h.cost(start)
+	largest := slices.Max(sizes)
+	left := make([]int, largest+1) // tables still to fill, by size
+	var order []int                // the distinct sizes, as they come (largest first)
 	for _, s := range sizes {
 		if left[s] == 0 {
 			order = append(order, s)
 		}
 		left[s]++
 	}
-	used := make([]bool, len(ranked))
-	var groups [][]string
-	budget := tablesBudget
-	var open func(cost int)
-	var fill func(table []string, size, from, cost int)
-	open = func(cost int) {
-		first := -1
-		for i, u := range used {
-			if !u {
-				first = i
-				break
+	n := len(ranked)
+	// By the players' index in ranked: who met whom, each one's uneven
+	// in each seat, the least of it at a table of each size (a bound),
+	// and the seats in which they stay within 1.
+	met := make([][]int, n)
+	unev := make([][]int, n)
+	least := make([]int, n)
+	at := make([][]int, largest+1)
+	for s := range at {
+		at[s] = make([]int, n)
+	}
+	fits := make([]int, n)
+	bound := 0 // the players' least, summed
+	for i, a := range ranked {
+		met[i] = make([]int, n)
+		for j, b := range ranked {
+			met[i][j] = h.met[pairKey(a, b)]
+		}
+		unev[i] = make([]int, largest)
+		for s := range unev[i] {
+			unev[i][s] = h.uneven(a, s)
+			if unev[i][s] == 0 {
+				fits[i] |= 1 << s
 			}
 		}
+		for size := 1; size <= largest; size++ {
+			at[size][i] = slices.Min(unev[i][:size])
+		}
+		least[i] = at[largest][i]
+		bound += least[i]
+	}
+	seatings := make([][][]int, largest+1)
+	for _, size := range order {
+		permute(size, func(o []int) { seatings[size] = append(seatings[size], slices.Clone(o)) })
+	}
+	// tableUneven is unevenness by index.
+	tableUneven := func(table []int) int {
+		least := -1
+		for _, o := range seatings[len(table)] {
+			c := 0
+			for s, x := range o {
+				c += unev[table[x]][s]
+			}
+			if least < 0 || c < least {
+				least = c
+			}
+		}
+		return least
+	}
+	used := make([]bool, n)
+	// hall is a second bound: for any set of seats, the players left who
+	// stay within 1 only in those seats, past the seats of that set at the
+	// tables left, go past 1 (Hall's condition for seating everyone well).
+	count := make([]int, 1<<largest)
+	hall := func() int {
+		clear(count)
+		for i, u := range used {
+			if !u && fits[i] != 0 {
+				count[fits[i]]++
+			}
+		}
+		worst := 0
+		for set := 1; set < 1<<largest; set++ {
+			players, seats := 0, 0
+			for sub := set; sub > 0; sub = (sub - 1) & set {
+				players += count[sub]
+			}
+			for size, k := range left {
+				seats += k * bits.OnesCount(uint(set&(1<<size-1)))
+			}
+			worst = max(worst, players-seats)
+		}
+		return worst
+	}
+	// crowd is a bound at a table being filled: of its players who could
+	// stay within 1, any set whose seats (of the table's) are fewer than
+	// its players puts the rest past 1.
+	crowd := func(table []int, size int) int {
+		worst := 0
+		for set := 1; set < 1<<len(table); set++ {
+			union, players := 0, 0
+			for x, i := range table {
+				// (one who cannot stay within 1 here is counted in lb)
+				if f := fits[i] & (1<<size - 1); set>>x&1 == 1 && f != 0 {
+					union |= f
+					players++
+				}
+			}
+			worst = max(worst, players-bits.OnesCount(uint(union)))
+		}
+		return worst
+	}
+	var groups [][]int
+	budget := tablesBudget
+	done := func() bool { return bestCost <= bound || budget <= 0 }
+	var open func(cost, lb int)
+	var fill func(table []int, size, from, cost, lb int)
+	// cost: the repeats so far and the unevenness of the full tables;
+	// lb: the least of the players not yet at a full table (at the table
+	// being filled, for its size).
+	open = func(cost, lb int) {
+		first := slices.Index(used, false)
 		if first < 0 {
 			if cost < bestCost {
 				bestCost = cost
 				best = make([][]string, len(groups))
 				for i, g := range groups {
-					best[i] = append([]string(nil), g...)
+					for _, x := range g {
+						best[i] = append(best[i], ranked[x])
+					}
 				}
 			}
 			return
@@ -336,40 +472,54 @@ func (h *history) fewestRepeats(ranked []string, sizes []int, start [][]string) 
 			}
 			left[size]--
 			used[first] = true
-			fill([]string{ranked[first]}, size, first+1, cost)
+			fill([]int{first}, size, first+1, cost, lb+at[size][first]-least[first])
 			used[first] = false
 			left[size]++
-			if bestCost == 0 || budget <= 0 {
+			if done() {
 				return
 			}
 		}
 	}
-	fill = func(table []string, size, from, cost int) {
+	fill = func(table []int, size, from, cost, lb int) {
 		if len(table) == size {
+			for _, i := range table {
+				lb -= at[size][i]
+			}
+			cost += tableUneven(table)
+			if cost+lb >= bestCost || cost+lb+hall() >= bestCost {
+				return
+			}
 			groups = append(groups, table)
-			open(cost)
+			open(cost, lb)
 			groups = groups[:len(groups)-1]
 			return
 		}
-		for i := from; i < len(ranked) && bestCost > 0 && budget > 0; i++ {
+		for i := from; i < n && !done(); i++ {
 			if used[i] {
 				continue
 			}
 			budget--
 			c := cost
 			for _, o := range table {
-				c += h.met[pairKey(o, ranked[i])]
+				c += met[o][i] * repeatCost
 			}
-			if c >= bestCost {
+			l := lb + at[size][i] - least[i]
+			if c+l >= bestCost {
+				continue
+			}
+			next := append(table[:len(table):len(table)], i)
+			if c+l+crowd(next, size) >= bestCost {
 				continue
 			}
 			used[i] = true
-			fill(append(table[:len(table):len(table)], ranked[i]), size, i+1, c)
+			fill(next, size, i+1, c, l)
 			used[i] = false
 		}
 	}
-	open(0)
-	return best
+	if !done() && bound+hall() < bestCost {
+		open(0, bound)
+	}
+	return best, best != nil
 }
 
 // evenSeats exchanges players of equal points between tables when that
@@ -432,16 +582,23 @@ func (h *history) seat(g []string) []string {
 }
 
 func (h *history) bestSeating(g []string) ([]string, int) {
+	// What each player costs in each seat, read once.
+	m := len(g)
+	each := make([]int, m*m)
+	for i, id := range g {
+		for s := range g {
+			n := 0
+			if s < len(h.seats[id]) {
+				n = h.seats[id][s]
+			}
+			each[i*m+s] = (n+1)*(n+1) + unevenCost*h.uneven(id, s)
+		}
+	}
 	best, bestCost := []string(nil), -1
 	permute(len(g), func(order []int) {
 		c := 0
 		for s, i := range order {
-			n := 0
-			if s < len(h.seats[g[i]]) {
-				n = h.seats[g[i]][s]
-			}
-			c += (n + 1) * (n + 1)
-			c += unevenCost * h.uneven(g[i], s)
+			c += each[i*m+s]
 		}
 		if bestCost < 0 || c < bestCost {
 			bestCost = c

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -11,13 +12,17 @@ import (
 // tables allowed or byes instead, every round's repeated meetings equal
 // the minimum an exhaustive search over every grouping finds. (Before
 // the search, the exchanges alone left avoidable repeats in 49 of 840
-// rounds of these events.) It also holds the seats: no player's most
-// and least used seat differ by more than 2 in events of full tables
-// (byes for the rest), and it logs how many differ by 2
-// (docs/tournaments.md).
+// rounds of these events.) Of the groupings with the fewest repeats,
+// it seats the fewest players past 1 apart (their most and least used
+// seats), as the exhaustive search finds by trying every seating of
+// every table. It also holds the seats at the end: no player's most and
+// least used seat differ by more than 2 in events of full tables (byes
+// for the rest), and it logs how many differ by 2 and in how many
+// rounds seats past 1 apart are forced (docs/tournaments.md).
 func TestSwissTablesFewestRepeats(t *testing.T) {
 	rng := rand.New(rand.NewSource(48))
 	avoidable, rounds, spread2, players := 0, 0, 0, 0
+	unevenRounds, forced, forcedFull := 0, 0, 0
 	for trial := 0; trial < 200; trial++ {
 		k := 3 + rng.Intn(2)
 		n := 5 + rng.Intn(7)
@@ -35,17 +40,31 @@ func TestSwissTablesFewestRepeats(t *testing.T) {
 				t.Fatal(err)
 			}
 			h := readHistory(e)
-			got := 0
+			h.k = k
+			got, uneven := 0, 0
 			var sizes []int
 			var seated []string
 			for _, tb := range rd.Tables {
 				got += h.repeats(tb.Seats)
+				for s, id := range tb.Seats {
+					uneven += h.uneven(id, s)
+				}
 				sizes = append(sizes, len(tb.Seats))
 				seated = append(seated, tb.Seats...)
 			}
-			if best := exhaustiveRepeats(h, seated, sizes); got != best {
+			best := exhaustiveRepeats(h, seated, sizes)
+			if got != best/repeatCost {
 				avoidable++
-				t.Errorf("trial %d (%d players at tables of %d, %v) round %d: %d repeated meetings, %d possible: %v", trial, n, k, allowed, r+1, got, best, rd.Tables)
+				t.Errorf("trial %d (%d players at tables of %d, %v) round %d: %d repeated meetings, %d possible: %v", trial, n, k, allowed, r+1, got, best/repeatCost, rd.Tables)
+			} else if uneven != best%repeatCost {
+				unevenRounds++
+				t.Errorf("trial %d (%d players at tables of %d, %v) round %d: seats %d past 1 apart, %d possible with %d repeats: %v", trial, n, k, allowed, r+1, uneven, best%repeatCost, got, rd.Tables)
+			}
+			if best%repeatCost > 0 {
+				forced++
+				if allowed == nil {
+					forcedFull++
+				}
 			}
 			rounds++
 			for i := range rd.Tables {
@@ -79,15 +98,17 @@ func TestSwissTablesFewestRepeats(t *testing.T) {
 			players++
 		}
 	}
-	t.Logf("%d of %d rounds with avoidable repeats; %d of %d players with seats 2 apart", avoidable, rounds, spread2, players)
+	t.Logf("%d of %d rounds with avoidable repeats, %d with seats avoidably past 1 apart; %d rounds where every grouping of the fewest repeats leaves someone's seats 2 apart (%d of them at full tables); %d of %d players at full tables end with seats 2 apart", avoidable, rounds, unevenRounds, forced, forcedFull, spread2, players)
 }
 
-// exhaustiveRepeats is the fewest repeated meetings of any split of ps
-// into tables of these sizes: every subset for the first table (by
-// bitmask), then the rest recursively; memoised on the players left and
-// the sizes left.
+// exhaustiveRepeats is the least cost of any split of ps into tables of
+// these sizes, the repeated meetings times repeatCost plus by how much
+// seats drift past 1 apart at each table's best seating: every subset
+// for the first table (by bitmask), then the rest recursively; memoised
+// on the players left and the sizes left.
 func exhaustiveRepeats(h *history, ps []string, sizes []int) int {
 	memo := map[[2]int]int{}
+	table := map[int]int{} // a table's cost, by its players
 	var rec func(left, from int) int
 	rec = func(left, from int) int {
 		if from == len(sizes) {
@@ -107,10 +128,63 @@ func exhaustiveRepeats(h *history, ps []string, sizes []int) int {
 			if len(g) != sizes[from] {
 				continue
 			}
-			best = min(best, h.repeats(g)+rec(left&^sub, from+1))
+			c, ok := table[sub]
+			if !ok {
+				c = h.repeats(g)*repeatCost + exhaustiveUneven(h, g)
+				table[sub] = c
+			}
+			best = min(best, c+rec(left&^sub, from+1))
 		}
 		memo[[2]int{left, from}] = best
 		return best
 	}
 	return rec(1<<len(ps)-1, 0)
+}
+
+// exhaustiveUneven tries every seating of a table and sums, for each
+// player, by how much their most and least used seats would be more
+// than 1 apart; it keeps the least.
+func exhaustiveUneven(h *history, g []string) int {
+	best := 1 << 30
+	permute(len(g), func(order []int) {
+		c := 0
+		for s, i := range order {
+			c += h.uneven(g[i], s)
+		}
+		best = min(best, c)
+	})
+	return best
+}
+
+// BenchmarkSwissTables pairs round 7 of events of full tables (byes for
+// the rest) with random places, where repeats and seats two apart start
+// to be forced and the search for the least cost runs longest.
+func BenchmarkSwissTables(b *testing.B) {
+	for _, k := range []int{3, 4} {
+		for _, n := range []int{12, 40, 100, 300} {
+			rng := rand.New(rand.NewSource(int64(n)))
+			e := Event{Format: FormatTables, Seats: k, Players: rated(n)}
+			for r := 0; r < 6; r++ {
+				rd, err := SwissTables(e)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i := range rd.Tables {
+					places := make([]int, len(rd.Tables[i].Seats))
+					for j := range places {
+						places[j] = 1 + rng.Intn(len(places))
+					}
+					rd.Tables[i].Places = places
+				}
+				e.Played = append(e.Played, rd)
+			}
+			b.Run(fmt.Sprintf("%d/%d", k, n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := SwissTables(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

@@ -136,3 +136,107 @@ func tieBreakTRF(e Event) ([]byte, map[string]int) {
 	}
 	return b.Bytes(), number
 }
+
+// TestDirectEncounterAgainstTieBreakServer compares the direct
+// encounter (DE alone, so that the groups are the players equal on
+// points) with TieBreakServer's on random Swiss events with every kind
+// of unplayed round (TIEBREAKSERVER and TIEBREAK_EVENTS as above).
+// TieBreakServer gives each player a place within the tied group
+// (lower ranks higher, shared when DE leaves them equal), Standings the
+// number of the group placed below: for every two players of a group,
+// the order the two give must be the same.
+func TestDirectEncounterAgainstTieBreakServer(t *testing.T) {
+	checker := os.Getenv("TIEBREAKSERVER")
+	if checker == "" {
+		t.Skip("TIEBREAKSERVER is not set")
+	}
+	events := 200
+	if n, err := strconv.Atoi(os.Getenv("TIEBREAK_EVENTS")); err == nil {
+		events = n
+	}
+	rng := rand.New(rand.NewSource(6))
+	dir := t.TempDir()
+	pairs, separated, differ, skipped := 0, 0, 0, 0
+	for trial := 0; trial < events; trial++ {
+		e := randomTieBreakEvent(rng)
+		for r := range e.Played {
+			for i := range e.Played[r].Tables {
+				if !e.Played[r].Tables[i].Played() {
+					e.Played[r].Tables[i].Places = []int{1, 1}
+				}
+			}
+		}
+		// TieBreakServer averages three or more games between two
+		// players as a running mean that weighs the last game half
+		// (its count of games is reset to 1 at each), not as 6.1.2's
+		// average; a Swiss event never pairs two players three times,
+		// so the random events that do are left out.
+		games := map[[2]string]int{}
+		thrice := false
+		for _, rd := range e.Played {
+			for _, tb := range rd.Tables {
+				if tb.Played() && !tb.Forfeit() {
+					games[pairKey(tb.Seats[0], tb.Seats[1])]++
+					thrice = thrice || games[pairKey(tb.Seats[0], tb.Seats[1])] >= 3
+				}
+			}
+		}
+		if thrice {
+			skipped++
+			continue
+		}
+		e.TieBreaks = []string{TBDirectEncounter}
+		st, err := Standings(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trf, number := tieBreakTRF(e)
+		file := filepath.Join(dir, fmt.Sprintf("e%d.trf", trial))
+		if err := os.WriteFile(file, trf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("python3", checker, "-s", "-i", file, "-o", "-", "-d", "T", "-t", "PTS", "DE").CombinedOutput()
+		if err != nil {
+			t.Fatalf("event %d: %v\n%s", trial, err, out)
+		}
+		theirs := map[int]float64{}
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		for sc.Scan() {
+			f := strings.Split(sc.Text(), "\t")
+			no, err := strconv.Atoi(f[0])
+			if err != nil || len(f) < 4 {
+				continue // the heading
+			}
+			theirs[no], _ = strconv.ParseFloat(f[3], 64)
+		}
+		sign := func(x float64) int {
+			switch {
+			case x > 0:
+				return 1
+			case x < 0:
+				return -1
+			}
+			return 0
+		}
+		for i, a := range st {
+			for _, b := range st[i+1:] {
+				if a.Points != b.Points {
+					continue
+				}
+				pairs++
+				ours := sign(a.TieBreaks[0].Value - b.TieBreaks[0].Value)
+				ref := sign(theirs[number[b.ID]] - theirs[number[a.ID]])
+				if ours != 0 {
+					separated++
+				}
+				if ours != ref {
+					differ++
+					if differ <= 10 {
+						t.Errorf("event %d: %s (DE %g) and %s (DE %g), TieBreakServer %g and %g\n%s", trial, a.ID, a.TieBreaks[0].Value, b.ID, b.TieBreaks[0].Value, theirs[number[a.ID]], theirs[number[b.ID]], trf)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d events (%d more left out: two players met three times), %d pairs of players equal on points, %d of them separated by DE, %d ordered otherwise by TieBreakServer", events-skipped, skipped, pairs, separated, differ)
+}
