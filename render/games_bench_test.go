@@ -22,6 +22,9 @@ func cpuTime() time.Duration {
 // service does (BoardOn, on its kind's start dealt from seed 1), and
 // reports the CPU time of each (cpu-ms/op, the encoder's goroutines
 // included) and the file's size. docs/benchmarks.md keeps the table.
+// Each board is drawn as its game's first picture in the process (no
+// recent board kept): BenchmarkBoardSuccessiveMoves measures a game's
+// moves one after the other.
 func BenchmarkBoardEveryGame(b *testing.B) {
 	var setups []engine.Setup
 	for _, g := range engine.Games() {
@@ -70,6 +73,10 @@ func BenchmarkBoardEveryGame(b *testing.B) {
 				var size int
 				var cpu time.Duration
 				for b.Loop() {
+					// Each board as the first of its game: the board
+					// drawn by the loop before would otherwise be kept as
+					// its layer, and nothing would differ.
+					render.ForgetRecent()
 					c0 := cpuTime()
 					data, err := render.BoardOn(base, sc, p)
 					cpu += cpuTime() - c0
