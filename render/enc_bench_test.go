@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"hash/adler32"
 	"image"
+	"image/draw"
 	"image/png"
+	"runtime"
 	"testing"
+
+	"github.com/klauspost/compress/flate"
 
 	"tessera/engine"
 	"tessera/engine/elemental"
@@ -75,6 +79,140 @@ func TestAdler32Combine(t *testing.T) {
 		got := adler32Combine(adler32.Checksum(data[:cut]), adler32.Checksum(data[cut:]), len(data)-cut)
 		if want := adler32.Checksum(data); got != want {
 			t.Fatalf("cut %d: %08x, want %08x", cut, got, want)
+		}
+	}
+}
+
+// TestBandsSameBytes: a picture's PNG is the same bytes whether its bands
+// of rows were kept from an earlier picture or not, on one core or two,
+// and the encoder gives up with errTooLarge, having written nothing, on
+// a limit the file reaches; the Up filter a word at a time gives the
+// bytes of the filter byte by byte.
+func TestBandsSameBytes(t *testing.T) {
+	img := benchImage(t)
+	encode := func(limit int) ([]byte, error) {
+		var buf bytes.Buffer
+		err := encodeRGBUnder(&buf, img, limit)
+		return buf.Bytes(), err
+	}
+	bandsKept.forget()
+	fresh, err := encode(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept, err := encode(0); err != nil || !bytes.Equal(kept, fresh) {
+		t.Fatalf("with its bands kept: %v, or the bytes differ", err)
+	}
+	// A picture that differs in a few rows: its other bands are kept.
+	img2 := image.NewRGBA(img.Bounds())
+	copy(img2.Pix, img.Pix)
+	for x := 100; x < 200; x++ {
+		img2.Pix[300*img2.Stride+4*x] ^= 0x55
+	}
+	var withKept, without bytes.Buffer
+	if err := encodeRGBUnder(&withKept, img2, 0); err != nil {
+		t.Fatal(err)
+	}
+	bandsKept.forget()
+	old := runtime.GOMAXPROCS(1)
+	err = encodeRGBUnder(&without, img2, 0)
+	runtime.GOMAXPROCS(old)
+	if err != nil || !bytes.Equal(withKept.Bytes(), without.Bytes()) {
+		t.Fatalf("drawn from kept bands (%d bytes) and from none on one core (%d bytes): %v, or they differ", withKept.Len(), without.Len(), err)
+	}
+	if dec, err := png.Decode(bytes.NewReader(without.Bytes())); err != nil || firstDiff(toRGBA(dec), img2) >= 0 {
+		t.Fatalf("the PNG does not decode to the picture: %v", err)
+	}
+	for _, kept := range []bool{false, true} {
+		if !kept {
+			bandsKept.forget()
+		}
+		if got, err := encode(len(fresh) / 2); err != errTooLarge || len(got) != 0 {
+			t.Fatalf("limit %d on a file of %d (bands kept %v): %v, %d bytes written", len(fresh)/2, len(fresh), kept, err, len(got))
+		}
+	}
+	if got, err := encode(len(fresh) + 1); err != nil || !bytes.Equal(got, fresh) {
+		t.Fatalf("a limit one past the file's size: %v", err)
+	}
+	// The filter against the obvious one, on every pair of byte values.
+	src, up := make([]byte, 4*256), make([]byte, 4*256)
+	for a := 0; a < 256; a++ {
+		for i := range 256 {
+			src[4*i], src[4*i+1], src[4*i+2], src[4*i+3] = byte(a), byte(i), byte(a^i), byte(i*7)
+			up[4*i], up[4*i+1], up[4*i+2], up[4*i+3] = byte(i), byte(a), byte(i*3), byte(a)
+		}
+		dst := make([]byte, 3*256)
+		upFilter(dst, src, up)
+		for i := range 256 {
+			for c := 0; c < 3; c++ {
+				if want := src[4*i+c] - up[4*i+c]; dst[3*i+c] != want {
+					t.Fatalf("upFilter: %d - %d gave %d, want %d", src[4*i+c], up[4*i+c], dst[3*i+c], want)
+				}
+			}
+		}
+	}
+}
+
+// TestEncodeStream: encodeStream on one core writes the file whose rows,
+// filtered as encodeRGB filters them, are one deflate stream (the encoder
+// before the bands, on one core), and it decodes to the picture.
+func TestEncodeStream(t *testing.T) {
+	img := benchImage(t)
+	var rows []byte
+	row := make([]byte, 1+3*img.Bounds().Dx())
+	for y := 0; y < img.Bounds().Dy(); y++ {
+		rgbRow(img, y, row)
+		rows = append(rows, row...)
+	}
+	var z bytes.Buffer
+	fw, _ := flate.NewWriter(&z, flate.BestSpeed)
+	fw.Write(rows)
+	fw.Close()
+	old := runtime.GOMAXPROCS(1)
+	var got bytes.Buffer
+	err := encodeStream(&got, img)
+	runtime.GOMAXPROCS(old)
+	if want := pngOverhead(nil) + z.Len(); err != nil || got.Len() != want {
+		t.Fatalf("encodeStream: %v, %d bytes, want %d", err, got.Len(), want)
+	}
+	if dec, err := png.Decode(&got); err != nil || firstDiff(toRGBA(dec), img) >= 0 {
+		t.Fatalf("the PNG does not decode to the picture: %v", err)
+	}
+}
+
+func toRGBA(im image.Image) *image.RGBA {
+	out := image.NewRGBA(im.Bounds())
+	draw.Draw(out, out.Bounds(), im, im.Bounds().Min, draw.Src)
+	return out
+}
+
+// TestOpaque: one pixel not fully opaque, anywhere (the last of a row of
+// odd width included), makes a picture not opaque.
+func TestOpaque(t *testing.T) {
+	for _, w := range []int{1, 2, 3, 7, 8} {
+		img := image.NewRGBA(image.Rect(0, 0, w, 3))
+		for i := range img.Pix {
+			img.Pix[i] = 255
+		}
+		if !opaque(img) {
+			t.Fatalf("width %d: an opaque picture is not opaque", w)
+		}
+		for x := 0; x < w; x++ {
+			img.Pix[img.Stride+4*x+3] = 254
+			if opaque(img) {
+				t.Fatalf("width %d: pixel %d,1 at alpha 254 is opaque", w, x)
+			}
+			img.Pix[img.Stride+4*x+3] = 255
+		}
+	}
+}
+
+func BenchmarkUpFilter(b *testing.B) {
+	img := benchImage(b)
+	row := make([]byte, 1+3*img.Bounds().Dx())
+	for b.Loop() {
+		for y := 0; y < img.Bounds().Dy(); y++ {
+			rgbRow(img, y, row)
 		}
 	}
 }

@@ -48,3 +48,7 @@ func StandingsTexts(s Standings) (image.Rectangle, []TextBox) {
 	img := standingsImage(s, &log)
 	return img.Bounds(), log
 }
+
+// ForgetRecent drops the recent boards BoardOn keeps, so that the next
+// board is drawn as the first of its game (benchmarks).
+func ForgetRecent() { forgetRecent() }

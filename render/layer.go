@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"image"
 	"math"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -44,6 +45,11 @@ type layer struct {
 	items  []uint64 // the base scene's item hashes
 	boxes  []image.Rectangle
 	pix    []byte // rows [0, top) of the base's picture
+	// A recent board's (see recent.go; under its lock but sorted):
+	sorted  []uint64 // items, sorted
+	lay     layout
+	users   int  // drawings reading pix
+	dropped bool // no longer kept: pix is reused once users is 0
 }
 
 var layers struct {
@@ -300,33 +306,65 @@ func background(sc engine.Scene) engine.Color {
 	return sc.Background
 }
 
+// sceneItems is what drawOnLayer needs of a scene: its items' hashes and
+// boxes.
+func sceneItems(sc engine.Scene, t Transform) (hashes []uint64, boxes []image.Rectangle) {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	hashes = make([]uint64, len(sc.Items))
+	boxes = make([]image.Rectangle, len(sc.Items))
+	for i, it := range sc.Items {
+		hashes[i] = hashItem(&h, it)
+		boxes[i] = itemBox(it, t)
+	}
+	return hashes, boxes
+}
+
 // drawOnLayer draws sc into the board's rows of img (the first top rows)
 // from the base's kept picture, painting again only the tiles that differ.
 // It reports false, having drawn nothing, when most tiles differ: the
 // whole scene is then quicker to draw.
 func drawOnLayer(img *image.RGBA, dc *canvas, pn pen, base, sc engine.Scene, t Transform, top int) bool {
-	if top <= 0 || top > img.Bounds().Dy() || background(base) != background(sc) {
+	cur, boxes := sceneItems(sc, t)
+	return drawOnLayers(img, dc, pn, base, sc, t, top, cur, boxes)
+}
+
+// drawOnLayers is drawOnLayer given the scene's items' hashes and boxes:
+// it draws on whichever kept picture leaves the fewest tiles to paint
+// again, the base's or one of the recent boards' of the same layout (see
+// recent).
+func drawOnLayers(img *image.RGBA, dc *canvas, pn pen, base, sc engine.Scene, t Transform, top int, cur []uint64, boxes []image.Rectangle) bool {
+	if top <= 0 || top > img.Bounds().Dy() {
 		return false
 	}
-	l := layerFor(pen{fc: pn.fc}, base, t, top)
-	var h maphash.Hash
-	h.SetSeed(seed)
-	cur := make([]uint64, len(sc.Items))
-	for i, it := range sc.Items {
-		cur[i] = hashItem(&h, it)
-	}
-	baseUsed, curUsed := match(l.items, cur)
-	m := newTiles(Width, top)
-	for i, used := range baseUsed {
-		if !used {
-			m.mark(l.boxes[i])
+	held := takeRecent(layout{t: t, top: top, bg: background(sc)})
+	defer giveRecent(held)
+	// Of the recent boards, the one with the most items in common is
+	// weighed against the base (a move's picture beside its game's
+	// previous board has all but a few); planning each would cost more.
+	var cands []*layer
+	if len(held) > 0 {
+		sorted := slices.Clone(cur)
+		slices.Sort(sorted)
+		best, most := held[0], -1
+		for _, l := range held {
+			if n := common(l.sorted, sorted); n > most {
+				best, most = l, n
+			}
 		}
+		cands = append(cands, best)
 	}
-	boxes := make([]image.Rectangle, len(sc.Items))
-	for i, it := range sc.Items {
-		boxes[i] = itemBox(it, t)
-		if !curUsed[i] {
-			m.mark(boxes[i])
+	if background(base) == background(sc) {
+		cands = append(cands, layerFor(pen{fc: pn.fc}, base, t, top))
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	var l *layer
+	var m *tiles
+	for _, c := range cands {
+		if cm := plan(c, cur, boxes, top); m == nil || cm.n < m.n {
+			l, m = c, cm
 		}
 	}
 	// Measured (docs/scaling.md, A courier that keeps up): early in a game the layer
@@ -335,6 +373,9 @@ func drawOnLayer(img *image.RGBA, dc *canvas, pn pen, base, sc engine.Scene, t T
 	// saves, and more past a half.
 	if m.n*100 > len(m.dirty)*maxDirtyPercent {
 		return false
+	}
+	if l.users > 0 {
+		recentUsed.Add(1)
 	}
 	copy(img.Pix, l.pix)
 	bg := rgba(background(sc))
@@ -367,6 +408,43 @@ func drawOnLayer(img *image.RGBA, dc *canvas, pn pen, base, sc engine.Scene, t T
 	return true
 }
 
+// common is how many items two sorted lists of hashes have in common
+// (as multisets).
+func common(a, b []uint64) int {
+	n := 0
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] < b[0]:
+			a = a[1:]
+		case a[0] > b[0]:
+			b = b[1:]
+		default:
+			n++
+			a, b = a[1:], b[1:]
+		}
+	}
+	return n
+}
+
+// plan is the mask of the tiles to paint again to make, from l's picture,
+// the picture of the items cur (their boxes in boxes): the tiles that an
+// item of either, not matched in the other, may reach.
+func plan(l *layer, cur []uint64, boxes []image.Rectangle, top int) *tiles {
+	baseUsed, curUsed := match(l.items, cur)
+	m := newTiles(Width, top)
+	for i, used := range baseUsed {
+		if !used {
+			m.mark(l.boxes[i])
+		}
+	}
+	for i, used := range curUsed {
+		if !used {
+			m.mark(boxes[i])
+		}
+	}
+	return m
+}
+
 // BoardOn is Board for a position of a game whose base position (its
 // start) is base: the same picture, drawn from the base's kept picture.
 func BoardOn(base, sc engine.Scene, p Panel) ([]byte, error) {
@@ -393,13 +471,19 @@ func drawBoardOn(img *image.RGBA, base, sc engine.Scene, p Panel, t Transform, b
 	// drew there: the layer keeps the rows above it.
 	top := int(boardH - pad/2)
 	pn := pen{fc: fc}
-	if drawOnLayer(img, dc, pn, base, sc, t, top) {
+	cur, boxes := sceneItems(sc, t)
+	if drawOnLayers(img, dc, pn, base, sc, t, top, cur, boxes) {
 		// The rows under the panel, as Clear would leave them.
 		bg := rgba(background(sc))
 		fillRow(img.Pix[top*img.Stride:], [4]byte{bg.R, bg.G, bg.B, bg.A})
 	} else {
 		dc.Clear(rgba(background(sc)))
 		drawScene(dc, pn, sc, t, nil)
+	}
+	if top > 0 && top <= img.Bounds().Dy() {
+		// The board's rows, before the panel covers the last of them: the
+		// next move's picture of this game is drawn on them.
+		keepRecent(img, layout{t: t, top: top, bg: background(sc)}, cur, boxes)
 	}
 	drawPanel(dc, pn, p, boardH)
 }

@@ -95,11 +95,13 @@ type colourTable struct {
 	shift   uint // 32 - log2(len(entries))
 	all     []colorCount
 	runs    []colourRun // the picture's runs of one colour, in order
+	index   []uint8     // each colour's palette index, by its id, once quantized
 }
 
 type tableEntry struct {
 	key   uint32 // the colour + 1; 0 is empty
 	n     int32  // pixels (a picture has under 2^31)
+	id    int32  // the colour's number, in order of first sight
 	i     uint8  // palette index, once quantized
 	found bool   // i is set
 }
@@ -135,20 +137,21 @@ func (t *colourTable) slot(p uint32) *tableEntry {
 // add counts a run of n pixels of p (a pixel's bytes as a little-endian
 // word, without alpha).
 func (t *colourTable) add(p, n uint32) {
-	t.runs = append(t.runs, colourRun{p, n})
 	e := t.slot(p)
 	if e.key == 0 {
 		if 2*(t.n+1) > len(t.entries) {
 			t.grow()
 			e = t.slot(p)
 		}
-		e.key = p + 1
+		e.key, e.id = p+1, int32(t.n)
 		t.n++
 	}
 	e.n += int32(n)
+	t.runs = append(t.runs, colourRun{uint32(e.id), n})
 }
 
-type colourRun struct{ p, n uint32 }
+// colourRun is a run of n pixels of the colour numbered id.
+type colourRun struct{ id, n uint32 }
 
 func (t *colourTable) grow() {
 	old := t.entries
@@ -209,13 +212,21 @@ func (t *colourTable) palette(n int) (pal color.Palette, exact int) {
 	}
 	t.all = all
 	// Most frequent first; equal counts by colour, so the palette does not
-	// depend on the table's order.
-	slices.SortFunc(all, func(a, b colorCount) int {
+	// depend on the table's order. Only the entries kept exactly need
+	// their order: median cut sorts the others itself (and its result does
+	// not depend on their order), so they are only set apart.
+	byCount := func(a, b colorCount) int {
 		if a.n != b.n {
 			return b.n - a.n
 		}
 		return int(a.c) - int(b.c)
-	})
+	}
+	if len(all) > n {
+		selectFirst(all, min(exactShare*n/256, n-1), byCount)
+		slices.SortFunc(all[:min(exactShare*n/256, n-1)], byCount)
+	} else {
+		slices.SortFunc(all, byCount)
+	}
 	pal = make(color.Palette, 0, n)
 	if len(all) <= n {
 		for _, x := range all {
@@ -233,6 +244,46 @@ func (t *colourTable) palette(n int) (pal color.Palette, exact int) {
 	return pal, exact
 }
 
+// selectFirst reorders a so that its first k elements are the k first of
+// a sorted by cmp (a total order), in some order (quickselect, the pivot
+// the median of three).
+func selectFirst(a []colorCount, k int, cmp func(a, b colorCount) int) {
+	lo, hi := 0, len(a) // the k-th is within a[lo:hi]
+	for hi-lo > 16 {
+		mid := lo + (hi-lo)/2
+		// The median of three to a[lo], as the pivot.
+		if cmp(a[mid], a[lo]) < 0 {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if cmp(a[hi-1], a[lo]) < 0 {
+			a[hi-1], a[lo] = a[lo], a[hi-1]
+		}
+		if cmp(a[hi-1], a[mid]) < 0 {
+			a[hi-1], a[mid] = a[mid], a[hi-1]
+		}
+		a[lo], a[mid] = a[mid], a[lo]
+		p := a[lo]
+		// Lomuto: a[lo+1:j] before the pivot, a[j:i] after it.
+		j := lo + 1
+		for i := lo + 1; i < hi; i++ {
+			if cmp(a[i], p) < 0 {
+				a[i], a[j] = a[j], a[i]
+				j++
+			}
+		}
+		a[lo], a[j-1] = a[j-1], a[lo] // the pivot at its place, j-1
+		switch {
+		case j-1 == k || j-1 == k-1:
+			return
+		case j-1 > k:
+			hi = j - 1
+		default:
+			lo = j
+		}
+	}
+	slices.SortFunc(a[lo:hi], cmp)
+}
+
 // nearest sets each counted colour's index to its nearest entry of pal,
 // whose first exact entries are distinct colours of the picture: such a
 // colour's nearest entry is itself (at distance 0, and no entry before it
@@ -244,9 +295,16 @@ func (t *colourTable) nearest(pal color.Palette, exact int) {
 		e.i, e.found = uint8(i), true
 	}
 	f := newNearestFinder(pal)
+	if cap(t.index) < t.n {
+		t.index = make([]uint8, t.n)
+	}
+	t.index = t.index[:t.n]
 	for i := range t.entries {
-		if e := &t.entries[i]; e.key != 0 && !e.found {
-			e.i = f.nearest(rgbOf(e.key - 1))
+		if e := &t.entries[i]; e.key != 0 {
+			if !e.found {
+				e.i = f.nearest(rgbOf(e.key - 1))
+			}
+			t.index[e.id] = e.i
 		}
 	}
 }
@@ -256,16 +314,14 @@ func (t *colourTable) nearest(pal color.Palette, exact int) {
 func (t *colourTable) mapPixels(img *image.RGBA, pix []uint8, stride int) {
 	w := img.Bounds().Dx()
 	x, y := 0, 0
-	last, lastI := uint32(0), uint8(0)
-	for k, r := range t.runs {
-		if k == 0 || r.p != last {
-			last, lastI = r.p, t.slot(r.p).i
-		}
+	index := t.index
+	for _, r := range t.runs {
+		v := index[r.id]
 		for n := int(r.n); n > 0; {
 			m := min(n, w-x)
 			row := pix[y*stride+x : y*stride+x+m]
 			for i := range row {
-				row[i] = lastI
+				row[i] = v
 			}
 			n -= m
 			if x += m; x == w {

@@ -240,3 +240,33 @@ func samePixels(t *testing.T, what string, got, want *image.Paletted) {
 		t.Fatalf("%s differs from the reference", what)
 	}
 }
+
+// TestSelectFirst: selectFirst sets apart the k first of a sorted list,
+// for every k, on lists with and without runs of equal counts.
+func TestSelectFirst(t *testing.T) {
+	cmp := func(a, b colorCount) int {
+		if a.n != b.n {
+			return b.n - a.n
+		}
+		return int(a.c) - int(b.c)
+	}
+	r := engine.NewRand(3)
+	for _, size := range []int{0, 1, 5, 17, 100, 1000} {
+		for _, counts := range []int{3, 1 << 20} {
+			a := make([]colorCount, size)
+			for i := range a {
+				a[i] = colorCount{c: uint32(i * 7919 % 65536), n: r.IntN(counts)}
+			}
+			sorted := slices.Clone(a)
+			slices.SortFunc(sorted, cmp)
+			for k := 0; k <= size; k += 1 + size/50 {
+				b := slices.Clone(a)
+				selectFirst(b, k, cmp)
+				slices.SortFunc(b[:k], cmp)
+				if !slices.Equal(b[:k], sorted[:k]) {
+					t.Fatalf("size %d, counts < %d, k %d: the first k differ", size, counts, k)
+				}
+			}
+		}
+	}
+}

@@ -3,12 +3,14 @@ package render
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/flate"
 )
@@ -19,9 +21,11 @@ import (
 //   - every row uses the "Up" filter, where image/png tries all five
 //     filters on every row (boards are mostly flat colour, which "Up"
 //     compresses about as well);
-//   - the rows are compressed in as many pieces as there are cores, at
-//     once, and the pieces joined into one zlib stream (each piece ends on
-//     a sync flush, as pigz does);
+//   - the rows are compressed in bands of bandRows, on every core at
+//     once, each band on its own, and the bands joined into one zlib
+//     stream (each ends on a sync flush, as pigz does); a band is kept, and
+//     the next picture with the same rows takes it as it is (see
+//     encodeRows);
 //   - the compressor is klauspost/compress's deflate, whose fastest level
 //     took 2.4-2.8 ms on a late Elemental board's 2.2 MB of filtered rows
 //     where compress/flate's BestSpeed took 6.0-6.4 ms, for a file 1% larger.
@@ -29,24 +33,67 @@ import (
 // The output is a standard PNG; tests decode it with image/png and compare
 // every pixel.
 func encodeRGB(w io.Writer, img *image.RGBA) error {
+	return encodeRGBUnder(w, img, 0)
+}
+
+// errTooLarge is encodeRGBUnder's answer for a picture whose file would
+// reach its limit.
+var errTooLarge = errors.New("render: the truecolour file reaches the limit")
+
+// encodeRGBUnder is encodeRGB that gives up, returning errTooLarge, as soon
+// as the file is sure to reach limit bytes (0: no limit): a board whose
+// truecolour file is too large is written with a palette instead, and the
+// rest of its rows need not be compressed to learn it.
+func encodeRGBUnder(w io.Writer, img *image.RGBA, limit int) error {
 	b := img.Bounds()
 	width := b.Dx()
-	return encodeRows(w, width, b.Dy(), 3*width, 2, nil, func(y int, row []byte) {
-		src := img.Pix[y*img.Stride : y*img.Stride+4*width]
-		row[0] = 2 // Up: each byte minus the one above
-		if y == 0 {
-			for x := 0; x < width; x++ {
-				row[1+3*x], row[2+3*x], row[3+3*x] = src[4*x], src[4*x+1], src[4*x+2]
-			}
-			return
+	src := func(y0, y1 int) []byte {
+		if img.Stride != 4*width {
+			return nil
 		}
-		up := img.Pix[(y-1)*img.Stride : (y-1)*img.Stride+4*width]
+		return img.Pix[max(0, y0-1)*img.Stride : y1*img.Stride] // and the row above
+	}
+	return encodeRows(w, width, b.Dy(), 3*width, 2, nil, limit, bandRows, src, func(y int, row []byte) { rgbRow(img, y, row) })
+}
+
+// rgbRow writes row y of img, filtered, as encodeRGB writes it: the
+// filter byte, then 3 bytes a pixel.
+func rgbRow(img *image.RGBA, y int, row []byte) {
+	width := img.Bounds().Dx()
+	src := img.Pix[y*img.Stride : y*img.Stride+4*width]
+	row[0] = 2 // Up: each byte minus the one above
+	if y == 0 {
 		for x := 0; x < width; x++ {
-			row[1+3*x] = src[4*x] - up[4*x]
-			row[2+3*x] = src[4*x+1] - up[4*x+1]
-			row[3+3*x] = src[4*x+2] - up[4*x+2]
+			row[1+3*x], row[2+3*x], row[3+3*x] = src[4*x], src[4*x+1], src[4*x+2]
 		}
-	})
+		return
+	}
+	upFilter(row[1:1+3*width], src, img.Pix[(y-1)*img.Stride:(y-1)*img.Stride+4*width])
+}
+
+// upFilter writes the "Up" filter of one row of RGBA pixels (src, and up
+// the row above) as RGB bytes into dst (3 bytes a pixel): each byte minus
+// the one above, modulo 256. Two pixels' eight bytes are subtracted at
+// once (lane by lane, no borrow crossing a byte: Hacker's Delight 2-18),
+// and their six colour bytes written as a word whose last two bytes the
+// next pixels overwrite; the last pixels are written byte by byte, so
+// that nothing past dst is touched.
+func upFilter(dst, src, up []byte) {
+	const hi = 0x8080808080808080
+	n := len(src) / 4
+	src, up, dst = src[:4*n], up[:4*n], dst[:3*n]
+	x := 0
+	for ; x+2 < n; x += 2 {
+		a := binary.LittleEndian.Uint64(src[4*x : 4*x+8])
+		c := binary.LittleEndian.Uint64(up[4*x : 4*x+8])
+		d := ((a | hi) - (c &^ hi)) ^ ((a ^ ^c) & hi)
+		binary.LittleEndian.PutUint64(dst[3*x:3*x+8], d&0xffffff|d>>8&0xffffff000000)
+	}
+	for ; x < n; x++ {
+		dst[3*x] = src[4*x] - up[4*x]
+		dst[3*x+1] = src[4*x+1] - up[4*x+1]
+		dst[3*x+2] = src[4*x+2] - up[4*x+2]
+	}
 }
 
 // encodePaletted writes a paletted image of at most 256 opaque colours
@@ -60,67 +107,139 @@ func encodePaletted(w io.Writer, img *image.Paletted) error {
 		r, g, bl, _ := c.RGBA()
 		plte = append(plte, byte(r>>8), byte(g>>8), byte(bl>>8))
 	}
-	return encodeRows(w, width, b.Dy(), width, 3, plte, func(y int, row []byte) {
+	return encodePalettedPix(w, width, b.Dy(), img.Pix, img.Stride, plte)
+}
+
+// encodePalettedPix is encodePaletted of the pixels pix (rows stride
+// apart), with plte the palette's RGB bytes.
+func encodePalettedPix(w io.Writer, width, height int, pix []uint8, stride int, plte []byte) error {
+	// One piece per core, none kept: the palette's order changes with its
+	// counts from one move to the next, so a paletted band was seldom
+	// found again, and bands of 64 rows made the file up to 8% larger.
+	n := min(runtime.GOMAXPROCS(0), 4, height)
+	return encodeRows(w, width, height, width, 3, plte, 0, (height+n-1)/max(n, 1), nil, func(y int, row []byte) {
 		row[0] = 0 // None
-		copy(row[1:], img.Pix[y*img.Stride:y*img.Stride+width])
+		copy(row[1:], pix[y*stride:y*stride+width])
 	})
 }
 
 // encodeRows writes a PNG of 8-bit samples: IHDR (colour type ct), PLTE
 // when plte is not nil, one IDAT and IEND. filter writes row y (its
-// filter byte, then rowBytes bytes). The rows are filtered, summed and
-// compressed in as many pieces as there are cores, at once, and the
-// pieces joined into one zlib stream (each ends on a sync flush, as pigz
-// does).
-func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, filter func(y int, row []byte)) error {
+// filter byte, then rowBytes bytes); src(y0, y1) is every byte the rows
+// y0 to y1 are filtered from, or nil when they are not in one slice (src
+// nil: no band is kept).
+//
+// The rows are compressed in bands of rows rows, each by a compressor of
+// its own (no match reaches into the band before), ending on a sync
+// flush, as pigz joins its pieces, the last band on the final block; the
+// bands are compressed on as many cores as there are, at once, and
+// joined into one zlib stream. A band depends only on its own rows, so
+// it is kept (see bandCache) and the next picture with the same rows,
+// most often the same game's next move, where one tile and the panel
+// changed, takes it as it is. The bytes do not depend on the number of
+// cores nor on what was kept (TestBandsSameBytes). (A paletted picture
+// is written in one band per core, kept nowhere: see encodePalettedPix.)
+//
+// With limit above 0 it returns errTooLarge, having written nothing, as
+// soon as the bands compressed or found make the file at least limit
+// bytes: the file is never smaller than its bands.
+func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, limit, rows int, src func(y0, y1 int) []byte, filter func(y int, row []byte)) error {
 	stride := 1 + rowBytes
-	raw := rawPool.get()
-	defer rawPool.put(raw)
-	raw.Reset()
-	raw.Grow(stride * height)
-	data := raw.Bytes()[:stride*height]
-
-	n := min(runtime.GOMAXPROCS(0), 4, height)
-	kept := partsPool.get()
-	defer partsPool.put(kept)
-	parts := kept[:n]
-	for i := range parts {
-		parts[i].Reset()
+	if rows <= 0 || width == 0 {
+		return errors.New("render: an empty picture")
 	}
-	sums := make([]uint32, n)
-	errs := make([]error, n)
+	nb := (height + rows - 1) / rows
+	if nb == 0 {
+		return errors.New("render: an empty picture")
+	}
+	bands := make([]*band, nb)
+	keys := make([]bandKey, nb)
+	var total atomic.Int64 // compressed bytes of the bands so far
+	var todo []int
+	for i := range bands {
+		y0, y1 := i*rows, min((i+1)*rows, height)
+		if src == nil {
+			todo = append(todo, i)
+			continue
+		}
+		if b := src(y0, y1); b != nil {
+			keys[i] = bandKeyOf(ct, rowBytes, y0 == 0, i == nb-1, b)
+			bands[i] = bandsKept.get(keys[i])
+		}
+		if bands[i] == nil {
+			todo = append(todo, i)
+		} else {
+			total.Add(int64(len(bands[i].data)))
+		}
+	}
+	over := func() bool { return limit > 0 && int(total.Load())+pngOverhead(plte) >= limit }
+	if over() {
+		return errTooLarge
+	}
+
+	var next atomic.Int64
+	var failed atomic.Bool
+	errs := make([]error, min(runtime.GOMAXPROCS(0), 4, len(todo)))
 	var wg sync.WaitGroup
-	rowsPer := (height + n - 1) / n
-	for i := 0; i < n; i++ {
-		y0, y1 := i*rowsPer, min((i+1)*rowsPer, height)
+	for k := range errs {
 		wg.Add(1)
-		go func(i, y0, y1 int) {
+		go func(k int) {
 			defer wg.Done()
-			piece := data[y0*stride : y1*stride]
-			for y := y0; y < y1; y++ {
-				filter(y, data[y*stride:(y+1)*stride])
-			}
-			sums[i] = adler32.Checksum(piece)
 			fw := flatePool.get()
-			var err error
-			if fw == nil {
-				fw, err = flate.NewWriter(&parts[i], flate.BestSpeed)
-			} else {
-				fw.Reset(&parts[i])
-			}
-			if err == nil {
-				defer flatePool.put(fw)
-				_, err = fw.Write(piece)
-			}
-			if err == nil {
-				if i == n-1 {
-					err = fw.Close() // the final block
+			scratch := rawPool.get()
+			defer rawPool.put(scratch)
+			for !failed.Load() {
+				j := int(next.Add(1)) - 1
+				if j >= len(todo) {
+					break
+				}
+				i := todo[j]
+				y0, y1 := i*rows, min((i+1)*rows, height)
+				scratch.Reset()
+				scratch.Grow((y1 - y0) * stride)
+				data := scratch.Bytes()[:(y1-y0)*stride]
+				for y := y0; y < y1; y++ {
+					filter(y, data[(y-y0)*stride:(y-y0+1)*stride])
+				}
+				var out bytes.Buffer
+				out.Grow(len(data) / 8)
+				var err error
+				if fw == nil {
+					fw, err = flate.NewWriter(&out, flate.BestSpeed)
 				} else {
-					err = fw.Flush() // byte-aligned, not final: the next piece follows
+					fw.Reset(&out)
+				}
+				if err == nil {
+					_, err = fw.Write(data)
+				}
+				if err == nil {
+					if i == nb-1 {
+						err = fw.Close() // the final block
+					} else {
+						err = fw.Flush() // byte-aligned, not final: the next band follows
+					}
+				}
+				if err != nil {
+					errs[k] = err
+					failed.Store(true)
+					break
+				}
+				b := &band{data: out.Bytes(), sum: adler32.Checksum(data), n: len(data)}
+				bands[i] = b
+				if keys[i] != (bandKey{}) {
+					bandsKept.put(keys[i], b)
+				}
+				total.Add(int64(len(b.data)))
+				if over() {
+					errs[k] = errTooLarge
+					failed.Store(true)
+					break
 				}
 			}
-			errs[i] = err
-		}(i, y0, y1)
+			if fw != nil {
+				flatePool.put(fw)
+			}
+		}(k)
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -128,12 +247,21 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 			return err
 		}
 	}
-	sum := sums[0]
-	for i := 1; i < n; i++ {
-		y0, y1 := i*rowsPer, min((i+1)*rowsPer, height)
-		sum = adler32Combine(sum, sums[i], (y1-y0)*stride)
+	sum := bands[0].sum
+	parts := make([][]byte, len(bands))
+	for i, b := range bands {
+		parts[i] = b.data
+		if i > 0 {
+			sum = adler32Combine(sum, b.sum, b.n)
+		}
 	}
+	return writePNG(w, width, height, ct, plte, parts, sum)
+}
 
+// writePNG writes a PNG of 8-bit samples: IHDR (colour type ct), PLTE
+// when plte is not nil, one IDAT of the zlib header, the deflate blocks
+// parts and the rows' Adler-32, and IEND.
+func writePNG(w io.Writer, width, height int, ct byte, plte []byte, parts [][]byte, sum uint32) error {
 	out := &chunkWriter{w: w}
 	out.write([]byte("\x89PNG\r\n\x1a\n"))
 	var ihdr [13]byte
@@ -144,17 +272,92 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 	if plte != nil {
 		out.chunk("PLTE", plte)
 	}
-	// One IDAT: the zlib header, the pieces, the Adler-32 of all the rows,
-	// written piece by piece (no copy of the whole).
+	// The pieces written one by one (no copy of the whole).
 	var tail [4]byte
 	binary.BigEndian.PutUint32(tail[:], sum)
-	idat := [][]byte{{0x78, 0x01}}
-	for i := range parts {
-		idat = append(idat, parts[i].Bytes())
-	}
+	idat := make([][]byte, 0, len(parts)+2)
+	idat = append(idat, []byte{0x78, 0x01})
+	idat = append(idat, parts...)
 	out.chunk("IDAT", append(idat, tail[:])...)
 	out.chunk("IEND")
 	return out.err
+}
+
+// encodeStream writes img as encodeRGB wrote it before the bands: its
+// rows compressed in one stream per core (at most 4), each ending on a
+// sync flush, the last on the final block. Encode decides by its size
+// whether a board near MaxPictureBytes is too large, so that the bands
+// change no board's picture (see tooLarge).
+func encodeStream(w io.Writer, img *image.RGBA) error {
+	b := img.Bounds()
+	width, height := b.Dx(), b.Dy()
+	stride := 1 + 3*width
+	n := min(runtime.GOMAXPROCS(0), 4, height)
+	rowsPer := (height + n - 1) / n
+	parts := make([]bytes.Buffer, n)
+	sums := make([]uint32, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			y0, y1 := i*rowsPer, min((i+1)*rowsPer, height)
+			fw, err := flate.NewWriter(&parts[i], flate.BestSpeed)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			h := adler32.New()
+			row := make([]byte, stride)
+			for y := y0; y < y1 && err == nil; y++ {
+				rgbRow(img, y, row)
+				h.Write(row)
+				_, err = fw.Write(row)
+			}
+			if err == nil && i == n-1 {
+				err = fw.Close()
+			} else if err == nil {
+				err = fw.Flush()
+			}
+			sums[i], errs[i] = h.Sum32(), err
+		}(i)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	sum := sums[0]
+	out := make([][]byte, n)
+	for i := range parts {
+		out[i] = parts[i].Bytes()
+		if i > 0 {
+			y0, y1 := i*rowsPer, min((i+1)*rowsPer, height)
+			sum = adler32Combine(sum, sums[i], (y1-y0)*stride)
+		}
+	}
+	return writePNG(w, width, height, 2, nil, out, sum)
+}
+
+// countWriter counts what is written to it.
+type countWriter struct{ n int }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return len(p), nil
+}
+
+// pngOverhead is a PNG's bytes besides its compressed rows: the
+// signature, IHDR, PLTE, the IDAT's header, zlib's header and checksum,
+// and IEND.
+func pngOverhead(plte []byte) int {
+	n := 8 + (12 + 13) + (12 + 2 + 4) + 12
+	if plte != nil {
+		n += 12 + len(plte)
+	}
+	return n
 }
 
 // chunkWriter writes PNG chunks, keeping the first error.
@@ -191,9 +394,6 @@ func (c *chunkWriter) chunk(typ string, pieces ...[]byte) {
 }
 
 var rawPool = newKeep(4, func() *bytes.Buffer { return new(bytes.Buffer) })
-
-// partsPool keeps the buffers the pieces are compressed into.
-var partsPool = newKeep(4, func() *[4]bytes.Buffer { return new([4]bytes.Buffer) })
 
 // flatePool keeps compressors: each holds about 1 MB of tables.
 var flatePool = newKeep(8, func() *flate.Writer { return nil })

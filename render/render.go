@@ -5,9 +5,12 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
 	"sync"
 
@@ -359,10 +362,13 @@ func Encode(img image.Image) ([]byte, error) {
 	if p := toPaletted(img); p != nil {
 		err = encoder.Encode(buf, p)
 	} else if rgba, ok := img.(*image.RGBA); ok && opaque(rgba) {
-		err = encodeRGB(buf, rgba)
-		if err == nil && buf.Len() >= MaxPictureBytes {
+		err = encodeRGBUnder(buf, rgba, MaxPictureBytes+bandSlack)
+		if err == nil && buf.Len() >= MaxPictureBytes-bandSlack {
+			err = nearTheLimit(buf, rgba)
+		}
+		if errors.Is(err, errTooLarge) {
 			buf.Reset()
-			err = encodePaletted(buf, Quantize(rgba, Palette(rgba, 256)))
+			err = encodeOwnPalette(buf, rgba)
 		}
 	} else {
 		err = encoder.Encode(buf, img)
@@ -382,15 +388,71 @@ func Encode(img image.Image) ([]byte, error) {
 // the trade is left for a decision (docs/benchmarks.md, issue #50).
 func encodeBoard(img *image.RGBA) ([]byte, error) { return Encode(img) }
 
+// bandSlack is how far from MaxPictureBytes a truecolour file in bands
+// (see encodeRows) must be for the file in one stream per core, which
+// decided before the bands, to be on the same side of it: the bands cost
+// 32 to 1,734 bytes more than the stream on 391 boards of every game
+// between 100 and 150 KB (docs/benchmarks.md, issue #50).
+const bandSlack = 4000
+
+// nearTheLimit decides for a board whose truecolour file in bands, in
+// buf, is within bandSlack of MaxPictureBytes, as the encoder before the
+// bands decided: by the size of the file in one stream per core. It
+// returns errTooLarge when that is at least the limit; else it leaves buf
+// as it is, or, when the bands reach the limit, writes the stream's file
+// into buf instead.
+func nearTheLimit(buf *bytes.Buffer, img *image.RGBA) error {
+	var stream bytes.Buffer
+	if err := encodeStream(&stream, img); err != nil {
+		return err
+	}
+	if stream.Len() >= MaxPictureBytes {
+		return errTooLarge
+	}
+	if buf.Len() >= MaxPictureBytes {
+		buf.Reset()
+		buf.Write(stream.Bytes())
+	}
+	return nil
+}
+
 // pixPool keeps the paletted pixels of a board (about 0.8 MB).
 var pixPool = newKeep(4, func() []uint8 { return nil })
 
-// opaque reports whether every pixel is fully opaque.
+// encodeOwnPalette writes img with a palette of its own 256 colours:
+// encodePaletted(w, Quantize(img, Palette(img, 256))), counting the
+// colours once and into kept pixels.
+func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
+	b := img.Bounds()
+	pix := pixPool.get()
+	if cap(pix) < b.Dx()*b.Dy() {
+		pix = make([]uint8, b.Dx()*b.Dy())
+	}
+	pix = pix[:b.Dx()*b.Dy()]
+	defer pixPool.put(pix)
+	pal := quantizeOwn(img, 256, pix)
+	plte := make([]byte, 0, 3*len(pal))
+	for _, c := range pal {
+		q := c.(color.RGBA)
+		plte = append(plte, q.R, q.G, q.B)
+	}
+	return encodePalettedPix(w, b.Dx(), b.Dy(), pix, b.Dx(), plte)
+}
+
+// opaque reports whether every pixel is fully opaque (two pixels' alpha
+// at a time).
 func opaque(img *image.RGBA) bool {
+	const alphas = 0xff000000ff000000
 	b := img.Bounds()
 	for y := 0; y < b.Dy(); y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		for i := 3; i < len(row); i += 4 {
+		i := 0
+		for ; i+8 <= len(row); i += 8 {
+			if binary.LittleEndian.Uint64(row[i:i+8])&alphas != alphas {
+				return false
+			}
+		}
+		for i += 3; i < len(row); i += 4 {
 			if row[i] != 255 {
 				return false
 			}
