@@ -35,7 +35,7 @@ func TestConformance(t *testing.T) {
 // other one must wake the waiters.
 var reads = map[string]bool{
 	"Game": true, "All": true, "ByPlayer": true, "ByChannel": true, "Finished": true,
-	"OpenChallenges": true, "AllOpenChallenges": true, "Due": true, "NextDeadline": true,
+	"OpenChallenges": true, "NewestChallenges": true, "AllOpenChallenges": true, "Due": true, "NextDeadline": true,
 	"AITurns": true, "Pending": true, "Outbox": true, "User": true, "Guild": true,
 	"Handled": true, "Ratings": true, "PlayerRatings": true, "AllRatings": true,
 	"PlayerRating": true, "RatingHistory": true, "Leaders": true, "RatingRank": true,
