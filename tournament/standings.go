@@ -338,12 +338,14 @@ func Standings(e Event) ([]Standing, error) {
 			out[i].TieBreaks[k].Value = de[out[i].ID]
 		}
 	}
+	// The lot is drawn over the players in seed order, not over their ids:
+	// a TRF file numbers the players by that order, so an event and the
+	// event read back from its file draw the same lot (FuzzReadTRF).
 	lot := map[string]int{}
 	var ids []string
-	for _, p := range e.Players {
+	for _, p := range Seeded(e.Players) {
 		ids = append(ids, p.ID)
 	}
-	slices.Sort(ids)
 	for i, id := range Shuffle(ids, e.Seed^lotSalt) {
 		lot[id] = i
 	}

@@ -393,12 +393,13 @@ func ReadTRF(r io.Reader) (Event, error) {
 	for r := 0; r < rounds; r++ {
 		var rd Round
 		for _, id := range order {
-			if r >= len(lines[id]) {
-				continue
-			}
-			c := lines[id][r]
-			if c.colour == 0 {
-				continue
+			// A round a line does not reach, or leaves blank, is a
+			// player not in the round, which WriteTRF writes as
+			// "0000 - Z": read as that, so that a file and the file
+			// written from it read the same (FuzzReadTRF).
+			c := cell{colour: '-', result: 'Z'}
+			if r < len(lines[id]) && lines[id][r].colour != 0 {
+				c = lines[id][r]
 			}
 			roundRobin := e.Format == FormatRoundRobin || e.Format == FormatDoubleRoundRobin
 			if c.opp == 0 {
@@ -451,6 +452,7 @@ func ReadTRF(r io.Reader) (Event, error) {
 		}
 	}
 	e.Seats = 2
+	e.Rounds = max(e.Rounds, len(e.Played)) // as WriteTRF writes XXR
 	return e, nil
 }
 
