@@ -207,6 +207,9 @@ func (to *tourney) checkPosts(t *testing.T, e *tessera.Event, winner string) {
 	srv.WaitMessage(t, srv.ChannelID, func(m *fakediscord.Message) bool {
 		return m.ID == to.post && strings.Contains(m.Content, "Winner: **"+winner+"**") && len(m.Components) == 0
 	}, patience)
+	// The event as stored now: the courier names its thread when it
+	// delivers the event's first post there, which may be after e was read.
+	e = to.event(t)
 	if e.ThreadID != to.post {
 		t.Fatalf("the event's thread %q does not start from its post %s", e.ThreadID, to.post)
 	}
