@@ -374,7 +374,7 @@ func drawOnLayers(img *image.RGBA, dc *canvas, pn pen, base, sc engine.Scene, t 
 	if m.n*100 > len(m.dirty)*maxDirtyPercent {
 		return false
 	}
-	if l.users > 0 {
+	if len(held) > 0 && l == cands[0] { // a recent board (l.users is takeRecent's, under its lock)
 		recentUsed.Add(1)
 	}
 	copy(img.Pix, l.pix)
