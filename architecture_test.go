@@ -361,3 +361,64 @@ func TestMetricsPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTransportsSeeAnAudience: a transport (bot/, console/, web/,
+// mailer/) and the runner see the service through the narrow interface
+// of their audience (service.Players, Pages, Workers, or one of their
+// own), never the whole *service.Service, and never reach around it into
+// the store with Service.Store (issue #45). Only the wiring
+// (cmd/tessera) and tests hold the whole service.
+func TestTransportsSeeAnAudience(t *testing.T) {
+	transports := []string{"bot/", "console/", "web/", "mailer/", "runner/"}
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		slash := filepath.ToSlash(path)
+		in := false
+		for _, p := range transports {
+			// bot/fakediscord is Discord's stand-in, not a transport.
+			in = in || strings.HasPrefix(slash, p) && !strings.HasPrefix(slash, "bot/fakediscord/")
+		}
+		if !in {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		checked++
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.StarExpr:
+				if sel, ok := n.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Service" {
+					if id, ok := sel.X.(*ast.Ident); ok && id.Name == "service" {
+						t.Errorf("%s names *service.Service: a transport sees the service through its audience's interface", path)
+					}
+				}
+			case *ast.SelectorExpr:
+				if n.Sel.Name == "Store" {
+					name := ""
+					switch x := n.X.(type) {
+					case *ast.SelectorExpr: // b.svc.Store, cfg.Service.Store
+						name = x.Sel.Name
+					case *ast.Ident: // svc.Store
+						name = x.Name
+					}
+					if name == "svc" || name == "Service" {
+						t.Errorf("%s reaches the store through the service (%s.Store): ask the service instead", path, name)
+					}
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d files of the transports: is the walk wrong?", checked)
+	}
+}

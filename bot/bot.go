@@ -77,8 +77,7 @@ type Options struct {
 
 // Bot serves the service on Discord.
 type Bot struct {
-	svc     *service.Service
-	outbox  *delivery.Courier // retries what waits for a permission given back (permissions.go)
+	svc     service.Players
 	opt     Options
 	log     *slog.Logger
 	session *discordgo.Session // makes every REST request; the first shard's
@@ -110,7 +109,7 @@ type Bot struct {
 }
 
 // New creates a bot; Open connects it.
-func New(svc *service.Service, opt Options) (*Bot, error) {
+func New(svc service.Players, opt Options) (*Bot, error) {
 	if opt.Token == "" {
 		return nil, errors.New("bot: no token (set DISCORD_TOKEN)")
 	}
@@ -147,8 +146,8 @@ func New(svc *service.Service, opt Options) (*Bot, error) {
 	if opt.Commands == nil {
 		opt.Commands = service.Commands()
 	}
-	b := &Bot{svc: svc, outbox: delivery.New(svc, svc.Store()), opt: opt, log: opt.Logger, ready: make(chan struct{}), opened: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
-		dms: newDMChannels(svc.Store()), limiter: newLimiter(opt.RateLimit)}
+	b := &Bot{svc: svc, opt: opt, log: opt.Logger, ready: make(chan struct{}), opened: make(chan struct{}), stop: make(chan struct{}), fatal: make(chan error, 1),
+		dms: newDMChannels(svc), limiter: newLimiter(opt.RateLimit)}
 	b.limiter.log = opt.Logger
 	s, err := b.newSession()
 	if err != nil {
@@ -506,7 +505,7 @@ func (b *Bot) complete(req service.Request, inv invocation, data discordgo.Appli
 	if g := dataOption(inv.Values, "game"); g != nil && !g.Focused {
 		in["game"] = g.StringValue()
 	}
-	return o.Complete(b.svc, req, in, typed)
+	return b.svc.CompleteOption(req, o, in, typed)
 }
 
 // initialChoices answers an autocomplete with at most MaxChoices choices.
@@ -565,7 +564,7 @@ func (b *Bot) command(ctx context.Context, i *discordgo.Interaction) {
 		b.respond(ctx, i, b.svc.Fail(fmt.Errorf("/%s has no Run", inv.Path)), notDeferred)
 		return
 	}
-	b.answer(ctx, i, inv.Public, func() (service.Reply, error) { return inv.Run(b.svc, req, in) })
+	b.answer(ctx, i, inv.Public, func() (service.Reply, error) { return b.svc.RunCommand(req, inv.Command, in) })
 }
 
 // lookup finds a command of the bot's table by name.

@@ -5,9 +5,6 @@ import (
 	"sync"
 
 	"github.com/bwmarrin/discordgo"
-
-	"tessera"
-	"tessera/storage"
 )
 
 // dmChannels keeps each user's direct-message channel id. Discord answers
@@ -17,12 +14,19 @@ import (
 // everyone it writes to. A kept channel Discord no longer knows (Unknown
 // Channel) is forgotten and opened anew (see sink.DM).
 type dmChannels struct {
-	store storage.Users
+	store dmStore
 	mu    sync.Mutex
 	known map[string]string // user id -> channel id
 }
 
-func newDMChannels(store storage.Users) *dmChannels {
+// dmStore is where the channels are kept (the service: Players).
+type dmStore interface {
+	DMChannel(ctx context.Context, userID string) (string, error)
+	KeepDMChannel(ctx context.Context, userID, channelID string) error
+	ForgetDMChannel(ctx context.Context, userID, channelID string) error
+}
+
+func newDMChannels(store dmStore) *dmChannels {
 	return &dmChannels{store: store, known: map[string]string{}}
 }
 
@@ -36,19 +40,16 @@ func (d *dmChannels) channel(ctx context.Context, s *discordgo.Session, userID s
 	if id != "" {
 		return id, true, nil
 	}
-	if u, err := d.store.User(ctx, userID); err == nil && u.DMChannel != "" {
-		d.remember(userID, u.DMChannel)
-		return u.DMChannel, true, nil
+	if kept, err := d.store.DMChannel(ctx, userID); err == nil && kept != "" {
+		d.remember(userID, kept)
+		return kept, true, nil
 	}
 	ch, err := s.UserChannelCreate(userID, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", false, err
 	}
 	d.remember(userID, ch.ID)
-	d.store.UpdateUser(ctx, userID, func(u *tessera.UserSettings, _ storage.Tx) error {
-		u.DMChannel = ch.ID
-		return nil
-	})
+	d.store.KeepDMChannel(ctx, userID, ch.ID)
 	return ch.ID, false, nil
 }
 
@@ -65,10 +66,5 @@ func (d *dmChannels) forget(ctx context.Context, userID, channelID string) {
 		delete(d.known, userID)
 	}
 	d.mu.Unlock()
-	d.store.UpdateUser(ctx, userID, func(u *tessera.UserSettings, _ storage.Tx) error {
-		if u.DMChannel == channelID {
-			u.DMChannel = ""
-		}
-		return nil
-	})
+	d.store.ForgetDMChannel(ctx, userID, channelID)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tessera/bot"
+	"tessera/delivery"
 	"tessera/runner"
 	"tessera/service"
 )
@@ -22,6 +23,9 @@ func startLoops(t *testing.T, b *bot.Bot, svc *service.Service, logger *slog.Log
 	t.Helper()
 	cfg.Service, cfg.Log = svc, logger
 	cfg.Sink, cfg.Ready, cfg.Refused = b.Sink(), b.Opened(), b.TokenRefused
+	if cfg.Courier == nil {
+		cfg.Courier = delivery.New(svc, svc.Store())
+	}
 	if cfg.RetryEvery == 0 {
 		cfg.RetryEvery = 20 * time.Millisecond
 	}

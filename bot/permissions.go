@@ -64,8 +64,8 @@ func (b *Bot) missingPermissions(i *discordgo.Interaction) string {
 // channel's overwrites or a role changed, which may have given it back.
 // A gateway event has no context of its own: each starts one.
 func (b *Bot) onChannelUpdate(_ *discordgo.Session, _ *discordgo.ChannelUpdate) {
-	b.outbox.RetryNow(context.Background())
+	b.svc.RetryWaiting(context.Background())
 }
 func (b *Bot) onRoleUpdate(_ *discordgo.Session, _ *discordgo.GuildRoleUpdate) {
-	b.outbox.RetryNow(context.Background())
+	b.svc.RetryWaiting(context.Background())
 }

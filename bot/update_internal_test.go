@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"tessera/bot/fakediscord"
+	"tessera/delivery"
 	"tessera/render"
 	"tessera/runner"
 	"tessera/service"
@@ -50,7 +51,7 @@ func TestButtonUpdateWithFileIsDeferred(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	loops := runner.Start(runner.Config{Service: svc, Sink: b.Sink(), Ready: b.Opened(), Refused: b.TokenRefused, Log: logger,
+	loops := runner.Start(runner.Config{Service: svc, Courier: delivery.New(svc, svc.Store()), Sink: b.Sink(), Ready: b.Opened(), Refused: b.TokenRefused, Log: logger,
 		RetryEvery: 20 * time.Millisecond, TickEvery: time.Hour}) // as cmd/tessera runs them beside the bot
 	t.Cleanup(loops.Close)
 

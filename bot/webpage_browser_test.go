@@ -27,7 +27,7 @@ func startWebPages(t *testing.T) *world {
 	w.svc = newService(w.store, logger, w.clock.Now, func(c *service.Config) {
 		c.Web = service.WebConfig{URL: "http://" + ts.Listener.Addr().String(), Secret: bytes.Repeat([]byte{9}, service.MinWebSecret)}
 	})
-	pages, err := web.New(web.Config{Service: w.svc, SVG: svg.New()})
+	pages, err := web.New(web.Config{Service: w.svc, Store: w.svc.Store(), SVG: svg.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

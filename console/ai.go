@@ -16,8 +16,8 @@ const BotName = "tessera"
 // the next command's output.
 func (c *Console) playAI(ctx context.Context) {
 	for {
-		ids, err := c.svc.Store().AITurns(ctx)
-		if err != nil || len(ids) == 0 {
+		due, err := c.svc.AIPending(ctx)
+		if err != nil || !due {
 			return
 		}
 		fmt.Fprintf(c.out, "  (%s is thinking…)\n", service.DefaultBotName)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/delivery"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
@@ -23,7 +24,8 @@ func TestConsoleAgainstTheAI(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	out := &strings.Builder{}
 	// The AI thinks briefly: the test checks what it posts, not how well.
-	c := New(service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, AIThink: 30 * time.Millisecond}), out, t.TempDir())
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }, AIThink: 30 * time.Millisecond})
+	c := New(svc, delivery.New(svc, st), out, t.TempDir())
 	c.Line(t.Context(), "ana: /new closure tessera level=hard first=1")
 	for _, want := range []string{"ana plays Closure against Tessera (hard) (game #1)", "Tessera accepts", "[new thread \"#1 Closure: ana vs Tessera (hard)\"]", "@ana, your turn"} {
 		if !strings.Contains(out.String(), want) {
@@ -31,7 +33,7 @@ func TestConsoleAgainstTheAI(t *testing.T) {
 		}
 	}
 	for turn := 0; turn < 3; turn++ {
-		g, err := c.svc.Store().Game(t.Context(), 1)
+		g, err := c.store().Game(t.Context(), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +52,7 @@ func TestConsoleAgainstTheAI(t *testing.T) {
 			!strings.Contains(text[played:], "@ana, your turn") || !strings.Contains(text[played:], "picture: ") {
 			t.Fatalf("turn %d: the AI's answer is not in the output:\n%s", turn, text)
 		}
-		if g, _ := c.svc.Store().Game(t.Context(), 1); len(g.Moves) != 2*turn+2 || g.Moves[2*turn+1].Seat != 1 {
+		if g, _ := c.store().Game(t.Context(), 1); len(g.Moves) != 2*turn+2 || g.Moves[2*turn+1].Seat != 1 {
 			t.Fatalf("turn %d: record %+v", turn, g.Moves)
 		}
 	}

@@ -12,8 +12,8 @@ import (
 // to the pictures folder. The console waits for them, as for the AI's
 // moves, so the output reads in order.
 func (c *Console) analyze(ctx context.Context) {
-	ids, err := c.svc.Store().AnalysisQueue(ctx)
-	if err != nil || len(ids) == 0 {
+	due, err := c.svc.AnalysesPending(ctx)
+	if err != nil || !due {
 		return
 	}
 	fmt.Fprintf(c.out, "  (%s is analysing…)\n", service.DefaultBotName)

@@ -35,7 +35,7 @@ func TestConsolePrintsEachThingOnce(t *testing.T) {
 	}
 	c.Line(t.Context(), "ana: /resign")
 	c.Line(t.Context(), "ana: /click resign:1")
-	if g, err := c.svc.Store().Game(t.Context(), 1); err != nil || len(g.Moves) < 3 {
+	if g, err := c.store().Game(t.Context(), 1); err != nil || len(g.Moves) < 3 {
 		t.Fatalf("the game: %v %v\n%s", g, err, out)
 	}
 	out.Reset()

@@ -20,9 +20,17 @@ import (
 	"tessera/service"
 )
 
+// Service is the service as the console sees it: a transport of players'
+// input (service.Players) that also runs the computer's moves and the
+// analyses in step with what it prints (service.Workers).
+type Service interface {
+	service.Players
+	service.Workers
+}
+
 // Console reads command lines and prints the replies.
 type Console struct {
-	svc     *service.Service
+	svc     Service
 	courier *delivery.Courier // prints svc's announcements (sink)
 	out     io.Writer
 	dir     string // where pictures go
@@ -49,10 +57,11 @@ func (c *Console) newBatch() {
 	c.shown = batch{pictures: map[string][sha256.Size]byte{}, texts: map[string]string{}, edited: map[string]bool{}}
 }
 
-// New returns a console writing pictures to dir.
-func New(svc *service.Service, out io.Writer, dir string) *Console {
+// New returns a console writing pictures to dir, printing what courier
+// delivers (svc's outbox) after each command and as it comes.
+func New(svc Service, courier *delivery.Courier, out io.Writer, dir string) *Console {
 	svc.SetBot(service.User{ID: BotName, Name: service.DefaultBotName})
-	c := &Console{svc: svc, courier: delivery.New(svc, svc.Store()), out: &screen{w: out}, dir: dir, channel: "console"}
+	c := &Console{svc: svc, courier: courier, out: &screen{w: out}, dir: dir, channel: "console"}
 	c.newBatch()
 	return c
 }
@@ -455,7 +464,7 @@ func (c *Console) Do(line string) (service.Reply, error) {
 	if command.Run == nil { // a table's mistake, not the player's
 		return service.Reply{}, fmt.Errorf("/%s has no Run", cmd)
 	}
-	r, err := command.Run(c.svc, req, in)
+	r, err := c.svc.RunCommand(req, command, in)
 	if u, ok := in.User("user"); ok && cmd == "profile" {
 		// Filed under the name of the player it shows: one profile.png
 		// for all, bo's was written over ana's.
@@ -514,7 +523,7 @@ func (c *Console) pending(req service.Request, ref string) (string, error) {
 	if ref != "" {
 		return strings.TrimPrefix(ref, "#"), nil
 	}
-	games, err := c.svc.Store().ByPlayer(ctx, req.User.ID)
+	games, err := c.svc.GamesOf(ctx, req.User.ID)
 	if err != nil {
 		return "", err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"tessera/delivery"
 	_ "tessera/engine/games"
 	"tessera/render"
 	"tessera/service"
@@ -32,8 +33,13 @@ func newConsoleWith(t testing.TB, set func(*service.Config)) (*Console, *strings
 	out := &strings.Builder{}
 	cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 3 }}
 	set(&cfg)
-	return New(service.New(st, cfg), out, ""), out
+	svc := service.New(st, cfg)
+	return New(svc, delivery.New(svc, st), out, ""), out
 }
+
+// store is the console's store, for a test to check what was written
+// (the console itself reads only through its Service).
+func (c *Console) store() storage.Store { return c.svc.(*service.Service).Store() }
 
 func TestConsoleCommands(t *testing.T) {
 	c, out := newConsole(t)

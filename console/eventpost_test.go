@@ -14,7 +14,7 @@ import (
 func TestConsoleTournamentPost(t *testing.T) {
 	c, out := newConsole(t)
 	c.Line(t.Context(), "ana: /tournament new game:closure format:swiss name:Cup")
-	e, err := c.svc.Store().Event(t.Context(), 1)
+	e, err := c.store().Event(t.Context(), 1)
 	if err != nil || e.MessageID != postID(service.Reply{Event: 1}) || e.ChannelID != "console" {
 		t.Fatalf("the post is not recorded: %+v (%v)\n%s", e, err, out)
 	}

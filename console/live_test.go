@@ -77,7 +77,7 @@ func TestConsolePrintsDeliveriesAsTheyCome(t *testing.T) {
 	before := len(out.String())
 	// ana moves on the page: the service, not the console, takes it.
 	page := service.Request{User: user("ana"), GuildID: "console", InteractionID: "web:1:0:ana"}
-	if _, err := c.svc.Move(page, "1", "h8 BGGY"); err != nil {
+	if _, err := c.svc.(*service.Service).Move(page, "1", "h8 BGGY"); err != nil {
 		t.Fatal(err)
 	}
 	out.waitFor(t, "the move's post", func(s string) bool {

@@ -38,7 +38,7 @@ func TestConsoleNewReadsEveryWord(t *testing.T) {
 	} {
 		con, out := newConsole(t)
 		con.Line(t.Context(), c.line)
-		games, err := con.svc.Store().ByPlayer(t.Context(), "ana")
+		games, err := con.store().ByPlayer(t.Context(), "ana")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestConsoleNewOptionWordsAreNotPlayers(t *testing.T) {
 	} {
 		con, out := newConsole(t)
 		con.Line(t.Context(), c.line)
-		games, err := con.svc.Store().ByPlayer(t.Context(), "ana")
+		games, err := con.store().ByPlayer(t.Context(), "ana")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -43,13 +43,13 @@ func (c *Console) sayPlace(req service.Request, ref string) (string, error) {
 		if err != nil {
 			return "", tessera.Errorf(tessera.EINVALID, "%q is not a game's number; write /say #id text.", clip(ref))
 		}
-		g, err := c.svc.Store().Game(ctx, id)
+		g, err := c.svc.GameOf(ctx, id)
 		if err != nil || g.Seat(req.User.ID) < 0 {
 			return "", tessera.Errorf(tessera.ENOTFOUND, "You play no game #%d.", id)
 		}
 		return g.Place(), nil
 	}
-	games, err := c.svc.Store().ByPlayer(ctx, req.User.ID)
+	games, err := c.svc.GamesOf(ctx, req.User.ID)
 	if err != nil {
 		return "", err
 	}

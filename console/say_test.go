@@ -18,7 +18,7 @@ func TestConsoleSayPlaysAMove(t *testing.T) {
 	if !strings.Contains(out.String(), "(plain-text move)") || !strings.Contains(out.String(), "[✅]") || !strings.Contains(out.String(), "bo, your turn") {
 		t.Fatalf("the move said:\n%s", out)
 	}
-	g, err := c.svc.Store().Game(t.Context(), 1)
+	g, err := c.store().Game(t.Context(), 1)
 	if err != nil || len(g.Moves) != 1 {
 		t.Fatalf("game #1 holds %v (%v)", g.Moves, err)
 	}

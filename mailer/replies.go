@@ -106,7 +106,7 @@ func (t *Transport) Handle(ctx context.Context, in mail.Incoming) error {
 		rep, err = t.cfg.Service.ResignConfirm(req, g.ID)
 	default:
 		move, _ := service.LookupCommand("move")
-		rep, err = move.Run(t.cfg.Service, req, service.Args{"notation": line, "game": ref})
+		rep, err = t.cfg.Service.RunCommand(req, move, service.Args{"notation": line, "game": ref})
 	}
 	_ = rep // the game's thread, its status and the next notice say the rest
 	switch code := tessera.ErrorCode(err); {

@@ -30,7 +30,7 @@ type Relay interface {
 
 // Config wires a Transport.
 type Config struct {
-	Service *service.Service
+	Service Service
 	Store   Store
 	// Composer writes the mails (From, Domain); Prefix makes the reply
 	// addresses, Prefix+"+"+token@Composer.Domain (default "play").

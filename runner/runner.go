@@ -24,9 +24,10 @@ import (
 
 // Config says which loops to run and how often.
 type Config struct {
-	Service *service.Service
+	Service service.Workers
 	// Courier and Sink: the outbox's courier and where it delivers. A nil
-	// Sink runs no courier (the console delivers after each command).
+	// Sink runs no courier (the console delivers after each command); a
+	// Sink needs a Courier.
 	Courier *delivery.Courier
 	Sink    delivery.Sink
 	// Ready, when not nil, holds the courier's first delivery until it is
@@ -98,8 +99,7 @@ func Start(cfg Config) *Runner {
 	r := &Runner{cfg: cfg, stop: make(chan struct{})}
 	if cfg.Sink != nil {
 		if cfg.Courier == nil {
-			cfg.Courier = delivery.New(cfg.Service, cfg.Service.Store())
-			r.cfg.Courier = cfg.Courier
+			panic("runner.Start: a Sink without a Courier")
 		}
 		if cfg.Letterbox != nil {
 			cfg.Courier.WithLetterbox(cfg.Letterbox)
@@ -195,7 +195,7 @@ func (r *Runner) clock() {
 		case <-t.C:
 		case <-prune.C:
 			// Handled records are stamped with the wall clock.
-			if n, err := r.cfg.Service.Store().PruneHandled(ctx, r.cfg.Now().Add(-r.cfg.KeepHandled)); err != nil {
+			if n, err := r.cfg.Service.PruneHandled(ctx, r.cfg.Now().Add(-r.cfg.KeepHandled)); err != nil {
 				r.cfg.Log.Warn("pruning handled interactions failed", "err", err)
 			} else if n > 0 {
 				r.cfg.Log.Debug("pruned handled interactions", "count", n)

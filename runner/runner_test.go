@@ -93,7 +93,7 @@ func startGame(t *testing.T, svc *service.Service) {
 func TestCourierDeliversWhenWoken(t *testing.T) {
 	svc := newService(t)
 	s := &sink{posted: make(chan string, 100)}
-	r := runner.Start(runner.Config{Service: svc, Sink: s, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true})
+	r := runner.Start(runner.Config{Service: svc, Courier: delivery.New(svc, svc.Store()), Sink: s, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true})
 	defer r.Close()
 	startGame(t, svc)
 	if text := <-s.posted; text == "" {
@@ -106,7 +106,7 @@ func TestCourierDeliversWhenWoken(t *testing.T) {
 func TestCloseStops(t *testing.T) {
 	svc := newService(t)
 	s := &sink{posted: make(chan string, 100)}
-	r := runner.Start(runner.Config{Service: svc, Sink: s, RetryEvery: time.Hour, TickEvery: time.Hour})
+	r := runner.Start(runner.Config{Service: svc, Courier: delivery.New(svc, svc.Store()), Sink: s, RetryEvery: time.Hour, TickEvery: time.Hour})
 	r.Close()
 	startGame(t, svc)
 	r.Close()
@@ -114,7 +114,7 @@ func TestCloseStops(t *testing.T) {
 		t.Fatalf("%d posts after Close", len(s.posted))
 	}
 	// The outbox keeps them for the next runner.
-	r = runner.Start(runner.Config{Service: svc, Sink: s, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true})
+	r = runner.Start(runner.Config{Service: svc, Courier: delivery.New(svc, svc.Store()), Sink: s, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true})
 	defer r.Close()
 	<-s.posted
 }
@@ -126,7 +126,7 @@ func TestRefusedTokenStopsTheCourier(t *testing.T) {
 	startGame(t, svc)
 	refused := make(chan error, 10)
 	s := &sink{posted: make(chan string, 100), refuse: true}
-	r := runner.Start(runner.Config{Service: svc, Sink: s, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true,
+	r := runner.Start(runner.Config{Service: svc, Courier: delivery.New(svc, svc.Store()), Sink: s, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true,
 		Refused: func(err error) { refused <- err }})
 	err := <-refused
 	r.Close() // returns: the courier has stopped
@@ -146,7 +146,7 @@ func TestCourierWaitsForReady(t *testing.T) {
 	svc := newService(t)
 	s := &sink{posted: make(chan string, 100)}
 	ready := make(chan struct{})
-	r := runner.Start(runner.Config{Service: svc, Sink: s, Ready: ready, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true})
+	r := runner.Start(runner.Config{Service: svc, Courier: delivery.New(svc, svc.Store()), Sink: s, Ready: ready, RetryEvery: time.Hour, TickEvery: time.Hour, NoWorkers: true})
 	defer r.Close()
 	startGame(t, svc)
 	s.mu.Lock()
@@ -165,6 +165,6 @@ func TestCourierWaitsForReady(t *testing.T) {
 // at once.
 func TestCloseBeforeReady(t *testing.T) {
 	svc := newService(t)
-	r := runner.Start(runner.Config{Service: svc, Sink: &sink{posted: make(chan string, 1)}, Ready: make(chan struct{}), NoWorkers: true})
+	r := runner.Start(runner.Config{Service: svc, Courier: delivery.New(svc, svc.Store()), Sink: &sink{posted: make(chan string, 1)}, Ready: make(chan struct{}), NoWorkers: true})
 	r.Close()
 }

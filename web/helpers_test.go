@@ -54,7 +54,7 @@ func newSite(t testing.TB) *site {
 	s.svc = service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 0x5eed5eed5eed5eed }, Now: s.clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Web:    service.WebConfig{URL: "http://tessera.test", Secret: []byte(strings.Repeat("k", service.MinWebSecret))}})
-	s.web, err = New(Config{Service: s.svc, SVG: svg.New(), Poll: 5 * time.Millisecond})
+	s.web, err = New(Config{Service: s.svc, Store: st, SVG: svg.New(), Poll: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,8 +49,10 @@ type LiveCounter interface {
 
 // Config is what a Server needs.
 type Config struct {
-	Service *service.Service
-	Store   storage.Store
+	// Service is what the pages read and do (the service's Pages); Store
+	// is read for the versions of watched games (live updates).
+	Service service.Pages
+	Store   storage.Games
 	// SVG draws the boards and hands inline (svg.New()).
 	SVG *svg.Renderer
 	// Now is the clock (default: the service's).
@@ -116,7 +118,7 @@ const pageLife = time.Minute
 // Server is the web transport.
 type Server struct {
 	cfg   Config
-	svc   *service.Service
+	svc   service.Pages
 	log   *slog.Logger
 	pages *template.Template
 	mux   *http.ServeMux
@@ -126,11 +128,8 @@ type Server struct {
 
 // New returns a Server for cfg; Close stops its pollers.
 func New(cfg Config) (*Server, error) {
-	if cfg.Service == nil || cfg.SVG == nil {
-		return nil, errors.New("web.New: Config.Service and Config.SVG are required")
-	}
-	if cfg.Store == nil {
-		cfg.Store = cfg.Service.Store()
+	if cfg.Service == nil || cfg.Store == nil || cfg.SVG == nil {
+		return nil, errors.New("web.New: Config.Service, Config.Store and Config.SVG are required")
 	}
 	if cfg.Now == nil {
 		cfg.Now = cfg.Service.Now

@@ -51,7 +51,7 @@ func TestStoreFaultKeepsThePlayer(t *testing.T) {
 	s.svc = service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 1 }, Now: s.clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Web:    service.WebConfig{URL: "http://tessera.test", Secret: []byte(strings.Repeat("k", service.MinWebSecret))}})
-	s.web, err = New(Config{Service: s.svc, SVG: svg.New(), Poll: 5 * time.Millisecond})
+	s.web, err = New(Config{Service: s.svc, Store: st, SVG: svg.New(), Poll: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"tessera/bot"
+	"tessera/delivery"
 	"tessera/runner"
 	"tessera/service"
 )
@@ -27,6 +28,7 @@ func startLoops(svc *service.Service, log *slog.Logger, b *bot.Bot) *runner.Runn
 func loopsConfig(svc *service.Service, log *slog.Logger, b *bot.Bot) runner.Config {
 	cfg := runner.Config{Service: svc, Log: log}
 	if b != nil {
+		cfg.Courier = delivery.New(svc, svc.Store())
 		cfg.Sink, cfg.Ready, cfg.Refused = b.Sink(), b.Opened(), b.TokenRefused
 	} else {
 		cfg.NoWorkers = true

@@ -12,6 +12,7 @@ import (
 
 	"tessera/bot"
 	"tessera/console"
+	"tessera/delivery"
 	"tessera/metrics"
 	"tessera/runner"
 	"tessera/service"
@@ -168,7 +169,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 		loops := startLoops(svc, log, nil)
 		defer loops.Close()
-		if err := console.New(svc, stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
+		if err := console.New(svc, delivery.New(svc, store), stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
 			return 1
 		}
