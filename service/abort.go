@@ -38,13 +38,10 @@ func (s *Service) Abort(req Request, ref string) (Reply, error) {
 	_, err = s.store.Update(ctx, g.ID, g.Version, req.InteractionID, func(g *tessera.Game, tx storageTx) error {
 		g.Status, g.Deadline, g.Updated = tessera.StatusAborted, time.Time{}, s.now().UTC()
 		text := fmt.Sprintf("%s aborted game #%d: no result.", req.User.Name, g.ID)
-		for _, a := range []tessera.Announcement{{Kind: tessera.AnnouncePost, Text: text}, {Kind: tessera.AnnounceStatus}} {
-			a.GameID, a.Moves = g.ID, len(g.Moves)
-			if err := tx.Enqueue(ctx, a); err != nil {
-				return err
-			}
-		}
-		return nil
+		return enqueue(ctx, tx, []tessera.Announcement{
+			{Kind: tessera.AnnouncePost, Text: text, GameID: g.ID, Moves: len(g.Moves)},
+			{Kind: tessera.AnnounceStatus, GameID: g.ID, Moves: len(g.Moves)},
+		})
 	})
 	if err != nil {
 		return Reply{}, dup(err)

@@ -253,10 +253,14 @@ func (s *Service) begin(ctx context.Context, tx storage.Tx, g *tessera.Game, now
 			g.Banks[i] = g.Clock.Bank
 		}
 	}
-	return s.turnPassed(ctx, tx, g, st, -1, now, []tessera.Announcement{
+	anns, err := s.turnPassed(ctx, tx, g, st, -1, now, []tessera.Announcement{
 		{Kind: tessera.AnnounceThread},
 		s.startPost(g, st),
 	})
+	if err != nil {
+		return err
+	}
+	return enqueue(ctx, tx, anns)
 }
 
 // startPost announces the start of a game: seats, the starting draw, whose
@@ -283,61 +287,97 @@ func (s *Service) startPost(g *tessera.Game, st engine.State) tessera.Announceme
 }
 
 // turnPassed finishes a change of position inside the store transaction:
-// it charges the clock of the seat that moved (moved < 0: none), gives
-// the next player the turn with their deadline, and enqueues the
-// announcements: those given, the status edit, and the turn notice.
-func (s *Service) turnPassed(ctx context.Context, tx storage.Tx, g *tessera.Game, st engine.State, moved int, now time.Time, posts []tessera.Announcement) error {
+// it charges the clock of the seat that moved (moved < 0: none), ends the
+// game (gameOver) or gives the next player the turn with their deadline
+// (nextTurn), and returns the step's announcements (stepAnnouncements):
+// those given, the status edit and the turn notice. The caller enqueues
+// them (enqueue), in the same transaction.
+func (s *Service) turnPassed(ctx context.Context, tx storage.Tx, g *tessera.Game, st engine.State, moved int, now time.Time, posts []tessera.Announcement) ([]tessera.Announcement, error) {
 	if moved >= 0 && !g.Players[moved].IsAI() {
 		endTurn(g, moved, now)
 	}
 	aiNext := !st.Over() && aiToMove(g, st)
 	g.AITurn = aiNext        // the store's index of the AI's pending moves
 	g.RemindAt = time.Time{} // the next player's, below: none when the game is over or the AI is to move
-	switch {
-	case st.Over():
-		g.Status = tessera.StatusFinished
-		g.Deadline = time.Time{}
-		line, err := s.rateGame(ctx, tx, g, st) // ratings.go
-		if err != nil {
-			return err
+	line := ""
+	if st.Over() {
+		var err error
+		if line, err = s.gameOver(ctx, tx, g, st, now); err != nil {
+			return nil, err
 		}
-		if g.Event != 0 { // its result counts in its tournament (tournamentround.go)
-			if err := s.eventGameOver(ctx, tx, g, st, now); err != nil {
-				return err
-			}
+	} else if err := s.nextTurn(ctx, tx, g, st, aiNext, now); err != nil {
+		return nil, err
+	}
+	return stepAnnouncements(g, st, aiNext, posts, line), nil
+}
+
+// gameOver ends g: finished, rated (its rating line is returned, for the
+// post that ends it), and its result counted in its tournament.
+func (s *Service) gameOver(ctx context.Context, tx storage.Tx, g *tessera.Game, st engine.State, now time.Time) (string, error) {
+	g.Status = tessera.StatusFinished
+	g.Deadline = time.Time{}
+	line, err := s.rateGame(ctx, tx, g, st) // ratings.go
+	if err != nil {
+		return "", err
+	}
+	if g.Event != 0 { // its result counts in its tournament (tournamentround.go)
+		if err := s.eventGameOver(ctx, tx, g, st, now); err != nil {
+			return "", err
 		}
-		// The last post is the one that ends the game (the move's).
-		if i := lastPost(posts); line != "" && i >= 0 {
-			posts = slices.Clone(posts)
-			posts[i].Text += "\n" + line
-		}
-	case aiNext:
+	}
+	return line, nil
+}
+
+// nextTurn starts the turn of the seat to move: the AI's has no deadline;
+// a person's gets their deadline and reminder (away on vacation or not).
+func (s *Service) nextTurn(ctx context.Context, tx storage.Tx, g *tessera.Game, st engine.State, aiNext bool, now time.Time) error {
+	if aiNext {
 		// The AI never times out: its turn has no deadline.
 		g.TurnStart, g.Paused, g.Reminded, g.Deadline = now, 0, time.Time{}, time.Time{}
-	default:
-		next := int(st.ToMove())
-		u, err := tx.User(ctx, g.Players[next].ID)
-		if err != nil {
-			return err
-		}
-		startTurn(g, next, now, u.VacationUntil)
-		g.RemindAt = s.nextReminder(g, u.VacationUntil) // scheduler.go
+		return nil
 	}
-	// The status message is edited after the posts (a game's place, made
-	// by its first announcement, posts the status message itself).
-	if !slices.ContainsFunc(posts, func(a tessera.Announcement) bool { return a.Kind == tessera.AnnounceThread }) {
-		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceStatus})
+	next := int(st.ToMove())
+	u, err := tx.User(ctx, g.Players[next].ID)
+	if err != nil {
+		return err
+	}
+	startTurn(g, next, now, u.VacationUntil)
+	g.RemindAt = s.nextReminder(g, u.VacationUntil) // scheduler.go
+	return nil
+}
+
+// stepAnnouncements are the announcements of one step of g, now at st:
+// posts (the rating line, when the game ended, added to the post that
+// ends it), the status edit after them unless a thread is made (a game's
+// place, made by its first announcement, posts the status message
+// itself), and the notice of the next player's turn. Each carries the
+// game and its move count; the post that ends a game offers a rematch.
+// It reads nothing and changes nothing (step_internal_test.go).
+func stepAnnouncements(g *tessera.Game, st engine.State, aiNext bool, posts []tessera.Announcement, line string) []tessera.Announcement {
+	out := slices.Clone(posts)
+	if i := lastPost(out); st.Over() && line != "" && i >= 0 {
+		out[i].Text += "\n" + line
+	}
+	if !slices.ContainsFunc(out, func(a tessera.Announcement) bool { return a.Kind == tessera.AnnounceThread }) {
+		out = append(out, tessera.Announcement{Kind: tessera.AnnounceStatus})
 	}
 	// The AI gets no turn notices, nor does a player alone (nobody else
 	// moves in between: they know it is their turn).
 	if !st.Over() && !aiNext && !solo(g) {
-		posts = append(posts, tessera.Announcement{Kind: tessera.AnnounceTurn, UserID: g.Players[st.ToMove()].ID, Board: true})
+		out = append(out, tessera.Announcement{Kind: tessera.AnnounceTurn, UserID: g.Players[st.ToMove()].ID, Board: true})
 	}
-	for _, a := range posts {
-		a.GameID, a.Moves = g.ID, len(g.Moves)
+	for i := range out {
+		out[i].GameID, out[i].Moves = g.ID, len(g.Moves)
 		// The post that ends a game offers its players a rematch.
 		// (Alone, /puzzle starts another.)
-		a.Rematch = a.Rematch || st.Over() && a.Kind == tessera.AnnouncePost && !solo(g)
+		out[i].Rematch = out[i].Rematch || st.Over() && out[i].Kind == tessera.AnnouncePost && !solo(g)
+	}
+	return out
+}
+
+// enqueue puts a step's announcements in the outbox, in tx.
+func enqueue(ctx context.Context, tx storage.Tx, anns []tessera.Announcement) error {
+	for _, a := range anns {
 		if err := tx.Enqueue(ctx, a); err != nil {
 			return err
 		}
@@ -550,7 +590,11 @@ func (s *Service) commit(req Request, g *tessera.Game, st engine.State, seat int
 		if tessera.EndOf(entry) == tessera.EndResign {
 			moved = -1 // a resignation charges no clock
 		}
-		return s.turnPassed(ctx, tx, g, st, moved, now, append(extra, s.movePost(g, st, o)))
+		anns, err := s.turnPassed(ctx, tx, g, st, moved, now, append(extra, s.movePost(g, st, o)))
+		if err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, anns)
 	})
 	if err != nil {
 		return nil, dup(err)
