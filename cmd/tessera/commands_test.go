@@ -40,7 +40,7 @@ func TestCommandTableAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	t.Cleanup(startLoops(svc, slog.New(slog.DiscardHandler), b).Close) // as serve runs them: closed before the bot
+	t.Cleanup(startLoops(svc, slog.New(slog.DiscardHandler), b, true).Close) // as serve runs them: closed before the bot
 
 	table := service.Commands()
 	registered := srv.Commands("")

@@ -91,6 +91,10 @@ type Config struct {
 	// Mail: play by email (config_mail.go, docs/mail.md).
 	Mail mailSettings `yaml:"mail"`
 
+	// Process: what this process runs beside others on one database
+	// (config_process.go).
+	Process processSettings `yaml:"process"`
+
 	// Token comes from the environment only (DISCORD_TOKEN).
 	Token string `yaml:"-"`
 }
@@ -171,6 +175,9 @@ func parseConfig(b []byte, path string, getenv func(string) string) (*Config, er
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	if err := c.checkWeb(getenv); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if err := c.checkProcess(getenv); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	switch c.LogLevel {

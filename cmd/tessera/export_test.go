@@ -43,7 +43,7 @@ func TestExportReplaysToTheSameJSON(t *testing.T) {
 	if err := b.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
-	loopsCfg := loopsConfig(svc, slog.New(slog.DiscardHandler), b)
+	loopsCfg := loopsConfig(svc, slog.New(slog.DiscardHandler), b, true)
 	loopsCfg.RetryEvery = 20 * time.Millisecond
 	loops := runner.Start(loopsCfg)
 	t.Cleanup(func() {

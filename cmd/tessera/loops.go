@@ -20,18 +20,20 @@ import (
 // with or without the web pages) the console delivers and plays the
 // computer itself, after each command, so that its output keeps the
 // order of play: no courier and no workers here.
-func startLoops(svc *service.Service, log *slog.Logger, b *bot.Bot) *runner.Runner {
-	return runner.Start(loopsConfig(svc, log, b))
+//
+// workers (process.workers) says whether this process runs the workers
+// at all: off, other processes on the same database run them. The
+// console (b nil, workers false) runs the computer itself.
+func startLoops(svc *service.Service, log *slog.Logger, b *bot.Bot, workers bool) *runner.Runner {
+	return runner.Start(loopsConfig(svc, log, b, workers))
 }
 
 // loopsConfig is what startLoops starts (tests shorten its intervals).
-func loopsConfig(svc *service.Service, log *slog.Logger, b *bot.Bot) runner.Config {
-	cfg := runner.Config{Service: svc, Log: log}
+func loopsConfig(svc *service.Service, log *slog.Logger, b *bot.Bot, workers bool) runner.Config {
+	cfg := runner.Config{Service: svc, Log: log, NoWorkers: !workers}
 	if b != nil {
 		cfg.Courier = delivery.New(svc, svc.Store())
 		cfg.Sink, cfg.Ready, cfg.Refused = b.Sink(), b.Opened(), b.TokenRefused
-	} else {
-		cfg.NoWorkers = true
 	}
 	return cfg
 }

@@ -74,7 +74,12 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		cfg.Web.Listen = *webFlag
 	}
 	local := name == "console"
-	if !local && cfg.Token == "" {
+	webOnly := !local && cfg.Process.WebOnly
+	if webOnly && cfg.Web.Listen == "" {
+		fmt.Fprintln(stderr, "tessera: process.web_only is on but web.listen is empty: a web-only process serves the game pages; give it an address like :8080 (web.listen, TESSERA_WEB_LISTEN or --web)")
+		return 2
+	}
+	if !local && !webOnly && cfg.Token == "" {
 		if cfg.Interactions.Listen != "" {
 			// Not the console: this is a deployment without its token.
 			fmt.Fprintln(stderr, "tessera: interactions.listen is set but DISCORD_TOKEN is not: the bot answers and posts through Discord's API, which needs the token")
@@ -144,6 +149,9 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 1
 	}
 
+	if webOnly {
+		return serveWebOnly(ctx, cfg, store, web, webCfg, reg, log, stderr)
+	}
 	if local {
 		sc := cfg.serviceConfig()
 		if *seed != 0 {
@@ -167,7 +175,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		if web.pages != nil {
 			fmt.Fprintf(stdout, "Game pages at %s (each game's address is printed when it starts).\n", web.url)
 		}
-		loops := startLoops(svc, log, nil)
+		loops := startLoops(svc, log, nil, false)
 		defer loops.Close()
 		if err := console.New(svc, delivery.New(svc, store), stdout, cfg.Pictures).Run(ctx, stdin); err != nil {
 			fmt.Fprintln(stderr, "tessera:", err)
@@ -207,7 +215,7 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		return 1
 	}
 	web.serve(reg, pages, closePages)
-	loopsCfg := loopsConfig(svc, log, b)
+	loopsCfg := loopsConfig(svc, log, b, cfg.workers())
 	if mailSide != nil {
 		loopsCfg.Letterbox = mailSide.transport
 	}
@@ -220,5 +228,32 @@ func serve(name string, args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 		return 1
 	}
+	return 0
+}
+
+// serveWebOnly is `tessera run` with process.web_only: the game pages
+// (with /healthz and /metrics) and the clocks, and the workers unless
+// process.workers is off, without Discord. It has no courier: the
+// announcements its pages' moves make wait in the outbox for a Discord
+// process on the same database, which delivers them. It runs until a
+// signal ends ctx.
+func serveWebOnly(ctx context.Context, cfg *Config, store storage.Store, web *httpSide, webCfg service.WebConfig, reg *metrics.Registry, log *slog.Logger, stderr io.Writer) int {
+	sc := cfg.serviceConfig()
+	sc.Logger = log
+	sc.Web, sc.Meter = webCfg, reg
+	svc := service.New(store, sc)
+	pages, closePages, err := web.newPages(svc, store, reg, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "tessera:", err)
+		return 1
+	}
+	web.serve(reg, pages, closePages)
+	if !database.IsPostgres(cfg.Database) {
+		log.Warn("web-only on a database file: no Discord process can share it, so the pages' moves are announced in Discord only when `tessera run` serves this file again", "path", database.Redact(cfg.Database))
+	}
+	loops := startLoops(svc, log, nil, cfg.workers())
+	log.Info("serving the game pages only (process.web_only)", "url", web.url, "workers", cfg.workers())
+	<-ctx.Done()
+	loops.Close()
 	return 0
 }
