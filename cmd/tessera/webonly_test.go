@@ -52,7 +52,9 @@ func TestWebOnlyProcess(t *testing.T) {
 	done := make(chan int)
 	// Standard input is no terminal and there is no token: without
 	// web_only this exits 2 (TestRunWithoutTokenOffATerminalFails).
-	go func() { done <- runBot(nil, strings.NewReader(""), &out, &errb, func(k string) string { return env[k] }) }()
+	go func() {
+		done <- runBot(nil, strings.NewReader(""), &out, &errb, func(k string) string { return env[k] })
+	}()
 	up := regexp.MustCompile(`serving the game pages only.* url=http://127\.0\.0\.1:\d+`)
 	// The wait bounds a hang; it measures nothing.
 	if !errb.waitFor(func(s string) bool { return up.MatchString(s) }) {
