@@ -15,6 +15,9 @@
 //     Renderer interface), presenter.go (Presenter, the tokens it renders,
 //     Render, and Plain, the presenter of a transport with none of its
 //     own).
+//   - Its audiences: audiences.go (Players, Pages and Workers: the
+//     interfaces through which the transports, the web pages and the
+//     runner see the service, never the whole of it).
 //   - The Service and its settings: service.go (New, Fail), config.go
 //     (Config, Wording, Validate), meter.go (Meter: what it reports to
 //     the operators' metrics).
