@@ -60,10 +60,11 @@ func TestDependencyDirection(t *testing.T) {
 			if (p == "tessera/storage/storagetest" || strings.HasPrefix(p, "tessera/storage/storagetest/")) && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), "storage/storagetest/") {
 				t.Errorf("%s imports %s, which only tests may import", path, p)
 			}
-			// The engine's and the AI's conformance helpers, and the
-			// Chromium harness, import testing: tests only (and the
-			// helpers themselves).
-			for _, helper := range []string{"engine/enginetest", "ai/aitest", "internal/chrome"} {
+			// The engine's and the AI's conformance helpers, the
+			// Chromium harness, the fake transport (deliverytest) and the
+			// runs on both stores (databasetest) import testing: tests
+			// only (and the helpers themselves).
+			for _, helper := range []string{"engine/enginetest", "ai/aitest", "internal/chrome", "delivery/deliverytest", "storage/database/databasetest"} {
 				if p == "tessera/"+helper && !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(filepath.ToSlash(path), helper+"/") {
 					t.Errorf("%s imports %s, which only tests may import", path, p)
 				}

@@ -121,7 +121,7 @@ func (h *harness) deliverTo(sink delivery.Sink, log *fakeSink) []sent {
 		if n, err := h.svc.Store().Outbox(h.t.Context()); err != nil {
 			h.t.Fatal(err)
 		} else if n == 0 {
-			return log.take()
+			return log.Take()
 		}
 	}
 	h.t.Fatal("the outbox is not empty after 20 rounds")

@@ -152,7 +152,7 @@ func arrivedOnce(t *testing.T, want map[string]bool, log []sent) {
 // (One failed read of the game used to drop the announcement for good.)
 func TestCourierRetriesStoreFaults(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
-		f := &faultyStore{Store: a.open(t, 1)[0]}
+		f := &faultyStore{Store: a.Open(t, 1)[0]}
 		var logs syncLog
 		svc := service.New(f, service.Config{Renderer: render.Renderer{}, RetryBase: time.Nanosecond, Courier: service.CourierConfig{Workers: 4},
 			Logger: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -163,7 +163,7 @@ func TestCourierRetriesStoreFaults(t *testing.T) {
 		if _, left := deliverAll(svc, sink); left > 0 {
 			t.Fatalf("%d announcements still in the outbox", left)
 		}
-		arrivedOnce(t, want, sink.take())
+		arrivedOnce(t, want, sink.Take())
 		if f.failed == 0 {
 			t.Fatal("no fault was injected: the test shows nothing")
 		}
@@ -207,7 +207,7 @@ func (k *killingSink) Post(ctx context.Context, channel string, m service.Messag
 func TestCourierSurvivesKilledConnections(t *testing.T) {
 	{
 		a := postgresAdapter()
-		st := a.open(t, 1)[0]
+		st := a.Open(t, 1)[0]
 		var logs syncLog
 		svc := service.New(st, service.Config{Renderer: render.Renderer{}, RetryBase: time.Nanosecond, Courier: service.CourierConfig{Workers: 2},
 			Logger: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -225,7 +225,7 @@ func TestCourierSurvivesKilledConnections(t *testing.T) {
 		for running := true; running; {
 			select {
 			case done := <-sink.kill:
-				kills += a.kill(t)
+				kills += a.Kill(t)
 				close(done)
 			case <-finished:
 				running = false
@@ -234,7 +234,7 @@ func TestCourierSurvivesKilledConnections(t *testing.T) {
 		if left > 0 {
 			t.Fatalf("%d announcements still in the outbox", left)
 		}
-		arrivedOnce(t, want, sink.take())
+		arrivedOnce(t, want, sink.Take())
 		// A killed connection fails the next call made on it: a read of
 		// a game (retried, logged) or a round's own write (the round ends
 		// in an error).

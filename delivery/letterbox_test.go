@@ -79,7 +79,7 @@ func (h *harness) deliverWith(sink *fakeSink, lb delivery.Letterbox) []sent {
 		if n, err := h.svc.Store().Outbox(h.t.Context()); err != nil {
 			h.t.Fatal(err)
 		} else if n == 0 {
-			return sink.take()
+			return sink.Take()
 		}
 	}
 	h.t.Fatal("the outbox is not empty after 50 rounds")

@@ -175,7 +175,7 @@ func TestCourierParallel(t *testing.T) {
 	if n, _ := st.Outbox(t.Context()); n != 0 {
 		t.Fatalf("%d announcements left", n)
 	}
-	inOrder(t, g.take())
+	inOrder(t, g.Take())
 }
 
 // TestCourierOneWorker: courier.workers 1 delivers one at a time, as the
@@ -193,7 +193,7 @@ func TestCourierOneWorker(t *testing.T) {
 	if g.top != 1 {
 		t.Fatalf("%d deliveries at once with one worker", g.top)
 	}
-	inOrder(t, g.take())
+	inOrder(t, g.Take())
 }
 
 // counting records every call, duplicates included (fakeSink's nonces
@@ -270,7 +270,7 @@ func TestCourierTwoOwners(t *testing.T) {
 	if len(sink.calls) < 20*4 {
 		t.Fatalf("only %d posts, messages and threads", len(sink.calls))
 	}
-	inOrder(t, sink.take())
+	inOrder(t, sink.Take())
 }
 
 // TestCourierShortLease: when a round outlasts a third of the lease, each
@@ -289,5 +289,5 @@ func TestCourierShortLease(t *testing.T) {
 	if left, _ := st.Outbox(t.Context()); left != 0 || n == 0 {
 		t.Fatalf("delivered %d, %d left", n, left)
 	}
-	inOrder(t, sink.take())
+	inOrder(t, sink.Take())
 }

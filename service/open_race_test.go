@@ -52,7 +52,7 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 		wg.Add(n)
 		now := time.Unix(1700000000, 0).UTC()
 		var svcs []*service.Service
-		for _, st := range a.open(t, 2) {
+		for _, st := range a.Open(t, 2) {
 			svcs = append(svcs, service.New(createBarrier{st, &wg}, service.Config{Renderer: render.Renderer{},
 				Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }}))
 		}
@@ -95,7 +95,7 @@ func TestOpenChallengeLimitRace(t *testing.T) {
 func TestJoinAfterExpiry(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
 		now := time.Unix(1700000000, 0).UTC()
-		svc := service.New(a.open(t, 1)[0], service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
+		svc := service.New(a.Open(t, 1)[0], service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
 		req := func(u service.User, id string) service.Request {
 			return service.Request{User: u, GuildID: "g", ChannelID: "c", InteractionID: id}
 		}

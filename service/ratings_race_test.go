@@ -66,7 +66,7 @@ func sameRatings(t *testing.T, stored, computed []tessera.Rating) {
 // replayed by the moves' times (game 1 first) Ana's numbers differ.
 func TestRatingsOrderOfChanges(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
-		stores := a.open(t, 2)
+		stores := a.Open(t, 2)
 		var mu sync.Mutex
 		now := time.Unix(1700000000, 0).UTC()
 		clock := func() time.Time {

@@ -36,7 +36,7 @@ func reminders(t *testing.T, st storage.Store, now time.Time) int {
 func TestRemindersThroughTheIndex(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
 		now := time.Unix(1700000000, 0).UTC()
-		st := a.open(t, 1)[0]
+		st := a.Open(t, 1)[0]
 		svc := service.New(st, service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: func() time.Time { return now }})
 		req := service.Request{User: ana, GuildID: "g", ChannelID: "c", InteractionID: "new"}
 		if _, err := svc.NewGame(req, service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Clock: "3d"}); err != nil {

@@ -37,7 +37,7 @@ func TestReminderOnceWhenTwoProcessesTick(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
 		now := time.Unix(1700000000, 0).UTC()
 		clock := func() time.Time { return now }
-		sts := a.open(t, 2)
+		sts := a.Open(t, 2)
 		cfg := service.Config{Renderer: render.Renderer{}, Seed: func() uint64 { return 7 }, Now: clock}
 		second := service.New(sts[1], cfg)
 		var once sync.Once

@@ -79,7 +79,7 @@ func (h *harness) deliver() []sent {
 	if _, err := delivery.New(h.svc, h.svc.Store()).Deliver(context.Background(), h.sink); err != nil {
 		h.t.Fatal(err)
 	}
-	return h.sink.take()
+	return h.sink.Take()
 }
 
 func (h *harness) req(u service.User) service.Request {

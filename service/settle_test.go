@@ -104,7 +104,7 @@ func TestSettleWithoutItsMessage(t *testing.T) {
 		h := newHarnessWith(t, quick)
 		h.ok(h.svc.NewGame(h.req(ana), service.NewGameRequest{Game: "closure", Opponents: []service.User{bo}, Options: "", Clock: ""}))
 		h.svc.ChallengeMessage(t.Context(), 1, "c", "challenge-msg")
-		h.sink.editFail = map[string]error{"challenge-msg": delivery.DeliveryFailure(failure, errors.New("refused"))}
+		h.sink.FailEdits(map[string]error{"challenge-msg": delivery.DeliveryFailure(failure, errors.New("refused"))})
 		h.ok(h.svc.Click(h.req(bo), "accept:1"))
 		log := h.deliver()
 		if len(of(log, "thread")) != 1 || !strings.Contains(texts(log), "your turn") {

@@ -6,54 +6,14 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"tessera"
 	"tessera/render"
 	"tessera/service"
-	"tessera/storage"
-	"tessera/storage/postgres"
 	"tessera/storage/postgres/pgtest"
 )
-
-// openPostgres opens a store on url with the statement timeout given (0:
-// none), closed when the test ends.
-func openPostgres(t *testing.T, url string, timeout time.Duration) storage.Store {
-	t.Helper()
-	st, err := postgres.Open(t.Context(), url, storage.Options{NoSync: true, Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
-// holdRow locks game id's row in a transaction of st until release is
-// called (which waits for that transaction's end), as a slow change in
-// another process would.
-func holdRow(t *testing.T, st storage.Store, id uint64) (release func()) {
-	t.Helper()
-	locked, free, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
-	go func() {
-		_, err := st.Modify(context.Background(), id, func(*tessera.Game, storage.Tx) error {
-			close(locked)
-			<-free
-			return nil
-		})
-		done <- err
-	}()
-	<-locked
-	release = sync.OnceFunc(func() {
-		close(free)
-		if err := <-done; err != nil {
-			t.Errorf("the transaction holding the row: %v", err)
-		}
-	})
-	t.Cleanup(release)
-	return release
-}
 
 // TestStoreTimeoutAnsweredSafely (issue #25): on PostgreSQL, a move whose
 // game another transaction holds does not hang. The statement timeout,

@@ -51,7 +51,7 @@ func (s *crashingStore) Update(ctx context.Context, id, version uint64, interact
 // stored). Resigning again pairs round 2 once, on both stores.
 func TestEventRoundCrashMidPairing(t *testing.T) {
 	eachAdapter(t, func(t *testing.T, a adapter) {
-		cs := &crashingStore{Store: a.open(t, 1)[0], at: 2}
+		cs := &crashingStore{Store: a.Open(t, 1)[0], at: 2}
 		h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
 		h.svc = service.New(cs, service.Config{Renderer: render.Renderer{},
 			Seed: func() uint64 { return 7 },
@@ -118,7 +118,7 @@ func TestEventLeaveKilledBetweenSteps(t *testing.T) {
 	}{{"swiss", 1}, {"round-robin", 1}, {"round-robin", 2}} {
 		t.Run(fmt.Sprintf("%s/%d", tc.format, tc.at), func(t *testing.T) {
 			eachAdapter(t, func(t *testing.T, a adapter) {
-				base := a.open(t, 1)[0]
+				base := a.Open(t, 1)[0]
 				ds := &dyingStore{Store: base, at: tc.at}
 				h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC()}
 				cfg := service.Config{Renderer: render.Renderer{},

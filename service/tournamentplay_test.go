@@ -695,7 +695,7 @@ func TestEventAnnouncements(t *testing.T) {
 // harnessesOn are n services on one new database of adapter a (on
 // PostgreSQL n processes), sharing the harness's clock.
 func harnessesOn(t *testing.T, a adapter, n int) []*harness {
-	stores := a.open(t, n)
+	stores := a.Open(t, n)
 	out := make([]*harness, n)
 	for i, st := range stores {
 		h := &harness{t: t, sink: newSink(), now: time.Unix(1700000000, 0).UTC(), n: 1000 * i}
