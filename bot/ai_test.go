@@ -91,8 +91,8 @@ func (w *world) challengeAI(t *testing.T, id, name, options string, aiNames []st
 		!strings.Contains(text(r), "Tessera accepts: the game begins in its own thread") {
 		t.Fatalf("challenge of the AI: %q (ephemeral %v, buttons %v)", text(r), ephemeral(r), buttons(r))
 	}
-	if r.Data != nil && r.Data.AllowedMentions != nil && len(r.Data.AllowedMentions.Users) != 0 {
-		t.Fatalf("the challenge of the AI pings %v", r.Data.AllowedMentions.Users)
+	if am := w.answerMentions(t, r); am != nil && len(am.Users) != 0 {
+		t.Fatalf("the challenge of the AI pings %v", am.Users)
 	}
 	w.thread = w.threadOf(t, 1)
 	want := "#1 " + name + ": " + strings.Join(append([]string{"alice"}, aiNames...), " vs ")

@@ -274,10 +274,8 @@ func (w *world) newGame(t *testing.T, extra ...fakediscord.Opt) {
 	if !strings.Contains(text(r), "<@"+w.bo.ID+">") || len(buttons(r)) != 3 {
 		t.Fatalf("challenge: %q", text(r))
 	}
-	if r.Data != nil && r.Type == discordgo.InteractionResponseChannelMessageWithSource {
-		if am := r.Data.AllowedMentions; am == nil || len(am.Users) != 1 || am.Users[0] != w.bo.ID {
-			t.Fatalf("the challenge must ping only bo: %+v", r.Data.AllowedMentions)
-		}
+	if am := w.answerMentions(t, r); am == nil || len(am.Users) != 1 || am.Users[0] != w.bo.ID {
+		t.Fatalf("the challenge must ping only bo: %+v", am)
 	}
 	if r.Original == nil {
 		t.Fatal("no challenge message")

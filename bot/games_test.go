@@ -241,8 +241,8 @@ func (w *world) checkBoard(t *testing.T, u *discordgo.User, name string, moves i
 	if want := fmt.Sprintf("**%s**, game #1, after %d moves.", name, moves); !strings.Contains(text(r), want) {
 		t.Fatalf("/board: %q, want %q", text(r), want)
 	}
-	if r.Data != nil && r.Data.AllowedMentions != nil && len(r.Data.AllowedMentions.Users) != 0 {
-		t.Fatalf("/board pings %v", r.Data.AllowedMentions.Users)
+	if am := w.answerMentions(t, r); am != nil && len(am.Users) != 0 {
+		t.Fatalf("/board pings %v", am.Users)
 	}
 }
 
