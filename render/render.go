@@ -5,7 +5,6 @@ package render
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"image"
 	"image/color"
@@ -359,9 +358,13 @@ func Encode(img image.Image) ([]byte, error) {
 	buf.Reset()
 	defer bufPool.put(buf)
 	var err error
+	rgba, ok := img.(*image.RGBA)
 	if p := toPaletted(img); p != nil {
 		err = encoder.Encode(buf, p)
-	} else if rgba, ok := img.(*image.RGBA); ok && opaque(rgba) {
+	} else if ok {
+		// Opaque pixels are checked on the way (errNotOpaque): by the
+		// rows' filter, or by the palette's count when the truecolour
+		// file is given up before its last row.
 		err = encodeRGBUnder(buf, rgba, MaxPictureBytes+bandSlack)
 		if err == nil && buf.Len() >= MaxPictureBytes-bandSlack {
 			err = nearTheLimit(buf, rgba)
@@ -370,7 +373,9 @@ func Encode(img image.Image) ([]byte, error) {
 			buf.Reset()
 			err = encodeOwnPalette(buf, rgba)
 		}
-	} else {
+	}
+	if !ok || errors.Is(err, errNotOpaque) {
+		buf.Reset()
 		err = encoder.Encode(buf, img)
 	}
 	if err != nil {
@@ -421,7 +426,8 @@ var pixPool = newKeep(4, func() []uint8 { return nil })
 
 // encodeOwnPalette writes img with a palette of its own 256 colours:
 // encodePaletted(w, Quantize(img, Palette(img, 256))), counting the
-// colours once and into kept pixels.
+// colours once and into kept pixels. It returns errNotOpaque, having
+// written nothing, when a pixel of img is not fully opaque.
 func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
 	b := img.Bounds()
 	pix := pixPool.get()
@@ -431,34 +437,15 @@ func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
 	pix = pix[:b.Dx()*b.Dy()]
 	defer pixPool.put(pix)
 	pal := quantizeOwn(img, 256, pix)
+	if pal == nil {
+		return errNotOpaque
+	}
 	plte := make([]byte, 0, 3*len(pal))
 	for _, c := range pal {
 		q := c.(color.RGBA)
 		plte = append(plte, q.R, q.G, q.B)
 	}
 	return encodePalettedPix(w, b.Dx(), b.Dy(), pix, b.Dx(), plte)
-}
-
-// opaque reports whether every pixel is fully opaque (two pixels' alpha
-// at a time).
-func opaque(img *image.RGBA) bool {
-	const alphas = 0xff000000ff000000
-	b := img.Bounds()
-	for y := 0; y < b.Dy(); y++ {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		i := 0
-		for ; i+8 <= len(row); i += 8 {
-			if binary.LittleEndian.Uint64(row[i:i+8])&alphas != alphas {
-				return false
-			}
-		}
-		for i += 3; i < len(row); i += 4 {
-			if row[i] != 255 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // toPaletted returns a paletted copy of img when it has at most 256
