@@ -8,6 +8,7 @@ import (
 	"image"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -196,6 +197,13 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 	if over() {
 		return errTooLarge
 	}
+	if limit > 0 {
+		// Largest first, as the last picture of this shape had them: a
+		// file that reaches the limit reaches it after fewer bands.
+		pk := priorKey{width, height, rowBytes, rows}
+		bandPrior.order(pk, todo)
+		defer func() { bandPrior.note(pk, bands) }()
+	}
 
 	var next atomic.Int64
 	var failed atomic.Bool
@@ -282,6 +290,58 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 		}
 	}
 	return writePNG(w, width, height, ct, plte, parts, sum)
+}
+
+// bandPrior keeps, for each shape of picture, the compressed size of each
+// band of the last picture of that shape written with a limit, so that
+// the next one compresses its bands largest first. Which bands are
+// compressed before the limit is reached, and so the time given up on a
+// file too large, is all it changes: a file is written, or given up, by
+// the sum of its bands, whatever their order (and written in the order
+// of its rows).
+var bandPrior = &priors{m: map[priorKey][]int{}}
+
+type priorKey struct{ width, height, rowBytes, rows int }
+
+type priors struct {
+	sync.Mutex
+	m map[priorKey][]int
+}
+
+// order sorts todo (band numbers) by the last sizes of k, largest first.
+func (p *priors) order(k priorKey, todo []int) {
+	p.Lock()
+	sizes := p.m[k]
+	p.Unlock()
+	if len(sizes) == 0 {
+		return
+	}
+	size := func(i int) int {
+		if i < len(sizes) {
+			return sizes[i]
+		}
+		return 0
+	}
+	slices.SortStableFunc(todo, func(a, b int) int { return size(b) - size(a) })
+}
+
+// note keeps the sizes of the bands known (compressed or found).
+func (p *priors) note(k priorKey, bands []*band) {
+	p.Lock()
+	defer p.Unlock()
+	sizes := p.m[k]
+	if len(sizes) != len(bands) {
+		if len(p.m) >= 64 {
+			clear(p.m)
+		}
+		sizes = make([]int, len(bands))
+		p.m[k] = sizes
+	}
+	for i, b := range bands {
+		if b != nil {
+			sizes[i] = len(b.data)
+		}
+	}
 }
 
 // writePNG writes a PNG of 8-bit samples: IHDR (colour type ct), PLTE
