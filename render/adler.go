@@ -2,23 +2,31 @@ package render
 
 import "encoding/binary"
 
-// adlerSum is hash/adler32's Checksum(p), eight bytes at a time: the
-// standard library adds byte after byte, each sum waiting on the one
-// before (about a tenth of writing a truecolour board, issue #50). For a
-// word of bytes b0..b7 (b0 first), s1 grows by their sum and s2 by 8*s1
-// plus 8*b0 + 7*b1 + ... + 1*b7; the even and odd bytes are summed, plain
-// and weighted, in 16-bit lanes by one multiplication each, with no carry
-// between lanes (a lane is at most 255*20). The sums are 64-bit and
-// reduced modulo 65521 every adlerBlock bytes, far before they could
-// overflow.
+// adlerSum is hash/adler32's Checksum(p), computed 128 bytes at a time:
+// the standard library adds byte after byte, each sum waiting on the one
+// before, and was about a tenth of writing a truecolour board (issue
+// #50). See adlerUpdate.
 func adlerSum(p []byte) uint32 { return adlerUpdate(1, p) }
 
 // adlerUpdate is the Adler-32 of the bytes summed in adler followed by p.
+//
+// Over a chunk of L bytes b_0..b_{L-1}, s1 grows by their sum and s2 by
+// L*s1 + sum of (L-t)*b_t. Reading the chunk as n words of 8 bytes, the
+// byte i of word m has L-t = 8(n-1-m) + (8-i). So the chunk needs, for
+// each byte position i of a word, the sum P_i of its bytes over the
+// words, and the sum Q_i of P_i before each word (which weighs byte i of
+// word m by n-1-m). The eight P_i and Q_i are kept in the 16-bit lanes of
+// four words (the even bytes and the odd), added a word at a time without
+// carries between lanes (two words a step: Q grows by 2P plus the first
+// word's bytes, P by both words'): with n = 16, a P lane is at most 255*16 and a Q
+// lane 255*120, both under 65536. The lanes are summed into 64-bit sums
+// at the end of each chunk, and reduced modulo 65521 every adlerBlock
+// bytes, far before those could overflow.
 func adlerUpdate(adler uint32, p []byte) uint32 {
 	const (
 		mod   = 65521
 		lanes = 0x00ff00ff00ff00ff
-		ones  = 0x0001000100010001
+		chunk = 128 // 16 words
 	)
 	s1, s2 := uint64(adler&0xffff), uint64(adler>>16)
 	for len(p) > 0 {
@@ -27,24 +35,25 @@ func adlerUpdate(adler uint32, p []byte) uint32 {
 			q = q[:adlerBlock]
 		}
 		p = p[len(q):]
-		for len(q) >= 16 {
-			w0 := binary.LittleEndian.Uint64(q)
-			w1 := binary.LittleEndian.Uint64(q[8:])
-			e0, o0 := w0&lanes, w0>>8&lanes
-			e1, o1 := w1&lanes, w1>>8&lanes
-			a0 := ((e0 + o0) * ones) >> 48
-			a1 := ((e1 + o1) * ones) >> 48
-			s2 += 16*s1 + 8*a0 + (e0*0x0008000600040002)>>48 + (o0*0x0007000500030001)>>48 +
-				(e1*0x0008000600040002)>>48 + (o1*0x0007000500030001)>>48
-			s1 += a0 + a1
-			q = q[16:]
-		}
-		for len(q) >= 8 {
-			w := binary.LittleEndian.Uint64(q)
-			even, odd := w&lanes, w>>8&lanes // bytes 0,2,4,6 and 1,3,5,7
-			s2 += 8*s1 + (even*0x0008000600040002)>>48 + (odd*0x0007000500030001)>>48
-			s1 += ((even + odd) * ones) >> 48
-			q = q[8:]
+		for len(q) >= chunk {
+			var pe, po, qe, qo uint64
+			c := q[:chunk:chunk]
+			for k := 0; k < chunk; k += 16 {
+				w0 := binary.LittleEndian.Uint64(c[k:])
+				w1 := binary.LittleEndian.Uint64(c[k+8:])
+				e0, o0 := w0&lanes, w0>>8&lanes
+				qe += 2*pe + e0
+				qo += 2*po + o0
+				pe += e0 + w1&lanes
+				po += o0 + w1>>8&lanes
+			}
+			// lane j of pe is P_{2j}, of po P_{2j+1}; weights 8-i.
+			sum := hsum16(pe) + hsum16(po)
+			weighted := 8*(pe&0xffff) + 6*(pe>>16&0xffff) + 4*(pe>>32&0xffff) + 2*(pe>>48) +
+				7*(po&0xffff) + 5*(po>>16&0xffff) + 3*(po>>32&0xffff) + (po >> 48)
+			s2 += chunk*s1 + 8*(hsum16(qe)+hsum16(qo)) + weighted
+			s1 += sum
+			q = q[chunk:]
 		}
 		for _, b := range q {
 			s1 += uint64(b)
@@ -56,7 +65,13 @@ func adlerUpdate(adler uint32, p []byte) uint32 {
 	return uint32(s2<<16 | s1)
 }
 
-// adlerBlock is how many bytes adlerSum adds before reducing its sums:
+// hsum16 is the sum of a word's four 16-bit lanes.
+func hsum16(x uint64) uint64 {
+	y := x&0x0000ffff0000ffff + x>>16&0x0000ffff0000ffff
+	return y&0xffffffff + y>>32
+}
+
+// adlerBlock is how many bytes adlerUpdate adds before reducing its sums:
 // from s1 < 65521 and s2 < 65521, after n bytes s1 < 65521 + 255n and s2
 // < 65521(n+1) + 255n(n+1)/2, well within 64 bits.
 const adlerBlock = 1 << 20
