@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/adler32"
 	"image"
+	"image/color"
 	"image/draw"
 	"image/png"
 	"math/rand/v2"
@@ -271,5 +272,52 @@ func BenchmarkUpFilter(b *testing.B) {
 		for y := 0; y < img.Bounds().Dy(); y++ {
 			rgbRow(img, y, row)
 		}
+	}
+}
+
+// TestToPaletted: a picture of at most 256 colours (white and black
+// among them, and colours seen again after others) is copied with its
+// colours in the order first seen, and one of 257 is not.
+func TestToPaletted(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 16, 20))
+	var want color.Palette
+	for i := 0; i < 256; i++ {
+		c := color.RGBA{uint8(i), uint8(255 - i), uint8(i * 7), uint8(255 - i%3)}
+		switch i {
+		case 0:
+			c = color.RGBA{255, 255, 255, 255}
+		case 1:
+			c = color.RGBA{0, 0, 0, 255}
+		case 2:
+			c = color.RGBA{0, 0, 0, 0}
+		}
+		want = append(want, c)
+		img.SetRGBA(i%16, i/16, c)
+	}
+	for i := 256; i < 320; i++ { // seen before
+		img.SetRGBA(i%16, i/16, want[(i*37)%256].(color.RGBA))
+	}
+	p := toPaletted(img)
+	if p == nil {
+		t.Fatal("256 colours: no paletted copy")
+	}
+	if len(p.Palette) != 256 {
+		t.Fatalf("%d colours in the palette, want 256", len(p.Palette))
+	}
+	for i, c := range want {
+		if p.Palette[i] != c {
+			t.Fatalf("entry %d is %v, want %v", i, p.Palette[i], c)
+		}
+	}
+	for y := 0; y < 20; y++ {
+		for x := 0; x < 16; x++ {
+			if got := p.Palette[p.ColorIndexAt(x, y)]; got != img.RGBAAt(x, y) {
+				t.Fatalf("pixel %d,%d is %v, want %v", x, y, got, img.RGBAAt(x, y))
+			}
+		}
+	}
+	img.SetRGBA(15, 19, color.RGBA{1, 2, 3, 4})
+	if toPaletted(img) != nil {
+		t.Fatal("257 colours: a paletted copy")
 	}
 }

@@ -451,14 +451,18 @@ func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
 // toPaletted returns a paletted copy of img when it has at most 256
 // distinct colours, else nil. It counts first, without making the copy:
 // a board has thousands of colours, and the copy (0.7 MB) was made and
-// thrown away for every one.
+// thrown away for every one. The colours seen are kept in a small table
+// of their own (open addressing, twice the 256 entries a picture may
+// have, and more), not a Go map.
 func toPaletted(img image.Image) *image.Paletted {
 	src, ok := img.(*image.RGBA)
 	if !ok {
 		return nil
 	}
 	b := src.Bounds()
-	idx := make(map[uint32]uint8, 256)
+	const slots = 1024
+	var keys [slots]uint64 // a colour | 1<<32; 0 is empty
+	var idx [slots]uint8
 	pal := make(color.Palette, 0, 256)
 	// index finds (or adds) a pixel's colour; a run of one colour is
 	// looked up once.
@@ -468,13 +472,18 @@ func toPaletted(img image.Image) *image.Paletted {
 		if have && k == last {
 			return lastI, true
 		}
-		i, ok := idx[k]
-		if !ok {
+		s := (k * 0x9E3779B1) >> 22 // 10 bits
+		key := uint64(k) | 1<<32
+		for keys[s] != 0 && keys[s] != key {
+			s = (s + 1) % slots
+		}
+		i := idx[s]
+		if keys[s] == 0 {
 			if len(pal) == 256 {
 				return 0, false
 			}
 			i = uint8(len(pal))
-			idx[k] = i
+			keys[s], idx[s] = key, i
 			pal = append(pal, color.RGBA{p[0], p[1], p[2], p[3]})
 		}
 		last, lastI, have = k, i, true
