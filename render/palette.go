@@ -323,7 +323,7 @@ func (t *colourTable) nearest(pal color.Palette, exact int) {
 }
 
 // mapPixels writes each pixel's palette index into pix (rows stride
-// apart), from the runs count noted.
+// apart), from the runs count noted; a long run eight bytes at a time.
 func (t *colourTable) mapPixels(img *image.RGBA, pix []uint8, stride int) {
 	w := img.Bounds().Dx()
 	x, y := 0, 0
@@ -333,8 +333,19 @@ func (t *colourTable) mapPixels(img *image.RGBA, pix []uint8, stride int) {
 		for n := int(r.n); n > 0; {
 			m := min(n, w-x)
 			row := pix[y*stride+x : y*stride+x+m]
-			for i := range row {
-				row[i] = v
+			if m >= 8 {
+				word := uint64(v) * 0x0101010101010101
+				i := 0
+				for ; i+8 <= len(row); i += 8 {
+					binary.LittleEndian.PutUint64(row[i:], word)
+				}
+				for ; i < len(row); i++ {
+					row[i] = v
+				}
+			} else {
+				for i := range row {
+					row[i] = v
+				}
 			}
 			n -= m
 			if x += m; x == w {
