@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"hash/adler32"
 	"image"
+	"image/color"
 	"image/draw"
 	"image/png"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
@@ -187,22 +189,78 @@ func toRGBA(im image.Image) *image.RGBA {
 }
 
 // TestOpaque: one pixel not fully opaque, anywhere (the last of a row of
-// odd width included), makes a picture not opaque.
+// odd width included), makes the rows' filter and the palette's count
+// report a picture not opaque.
 func TestOpaque(t *testing.T) {
+	opaque := func(img *image.RGBA) (filtered, counted bool) {
+		filtered = true
+		row := make([]byte, 1+3*img.Bounds().Dx())
+		for y := 0; y < img.Bounds().Dy(); y++ {
+			filtered = rgbRow(img, y, row) && filtered
+		}
+		return filtered, new(colourTable).count(img)
+	}
 	for _, w := range []int{1, 2, 3, 7, 8} {
 		img := image.NewRGBA(image.Rect(0, 0, w, 3))
 		for i := range img.Pix {
 			img.Pix[i] = 255
 		}
-		if !opaque(img) {
-			t.Fatalf("width %d: an opaque picture is not opaque", w)
+		if f, c := opaque(img); !f || !c {
+			t.Fatalf("width %d: an opaque picture is not opaque (filter %v, count %v)", w, f, c)
 		}
-		for x := 0; x < w; x++ {
-			img.Pix[img.Stride+4*x+3] = 254
-			if opaque(img) {
-				t.Fatalf("width %d: pixel %d,1 at alpha 254 is opaque", w, x)
+		for y := 0; y < 3; y++ {
+			for x := 0; x < w; x++ {
+				img.Pix[y*img.Stride+4*x+3] = 254
+				if f, c := opaque(img); f || c {
+					t.Fatalf("width %d: pixel %d,%d at alpha 254 is opaque (filter %v, count %v)", w, x, y, f, c)
+				}
+				img.Pix[y*img.Stride+4*x+3] = 255
 			}
-			img.Pix[img.Stride+4*x+3] = 255
+		}
+	}
+}
+
+// TestEncodeNotOpaque: a picture with a pixel not fully opaque is written
+// by image/png, wherever the pixel is: in the first rows, in the last
+// (after the truecolour file of a noisy picture reached the size limit,
+// where the palette's count finds it), or in a run of one colour (of a
+// picture of more than 256 colours, each a row: one of at most 256 is
+// written with its own palette, alpha included, before any other check).
+func TestEncodeNotOpaque(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	noisy := image.NewRGBA(image.Rect(0, 0, Width, 300))
+	for i := range noisy.Pix {
+		noisy.Pix[i] = byte(r.Uint32())
+		if i%4 == 3 {
+			noisy.Pix[i] = 255
+		}
+	}
+	flat := image.NewRGBA(image.Rect(0, 0, Width, 300)) // a colour a row
+	for i := range flat.Pix {
+		flat.Pix[i] = byte(i / flat.Stride)
+		if i%4 == 2 {
+			flat.Pix[i] = byte(i / flat.Stride / 256)
+		}
+		if i%4 == 3 {
+			flat.Pix[i] = 255
+		}
+	}
+	for name, img := range map[string]*image.RGBA{"noisy": noisy, "flat": flat} {
+		for _, at := range []image.Point{{0, 0}, {5, 1}, {Width - 1, 150}, {Width / 2, 299}, {Width - 1, 299}} {
+			i := img.PixOffset(at.X, at.Y) + 3
+			img.Pix[i] = 128
+			got, err := Encode(img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			if err := encoder.Encode(&want, img); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("%s picture, pixel %v at alpha 128: not image/png's file", name, at)
+			}
+			img.Pix[i] = 255
 		}
 	}
 }
@@ -214,5 +272,52 @@ func BenchmarkUpFilter(b *testing.B) {
 		for y := 0; y < img.Bounds().Dy(); y++ {
 			rgbRow(img, y, row)
 		}
+	}
+}
+
+// TestToPaletted: a picture of at most 256 colours (white and black
+// among them, and colours seen again after others) is copied with its
+// colours in the order first seen, and one of 257 is not.
+func TestToPaletted(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 16, 20))
+	var want color.Palette
+	for i := 0; i < 256; i++ {
+		c := color.RGBA{uint8(i), uint8(255 - i), uint8(i * 7), uint8(255 - i%3)}
+		switch i {
+		case 0:
+			c = color.RGBA{255, 255, 255, 255}
+		case 1:
+			c = color.RGBA{0, 0, 0, 255}
+		case 2:
+			c = color.RGBA{0, 0, 0, 0}
+		}
+		want = append(want, c)
+		img.SetRGBA(i%16, i/16, c)
+	}
+	for i := 256; i < 320; i++ { // seen before
+		img.SetRGBA(i%16, i/16, want[(i*37)%256].(color.RGBA))
+	}
+	p := toPaletted(img)
+	if p == nil {
+		t.Fatal("256 colours: no paletted copy")
+	}
+	if len(p.Palette) != 256 {
+		t.Fatalf("%d colours in the palette, want 256", len(p.Palette))
+	}
+	for i, c := range want {
+		if p.Palette[i] != c {
+			t.Fatalf("entry %d is %v, want %v", i, p.Palette[i], c)
+		}
+	}
+	for y := 0; y < 20; y++ {
+		for x := 0; x < 16; x++ {
+			if got := p.Palette[p.ColorIndexAt(x, y)]; got != img.RGBAAt(x, y) {
+				t.Fatalf("pixel %d,%d is %v, want %v", x, y, got, img.RGBAAt(x, y))
+			}
+		}
+	}
+	img.SetRGBA(15, 19, color.RGBA{1, 2, 3, 4})
+	if toPaletted(img) != nil {
+		t.Fatal("257 colours: a paletted copy")
 	}
 }

@@ -32,9 +32,8 @@ import (
 const exactShare = 192
 
 type colorCount struct {
-	c   uint32 // 0xRRGGBB
-	key uint32 // a sort key
-	n   int
+	c uint32 // 0xRRGGBB
+	n int
 }
 
 // Palette returns at most n colours for img (opaque RGBA): every colour of
@@ -62,11 +61,14 @@ func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
 
 // quantizeOwn is Quantize(img, Palette(img, n)), counting the colours once,
 // into pix (a paletted picture's pixels, stride img's width), and returns
-// the palette.
+// the palette; nil, having written nothing, when a pixel of img is not
+// fully opaque.
 func quantizeOwn(img *image.RGBA, n int, pix []uint8) color.Palette {
 	t := tables.get()
 	defer tables.put(t)
-	t.count(img)
+	if !t.count(img) {
+		return nil
+	}
 	pal, exact := t.palette(n)
 	t.nearest(pal, exact)
 	t.mapPixels(img, pix, img.Bounds().Dx())
@@ -167,23 +169,33 @@ func (t *colourTable) grow() {
 
 // count counts img's colours (red, green, blue) and notes its runs of one
 // colour, which mapPixels reads back. A board is mostly runs of one
-// colour: a run is counted once.
-func (t *colourTable) count(img *image.RGBA) {
+// colour: a run is counted once. It reports whether every pixel is fully
+// opaque (the alpha bytes of every word read ANDed together).
+func (t *colourTable) count(img *image.RGBA) bool {
+	const alphas = 0xff000000ff000000
 	t.reset(1 << 12)
 	t.runs = t.runs[:0]
 	b := img.Bounds()
 	w := 4 * b.Dx()
 	run, last := uint32(0), uint32(0)
+	all := uint64(alphas)
 	for y := 0; y < b.Dy(); y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+w]
 		for i := 0; i+3 < len(row); {
-			p := binary.LittleEndian.Uint32(row[i:]) & 0xffffff
+			q := binary.LittleEndian.Uint32(row[i:])
+			all &= uint64(q) | uint64(q)<<32
+			p := q & 0xffffff
 			if run > 0 && p == last {
 				// Two pixels at a time while they are the run's colour.
 				pair := uint64(p) | uint64(p)<<32
 				i += 4
 				run++
-				for i+7 < len(row) && binary.LittleEndian.Uint64(row[i:])&0x00ffffff00ffffff == pair {
+				for i+7 < len(row) {
+					v := binary.LittleEndian.Uint64(row[i:])
+					if v&0x00ffffff00ffffff != pair {
+						break
+					}
+					all &= v
 					i += 8
 					run += 2
 				}
@@ -199,6 +211,7 @@ func (t *colourTable) count(img *image.RGBA) {
 	if run > 0 {
 		t.add(last, run)
 	}
+	return all&alphas == alphas
 }
 
 // palette is Palette of the counted picture; exact is how many of its
@@ -310,7 +323,7 @@ func (t *colourTable) nearest(pal color.Palette, exact int) {
 }
 
 // mapPixels writes each pixel's palette index into pix (rows stride
-// apart), from the runs count noted.
+// apart), from the runs count noted; a long run eight bytes at a time.
 func (t *colourTable) mapPixels(img *image.RGBA, pix []uint8, stride int) {
 	w := img.Bounds().Dx()
 	x, y := 0, 0
@@ -320,8 +333,19 @@ func (t *colourTable) mapPixels(img *image.RGBA, pix []uint8, stride int) {
 		for n := int(r.n); n > 0; {
 			m := min(n, w-x)
 			row := pix[y*stride+x : y*stride+x+m]
-			for i := range row {
-				row[i] = v
+			if m >= 8 {
+				word := uint64(v) * 0x0101010101010101
+				i := 0
+				for ; i+8 <= len(row); i += 8 {
+					binary.LittleEndian.PutUint64(row[i:], word)
+				}
+				for ; i < len(row); i++ {
+					row[i] = v
+				}
+			} else {
+				for i := range row {
+					row[i] = v
+				}
 			}
 			n -= m
 			if x += m; x == w {
@@ -341,7 +365,7 @@ func channel(c uint32, ch int) int { return int(c>>(16-8*ch)) & 0xff }
 // medianCut splits the colours into at most k boxes, each time cutting the
 // box with the widest channel range at its weighted median, and returns
 // each box's weighted mean. (Each box's ranges are measured once, when it
-// is made.)
+// is made; a box is split without sorting it: see medianSplit.)
 func medianCut(cs []colorCount, k int) []color.Color {
 	type box struct {
 		cs     []colorCount
@@ -374,23 +398,7 @@ func medianCut(cs []colorCount, k int) []color.Color {
 			break
 		}
 		cs := boxes[bi].cs
-		// By the channel, then by colour (colours are distinct).
-		for i := range cs {
-			cs[i].key = uint32(channel(cs[i].c, bch))<<24 | cs[i].c
-		}
-		slices.SortFunc(cs, func(a, b colorCount) int { return cmp.Compare(a.key, b.key) })
-		total := 0
-		for _, x := range cs {
-			total += x.n
-		}
-		cut, acc := 1, 0
-		for i, x := range cs[:len(cs)-1] {
-			acc += x.n
-			cut = i + 1
-			if 2*acc >= total {
-				break
-			}
-		}
+		cut := medianSplit(cs, bch)
 		boxes[bi] = measure(cs[:cut])
 		boxes = append(boxes, measure(cs[cut:]))
 	}
@@ -406,6 +414,56 @@ func medianCut(cs []colorCount, k int) []color.Color {
 		out = append(out, color.RGBA{uint8((r + w/2) / w), uint8((g + w/2) / w), uint8((bl + w/2) / w), 255})
 	}
 	return out
+}
+
+// medianSplit reorders cs (distinct colours, at least two) so that its
+// first cut entries are the first cut of cs sorted by channel ch, then by
+// colour, and returns cut: the place where that sorted order is cut at
+// its weighted median (one past the first entry whose running weight
+// reaches half the total, but never the whole box). It is what sorting
+// the box and walking it gave, found in linear time: the weights are
+// summed by the channel's 256 values, and only the entries of the value
+// where the median falls are sorted. Which entries go to each side is
+// all medianCut reads of the order (a box's ranges and mean, and its
+// later cuts, do not depend on it), so the palette is the same.
+func medianSplit(cs []colorCount, ch int) int {
+	var w [256]int
+	total := 0
+	shift := uint(16 - 8*ch)
+	for _, x := range cs {
+		w[x.c>>shift&0xff] += x.n
+		total += x.n
+	}
+	v, acc := 0, 0
+	for ; v < 255 && 2*(acc+w[v]) < total; v++ {
+		acc += w[v]
+	}
+	// Three ways: below v, v, above v.
+	lo, i, hi := 0, 0, len(cs)
+	for i < hi {
+		switch c := int(cs[i].c >> shift & 0xff); {
+		case c < v:
+			cs[lo], cs[i] = cs[i], cs[lo]
+			lo++
+			i++
+		case c > v:
+			hi--
+			cs[i], cs[hi] = cs[hi], cs[i]
+		default:
+			i++
+		}
+	}
+	mid := cs[lo:hi]
+	slices.SortFunc(mid, func(a, b colorCount) int { return cmp.Compare(a.c, b.c) })
+	cut := len(cs) - 1
+	for j, x := range mid {
+		acc += x.n
+		if 2*acc >= total {
+			cut = min(cut, lo+j+1)
+			break
+		}
+	}
+	return cut
 }
 
 // nearestFinder finds a colour's nearest palette entry (squared distance,

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -40,10 +40,19 @@ func encodeRGB(w io.Writer, img *image.RGBA) error {
 // reach its limit.
 var errTooLarge = errors.New("render: the truecolour file reaches the limit")
 
+// errNotOpaque is the answer of encodeRGBUnder and encodeOwnPalette for a
+// picture with a pixel not fully opaque, which they cannot write (Encode
+// then writes it with image/png). They learn it from the pixels they read
+// anyway, rather than reading the picture once more first.
+var errNotOpaque = errors.New("render: a pixel is not opaque")
+
 // encodeRGBUnder is encodeRGB that gives up, returning errTooLarge, as soon
 // as the file is sure to reach limit bytes (0: no limit): a board whose
 // truecolour file is too large is written with a palette instead, and the
-// rest of its rows need not be compressed to learn it.
+// rest of its rows need not be compressed to learn it. It returns
+// errNotOpaque, having written nothing, when a row it filters has a pixel
+// not fully opaque (a row whose band it found kept was opaque: a band is
+// kept by every byte of its rows, alpha included, and only once written).
 func encodeRGBUnder(w io.Writer, img *image.RGBA, limit int) error {
 	b := img.Bounds()
 	width := b.Dx()
@@ -53,22 +62,25 @@ func encodeRGBUnder(w io.Writer, img *image.RGBA, limit int) error {
 		}
 		return img.Pix[max(0, y0-1)*img.Stride : y1*img.Stride] // and the row above
 	}
-	return encodeRows(w, width, b.Dy(), 3*width, 2, nil, limit, bandRows, src, func(y int, row []byte) { rgbRow(img, y, row) })
+	return encodeRows(w, width, b.Dy(), 3*width, 2, nil, limit, bandRows, src, func(y int, row []byte) bool { return rgbRow(img, y, row) })
 }
 
 // rgbRow writes row y of img, filtered, as encodeRGB writes it: the
-// filter byte, then 3 bytes a pixel.
-func rgbRow(img *image.RGBA, y int, row []byte) {
+// filter byte, then 3 bytes a pixel. It reports whether every pixel of
+// the row is fully opaque.
+func rgbRow(img *image.RGBA, y int, row []byte) bool {
 	width := img.Bounds().Dx()
 	src := img.Pix[y*img.Stride : y*img.Stride+4*width]
 	row[0] = 2 // Up: each byte minus the one above
 	if y == 0 {
+		ok := true
 		for x := 0; x < width; x++ {
 			row[1+3*x], row[2+3*x], row[3+3*x] = src[4*x], src[4*x+1], src[4*x+2]
+			ok = ok && src[4*x+3] == 255
 		}
-		return
+		return ok
 	}
-	upFilter(row[1:1+3*width], src, img.Pix[(y-1)*img.Stride:(y-1)*img.Stride+4*width])
+	return upFilter(row[1:1+3*width], src, img.Pix[(y-1)*img.Stride:(y-1)*img.Stride+4*width])
 }
 
 // upFilter writes the "Up" filter of one row of RGBA pixels (src, and up
@@ -77,23 +89,30 @@ func rgbRow(img *image.RGBA, y int, row []byte) {
 // once (lane by lane, no borrow crossing a byte: Hacker's Delight 2-18),
 // and their six colour bytes written as a word whose last two bytes the
 // next pixels overwrite; the last pixels are written byte by byte, so
-// that nothing past dst is touched.
-func upFilter(dst, src, up []byte) {
+// that nothing past dst is touched. It reports whether every pixel of src
+// is fully opaque (the words' alpha bytes ANDed together on the way).
+func upFilter(dst, src, up []byte) bool {
 	const hi = 0x8080808080808080
+	const alphas = 0xff000000ff000000
 	n := len(src) / 4
 	src, up, dst = src[:4*n], up[:4*n], dst[:3*n]
 	x := 0
+	all := uint64(alphas)
 	for ; x+2 < n; x += 2 {
 		a := binary.LittleEndian.Uint64(src[4*x : 4*x+8])
 		c := binary.LittleEndian.Uint64(up[4*x : 4*x+8])
+		all &= a
 		d := ((a | hi) - (c &^ hi)) ^ ((a ^ ^c) & hi)
 		binary.LittleEndian.PutUint64(dst[3*x:3*x+8], d&0xffffff|d>>8&0xffffff000000)
 	}
+	ok := all&alphas == alphas
 	for ; x < n; x++ {
 		dst[3*x] = src[4*x] - up[4*x]
 		dst[3*x+1] = src[4*x+1] - up[4*x+1]
 		dst[3*x+2] = src[4*x+2] - up[4*x+2]
+		ok = ok && src[4*x+3] == 255
 	}
+	return ok
 }
 
 // encodePaletted writes a paletted image of at most 256 opaque colours
@@ -117,15 +136,17 @@ func encodePalettedPix(w io.Writer, width, height int, pix []uint8, stride int, 
 	// counts from one move to the next, so a paletted band was seldom
 	// found again, and bands of 64 rows made the file up to 8% larger.
 	n := min(runtime.GOMAXPROCS(0), 4, height)
-	return encodeRows(w, width, height, width, 3, plte, 0, (height+n-1)/max(n, 1), nil, func(y int, row []byte) {
+	return encodeRows(w, width, height, width, 3, plte, 0, (height+n-1)/max(n, 1), nil, func(y int, row []byte) bool {
 		row[0] = 0 // None
 		copy(row[1:], pix[y*stride:y*stride+width])
+		return true
 	})
 }
 
 // encodeRows writes a PNG of 8-bit samples: IHDR (colour type ct), PLTE
 // when plte is not nil, one IDAT and IEND. filter writes row y (its
-// filter byte, then rowBytes bytes); src(y0, y1) is every byte the rows
+// filter byte, then rowBytes bytes), and reports false to stop with
+// errNotOpaque; src(y0, y1) is every byte the rows
 // y0 to y1 are filtered from, or nil when they are not in one slice (src
 // nil: no band is kept).
 //
@@ -143,7 +164,7 @@ func encodePalettedPix(w io.Writer, width, height int, pix []uint8, stride int, 
 // With limit above 0 it returns errTooLarge, having written nothing, as
 // soon as the bands compressed or found make the file at least limit
 // bytes: the file is never smaller than its bands.
-func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, limit, rows int, src func(y0, y1 int) []byte, filter func(y int, row []byte)) error {
+func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, limit, rows int, src func(y0, y1 int) []byte, filter func(y int, row []byte) bool) error {
 	stride := 1 + rowBytes
 	if rows <= 0 || width == 0 {
 		return errors.New("render: an empty picture")
@@ -176,6 +197,13 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 	if over() {
 		return errTooLarge
 	}
+	if limit > 0 {
+		// Largest first, as the last picture of this shape had them: a
+		// file that reaches the limit reaches it after fewer bands.
+		pk := priorKey{width, height, rowBytes, rows}
+		bandPrior.order(pk, todo)
+		defer func() { bandPrior.note(pk, bands) }()
+	}
 
 	var next atomic.Int64
 	var failed atomic.Bool
@@ -198,8 +226,14 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 				scratch.Reset()
 				scratch.Grow((y1 - y0) * stride)
 				data := scratch.Bytes()[:(y1-y0)*stride]
-				for y := y0; y < y1; y++ {
-					filter(y, data[(y-y0)*stride:(y-y0+1)*stride])
+				ok := true
+				for y := y0; y < y1 && ok; y++ {
+					ok = filter(y, data[(y-y0)*stride:(y-y0+1)*stride])
+				}
+				if !ok {
+					errs[k] = errNotOpaque
+					failed.Store(true)
+					break
 				}
 				var out bytes.Buffer
 				out.Grow(len(data) / 8)
@@ -224,7 +258,7 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 					failed.Store(true)
 					break
 				}
-				b := &band{data: out.Bytes(), sum: adler32.Checksum(data), n: len(data)}
+				b := &band{data: out.Bytes(), sum: adlerSum(data), n: len(data)}
 				bands[i] = b
 				if keys[i] != (bandKey{}) {
 					bandsKept.put(keys[i], b)
@@ -256,6 +290,58 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 		}
 	}
 	return writePNG(w, width, height, ct, plte, parts, sum)
+}
+
+// bandPrior keeps, for each shape of picture, the compressed size of each
+// band of the last picture of that shape written with a limit, so that
+// the next one compresses its bands largest first. Which bands are
+// compressed before the limit is reached, and so the time given up on a
+// file too large, is all it changes: a file is written, or given up, by
+// the sum of its bands, whatever their order (and written in the order
+// of its rows).
+var bandPrior = &priors{m: map[priorKey][]int{}}
+
+type priorKey struct{ width, height, rowBytes, rows int }
+
+type priors struct {
+	sync.Mutex
+	m map[priorKey][]int
+}
+
+// order sorts todo (band numbers) by the last sizes of k, largest first.
+func (p *priors) order(k priorKey, todo []int) {
+	p.Lock()
+	sizes := p.m[k]
+	p.Unlock()
+	if len(sizes) == 0 {
+		return
+	}
+	size := func(i int) int {
+		if i < len(sizes) {
+			return sizes[i]
+		}
+		return 0
+	}
+	slices.SortStableFunc(todo, func(a, b int) int { return size(b) - size(a) })
+}
+
+// note keeps the sizes of the bands known (compressed or found).
+func (p *priors) note(k priorKey, bands []*band) {
+	p.Lock()
+	defer p.Unlock()
+	sizes := p.m[k]
+	if len(sizes) != len(bands) {
+		if len(p.m) >= 64 {
+			clear(p.m)
+		}
+		sizes = make([]int, len(bands))
+		p.m[k] = sizes
+	}
+	for i, b := range bands {
+		if b != nil {
+			sizes[i] = len(b.data)
+		}
+	}
 }
 
 // writePNG writes a PNG of 8-bit samples: IHDR (colour type ct), PLTE
@@ -308,11 +394,11 @@ func encodeStream(w io.Writer, img *image.RGBA) error {
 				errs[i] = err
 				return
 			}
-			h := adler32.New()
+			sum := uint32(1)
 			row := make([]byte, stride)
 			for y := y0; y < y1 && err == nil; y++ {
 				rgbRow(img, y, row)
-				h.Write(row)
+				sum = adlerUpdate(sum, row)
 				_, err = fw.Write(row)
 			}
 			if err == nil && i == n-1 {
@@ -320,7 +406,7 @@ func encodeStream(w io.Writer, img *image.RGBA) error {
 			} else if err == nil {
 				err = fw.Flush()
 			}
-			sums[i], errs[i] = h.Sum32(), err
+			sums[i], errs[i] = sum, err
 		}(i)
 	}
 	wg.Wait()

@@ -5,7 +5,6 @@ package render
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"image"
 	"image/color"
@@ -359,9 +358,13 @@ func Encode(img image.Image) ([]byte, error) {
 	buf.Reset()
 	defer bufPool.put(buf)
 	var err error
+	rgba, ok := img.(*image.RGBA)
 	if p := toPaletted(img); p != nil {
 		err = encoder.Encode(buf, p)
-	} else if rgba, ok := img.(*image.RGBA); ok && opaque(rgba) {
+	} else if ok {
+		// Opaque pixels are checked on the way (errNotOpaque): by the
+		// rows' filter, or by the palette's count when the truecolour
+		// file is given up before its last row.
 		err = encodeRGBUnder(buf, rgba, MaxPictureBytes+bandSlack)
 		if err == nil && buf.Len() >= MaxPictureBytes-bandSlack {
 			err = nearTheLimit(buf, rgba)
@@ -370,7 +373,9 @@ func Encode(img image.Image) ([]byte, error) {
 			buf.Reset()
 			err = encodeOwnPalette(buf, rgba)
 		}
-	} else {
+	}
+	if !ok || errors.Is(err, errNotOpaque) {
+		buf.Reset()
 		err = encoder.Encode(buf, img)
 	}
 	if err != nil {
@@ -421,7 +426,8 @@ var pixPool = newKeep(4, func() []uint8 { return nil })
 
 // encodeOwnPalette writes img with a palette of its own 256 colours:
 // encodePaletted(w, Quantize(img, Palette(img, 256))), counting the
-// colours once and into kept pixels.
+// colours once and into kept pixels. It returns errNotOpaque, having
+// written nothing, when a pixel of img is not fully opaque.
 func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
 	b := img.Bounds()
 	pix := pixPool.get()
@@ -431,6 +437,9 @@ func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
 	pix = pix[:b.Dx()*b.Dy()]
 	defer pixPool.put(pix)
 	pal := quantizeOwn(img, 256, pix)
+	if pal == nil {
+		return errNotOpaque
+	}
 	plte := make([]byte, 0, 3*len(pal))
 	for _, c := range pal {
 		q := c.(color.RGBA)
@@ -439,39 +448,21 @@ func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
 	return encodePalettedPix(w, b.Dx(), b.Dy(), pix, b.Dx(), plte)
 }
 
-// opaque reports whether every pixel is fully opaque (two pixels' alpha
-// at a time).
-func opaque(img *image.RGBA) bool {
-	const alphas = 0xff000000ff000000
-	b := img.Bounds()
-	for y := 0; y < b.Dy(); y++ {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		i := 0
-		for ; i+8 <= len(row); i += 8 {
-			if binary.LittleEndian.Uint64(row[i:i+8])&alphas != alphas {
-				return false
-			}
-		}
-		for i += 3; i < len(row); i += 4 {
-			if row[i] != 255 {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // toPaletted returns a paletted copy of img when it has at most 256
 // distinct colours, else nil. It counts first, without making the copy:
 // a board has thousands of colours, and the copy (0.7 MB) was made and
-// thrown away for every one.
+// thrown away for every one. The colours seen are kept in a small table
+// of their own (open addressing, twice the 256 entries a picture may
+// have, and more), not a Go map.
 func toPaletted(img image.Image) *image.Paletted {
 	src, ok := img.(*image.RGBA)
 	if !ok {
 		return nil
 	}
 	b := src.Bounds()
-	idx := make(map[uint32]uint8, 256)
+	const slots = 1024
+	var keys [slots]uint64 // a colour | 1<<32; 0 is empty
+	var idx [slots]uint8
 	pal := make(color.Palette, 0, 256)
 	// index finds (or adds) a pixel's colour; a run of one colour is
 	// looked up once.
@@ -481,13 +472,18 @@ func toPaletted(img image.Image) *image.Paletted {
 		if have && k == last {
 			return lastI, true
 		}
-		i, ok := idx[k]
-		if !ok {
+		s := (k * 0x9E3779B1) >> 22 // 10 bits
+		key := uint64(k) | 1<<32
+		for keys[s] != 0 && keys[s] != key {
+			s = (s + 1) % slots
+		}
+		i := idx[s]
+		if keys[s] == 0 {
 			if len(pal) == 256 {
 				return 0, false
 			}
 			i = uint8(len(pal))
-			idx[k] = i
+			keys[s], idx[s] = key, i
 			pal = append(pal, color.RGBA{p[0], p[1], p[2], p[3]})
 		}
 		last, lastI, have = k, i, true
