@@ -2,6 +2,8 @@ package ai
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
 	"tessera/engine"
 )
@@ -34,6 +36,31 @@ type Step struct {
 	// Own[s] is seat s's chance from s's own view: its BestWin when s is
 	// to move, else a search dealt from what s sees.
 	Own []float64
+	// PublicView is the information Public was judged from: engine.NoSeat
+	// (a spectator's) at every position of every game, since where the
+	// mover's search stands for it the mover sees no more than a
+	// spectator (checked here, position by position: a mover's view that
+	// differs from the spectator's is recorded as the mover's, and
+	// TestOneViewPerLine fails). OwnView[s] is the same for Own[s]: s.
+	PublicView engine.Seat
+	OwnView    []engine.Seat
+}
+
+// sameView reports whether viewer sees st as a spectator does: the same
+// view but for the hands the game marks public (SeatView.Hidden false,
+// shown to their owner only as a list, as TilingKing's, whose pieces
+// every view lists in Info).
+func sameView(st engine.State, viewer engine.Seat) bool {
+	norm := func(v engine.View) string {
+		v.Seats = slices.Clone(v.Seats) // the state's own may be shared
+		for i := range v.Seats {
+			if !v.Seats[i].Hidden {
+				v.Seats[i].Hand = nil
+			}
+		}
+		return fmt.Sprint(v)
+	}
+	return norm(st.View(viewer)) == norm(st.View(engine.NoSeat))
 }
 
 // AnalyzeStep analyses the position st, from which played (a move's
@@ -48,7 +75,11 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	game := st.Game()
 	if st.Over() {
 		res := resultChances(st)
-		return Step{Mover: engine.NoSeat, Entry: engine.NoSeat, Win: res, Public: res, Own: res}, nil
+		own := make([]engine.Seat, len(res))
+		for seat := range own {
+			own[seat] = engine.Seat(seat)
+		}
+		return Step{Mover: engine.NoSeat, Entry: engine.NoSeat, Win: res, Public: res, Own: res, PublicView: engine.NoSeat, OwnView: own}, nil
 	}
 	p, err := Analyze(ctx, st, b, seed)
 	if err != nil {
@@ -88,9 +119,17 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 		}
 	}
 	n := st.Players()
+	s.PublicView = engine.NoSeat
+	s.OwnView = make([]engine.Seat, n)
+	for seat := range n {
+		s.OwnView[seat] = engine.Seat(seat)
+	}
 	if !hidden {
 		s.Public = s.Win
 		s.Own = s.Win
+		if !sameView(st, mover) {
+			s.PublicView = mover // never, if Hides tells the truth: the test would fail
+		}
 		return s, nil
 	}
 	pub, err := AnalyzeView(ctx, st, engine.NoSeat, b, mix(seed, 102))
