@@ -84,8 +84,8 @@ func judgedBlunder(t *testing.T, st engine.State, seed uint64) engine.Move {
 // the costliest, with a better move. Three plants a game in Glorieta and
 // Knotwork, and with TESSERA_PLANTS=2, two in TilingKing (whose search
 // for a won game thrown away takes minutes); the target is 95%
-// of planted games, and here every one must be named. TESSERA_PLANTS=n
-// plants n a game.
+// of planted games (with three plants, every one). TESSERA_PLANTS=n
+// plants n a game, after moves 4, 8 and 12 in turn.
 func TestPlantedBlunder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays and analyses nine games")
@@ -107,7 +107,7 @@ func TestPlantedBlunder(t *testing.T) {
 			}
 			plants, named := 0, 0
 			for i := 0; plants < want && i < seeds; i++ {
-				from := 4 + 4*plants
+				from := 4 + 4*(plants%3) // after move 4, 8 or 12 in turn
 				if g == "tilingking" {
 					from += 4
 				}
@@ -153,7 +153,7 @@ func TestPlantedBlunder(t *testing.T) {
 				}
 				c := d.Costliest(3)
 				if len(c) == 0 || c[0].N != planted+1 || c[0].Best == "" || c[0].Best == c[0].Played {
-					t.Errorf("game %d: move %d (%s) handed the game; the costliest are %+v", i, planted+1, moves[planted], c)
+					t.Logf("game %d: move %d (%s) handed the game; the costliest are %+v", i, planted+1, moves[planted], c)
 				} else {
 					named++
 				}
@@ -161,6 +161,9 @@ func TestPlantedBlunder(t *testing.T) {
 			t.Logf("%s: the planted move named first in %d of %d planted games", g, named, plants)
 			if plants < want {
 				t.Fatalf("%d games of %d had a move that hands the game", plants, seeds)
+			}
+			if named*100 < 95*plants { // the target: 95% (with the default three plants, every one)
+				t.Errorf("%s: the planted move named first in %d of %d planted games, under 95%%", g, named, plants)
 			}
 		})
 	}
