@@ -65,12 +65,14 @@ func sameView(st engine.State, viewer engine.Seat) bool {
 
 // AnalyzeStep analyses the position st, from which played (a move's
 // notation, or "" when nothing is played or the entry is not a move) is
-// played: the mover's search; the chances after the move played, from
-// the mover's search when it tried it enough, else from AnalyzeAfter; and
-// where the game hides something, the spectator's search and each other
-// seat's own. Deterministic for a seed and a budget without a time cap.
-// It costs one search where nothing is hidden (two when a move the search
-// hardly tried was played), 1 + players where something is.
+// played: the mover's search; the chances after its preferred move and
+// the move played; and where the game hides something, the spectator's
+// search and each other seat's own. Deterministic for a seed and a budget
+// without a time cap. Where nothing is hidden it costs two searches of
+// the budget (the mover's, and one after its preferred move: the position
+// after the move played is the next one). Where something is, the
+// mover's search and, for each other view (and a move played that the
+// search hardly tried), a search of a third of the budget.
 func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, seed uint64) (Step, error) {
 	game := st.Game()
 	if st.Over() {
@@ -96,19 +98,39 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	// The chances after a move are a search's mean at the position after
 	// it (the mean a calibration map makes honest), for the best move and
 	// the move played alike, so that an error compares like with like.
+	// Where something is hidden, a position costs more searches (the
+	// spectator's, each other seat's own), so there the mover's own
+	// search's means after its moves stand for them (Position.After: the
+	// same worlds, dealt as the mover saw the position), a move it tried
+	// too little gets a search of its own, and the views' searches run
+	// HiddenViewShare of the budget: a 64-move Closure game within 60 s
+	// of one core (docs/benchmarks.md).
+	hidden := Hides(st)
+	vb := b
+	if hidden {
+		vb.Iterations = max(1, b.Iterations/HiddenViewShare)
+	}
+	after := func(move string, salt uint64) ([]float64, error) {
+		if hidden {
+			if w, ok := treeChances(st, p, move); ok {
+				return w, nil
+			}
+			return afterChances(ctx, st, move, vb, mix(seed, salt))
+		}
+		return afterChances(ctx, st, move, b, mix(seed, salt))
+	}
 	if p.Shortcut != "" {
 		s.BestWin = cal(p.BestWin, mover) // a win at once: certain
-	} else if s.BestWin, err = afterChances(ctx, st, p.Best, b, mix(seed, 100)); err != nil {
+	} else if s.BestWin, err = after(p.Best, 100); err != nil {
 		return Step{}, err
 	}
-	hidden := Hides(st)
 	if played != "" {
 		if _, perr := st.Parse(played); perr == nil {
 			switch {
 			case played == p.Best:
 				s.PlayedWin = s.BestWin
 			case hidden:
-				if s.PlayedWin, err = afterChances(ctx, st, played, b, mix(seed, 101)); err != nil {
+				if s.PlayedWin, err = after(played, 101); err != nil {
 					return Step{}, err
 				}
 			default:
@@ -132,7 +154,7 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 		}
 		return s, nil
 	}
-	pub, err := AnalyzeView(ctx, st, engine.NoSeat, b, mix(seed, 102))
+	pub, err := AnalyzeView(ctx, st, engine.NoSeat, vb, mix(seed, 102))
 	if err != nil {
 		return Step{}, err
 	}
@@ -143,13 +165,37 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 			s.Own[seat] = s.Win[seat]
 			continue
 		}
-		v, err := AnalyzeView(ctx, st, engine.Seat(seat), b, mix(seed, 103+uint64(seat)))
+		v, err := AnalyzeView(ctx, st, engine.Seat(seat), vb, mix(seed, 103+uint64(seat)))
 		if err != nil {
 			return Step{}, err
 		}
 		s.Own[seat] = cal(v.Win, mover)[seat]
 	}
 	return s, nil
+}
+
+// HiddenViewShare: where something is hidden, the spectator's search and
+// each other seat's own, and the search after a move the mover's search
+// tried too little, run 1/HiddenViewShare of the analysis's iterations.
+const HiddenViewShare = 3
+
+// treeChances are the chances after move (its notation) from the mover's
+// search p of st, mapped as afterChances maps a search after the move,
+// when the search tried it at least minVisits times.
+func treeChances(st engine.State, p Position, move string) ([]float64, bool) {
+	c := st.Clone()
+	m, err := c.Parse(move)
+	if err != nil {
+		return nil, false
+	}
+	w, ok := p.After(m.String())
+	if !ok || playMove(c, m) != nil {
+		return nil, false
+	}
+	if c.Over() {
+		return resultChances(c), true
+	}
+	return Calibrated(st.Game(), w, c.ToMove()), true
 }
 
 // afterChances is AnalyzeAfter mapped by the game's calibration map: the

@@ -39,6 +39,29 @@ func wins(st engine.State) bool {
 	return len(winningMoves(st, st.Legal())) > 0
 }
 
+// hasGame reports whether the mover at st has a game to hand over: a
+// search of 3,000 iterations, ten times the analysis's of the test,
+// prefers a move other than the blunders and gives the mover at least
+// 0.3 after it. A move that lets the opponent win at once from a game
+// already lost hands nothing over (the analysis rightly finds no error
+// in it), so no plant is made there.
+func hasGame(t *testing.T, st engine.State, blunders []engine.Move, seed uint64) bool {
+	t.Helper()
+	p, err := ai.Analyze(context.Background(), st, ai.Budget{Iterations: 3000, Workers: 1, Policy: ai.AnalysisPolicy}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.BestWin == nil || p.BestWin[p.Seat] < 0.3 {
+		return false
+	}
+	for _, b := range blunders {
+		if b.String() == p.Best {
+			return false
+		}
+	}
+	return true
+}
+
 // judgedBlunder is, in a game with no win at once to hand over
 // (TilingKing: the game ends when all have passed, on points), a move
 // that a search of 20,000 iterations, 60 times the analysis's of the
@@ -79,7 +102,8 @@ func judgedBlunder(t *testing.T, st engine.State, seed uint64) engine.Move {
 // 1,500 iterations), one move from the first position after move 4, 8
 // or 12 (8, 12, 16 in TilingKing) where such a move exists hands the
 // opponent the game (it can win at once after it, and the mover had a
-// move that did not allow that; in TilingKing judgedBlunder), and the
+// move that did not allow that and a game to lose, hasGame; in
+// TilingKing judgedBlunder), and the
 // game goes on to its end; a seed without such a position is passed. The analysis names that move first among
 // the costliest, with a better move. Three plants a game in Glorieta and
 // Knotwork, and with TESSERA_PLANTS=2, two in TilingKing (whose search
@@ -124,7 +148,7 @@ func TestPlantedBlunder(t *testing.T) {
 					if planted < 0 && k >= from {
 						if g == "tilingking" {
 							m = judgedBlunder(t, st, seed)
-						} else if b, safe := handsTheGame(st); len(b) > 0 && safe {
+						} else if b, safe := handsTheGame(st); len(b) > 0 && safe && hasGame(t, st, b, seed) {
 							m = b[0]
 						}
 						if m != nil {
