@@ -20,9 +20,8 @@ type Step struct {
 	// Win is each seat's chance as the mover's search judges the position
 	// (its mean over every move it tried); the result at the end.
 	Win []float64
-	// Best is the move the mover's search prefers (where that one leaves
-	// the mover almost nothing, the one of the next it tried most that
-	// leaves most: AnalyzeStep) and BestWin the chances after it; Played the move played from here and PlayedWin the
+	// Best is the move the mover's search prefers and BestWin the chances
+	// after it; Played the move played from here and PlayedWin the
 	// chances after it, from the mover's information before it (nil when
 	// nothing was played or the entry is no move: a resignation).
 	Best      string
@@ -124,25 +123,11 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 		s.BestWin = cal(p.BestWin, mover) // a win at once: certain
 	} else if s.BestWin, err = after(p.Best, 100); err != nil {
 		return Step{}, err
-	} else if s.BestWin[mover] < lostAfter {
-		// The preferred move leaves the mover (almost) nothing: a search
-		// of a few hundred iterations may prefer a move that lets the
-		// opponent win at once. The next moves it tried most are judged
-		// the same way, and the one that keeps most is the best.
-		for i, mc := range p.Moves[1:min(len(p.Moves), 1+recheckMoves)] {
-			w, err := after(mc.Move, 110+uint64(i))
-			if err != nil {
-				return Step{}, err
-			}
-			if w[mover] > s.BestWin[mover] {
-				s.Best, s.BestWin = mc.Move, w
-			}
-		}
 	}
 	if played != "" {
 		if _, perr := st.Parse(played); perr == nil {
 			switch {
-			case played == s.Best:
+			case played == p.Best:
 				s.PlayedWin = s.BestWin
 			case hidden:
 				if s.PlayedWin, err = after(played, 101); err != nil {
@@ -188,14 +173,6 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	}
 	return s, nil
 }
-
-// lostAfter and recheckMoves: when the chance the search's preferred
-// move leaves its mover is below lostAfter, the next recheckMoves moves
-// it tried most are judged too (AnalyzeStep).
-const (
-	lostAfter    = 0.05
-	recheckMoves = 4
-)
 
 // HiddenViewShare: where something is hidden, the spectator's search and
 // each other seat's own, and the search after a move the mover's search
