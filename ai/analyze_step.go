@@ -71,8 +71,8 @@ func sameView(st engine.State, viewer engine.Seat) bool {
 // without a time cap. Where nothing is hidden it costs two searches of
 // the budget (the mover's, and one after its preferred move: the position
 // after the move played is the next one). Where something is, the
-// mover's search and, for each other view (and a move played that the
-// search hardly tried), a search of a third of the budget.
+// mover's search and, after the preferred move, after the move played
+// and for each other view, a search of a quarter of the budget.
 func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, seed uint64) (Step, error) {
 	game := st.Game()
 	if st.Over() {
@@ -98,26 +98,20 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	// The chances after a move are a search's mean at the position after
 	// it (the mean a calibration map makes honest), for the best move and
 	// the move played alike, so that an error compares like with like.
-	// Where something is hidden, a position costs more searches (the
-	// spectator's, each other seat's own), so there the mover's own
-	// search's means after its moves stand for them (Position.After: the
-	// same worlds, dealt as the mover saw the position), a move it tried
-	// too little gets a search of its own, and the views' searches run
-	// HiddenViewShare of the budget: a 64-move Closure game within 60 s
-	// of one core (docs/benchmarks.md).
+	// Where something is hidden a position costs more searches (the
+	// spectator's, each other seat's own), so there these two and the
+	// views' searches run 1/HiddenViewShare of the budget each: a 64-move
+	// Closure game within 60 s of one core (docs/benchmarks.md). (The
+	// mover's own search's means after its moves would cost nothing, but
+	// a move it tried little has a mean pulled down by the few playouts
+	// that chose it: errors of moves the search disliked came out large.)
 	hidden := Hides(st)
 	vb := b
 	if hidden {
 		vb.Iterations = max(1, b.Iterations/HiddenViewShare)
 	}
 	after := func(move string, salt uint64) ([]float64, error) {
-		if hidden {
-			if w, ok := treeChances(st, p, move); ok {
-				return w, nil
-			}
-			return afterChances(ctx, st, move, vb, mix(seed, salt))
-		}
-		return afterChances(ctx, st, move, b, mix(seed, salt))
+		return afterChances(ctx, st, move, vb, mix(seed, salt))
 	}
 	if p.Shortcut != "" {
 		s.BestWin = cal(p.BestWin, mover) // a win at once: certain
@@ -174,29 +168,10 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	return s, nil
 }
 
-// HiddenViewShare: where something is hidden, the spectator's search and
-// each other seat's own, and the search after a move the mover's search
-// tried too little, run 1/HiddenViewShare of the analysis's iterations.
-const HiddenViewShare = 3
-
-// treeChances are the chances after move (its notation) from the mover's
-// search p of st, mapped as afterChances maps a search after the move,
-// when the search tried it at least minVisits times.
-func treeChances(st engine.State, p Position, move string) ([]float64, bool) {
-	c := st.Clone()
-	m, err := c.Parse(move)
-	if err != nil {
-		return nil, false
-	}
-	w, ok := p.After(m.String())
-	if !ok || playMove(c, m) != nil {
-		return nil, false
-	}
-	if c.Over() {
-		return resultChances(c), true
-	}
-	return Calibrated(st.Game(), w, c.ToMove()), true
-}
+// HiddenViewShare: where something is hidden, the searches after the
+// preferred and the played move, the spectator's search and each other
+// seat's own run 1/HiddenViewShare of the analysis's iterations each.
+const HiddenViewShare = 4
 
 // afterChances is AnalyzeAfter mapped by the game's calibration map: the
 // search after the move has the next seat to move at its root, so the
