@@ -2,6 +2,8 @@ package ai
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
 	"tessera/engine"
 )
@@ -34,21 +36,52 @@ type Step struct {
 	// Own[s] is seat s's chance from s's own view: its BestWin when s is
 	// to move, else a search dealt from what s sees.
 	Own []float64
+	// PublicView is the information Public was judged from: engine.NoSeat
+	// (a spectator's) at every position of every game, since where the
+	// mover's search stands for it the mover sees no more than a
+	// spectator (checked here, position by position: a mover's view that
+	// differs from the spectator's is recorded as the mover's, and
+	// TestOneViewPerLine fails). OwnView[s] is the same for Own[s]: s.
+	PublicView engine.Seat
+	OwnView    []engine.Seat
+}
+
+// sameView reports whether viewer sees st as a spectator does: the same
+// view but for the hands the game marks public (SeatView.Hidden false,
+// shown to their owner only as a list, as TilingKing's, whose pieces
+// every view lists in Info).
+func sameView(st engine.State, viewer engine.Seat) bool {
+	norm := func(v engine.View) string {
+		v.Seats = slices.Clone(v.Seats) // the state's own may be shared
+		for i := range v.Seats {
+			if !v.Seats[i].Hidden {
+				v.Seats[i].Hand = nil
+			}
+		}
+		return fmt.Sprint(v)
+	}
+	return norm(st.View(viewer)) == norm(st.View(engine.NoSeat))
 }
 
 // AnalyzeStep analyses the position st, from which played (a move's
 // notation, or "" when nothing is played or the entry is not a move) is
-// played: the mover's search; the chances after the move played, from
-// the mover's search when it tried it enough, else from AnalyzeAfter; and
-// where the game hides something, the spectator's search and each other
-// seat's own. Deterministic for a seed and a budget without a time cap.
-// It costs one search where nothing is hidden (two when a move the search
-// hardly tried was played), 1 + players where something is.
+// played: the mover's search; the chances after its preferred move and
+// the move played; and where the game hides something, the spectator's
+// search and each other seat's own. Deterministic for a seed and a budget
+// without a time cap. Where nothing is hidden it costs two searches of
+// the budget (the mover's, and one after its preferred move: the position
+// after the move played is the next one). Where something is, the
+// mover's search and, after the preferred move, after the move played
+// and for each other view, a search of a quarter of the budget.
 func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, seed uint64) (Step, error) {
 	game := st.Game()
 	if st.Over() {
 		res := resultChances(st)
-		return Step{Mover: engine.NoSeat, Entry: engine.NoSeat, Win: res, Public: res, Own: res}, nil
+		own := make([]engine.Seat, len(res))
+		for seat := range own {
+			own[seat] = engine.Seat(seat)
+		}
+		return Step{Mover: engine.NoSeat, Entry: engine.NoSeat, Win: res, Public: res, Own: res, PublicView: engine.NoSeat, OwnView: own}, nil
 	}
 	p, err := Analyze(ctx, st, b, seed)
 	if err != nil {
@@ -65,19 +98,33 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	// The chances after a move are a search's mean at the position after
 	// it (the mean a calibration map makes honest), for the best move and
 	// the move played alike, so that an error compares like with like.
+	// Where something is hidden a position costs more searches (the
+	// spectator's, each other seat's own), so there these two and the
+	// views' searches run 1/HiddenViewShare of the budget each: a 64-move
+	// Closure game within 60 s of one core (docs/benchmarks.md). (The
+	// mover's own search's means after its moves would cost nothing, but
+	// a move it tried little has a mean pulled down by the few playouts
+	// that chose it: errors of moves the search disliked came out large.)
+	hidden := Hides(st)
+	vb := b
+	if hidden {
+		vb.Iterations = max(1, b.Iterations/HiddenViewShare)
+	}
+	after := func(move string, salt uint64) ([]float64, error) {
+		return afterChances(ctx, st, move, vb, mix(seed, salt))
+	}
 	if p.Shortcut != "" {
 		s.BestWin = cal(p.BestWin, mover) // a win at once: certain
-	} else if s.BestWin, err = afterChances(ctx, st, p.Best, b, mix(seed, 100)); err != nil {
+	} else if s.BestWin, err = after(p.Best, 100); err != nil {
 		return Step{}, err
 	}
-	hidden := Hides(st)
 	if played != "" {
 		if _, perr := st.Parse(played); perr == nil {
 			switch {
 			case played == p.Best:
 				s.PlayedWin = s.BestWin
 			case hidden:
-				if s.PlayedWin, err = afterChances(ctx, st, played, b, mix(seed, 101)); err != nil {
+				if s.PlayedWin, err = after(played, 101); err != nil {
 					return Step{}, err
 				}
 			default:
@@ -88,12 +135,20 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 		}
 	}
 	n := st.Players()
+	s.PublicView = engine.NoSeat
+	s.OwnView = make([]engine.Seat, n)
+	for seat := range n {
+		s.OwnView[seat] = engine.Seat(seat)
+	}
 	if !hidden {
 		s.Public = s.Win
 		s.Own = s.Win
+		if !sameView(st, mover) {
+			s.PublicView = mover // never, if Hides tells the truth: the test would fail
+		}
 		return s, nil
 	}
-	pub, err := AnalyzeView(ctx, st, engine.NoSeat, b, mix(seed, 102))
+	pub, err := AnalyzeView(ctx, st, engine.NoSeat, vb, mix(seed, 102))
 	if err != nil {
 		return Step{}, err
 	}
@@ -104,7 +159,7 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 			s.Own[seat] = s.Win[seat]
 			continue
 		}
-		v, err := AnalyzeView(ctx, st, engine.Seat(seat), b, mix(seed, 103+uint64(seat)))
+		v, err := AnalyzeView(ctx, st, engine.Seat(seat), vb, mix(seed, 103+uint64(seat)))
 		if err != nil {
 			return Step{}, err
 		}
@@ -112,6 +167,11 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 	}
 	return s, nil
 }
+
+// HiddenViewShare: where something is hidden, the searches after the
+// preferred and the played move, the spectator's search and each other
+// seat's own run 1/HiddenViewShare of the analysis's iterations each.
+const HiddenViewShare = 4
 
 // afterChances is AnalyzeAfter mapped by the game's calibration map: the
 // search after the move has the next seat to move at its root, so the

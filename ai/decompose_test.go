@@ -221,3 +221,72 @@ func analyseMoves(t *testing.T, st engine.State, moves []engine.Move) []ai.Step 
 		}
 	}
 }
+
+// TestOneViewPerLine: each line of an analysis is judged from one fixed
+// view along the whole game, never alternating between the movers'. The
+// view every point of the shared chart (Step.Public) was judged from is
+// recorded with it (Step.PublicView) and is the spectator's at every
+// position of a game of every game, whoever moves; each seat's own line
+// (Step.Own[s]) is s's at every position. Where the mover's search stands
+// for the spectator's (nothing hidden) AnalyzeStep checks that the
+// mover sees exactly what a spectator sees, or records the mover's view.
+func TestOneViewPerLine(t *testing.T) {
+	tiny := ai.Budget{Iterations: 20, Workers: 1, Policy: ai.AnalysisPolicy}
+	for _, setup := range []engine.Setup{
+		{Game: "closure", Players: 2, Seed: 6}, {Game: "elemental", Players: 2, Seed: 6}, {Game: "elemental", Players: 3, Seed: 6},
+		{Game: "glorieta", Players: 2, Seed: 6}, {Game: "knotwork", Players: 2, Seed: 6}, {Game: "tilingking", Players: 2, Seed: 6},
+	} {
+		t.Run(name(setup), func(t *testing.T) {
+			st, err := engine.New(setup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := engine.NewRand(setup.Seed)
+			movers := map[engine.Seat]bool{}
+			for k := 0; ; k++ {
+				legal := []engine.Move(nil)
+				played := ""
+				if !st.Over() {
+					legal = st.Legal()
+					played = legal[r.IntN(len(legal))].String()
+					movers[st.ToMove()] = true
+				}
+				if k >= 12 && !st.Over() { // a long game's middle is played, not analysed: its start and end are
+					m, _ := st.Parse(played)
+					if _, err := st.Apply(m); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				s, err := ai.AnalyzeStep(context.Background(), st, played, tiny, uint64(k))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.PublicView != engine.NoSeat {
+					t.Fatalf("position %d (seat %d to move): the shared chart's point judged from view %d", k, s.Mover, s.PublicView)
+				}
+				if len(s.OwnView) != setup.Players || len(s.Own) != setup.Players {
+					t.Fatalf("position %d: own views %v of %v", k, s.OwnView, s.Own)
+				}
+				for seat, v := range s.OwnView {
+					if v != engine.Seat(seat) {
+						t.Fatalf("position %d (seat %d to move): seat %d's own line judged from view %d", k, s.Mover, seat, v)
+					}
+				}
+				if st.Over() {
+					break
+				}
+				m, err := st.Parse(played)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := st.Apply(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(movers) < 2 {
+				t.Fatalf("only seats %v moved", movers)
+			}
+		})
+	}
+}

@@ -21,7 +21,7 @@ func handsTheGame(st engine.State) (blunders []engine.Move, safe bool) {
 			safe = safe || err == nil
 			continue
 		}
-		if wins(c) {
+		if c.ToMove() != st.ToMove() && wins(c) { // the same seat again (Knotwork's moves marked *) hands nothing over
 			blunders = append(blunders, m)
 		} else {
 			safe = true
@@ -37,6 +37,29 @@ func wins(st engine.State) bool {
 		return ok
 	}
 	return len(winningMoves(st, st.Legal())) > 0
+}
+
+// hasGame reports whether the mover at st has a game to hand over: a
+// search of 3,000 iterations, ten times the analysis's of the test,
+// prefers a move other than the blunders and gives the mover at least
+// 0.3 after it. A move that lets the opponent win at once from a game
+// already lost hands nothing over (the analysis rightly finds no error
+// in it), so no plant is made there.
+func hasGame(t *testing.T, st engine.State, blunders []engine.Move, seed uint64) bool {
+	t.Helper()
+	p, err := ai.Analyze(context.Background(), st, ai.Budget{Iterations: 3000, Workers: 1, Policy: ai.AnalysisPolicy}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.BestWin == nil || p.BestWin[p.Seat] < 0.3 {
+		return false
+	}
+	for _, b := range blunders {
+		if b.String() == p.Best {
+			return false
+		}
+	}
+	return true
 }
 
 // judgedBlunder is, in a game with no win at once to hand over
@@ -79,13 +102,14 @@ func judgedBlunder(t *testing.T, st engine.State, seed uint64) engine.Move {
 // 1,500 iterations), one move from the first position after move 4, 8
 // or 12 (8, 12, 16 in TilingKing) where such a move exists hands the
 // opponent the game (it can win at once after it, and the mover had a
-// move that did not allow that; in TilingKing judgedBlunder), and the
+// move that did not allow that and a game to lose, hasGame; in
+// TilingKing judgedBlunder), and the
 // game goes on to its end; a seed without such a position is passed. The analysis names that move first among
 // the costliest, with a better move. Three plants a game in Glorieta and
 // Knotwork, and with TESSERA_PLANTS=2, two in TilingKing (whose search
 // for a won game thrown away takes minutes); the target is 95%
-// of planted games, and here every one must be named. TESSERA_PLANTS=n
-// plants n a game.
+// of planted games (with three plants, every one). TESSERA_PLANTS=n
+// plants n a game, after moves 4, 8 and 12 in turn.
 func TestPlantedBlunder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays and analyses nine games")
@@ -107,7 +131,7 @@ func TestPlantedBlunder(t *testing.T) {
 			}
 			plants, named := 0, 0
 			for i := 0; plants < want && i < seeds; i++ {
-				from := 4 + 4*plants
+				from := 4 + 4*(plants%3) // after move 4, 8 or 12 in turn
 				if g == "tilingking" {
 					from += 4
 				}
@@ -124,7 +148,7 @@ func TestPlantedBlunder(t *testing.T) {
 					if planted < 0 && k >= from {
 						if g == "tilingking" {
 							m = judgedBlunder(t, st, seed)
-						} else if b, safe := handsTheGame(st); len(b) > 0 && safe {
+						} else if b, safe := handsTheGame(st); len(b) > 0 && safe && hasGame(t, st, b, seed) {
 							m = b[0]
 						}
 						if m != nil {
@@ -153,7 +177,7 @@ func TestPlantedBlunder(t *testing.T) {
 				}
 				c := d.Costliest(3)
 				if len(c) == 0 || c[0].N != planted+1 || c[0].Best == "" || c[0].Best == c[0].Played {
-					t.Errorf("game %d: move %d (%s) handed the game; the costliest are %+v", i, planted+1, moves[planted], c)
+					t.Logf("game %d: move %d (%s) handed the game (its step %+v); the costliest are %+v", i, planted+1, moves[planted], d.Steps[planted], c)
 				} else {
 					named++
 				}
@@ -161,6 +185,9 @@ func TestPlantedBlunder(t *testing.T) {
 			t.Logf("%s: the planted move named first in %d of %d planted games", g, named, plants)
 			if plants < want {
 				t.Fatalf("%d games of %d had a move that hands the game", plants, seeds)
+			}
+			if named*100 < 95*plants { // the target: 95% (with the default three plants, every one)
+				t.Errorf("%s: the planted move named first in %d of %d planted games, under 95%%", g, named, plants)
 			}
 		})
 	}

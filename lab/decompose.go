@@ -46,11 +46,25 @@ type DecompositionReport struct {
 	NoiseMaxAbs  float64 `json:"noise_max_abs"`
 	LuckMean     float64 `json:"luck_mean"`
 	LuckMeanAbs  float64 `json:"luck_mean_abs"`
+	// BySeat are each seat's signed noise and luck, mean over the games
+	// with a 95% interval: the identity holds on average when the noise's
+	// mean is near 0 (the estimates' noise of a single game, NoiseMeanAbs,
+	// does not add up to a seat's advantage), and luck favours no seat
+	// when its mean is near 0. Where something is hidden the noise is 0
+	// by construction (luck is the rest), so the luck's mean is the check.
+	BySeat []SeatParts `json:"by_seat"`
 	// Players are each player's moves and the chance they lost.
 	ByPlayer []PlayerErrors `json:"by_player"`
 	// PerGame are each game's accounts, [seat][start, own errors, luck,
 	// opponents' errors, result, noise], rounded to 3 decimals.
 	PerGame [][][6]float64 `json:"per_game"`
+}
+
+// SeatParts is one seat's signed noise and luck over a run's games.
+type SeatParts struct {
+	Seat  int      `json:"seat"`
+	Noise Estimate `json:"noise"`
+	Luck  Estimate `json:"luck"`
 }
 
 // PlayerErrors is one player's error rate over a run.
@@ -112,6 +126,7 @@ func Decompositions(ctx context.Context, cfg DecompositionConfig) (Decomposition
 	byName := map[string]*tally{}
 	var order []string
 	n := 0
+	var noises, lucks [][]float64 // [seat][game]
 	for _, g := range games {
 		if g.err != nil {
 			if ctx.Err() != nil {
@@ -129,6 +144,11 @@ func Decompositions(ctx context.Context, cfg DecompositionConfig) (Decomposition
 		for i, a := range g.d.Accounts {
 			r := func(v float64) float64 { return math.Round(v*1000) / 1000 }
 			row[i] = [6]float64{r(a.Start), r(a.OwnErrors), r(a.Luck), r(a.OpponentErrors), r(a.Result), r(a.Noise)}
+			for len(noises) <= int(a.Seat) {
+				noises, lucks = append(noises, nil), append(lucks, nil)
+			}
+			noises[a.Seat] = append(noises[a.Seat], a.Noise)
+			lucks[a.Seat] = append(lucks[a.Seat], a.Luck)
 			rep.NoiseMeanAbs += math.Abs(a.Noise)
 			rep.NoiseMaxAbs = max(rep.NoiseMaxAbs, math.Abs(a.Noise))
 			rep.LuckMean += a.Luck
@@ -158,6 +178,9 @@ func Decompositions(ctx context.Context, cfg DecompositionConfig) (Decomposition
 		rep.NoiseMeanAbs /= float64(n)
 		rep.LuckMean /= float64(n)
 		rep.LuckMeanAbs /= float64(n)
+	}
+	for seat := range noises {
+		rep.BySeat = append(rep.BySeat, SeatParts{Seat: seat, Noise: signedInterval(noises[seat]), Luck: signedInterval(lucks[seat])})
 	}
 	for _, name := range order {
 		t := byName[name]
@@ -190,6 +213,29 @@ func meanInterval(xs []float64) Estimate {
 		se = math.Sqrt(v / float64(len(xs)-1) / float64(len(xs)))
 	}
 	return Estimate{Value: m, Low: max(0, m-1.96*se), High: m + 1.96*se, N: len(xs)}
+}
+
+// signedInterval is the mean of xs with a 95% normal interval, which may
+// be below 0.
+func signedInterval(xs []float64) Estimate {
+	e := Estimate{N: len(xs)}
+	if len(xs) == 0 {
+		return e
+	}
+	v := 0.0
+	for _, x := range xs {
+		e.Value += x
+	}
+	e.Value /= float64(len(xs))
+	for _, x := range xs {
+		v += (x - e.Value) * (x - e.Value)
+	}
+	se := 0.0
+	if len(xs) > 1 {
+		se = math.Sqrt(v / float64(len(xs)-1) / float64(len(xs)))
+	}
+	e.Low, e.High = e.Value-1.96*se, e.Value+1.96*se
+	return e
 }
 
 // decomposePlay plays game i of a run, analysing every position.

@@ -82,7 +82,11 @@ func Verdict(game, name string, a ai.Account, luckless bool) string {
 func Sum(a ai.Account, luckless bool) string {
 	term := func(v float64) string {
 		s := signed(v)
-		return s[:len(s)-len(strings.TrimLeft(s, "+−"))] + " " + strings.TrimLeft(s, "+−")
+		sign := s[:len(s)-len(strings.TrimLeft(s, "+−"))]
+		if sign == "" { // 0.00
+			sign = "+"
+		}
+		return sign + " " + strings.TrimLeft(s, "+−")
 	}
 	s := pct(a.Start) + " " + term(a.OwnErrors)
 	if !luckless {

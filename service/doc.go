@@ -43,7 +43,8 @@
 //     interaction path, resumed after a restart), analyzerun.go (a
 //     record's positions analysed, shared with `tessera analyze`),
 //     analyzeparts.go (the analysis split into errors and luck, the
-//     verdicts and a player's own view).
+//     verdicts and a player's own view), analyzeweb.go (the analysis on
+//     a finished game's web page: the chart, each move's error and luck).
 //   - Tournaments (/tournament): tournamentcmd.go (its subcommands),
 //     tournament.go (making, joining, leaving, starting, cancelling an
 //     event; its buttons), tournamentround.go (seeding, pairing rounds,

@@ -30,13 +30,16 @@ type GameView struct {
 	Total   int    // the record's entries
 	Solo    bool   // a puzzle: one seat
 
-	Scene   engine.Scene  // the board (the last move outlined, as the posts draw it)
-	Panel   picture.Panel // what the picture's panel says
-	Seats   []WebSeat
-	Record  []WebMove // every entry of the record, whatever Moves is
-	Clock   WebClock
-	Over    bool // the position is the end of the game
-	Aborted bool
+	Scene  engine.Scene  // the board (the last move outlined, as the posts draw it)
+	Panel  picture.Panel // what the picture's panel says
+	Seats  []WebSeat
+	Record []WebMove // every entry of the record, whatever Moves is
+	Clock  WebClock
+	// Analysis is a finished game's analysis (/analyze) once done: the
+	// chart; each move's error and luck are on its WebMove (issue #49).
+	Analysis *WebAnalysis
+	Over     bool // the position is the end of the game
+	Aborted  bool
 
 	// Viewer is the viewer's seat (-1: a spectator). Hand and Legal are
 	// set only for the seat's player at the last position of a game in
@@ -72,6 +75,9 @@ type WebMove struct {
 	Text   string // the notation, or a tessera.EndReason
 	Points int    // what it scored for its player
 	Deltas string // "Ana +4 (2 connections +3, border +1)", "" when it scored nothing
+	// Error and Luck are the analysis's, in words ("error −0.12 (h1 h9
+	// was better)", "luck +0.05", the mover's), "" without one.
+	Error, Luck string
 }
 
 // WebClock is the game's clock at the last position.
@@ -149,6 +155,9 @@ func (s *Service) GameView(ctx context.Context, g *tessera.Game, moves int, view
 		}
 	}
 
+	if err := s.webAnalysis(ctx, g, &v); err != nil {
+		return GameView{}, err
+	}
 	v.Scene = at.Board()
 	v.Panel = panelOf(g, at, moves)
 	v.Over = at.Over()

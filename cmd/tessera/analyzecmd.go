@@ -41,8 +41,12 @@ type partsJSON struct {
 	// Luckless: the game hides and draws nothing; its accounts' noise is
 	// what the decisions do not explain.
 	Luckless bool `json:"luckless"`
-	// Public is each seat's chance at each position from a spectator's
-	// view, [position][seat].
+	// View names the view every point of Public is judged from, the same
+	// at every position: "spectator" (the board and the scores, no hand),
+	// or "board" where nothing is hidden and every player sees it whole.
+	View string `json:"view"`
+	// Public is each seat's chance at each position from that view,
+	// [position][seat].
 	Public [][]float64 `json:"public"`
 	// Moves are each move's error (the chance its player lost against the
 	// best move, from what they knew) and each seat's luck in the step.
@@ -103,7 +107,11 @@ func partsOf(setup engine.Setup, entries []tessera.MoveEntry, ps []tessera.Analy
 	if !ok {
 		return nil
 	}
-	out := &partsJSON{Luckless: d.Luckless, Public: d.Line, Moves: []movePartJSON{}, Accounts: []accountJSON{}, Own: []ownViewJSON{}, Verdicts: []string{}, Costly: []costlyPart{}}
+	view := "spectator"
+	if d.Luckless {
+		view = "board"
+	}
+	out := &partsJSON{Luckless: d.Luckless, View: view, Public: d.Line, Moves: []movePartJSON{}, Accounts: []accountJSON{}, Own: []ownViewJSON{}, Verdicts: []string{}, Costly: []costlyPart{}}
 	for _, sp := range d.Steps {
 		m := movePartJSON{N: sp.N, By: int(sp.By) + 1, Error: sp.Error, Luck: sp.Luck}
 		if d.Luckless {

@@ -27,7 +27,7 @@ func TestAnalyzeRecordParts(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := got.Parts
-		if p == nil || p.Luckless != c.luckless || len(p.Public) != len(got.Moves)+1 || len(p.Moves) != len(got.Moves) || len(p.Accounts) != 2 || len(p.Own) != 2 || len(p.Verdicts) != 2 {
+		if p == nil || p.Luckless != c.luckless || p.View != map[bool]string{false: "spectator", true: "board"}[c.luckless] || len(p.Public) != len(got.Moves)+1 || len(p.Moves) != len(got.Moves) || len(p.Accounts) != 2 || len(p.Own) != 2 || len(p.Verdicts) != 2 {
 			t.Fatalf("%s: parts %+v", c.game, p)
 		}
 		for _, a := range append([]accountJSON{p.Accounts[0], p.Accounts[1]}, p.Own[0].Account, p.Own[1].Account) {
