@@ -259,6 +259,7 @@ func TestMailEndToEnd(t *testing.T) {
 	if err := send(w.listen, "ana@example.org", to.Address, reply(to.Address, "ana@example.org", "<r2@example.org>", move)); err != nil {
 		t.Fatalf("a move out of turn: %v", err)
 	}
+	w.deliver() // the answer leaves through the outbox
 	got = w.mails()
 	if len(got) != 1 || got[0].Header.Get("In-Reply-To") != "<r2@example.org>" || got[0].Header.Get("Auto-Submitted") != "auto-replied" {
 		for _, m := range got {
@@ -393,6 +394,7 @@ func TestMailBounceAndEnd(t *testing.T) {
 	if err := send(w.listen, "ana@example.org", to.Address, reply(to.Address, "ana@example.org", "<late@example.org>", "h1 YGYG")); err != nil {
 		t.Fatalf("a reply to the finished game: %v", err)
 	}
+	w.deliver()
 	if a := w.mails(); len(a) != 1 || !strings.Contains(body(t, a[0]), "over") && !strings.Contains(body(t, a[0]), "finished") && !strings.Contains(body(t, a[0]), "ended") {
 		for _, m := range a {
 			t.Logf("%s", body(t, m))
