@@ -4,9 +4,12 @@ import (
 	netmail "net/mail"
 	"strings"
 	"testing"
+
+	"tessera/service"
 )
 
-// TestMailAnswerThroughOutbox: the answer to a reply leaves through the
+// TestMailAnswerThroughOutbox: the notice carries the one-click
+// unsubscribe (RFC 8058) as the relay received it. The answer to a reply leaves through the
 // outbox and the courier. The relay refuses it for now once, and it
 // still arrives, once; the same reply received again is answered no
 // more. The board asked for by reply is a mail of its own (its own
@@ -20,6 +23,11 @@ func TestMailAnswerThroughOutbox(t *testing.T) {
 	n := w.mails()
 	if len(n) != 1 {
 		t.Fatalf("%d notices", len(n))
+	}
+	// RFC 8058: the one-click unsubscribe, on the mail the relay got.
+	if u := n[0].Header.Get("List-Unsubscribe"); !strings.HasPrefix(u, "<https://tessera.test"+service.UnsubscribePath) || !strings.HasSuffix(u, ">") ||
+		n[0].Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+		t.Fatalf("the notice's List-Unsubscribe %q, List-Unsubscribe-Post %q", u, n[0].Header.Get("List-Unsubscribe-Post"))
 	}
 	to, _ := netmail.ParseAddress(n[0].Header.Get("Reply-To"))
 	msg := reply(to.Address, "ana@example.org", "<chat@example.org>", "thanks, see you tomorrow")

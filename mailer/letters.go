@@ -38,7 +38,8 @@ func (t *Transport) Letter(ctx context.Context, l delivery.Letter, nonce string)
 				Text: plain(l.Message.Text) + "\n", GameID: l.Game.ID, InReplyTo: l.InReplyTo, ReplyTo: from, Key: "answer." + nonce, Date: t.cfg.Now()})
 		case l.Kind == tessera.AnnouncePost:
 			msg, err = t.cfg.Composer.ComposeLetter(&mail.Letter{To: address(l.Name, l.To), Subject: subject(l.Game, l.UserID),
-				Text: plain(l.Message.Text) + "\n", GameID: l.Game.ID, Key: "post." + nonce, Date: t.cfg.Now()})
+				Text: plain(l.Message.Text) + "\n", GameID: l.Game.ID, Key: "post." + nonce, Date: t.cfg.Now(),
+				Unsubscribe: t.cfg.Service.UnsubscribeURL(l.UserID, l.Epoch, l.To)})
 		default: // a turn notice, its reminder, or the board asked for by reply
 			msg, err = t.notice(ctx, l, from, nonce)
 		}
@@ -73,7 +74,8 @@ func gameTitle(g *tessera.Game) string {
 func (t *Transport) notice(ctx context.Context, l delivery.Letter, replyTo, nonce string) ([]byte, error) {
 	g := l.Game
 	n := &mail.Notice{To: address(l.Name, l.To), GameID: g.ID, GameName: gameTitle(g), Opponent: strings.Join(g.Opponents(l.UserID), ", "),
-		Move: len(g.Moves) + 1, Link: l.Link, ReplyTo: replyTo, Date: t.cfg.Now()}
+		Move: len(g.Moves) + 1, Link: l.Link, ReplyTo: replyTo, Date: t.cfg.Now(),
+		Unsubscribe: t.cfg.Service.UnsubscribeURL(l.UserID, l.Epoch, l.To)}
 	switch l.Kind {
 	case tessera.AnnounceReminder:
 		n.Reminder = 1

@@ -67,7 +67,8 @@ func newWorld(t testing.TB, st storage.Store, relay *testRelay, handle func(tr *
 		relay = startRelay(t)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mail: true, RetryBase: time.Nanosecond, Seed: func() uint64 { return 7 }, Logger: quiet})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mail: true, RetryBase: time.Nanosecond, Seed: func() uint64 { return 7 }, Logger: quiet,
+		Web: service.WebConfig{URL: "https://tessera.test", Secret: secret}})
 	tokens, err := mail.NewTokens(secret)
 	if err != nil {
 		t.Fatal(err)
