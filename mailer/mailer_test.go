@@ -392,6 +392,9 @@ func TestMailBounceAndEnd(t *testing.T) {
 		!strings.Contains(body(t, end[0]), "resign") {
 		t.Fatalf("the game's end: %d mails", len(end))
 	}
+	if end[0].Header.Get("List-Unsubscribe") == "" || end[0].Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+		t.Fatal("the game's end carries no one-click unsubscribe")
+	}
 	if err := send(w.listen, "ana@example.org", to.Address, reply(to.Address, "ana@example.org", "<late@example.org>", "h1 YGYG")); err != nil {
 		t.Fatalf("a reply to the finished game: %v", err)
 	}

@@ -17,9 +17,9 @@ var errRefused = errors.New("mailer: reply refused")
 
 // Handle is the listener's Handler: it plays the move of a player's
 // reply, through the command table's /move (or resigns, or mails the
-// board), and answers a refusal by mail, through the outbox. nil accepts the mail (250); a
-// temporary error (the store) asks the sending server to try again
-// (451); errRefused refuses it (550).
+// board), and answers a refusal by mail, through the outbox. nil
+// accepts the mail (250); a temporary error (the store) asks the
+// sending server to try again (451); errRefused refuses it (550).
 //
 // A reply is played in the store transaction of /move keyed by its
 // Message-ID (the handled interactions), so the same mail received twice
