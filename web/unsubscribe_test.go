@@ -1,9 +1,11 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -137,6 +139,23 @@ func TestUnsubscribeOneClick(t *testing.T) {
 	}
 	if res, body := s.get(nil, path); res.StatusCode != http.StatusOK || strings.Contains(body, "<form") {
 		t.Fatalf("GET once off: %d\n%s", res.StatusCode, body)
+	}
+
+	// RFC 8058 lets the provider send the body as multipart/form-data.
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	mw.WriteField("List-Unsubscribe", "One-Click")
+	mw.Close()
+	res, err := http.Post(s.srv.URL+other, mw.FormDataContentType(), &form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || user(bo.ID).ByMail() {
+		t.Fatalf("a multipart one-click POST: %d", res.StatusCode)
+	}
+	if _, err := s.store.UpdateUser(ctx, bo.ID, func(us *tessera.UserSettings, _ storage.Tx) error { us.Notify = tessera.NotifyBoth; return nil }); err != nil {
+		t.Fatal(err)
 	}
 
 	// /link reset revokes it; a replaced address's link does nothing.
