@@ -280,6 +280,11 @@ const (
 	// they share queue 0).
 	AnnounceMailConfirm = "mail-confirm" // mail Text (the code) to the address Target, for UserID to confirm it
 	AnnounceNote        = "note"         // a direct message Text to UserID (mail switched off by a bounce)
+
+	// AnnounceMailAnswer mails UserID, in game GameID's thread, the
+	// answer to their reply whose Message-ID is Target: Text (a refusal
+	// and the moves that fit), or the board when Board.
+	AnnounceMailAnswer = "mail-answer"
 )
 
 // Announcement is a message the bot owes Discord. It is written in the

@@ -81,6 +81,8 @@ func (s *Courier) deliver(ctx context.Context, sink Sink, a tessera.Announcement
 		return fmt.Errorf("reading game %d: %w", a.GameID, err)
 	}
 	switch a.Kind {
+	case tessera.AnnounceMailAnswer: // letterbox.go
+		return s.mailAnswer(ctx, g, a)
 	case tessera.AnnounceThread:
 		return s.makePlace(ctx, sink, s.awaitStarter(ctx, sink, g))
 	case tessera.AnnounceTurn, tessera.AnnounceReminder:

@@ -28,7 +28,9 @@ type Letterbox interface {
 // Letter is what the courier asks a Letterbox to send.
 type Letter struct {
 	// Kind is the announcement's: tessera.AnnounceTurn, AnnounceReminder,
-	// AnnouncePost (a game's end), AnnounceMailConfirm.
+	// AnnouncePost (a game's end), AnnounceMailConfirm, AnnounceMailAnswer
+	// (the answer to a reply: Message.Text, or the board when
+	// Message.Files holds it).
 	Kind   string
 	UserID string
 	// To is the address: the player's linked one, or for a confirmation
@@ -48,6 +50,9 @@ type Letter struct {
 	Link string
 	// Code is a confirmation's code.
 	Code string
+	// InReplyTo is, for an answer (AnnounceMailAnswer), the Message-ID
+	// of the player's reply it answers.
+	InReplyTo string
 }
 
 // letter sends l when the courier has a Letterbox: a permanent refusal
@@ -68,6 +73,39 @@ func (s *Courier) letter(ctx context.Context, l Letter, nonce string) error {
 		return nil
 	}
 	return err
+}
+
+// mailAnswer mails a player the answer to their reply (a refusal with
+// the moves that fit, or the board asked for) to their linked address of
+// now: nothing when they unlinked it since, or left the game.
+func (s *Courier) mailAnswer(ctx context.Context, g *tessera.Game, a tessera.Announcement) error {
+	seat := g.Seat(a.UserID)
+	if s.letterbox == nil || seat < 0 {
+		return nil
+	}
+	u, err := s.store.User(ctx, a.UserID)
+	if err != nil {
+		return err
+	}
+	if u.Email == "" {
+		return nil
+	}
+	m := service.Message{Text: a.Text}
+	link := ""
+	if a.Board {
+		pic, err := s.svc.Picture(g)
+		if err != nil {
+			return Permanent(err)
+		}
+		m.Files = []service.File{pic}
+		buttons, err := s.svc.LinkButtons(ctx, g, a.UserID)
+		if err != nil {
+			return err
+		}
+		link = privateLink(buttons)
+	}
+	return s.letter(ctx, Letter{Kind: a.Kind, UserID: a.UserID, To: u.Email, Name: g.Players[seat].Name, Game: g, Seat: seat,
+		Epoch: u.LinkEpoch, Message: m, Link: link, InReplyTo: a.Target}, nonce(a))
 }
 
 // WithLetterbox makes the courier send letters through l too (mail).

@@ -28,6 +28,9 @@ type Letter struct {
 	// letter sent again after a crash is the same mail to the receiver.
 	Key  string
 	Date time.Time
+	// Unsubscribe is the https URL that turns mail off in one click
+	// (RFC 8058; "" for none: a confirmation code, an answer to a reply).
+	Unsubscribe string
 }
 
 // ComposeLetter returns l as a complete text/plain message (CRLF line
@@ -76,6 +79,14 @@ func (c *Composer) ComposeLetter(l *Letter) ([]byte, error) {
 		h("References", strings.Join(refs, " "))
 	}
 	h("X-Auto-Response-Suppress", "All")
+	if l.Unsubscribe != "" {
+		unsub, err := checkURL(l.Unsubscribe)
+		if err != nil {
+			return nil, err
+		}
+		h("List-Unsubscribe", "<"+unsub+">")
+		h("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+	}
 	h("MIME-Version", "1.0")
 	h("Content-Type", "text/plain; charset=utf-8")
 	h("Content-Transfer-Encoding", "quoted-printable")

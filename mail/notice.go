@@ -48,6 +48,12 @@ type Notice struct {
 	Unsubscribe string // https URL that turns mail off in one click (RFC 8058)
 
 	Date time.Time // the Date header (the service's clock)
+
+	// Key, when set, makes the Message-ID instead of the game, the move
+	// and the reminder: the board mailed again at a player's asking is a
+	// mail of its own, which a receiver must not drop as the turn
+	// notice's double. The same Key gives the same id.
+	Key string
 }
 
 // Score is one seat's score line.
@@ -96,6 +102,10 @@ func (c *Composer) ThreadID(gameID uint64) string {
 // recipient), so that a retried send carries the same id and the
 // receiving side can drop the double.
 func (c *Composer) MessageID(n *Notice) string {
+	if n.Key != "" {
+		sum := sha256.Sum256([]byte(n.Key + "\x00" + strings.ToLower(n.To.Address)))
+		return "<tessera.notice." + hex.EncodeToString(sum[:12]) + "@" + c.domain() + ">"
+	}
 	h := sha256.Sum256([]byte(strings.ToLower(n.To.Address)))
 	return fmt.Sprintf("<tessera.game-%d.move-%d.r%d.%s@%s>", n.GameID, n.Move, n.Reminder, hex.EncodeToString(h[:6]), c.domain())
 }

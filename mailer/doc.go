@@ -11,8 +11,10 @@
 //   - replies.go: the listener's Handler: a reply's token checked, its
 //     sender the linked address, its move played through the command
 //     table's /move (resign and board too), a refusal answered by mail
-//     with the moves that fit, a hard bounce turning mail off; the same
-//     Message-ID twice plays once (the store's handled interactions).
+//     with the moves that fit (through the outbox, so the courier
+//     retries it), a hard bounce turning mail off; the same Message-ID
+//     twice plays once, even weeks later (the store's handled
+//     interactions, kept 90 days for mail).
 //
 // docs/mail.md tells a host how to set it up.
 package mailer

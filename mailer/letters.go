@@ -31,11 +31,17 @@ func (t *Transport) Letter(ctx context.Context, l delivery.Letter, nonce string)
 		if from, err = t.replyAddress(l.Game.ID, l.Seat, l.UserID, l.Epoch); err != nil {
 			return delivery.Permanent(err)
 		}
-		if l.Kind == tessera.AnnouncePost {
+		switch {
+		case l.Kind == tessera.AnnounceMailAnswer && len(l.Message.Files) == 0:
+			// The answer to a reply: in the game's thread, under the reply.
+			msg, err = t.cfg.Composer.ComposeLetter(&mail.Letter{To: address(l.Name, l.To), Subject: "Re: " + subject(l.Game, l.UserID),
+				Text: plain(l.Message.Text) + "\n", GameID: l.Game.ID, InReplyTo: l.InReplyTo, ReplyTo: from, Key: "answer." + nonce, Date: t.cfg.Now()})
+		case l.Kind == tessera.AnnouncePost:
 			msg, err = t.cfg.Composer.ComposeLetter(&mail.Letter{To: address(l.Name, l.To), Subject: subject(l.Game, l.UserID),
-				Text: plain(l.Message.Text) + "\n", GameID: l.Game.ID, Key: "post." + nonce, Date: t.cfg.Now()})
-		} else {
-			msg, err = t.notice(ctx, l, from)
+				Text: plain(l.Message.Text) + "\n", GameID: l.Game.ID, Key: "post." + nonce, Date: t.cfg.Now(),
+				Unsubscribe: t.cfg.Service.UnsubscribeURL(l.UserID, l.Epoch, l.To)})
+		default: // a turn notice, its reminder, or the board asked for by reply
+			msg, err = t.notice(ctx, l, from, nonce)
 		}
 	}
 	if err != nil {
@@ -65,12 +71,16 @@ func gameTitle(g *tessera.Game) string {
 // notice composes a turn notice (or its reminder) for l: the service's
 // words and the game's status, the board inline, the player's hand, a
 // few good moves, the private link, and how to reply.
-func (t *Transport) notice(ctx context.Context, l delivery.Letter, replyTo string) ([]byte, error) {
+func (t *Transport) notice(ctx context.Context, l delivery.Letter, replyTo, nonce string) ([]byte, error) {
 	g := l.Game
 	n := &mail.Notice{To: address(l.Name, l.To), GameID: g.ID, GameName: gameTitle(g), Opponent: strings.Join(g.Opponents(l.UserID), ", "),
-		Move: len(g.Moves) + 1, Link: l.Link, ReplyTo: replyTo, Date: t.cfg.Now()}
-	if l.Kind == tessera.AnnounceReminder {
+		Move: len(g.Moves) + 1, Link: l.Link, ReplyTo: replyTo, Date: t.cfg.Now(),
+		Unsubscribe: t.cfg.Service.UnsubscribeURL(l.UserID, l.Epoch, l.To)}
+	switch l.Kind {
+	case tessera.AnnounceReminder:
 		n.Reminder = 1
+	case tessera.AnnounceMailAnswer:
+		n.Key = "board." + nonce // the board asked for: a mail of its own
 	}
 	if len(l.Message.Files) > 0 {
 		n.Board = l.Message.Files[0].Data
@@ -102,10 +112,4 @@ func goodMoves(cs []service.Choice) []mail.GoodMove {
 		out = append(out, mail.GoodMove{Move: c.Value, Gain: strings.TrimRight(gain, ")")})
 	}
 	return out
-}
-
-// letterFor is the letter of a board asked for by reply.
-func letterFor(g *tessera.Game, tok mail.ReplyToken, who tessera.UserSettings, pic service.File) delivery.Letter {
-	return delivery.Letter{Kind: tessera.AnnounceTurn, UserID: tok.UserID, To: who.Email, Name: g.Players[tok.Seat].Name, Game: g,
-		Seat: tok.Seat, Epoch: tok.Epoch, Message: service.Message{Files: []service.File{pic}}}
 }

@@ -67,7 +67,8 @@ func newWorld(t testing.TB, st storage.Store, relay *testRelay, handle func(tr *
 		relay = startRelay(t)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mail: true, RetryBase: time.Nanosecond, Seed: func() uint64 { return 7 }, Logger: quiet})
+	svc := service.New(st, service.Config{Renderer: render.Renderer{}, Mail: true, RetryBase: time.Nanosecond, Seed: func() uint64 { return 7 }, Logger: quiet,
+		Web: service.WebConfig{URL: "https://tessera.test", Secret: secret}})
 	tokens, err := mail.NewTokens(secret)
 	if err != nil {
 		t.Fatal(err)
@@ -259,6 +260,7 @@ func TestMailEndToEnd(t *testing.T) {
 	if err := send(w.listen, "ana@example.org", to.Address, reply(to.Address, "ana@example.org", "<r2@example.org>", move)); err != nil {
 		t.Fatalf("a move out of turn: %v", err)
 	}
+	w.deliver() // the answer leaves through the outbox
 	got = w.mails()
 	if len(got) != 1 || got[0].Header.Get("In-Reply-To") != "<r2@example.org>" || got[0].Header.Get("Auto-Submitted") != "auto-replied" {
 		for _, m := range got {
@@ -390,9 +392,13 @@ func TestMailBounceAndEnd(t *testing.T) {
 		!strings.Contains(body(t, end[0]), "resign") {
 		t.Fatalf("the game's end: %d mails", len(end))
 	}
+	if end[0].Header.Get("List-Unsubscribe") == "" || end[0].Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+		t.Fatal("the game's end carries no one-click unsubscribe")
+	}
 	if err := send(w.listen, "ana@example.org", to.Address, reply(to.Address, "ana@example.org", "<late@example.org>", "h1 YGYG")); err != nil {
 		t.Fatalf("a reply to the finished game: %v", err)
 	}
+	w.deliver()
 	if a := w.mails(); len(a) != 1 || !strings.Contains(body(t, a[0]), "over") && !strings.Contains(body(t, a[0]), "finished") && !strings.Contains(body(t, a[0]), "ended") {
 		for _, m := range a {
 			t.Logf("%s", body(t, m))

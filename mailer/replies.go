@@ -2,8 +2,6 @@ package mailer
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -19,9 +17,9 @@ var errRefused = errors.New("mailer: reply refused")
 
 // Handle is the listener's Handler: it plays the move of a player's
 // reply, through the command table's /move (or resigns, or mails the
-// board), and answers a refusal by mail. nil accepts the mail (250); a
-// temporary error (the store) asks the sending server to try again
-// (451); errRefused refuses it (550).
+// board), and answers a refusal by mail, through the outbox. nil
+// accepts the mail (250); a temporary error (the store) asks the
+// sending server to try again (451); errRefused refuses it (550).
 //
 // A reply is played in the store transaction of /move keyed by its
 // Message-ID (the handled interactions), so the same mail received twice
@@ -68,40 +66,32 @@ func (t *Transport) Handle(ctx context.Context, in mail.Incoming) error {
 	}
 	user := service.User{ID: tok.UserID, Name: g.Players[tok.Seat].Name}
 	ref := fmt.Sprint(g.ID)
-	sum := sha256.Sum256([]byte(r.MessageID))
-	id := "mail:" + hex.EncodeToString(sum[:16])
+	id := service.MailReplyID(r.MessageID)
 	if done, err := t.cfg.Store.Handled(ctx, id); err != nil {
 		return mail.Temporary(err)
 	} else if done {
 		return nil // this very mail, played or answered before
 	}
-	// A refusal is answered, then the mail marked handled: a crash in
-	// between answers it twice rather than never.
-	answer := func(text string) error {
-		if err := t.answer(ctx, g, tok, who, r, text); err != nil {
-			return err
-		}
-		if err := t.cfg.Store.MarkHandled(ctx, id); err != nil {
+	// An answer goes through the outbox: it is enqueued and the mail
+	// marked handled in one transaction, and the courier sends it until
+	// the relay takes it, so the same mail received again is answered
+	// once, and a relay that refuses for now loses nothing.
+	answer := func(text string, board bool) error {
+		if _, err := t.cfg.Service.AnswerMail(ctx, tok.UserID, g.ID, id, r.MessageID, text, board); err != nil {
 			return mail.Temporary(err)
 		}
 		return nil
 	}
 	if r.Kind != mail.KindCommand {
-		return answer("I found no move in your mail. Reply with your move alone on the first line (for example \"h1 YGYG\"), " +
-			"or \"resign\", or \"board\" for the board again. Quoted text and signatures are not read.")
+		return answer("I found no move in your mail. Reply with your move alone on the first line (for example \"h1 YGYG\"), "+
+			"or \"resign\", or \"board\" for the board again. Quoted text and signatures are not read.", false)
 	}
 	req := service.Request{User: user, GuildID: g.GuildID, InteractionID: id}.WithContext(ctx)
 	line := strings.TrimSpace(r.Line)
 	var rep service.Reply
 	switch strings.ToLower(line) {
 	case "board":
-		if err := t.board(ctx, g, tok, who, r); err != nil {
-			return err
-		}
-		if err := t.cfg.Store.MarkHandled(ctx, id); err != nil {
-			return mail.Temporary(err)
-		}
-		return nil
+		return answer("", true)
 	case string(tessera.EndResign):
 		rep, err = t.cfg.Service.ResignConfirm(req, g.ID)
 	default:
@@ -117,11 +107,11 @@ func (t *Transport) Handle(ctx context.Context, in mail.Incoming) error {
 	case code == tessera.EINTERNAL:
 		return mail.Temporary(err) // the store: the sending server tries again
 	default:
-		text := plain(tessera.ErrorMessage(err))
+		text := tessera.ErrorMessage(err)
 		if fit := t.fitting(req, ref, line); fit != "" {
 			text += "\n\n" + fit
 		}
-		return answer(text)
+		return answer(text, false)
 	}
 }
 
@@ -146,52 +136,6 @@ func (t *Transport) fitting(req service.Request, ref, line string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-// answer mails text back to the player, in the game's thread, as an
-// answer to their reply. It is sent while the reply is received: a
-// relay that fails is logged, and the reply is still accepted (its move,
-// if any, stands).
-func (t *Transport) answer(ctx context.Context, g *tessera.Game, tok mail.ReplyToken, who tessera.UserSettings, r *mail.Reply, text string) error {
-	from, err := t.replyAddress(g.ID, tok.Seat, tok.UserID, tok.Epoch)
-	if err != nil {
-		return err
-	}
-	msg, err := t.cfg.Composer.ComposeLetter(&mail.Letter{To: address(g.Players[tok.Seat].Name, who.Email), Subject: "Re: " + subject(g, tok.UserID),
-		Text: text + "\n", GameID: g.ID, InReplyTo: r.MessageID, ReplyTo: from, Key: "answer." + r.MessageID, Date: t.cfg.Now()})
-	if err != nil {
-		return err
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), t.cfg.SendTimeout)
-	defer cancel()
-	if err := t.cfg.Relay.Send(sctx, from, who.Email, msg); err != nil {
-		t.cfg.Log.Warn("mail: an answer to a reply was not sent", "game", g.ID, "err", err)
-	}
-	return nil
-}
-
-// board mails the board again, as a turn notice (with the hand and the
-// good moves when it is the player's turn).
-func (t *Transport) board(ctx context.Context, g *tessera.Game, tok mail.ReplyToken, who tessera.UserSettings, r *mail.Reply) error {
-	pic, err := t.cfg.Service.Picture(g)
-	if err != nil {
-		return t.answer(ctx, g, tok, who, r, "I could not draw the board; try again later.")
-	}
-	from, err := t.replyAddress(g.ID, tok.Seat, tok.UserID, tok.Epoch)
-	if err != nil {
-		return err
-	}
-	l := letterFor(g, tok, who, pic)
-	msg, err := t.notice(ctx, l, from)
-	if err != nil {
-		return err
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), t.cfg.SendTimeout)
-	defer cancel()
-	if err := t.cfg.Relay.Send(sctx, from, who.Email, msg); err != nil {
-		t.cfg.Log.Warn("mail: the board asked for was not sent", "game", g.ID, "err", err)
-	}
-	return nil
 }
 
 // bounced turns mail off for the player when their address bounced for

@@ -15,12 +15,12 @@ import (
 // Store is what the transport reads: a game (who sits where), a
 // player's settings (their address and link epoch), and the handled
 // interactions, where a reply's Message-ID is kept once it was played or
-// answered.
+// answered (service.MailReplyID; the service writes it, in the move's
+// or the answer's transaction).
 type Store interface {
 	Game(ctx context.Context, id uint64) (*tessera.Game, error)
 	User(ctx context.Context, id string) (tessera.UserSettings, error)
 	Handled(ctx context.Context, interactionID string) (bool, error)
-	MarkHandled(ctx context.Context, interactionID string) error
 }
 
 // Relay sends one composed message (mail.Sender).
@@ -39,11 +39,8 @@ type Config struct {
 	// Tokens sign the reply addresses (the web pages' secret).
 	Tokens *mail.Tokens
 	Relay  Relay
-	// SendTimeout bounds one answer sent while a reply is being received
-	// (default 30 s).
-	SendTimeout time.Duration
-	Now         func() time.Time
-	Log         *slog.Logger
+	Now    func() time.Time
+	Log    *slog.Logger
 }
 
 // Transport is the mail transport.
@@ -55,9 +52,6 @@ type Transport struct {
 func New(cfg Config) *Transport {
 	if cfg.Prefix == "" {
 		cfg.Prefix = "play"
-	}
-	if cfg.SendTimeout <= 0 {
-		cfg.SendTimeout = 30 * time.Second
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -48,6 +48,10 @@ type Config struct {
 	// is the default; a test may give KeepHandled below zero (a cutoff
 	// ahead of the clock).
 	TickEvery, RetryEvery, PruneEvery, KeepHandled time.Duration
+	// KeepMailHandled is how long a mail reply's id (storage.LongHandled)
+	// is kept (default DefaultKeepMailHandled): a sending server may
+	// deliver a reply again days later, and it must play once.
+	KeepMailHandled time.Duration
 	// Grace is how long a delivery under way may finish after Close
 	// (default 5 s): a request cut in the middle would be retried anyway,
 	// but needlessly.
@@ -61,6 +65,12 @@ type Config struct {
 	// time.Now).
 	Now func() time.Time
 }
+
+// DefaultKeepMailHandled is Config.KeepMailHandled's default: 90 days,
+// past any sending server's retries (RFC 5321 suggests giving up after
+// 4 to 5 days) and a forwarded or restored mailbox's replays, while a
+// reply's id (a 16-byte hash) is all that is kept.
+const DefaultKeepMailHandled = 90 * 24 * time.Hour
 
 // Runner is the running loops.
 type Runner struct {
@@ -83,6 +93,9 @@ func Start(cfg Config) *Runner {
 	}
 	if cfg.KeepHandled == 0 {
 		cfg.KeepHandled = 24 * time.Hour
+	}
+	if cfg.KeepMailHandled == 0 {
+		cfg.KeepMailHandled = DefaultKeepMailHandled
 	}
 	if cfg.Grace == 0 {
 		cfg.Grace = 5 * time.Second
@@ -199,6 +212,11 @@ func (r *Runner) clock() {
 				r.cfg.Log.Warn("pruning handled interactions failed", "err", err)
 			} else if n > 0 {
 				r.cfg.Log.Debug("pruned handled interactions", "count", n)
+			}
+			if n, err := r.cfg.Service.Store().PruneLongHandled(ctx, r.cfg.Now().Add(-r.cfg.KeepMailHandled)); err != nil {
+				r.cfg.Log.Warn("pruning handled mail replies failed", "err", err)
+			} else if n > 0 {
+				r.cfg.Log.Debug("pruned handled mail replies", "count", n)
 			}
 		}
 	}

@@ -99,6 +99,7 @@ func buttonID(action string, id uint64) string { return action + ":" + strconv.F
 // that is none, or whose number does not read, changes nothing and says
 // so). The action itself refuses a presser who has no part in it.
 func (s *Service) Click(req Request, id string) (Reply, error) {
+	req, id = cleanRequest(req), CleanInput(id) // input.go
 	b, ok := ButtonFor(id)
 	if !ok {
 		return Reply{}, unknownButton()

@@ -517,6 +517,7 @@ func (s *Service) playable(req Request, ref string, forMove bool) (*tessera.Game
 
 // Move plays a move in notation.
 func (s *Service) Move(req Request, ref, text string) (Reply, error) {
+	req, ref, text = cleanRequest(req), CleanInput(ref), CleanInput(text) // input.go
 	g, p, seat, err := s.playable(req, ref, true)
 	if err != nil {
 		return Reply{}, err

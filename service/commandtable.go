@@ -7,7 +7,7 @@ import "strings"
 // It is made at each use, so that the game: option lists every game
 // registered by then (a table made at init could miss some).
 func commands() []Command {
-	return []Command{
+	return guardInput([]Command{ // input.go: the typed text cleaned of token characters
 		{Name: "new", Description: "Challenge people to a game", InServer: true, MakesThread: true, Public: true, Run: runNew, Options: []Option{
 			gameOption(true),
 			{Type: UserOption, Name: "opponent", Description: "Who you challenge (name me to play the computer); leave out for an open challenge", NoBots: true},
@@ -67,7 +67,7 @@ func commands() []Command {
 			gameRef,
 			{Type: BooleanOption, Name: "reset", Description: "Revoke every link you were given before, then give a new one"},
 		}},
-	}
+	})
 }
 
 // one is the least value of counting options (seats, days, moves).

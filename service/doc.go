@@ -26,8 +26,11 @@
 //     and hints), rematch.go, history.go, export.go, replay.go and
 //     replaylimit.go (/replay's GIF), leaderboard.go, profile.go,
 //     vacation.go, settings.go and email.go (a player's mail address,
-//     linked by a mailed code, unlinked by a bounce), abort.go, plaintext.go (moves typed as
-//     plain messages), buttons.go (button ids), autocomplete.go.
+//     linked by a mailed code, unlinked by a bounce; the answers to mail
+//     replies), unsubscribe.go (mail's signed one-click unsubscribe),
+//     abort.go, plaintext.go (moves typed as plain messages), buttons.go
+//     (button ids), autocomplete.go, input.go (what is typed cleaned of
+//     the presenter's token characters where it enters the service).
 //   - A game's position: position.go (a record replayed into its position,
 //     cached), lookup.go (which game a command means, and who may see it),
 //     settle.go (a challenge's end), ratings.go and rated.go.

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/mail"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"tessera"
+	"tessera/storage"
 )
 
 // EmailCodeLife is how long a confirmation code is good for.
@@ -146,4 +148,38 @@ func newEmailCode() (string, error) {
 func emailCodeHash(userID, address, code string) string {
 	sum := sha256.Sum256([]byte("tessera-mail-code:" + userID + "\x00" + strings.ToLower(address) + "\x00" + code))
 	return hex.EncodeToString(sum[:])
+}
+
+// MailReplyID is the handled-interaction id of a mail reply: a hash of
+// its Message-ID under storage.LongHandled, so the store keeps it for
+// the runner's KeepMailHandled (90 days), not a day: a sending server
+// that delivers the same reply again weeks later plays it once.
+func MailReplyID(messageID string) string {
+	sum := sha256.Sum256([]byte(messageID))
+	return storage.LongHandled + hex.EncodeToString(sum[:16])
+}
+
+// AnswerMail owes userID, by mail in game gameID's thread, the answer
+// to their reply messageID (handled id replyID, MailReplyID): text (a
+// refusal and the moves that fit), or the board again when board. The
+// answer is enqueued (the courier's Letterbox sends it, retried until
+// the relay takes it) and the reply marked handled, in one transaction,
+// so a reply received again is answered once. It reports false when
+// the reply was handled already.
+func (s *Service) AnswerMail(ctx context.Context, userID string, gameID uint64, replyID, messageID, text string, board bool) (bool, error) {
+	_, err := s.store.UpdateUser(ctx, userID, func(_ *tessera.UserSettings, tx storageTx) error {
+		if err := tx.MarkHandled(ctx, replyID); err != nil {
+			return err
+		}
+		return tx.Enqueue(ctx, tessera.Announcement{Kind: tessera.AnnounceMailAnswer, GameID: gameID, UserID: userID,
+			Target: messageID, Text: text, Board: board})
+	})
+	if errors.Is(err, storage.ErrDuplicate) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	s.poke()
+	return true, nil
 }

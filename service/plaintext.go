@@ -12,6 +12,7 @@ import (
 // reacts with a check mark and posts the board) or answered with the
 // error. Other chatter is ignored: it returns false.
 func (s *Service) PlainMove(req Request, messageID, text string) bool {
+	req, text = cleanRequest(req), CleanInput(text) // input.go
 	ctx := req.Context()
 	text = strings.TrimSpace(text)
 	if text == "" || len(text) > 60 || strings.Count(text, " ") > 5 || strings.HasPrefix(text, "/") {

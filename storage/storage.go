@@ -235,6 +235,11 @@ type Secrets interface {
 
 // Interactions remembers the interaction ids handled, so that a
 // repeated one changes nothing.
+//
+// An id that begins with LongHandled is a mail's Message-ID, which a
+// sending server may deliver again days or weeks later: PruneHandled
+// leaves it, and PruneLongHandled forgets it after its own, longer
+// cutoff (the runner's KeepMailHandled, 90 days).
 type Interactions interface {
 	// Handled reports whether an interaction id was already handled.
 	Handled(ctx context.Context, interactionID string) (bool, error)
@@ -242,9 +247,18 @@ type Interactions interface {
 	// (ErrDuplicate if it was already recorded).
 	MarkHandled(ctx context.Context, interactionID string) error
 	// PruneHandled forgets interaction ids handled before the cutoff
-	// (Discord never resends an interaction after 15 minutes).
+	// (Discord never resends an interaction after 15 minutes), except
+	// those that begin with LongHandled.
 	PruneHandled(ctx context.Context, before time.Time) (int, error)
+	// PruneLongHandled forgets the ids that begin with LongHandled
+	// handled before the cutoff, and no other.
+	PruneLongHandled(ctx context.Context, before time.Time) (int, error)
 }
+
+// LongHandled begins the interaction ids kept past PruneHandled's
+// cutoff, until PruneLongHandled's: the mail transport's reply ids
+// ("mail:" and a hash of the Message-ID).
+const LongHandled = "mail:"
 
 // Ratings reads and rebuilds the ratings (a game's end changes them
 // through Tx). The reads a player causes cost in proportion to what they
@@ -358,6 +372,11 @@ type Tx interface {
 	// (and its Enqueued time, when zero, from the machine's clock); it is
 	// delivered after the transaction commits, and survives a crash.
 	Enqueue(ctx context.Context, a tessera.Announcement) error
+	// MarkHandled records an interaction id in the transaction
+	// (ErrDuplicate if it was already recorded, and the whole change is
+	// then refused by the caller's returning it): what it enqueues is
+	// written once, whoever asks again.
+	MarkHandled(ctx context.Context, interactionID string) error
 	// User reads a user's settings.
 	User(ctx context.Context, id string) (tessera.UserSettings, error)
 	// ModifyGame changes a game inside a user update (see

@@ -199,6 +199,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /g/{address}/{file}", s.download)
 	s.playerRoutes(s.mux)
 	s.tournamentRoutes(s.mux)
+	s.unsubscribeRoutes(s.mux) // unsubscribe.go: mail's one-click unsubscribe
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "There is no page here. Open a game from the link in its thread.")
 	})

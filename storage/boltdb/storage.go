@@ -10,6 +10,7 @@
 package boltdb
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -359,6 +360,12 @@ func (t *Tx) Enqueue(ctx context.Context, a tessera.Announcement) error {
 	return b.Put(itob(seq), v)
 }
 
+// MarkHandled records an interaction id in the transaction
+// (storage.ErrDuplicate if it was already).
+func (t *Tx) MarkHandled(_ context.Context, interactionID string) error {
+	return markHandled(t.tx, interactionID, time.Now())
+}
+
 // User reads a user's settings.
 func (t *Tx) User(ctx context.Context, id string) (tessera.UserSettings, error) {
 	return getUser(t.tx, id)
@@ -608,12 +615,36 @@ func (s *Store) MarkHandled(ctx context.Context, interactionID string) error {
 }
 
 // PruneHandled forgets interaction ids older than the cutoff (Discord
-// never resends an interaction after 15 minutes).
+// never resends an interaction after 15 minutes), except those that begin
+// with storage.LongHandled.
 func (s *Store) PruneHandled(ctx context.Context, before time.Time) (int, error) {
 	n := 0
 	err := s.update(ctx, func(tx *bolt.Tx) error {
+		cur := tx.Bucket(bHandled).Cursor()
+		for k, v := cur.First(); k != nil; k, v = cur.Next() {
+			if bytes.HasPrefix(k, []byte(storage.LongHandled)) {
+				continue
+			}
+			if len(v) == 8 && int64(binary.BigEndian.Uint64(v)) < before.Unix() {
+				if err := cur.Delete(); err != nil {
+					return err
+				}
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// PruneLongHandled forgets the ids that begin with storage.LongHandled
+// handled before the cutoff: it walks only their range of keys.
+func (s *Store) PruneLongHandled(ctx context.Context, before time.Time) (int, error) {
+	n := 0
+	prefix := []byte(storage.LongHandled)
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		c := tx.Bucket(bHandled).Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			if len(v) == 8 && int64(binary.BigEndian.Uint64(v)) < before.Unix() {
 				if err := c.Delete(); err != nil {
 					return err

@@ -447,9 +447,20 @@ func (s *Store) MarkHandled(ctx context.Context, interactionID string) error {
 	return s.inTx(ctx, func(t *Tx) error { return s.failGame(t.markHandled(ctx, interactionID, time.Now())) })
 }
 
-// PruneHandled forgets interaction ids handled before the cutoff.
+// PruneHandled forgets interaction ids handled before the cutoff, except
+// those that begin with storage.LongHandled.
 func (s *Store) PruneHandled(ctx context.Context, before time.Time) (int, error) {
-	tag, err := s.pool.Exec(ctx, "DELETE FROM handled WHERE at < $1", before.Unix())
+	tag, err := s.pool.Exec(ctx, "DELETE FROM handled WHERE at < $1 AND NOT starts_with(interaction_id, $2)", before.Unix(), storage.LongHandled)
+	if err != nil {
+		return 0, s.fail(err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// PruneLongHandled forgets the ids that begin with storage.LongHandled
+// handled before the cutoff (the index on at finds the old rows).
+func (s *Store) PruneLongHandled(ctx context.Context, before time.Time) (int, error) {
+	tag, err := s.pool.Exec(ctx, "DELETE FROM handled WHERE at < $1 AND starts_with(interaction_id, $2)", before.Unix(), storage.LongHandled)
 	if err != nil {
 		return 0, s.fail(err)
 	}

@@ -45,6 +45,12 @@ func nanos(t time.Time) *int64 {
 // is ignored). The insert is sent with the game's write (putGame) or just
 // before the commit, in the same round trip: no read in a transaction
 // looks at the outbox, so nothing can miss it meanwhile.
+// MarkHandled records an interaction id in the transaction
+// (storage.ErrDuplicate if it was already, by any process).
+func (t *Tx) MarkHandled(ctx context.Context, interactionID string) error {
+	return t.markHandled(ctx, interactionID, time.Now())
+}
+
 func (t *Tx) Enqueue(ctx context.Context, a tessera.Announcement) error {
 	a.Seq = 0
 	if a.Enqueued.IsZero() {

@@ -57,6 +57,7 @@ func Run(t *testing.T, open func(t *testing.T) storage.Store) {
 		{"Secrets", testSecrets},
 		{"SecretRace", func(t *testing.T, open func(t *testing.T) storage.Store) { s := open(t); sharedSecretRace(t, s, s) }},
 		{"HandledInteractions", testHandled},
+		{"LongHandledInteractions", testLongHandled}, // longhandled.go
 		{"OpenChallenges", testOpenChallenges},
 		{"AISeatStaysIndexed", testAISeatIndexed},
 		{"FinishedPages", testFinished},

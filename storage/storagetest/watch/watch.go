@@ -143,6 +143,11 @@ func (s *Store) PruneHandled(ctx context.Context, before time.Time) (int, error)
 	return s.Store.PruneHandled(ctx, before)
 }
 
+func (s *Store) PruneLongHandled(ctx context.Context, before time.Time) (int, error) {
+	defer s.wake()
+	return s.Store.PruneLongHandled(ctx, before)
+}
+
 func (s *Store) ReplaceRatings(ctx context.Context, rs []tessera.Rating) error {
 	defer s.wake()
 	return s.Store.ReplaceRatings(ctx, rs)
