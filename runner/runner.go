@@ -213,7 +213,7 @@ func (r *Runner) clock() {
 			} else if n > 0 {
 				r.cfg.Log.Debug("pruned handled interactions", "count", n)
 			}
-			if n, err := r.cfg.Service.Store().PruneLongHandled(ctx, r.cfg.Now().Add(-r.cfg.KeepMailHandled)); err != nil {
+			if n, err := r.cfg.Service.PruneLongHandled(ctx, r.cfg.Now().Add(-r.cfg.KeepMailHandled)); err != nil {
 				r.cfg.Log.Warn("pruning handled mail replies failed", "err", err)
 			} else if n > 0 {
 				r.cfg.Log.Debug("pruned handled mail replies", "count", n)

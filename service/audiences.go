@@ -95,6 +95,11 @@ type Pages interface {
 	Click(req Request, id string) (Reply, error)
 	Export(req Request, ref string) (Reply, error)
 	ReplayGIF(req Request, ref string, from, to int) (Reply, error)
+	// UnsubscribeCheck tells whether the one-click unsubscribe token
+	// names an address that still gets mail; Unsubscribe switches it
+	// off (RFC 8058).
+	UnsubscribeCheck(ctx context.Context, token string) (mailOn bool, err error)
+	Unsubscribe(ctx context.Context, token string) (changed bool, err error)
 	Config() Config
 	Now() time.Time
 	Logger() *slog.Logger
@@ -114,8 +119,10 @@ type Workers interface {
 	AnalyzeQueued(ctx context.Context) (int, error)
 	AIPending(ctx context.Context) (bool, error)
 	AnalysesPending(ctx context.Context) (bool, error)
-	// PruneHandled forgets the interaction ids handled before the cutoff.
+	// PruneHandled forgets the interaction ids handled before the cutoff;
+	// PruneLongHandled the mail replies' ids (kept far longer).
 	PruneHandled(ctx context.Context, before time.Time) (int, error)
+	PruneLongHandled(ctx context.Context, before time.Time) (int, error)
 	// Wake is signalled when something new waits in the outbox.
 	Wake() <-chan struct{}
 }
@@ -198,6 +205,12 @@ func (s *Service) AnalysesPending(ctx context.Context) (bool, error) {
 // PruneHandled forgets the interaction ids handled before the cutoff.
 func (s *Service) PruneHandled(ctx context.Context, before time.Time) (int, error) {
 	return s.store.PruneHandled(ctx, before)
+}
+
+// PruneLongHandled forgets the mail replies' ids handled before the
+// cutoff.
+func (s *Service) PruneLongHandled(ctx context.Context, before time.Time) (int, error) {
+	return s.store.PruneLongHandled(ctx, before)
 }
 
 // *Service serves every audience.

@@ -25,7 +25,7 @@ type pageCache struct {
 // making is one page being made, and what came of it once done is closed.
 type making struct {
 	done chan struct{}
-	body []byte
+	body *packedPage
 	err  error
 }
 
@@ -40,7 +40,7 @@ type pageKey struct {
 }
 
 type cached struct {
-	body []byte
+	body *packedPage
 	made time.Time
 }
 
@@ -54,8 +54,9 @@ func newPageCache(life time.Duration, now func() time.Time) *pageCache {
 
 // do returns the page k names: kept, or being made by another request
 // (then it waits for that one), or made now by build and kept. An error is
-// not kept: the next request tries again.
-func (c *pageCache) do(k pageKey, build func() ([]byte, error)) ([]byte, error) {
+// not kept: the next request tries again. The page is kept packed
+// (compressed once, cut at a player's placeholders: packed.go).
+func (c *pageCache) do(k pageKey, build func() ([]byte, error)) (*packedPage, error) {
 	c.mu.Lock()
 	if p, ok := c.pages[k]; ok && c.now().Sub(p.made) <= c.life {
 		c.mu.Unlock()
@@ -78,7 +79,10 @@ func (c *pageCache) do(k pageKey, build func() ([]byte, error)) ([]byte, error) 
 		c.mu.Unlock()
 		close(m.done)
 	}()
-	m.body, m.err = build()
+	var page []byte
+	if page, m.err = build(); m.err == nil {
+		m.body, m.err = pack(page, k.viewer != "", k.template != boardSVG)
+	}
 	return m.body, m.err
 }
 
@@ -87,7 +91,7 @@ func (c *pageCache) do(k pageKey, build func() ([]byte, error)) ([]byte, error) 
 const errNotMade = webError("web: the page was not made")
 
 // put keeps a page; c.mu is held.
-func (c *pageCache) put(k pageKey, body []byte) {
+func (c *pageCache) put(k pageKey, body *packedPage) {
 	if len(c.pages) >= pageCacheSize {
 		clear(c.pages)
 	}

@@ -56,6 +56,10 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	s.showGame(w, r, g, moves, name, http.StatusOK, "")
 }
 
+// boardSVG is the page cache's name for a position's board alone, as
+// its SVG (kept to be put in pages, not served by itself).
+const boardSVG = "board.svg"
+
 // sharedBuildTimeout bounds the making of a page that several requests
 // wait for (none of their contexts alone may end it).
 const sharedBuildTimeout = 30 * time.Second
@@ -89,21 +93,25 @@ func (s *Server) showGame(w http.ResponseWriter, r *http.Request, g *tessera.Gam
 		}
 		return buf.Bytes(), nil
 	}
-	var body []byte
-	var err error
 	if message == "" && code == http.StatusOK {
 		// A page made for everyone who asks at once is not cut short by
 		// its first asker's leaving: the others wait for it.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), sharedBuildTimeout)
 		defer cancel()
 		key := pageKey{game: g.ID, version: g.Version, moves: moves, template: name, viewer: who.user}
-		body, err = s.cache.do(key, func() ([]byte, error) { return build(r.WithContext(ctx), who, true) })
-		if err == nil && who.user != "" {
-			body = personalize(body, who)
+		page, err := s.cache.do(key, func() ([]byte, error) { return build(r.WithContext(ctx), who, true) })
+		if err != nil {
+			s.serviceError(w, r, err)
+			return
 		}
-	} else {
-		body, err = build(r, who, false)
+		var f fills
+		if who.user != "" {
+			f = fills{csrf: csrfToken(who.token), key: formKey()}
+		}
+		page.write(w, r, code, f)
+		return
 	}
+	body, err := build(r, who, false)
 	if err != nil {
 		s.serviceError(w, r, err)
 		return
@@ -117,13 +125,6 @@ var (
 	csrfMarker = "tesseraCsrfMarkerQ7v"
 	keyMarker  = "tesseraFormKeyMarkerZ3k"
 )
-
-// personalize fills a kept player's page with their CSRF token and a new
-// form key (each page its own: a form resent from it is played once).
-func personalize(page []byte, who viewer) []byte {
-	out := bytes.ReplaceAll(page, []byte(csrfMarker), []byte(csrfToken(who.token)))
-	return bytes.ReplaceAll(out, []byte(keyMarker), []byte(formKey()))
-}
 
 // moveParam reads ?move=N: absent or "last" is the last position; a number
 // beyond either end is the nearest position; anything else is refused.
@@ -197,11 +198,17 @@ func (s *Server) gamePageData(r *http.Request, v service.GameView, who viewer) (
 	if p.Next > v.Total {
 		p.Next = -1
 	}
-	board, err := s.cfg.SVG.BoardOnly(v.Scene)
+	// The board is the public position's, the same for every viewer: made
+	// once for the spectators' page and the players' (after a move all of
+	// them ask at once).
+	board, err := s.cache.do(pageKey{game: v.ID, version: v.Version, moves: v.Moves, template: boardSVG}, func() ([]byte, error) {
+		b, err := s.cfg.SVG.BoardOnly(v.Scene)
+		return []byte(b), err
+	})
 	if err != nil {
 		return p, err
 	}
-	p.Board = template.HTML(board) // the renderer escapes every text it writes
+	p.Board = template.HTML(board.plain) // the renderer escapes every text it writes
 	if v.Hand != nil {
 		hand, err := s.cfg.SVG.Scene(*v.Hand)
 		if err != nil {

@@ -15,7 +15,8 @@ import (
 // rect is an element's box in the viewport, in CSS px.
 type rect struct {
 	X, Y, W, H float64
-	Top        bool // the element is what a tap at its centre reaches (nothing covers it)
+	Top        bool    // the element is what a tap at its centre reaches (nothing covers it)
+	Mark       float64 // a marked cell's ring, its width (CSS px)
 }
 
 func (r rect) inside(w, h float64) bool {
@@ -56,7 +57,7 @@ const stepState = `(() => {
     Turn: box(document.querySelector('#playbar [data-act="turn"]')),
     Play: box(play) || {},
     Enabled: !!play && !play.disabled,
-    Targets: [...document.querySelectorAll("figure.board .targets .target")].map(box),
+    Targets: [...document.querySelectorAll("figure.board .targets .target")].map(b => Object.assign(box(b) || {}, { Mark: parseFloat(getComputedStyle(b, "::before").width) })),
     Chosen: document.querySelector("#moveform [name=move]").value,
   });
 })()`
@@ -148,6 +149,12 @@ func TestWholeMoveOnOneScreen(t *testing.T) {
 								check("a marked cell", &r)
 								if r.W < 24 || r.H < 24 {
 									t.Fatalf("step %d: a marked cell of %.0f×%.0f px: under 24", i, r.W, r.H)
+								}
+								// The ring marks the cell, it does not hide
+								// the board (Closure's were 295 px circles
+								// over the laid tile on a desktop).
+								if r.Mark <= 0 || r.Mark > 44 {
+									t.Fatalf("step %d: a marked cell's ring is %.0f px wide: want 1 to 44", i, r.Mark)
 								}
 							}
 							tap("a marked cell", st.Targets[0])

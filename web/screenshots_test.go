@@ -86,4 +86,23 @@ func TestScreenshots(t *testing.T) {
 		}
 		t.Logf("%s: %d bytes", name, len(shot))
 	}
+	// Glorieta's first move on a phone, zoomed in: its cells are drawn
+	// about 24 px apart, so the first tap on the board zooms in.
+	g := s.start("glorieta", "")
+	_, mover, _ = s.turn(g)
+	token, err = s.svc.PlayerToken(context.Background(), g, mover.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := chrome.Isolated(t)
+	chrome.Do(t, tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch), chromedp.Navigate(s.srv.URL+s.addr(g.ID)+"?t="+token),
+		chromedp.WaitVisible("figure.board .targets .target"))
+	at := chrome.Run(t, tab, chromedp.Evaluate[[]float64](`(() => { const ts = document.querySelectorAll("figure.board .targets .target"); const r = ts[Math.floor(ts.length / 2)].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`))
+	chrome.Do(t, tab, chromedp.MouseClickXY(at[0], at[1]), chromedp.WaitVisible("figure.board.zoomed .targets .target"))
+	shot := chrome.Run(t, tab, chromedp.CaptureScreenshot())
+	name := filepath.Join(dir, "phone-glorieta-zoomed.png")
+	if err := os.WriteFile(name, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d bytes", name, len(shot))
 }

@@ -236,6 +236,11 @@
       fig.appendChild(targets);
     }
     let piece = null, taps = [], variants = [], vi = 0, more = false, previewed = false;
+    let zoom = null; // the viewBox zoomed into, or null
+    const vb0 = (function () { // the board's own viewBox
+      const svg = img.querySelector("svg"), v = svg && svg.viewBox && svg.viewBox.baseVal;
+      return v && v.width > 0 ? { x: v.x, y: v.y, width: v.width, height: v.height } : null;
+    })();
 
     // The pitch of the board's cells: the distance between the two
     // nearest distinct points of any move, in the board's units.
@@ -272,6 +277,7 @@
     // place lays the targets over the board where the SVG draws it (its
     // viewBox scaled to fit its box, centred).
     function place() {
+      applyZoom();
       const svg = img.querySelector("svg");
       if (!svg || !svg.viewBox || !svg.viewBox.baseVal) return;
       const vb = svg.viewBox.baseVal;
@@ -297,7 +303,7 @@
       const list = [];
       for (const m of candidates()) {
         const p = m.at[taps.length];
-        if (p === undefined || seen.has(p)) continue;
+        if (p === undefined || seen.has(p) || !inZoom(pts[p])) continue;
         seen.add(p);
         list.push({ p: p, name: m.names[taps.length] || "cell " + (list.length + 1) });
       }
@@ -310,11 +316,81 @@
         b.dataset.point = String(t.p);
         b.tabIndex = i === 0 ? 0 : -1; // one stop for Tab; the arrows move inside
         b.setAttribute("aria-label", t.name);
-        b.addEventListener("click", function (e) { taps.push(t.p); show(); if (e.detail === 0) focusTarget(); });
+        b.addEventListener("click", function (e) {
+          if (e.detail !== 0 && needsZoom()) zoomAt(e.clientX, e.clientY);
+          else tapCell(t.p, e.detail === 0);
+        });
         targets.appendChild(b);
       });
       place();
     }
+
+    // tapCell takes a tap on the cell at point p (by a key: the focus
+    // follows to the next step).
+    function tapCell(p, byKey) {
+      taps.push(p); show();
+      if (byKey) focusTarget();
+    }
+
+    // The zoom: where the marked cells are drawn closer than AIM CSS px
+    // apart (Glorieta's on a phone: about 28), a tap on the board (on a
+    // marked cell or near one) first zooms in around the tap, by changing
+    // the SVG's viewBox, until the cells are AIM apart; the marked cells
+    // in view are then taken by a tap, and only they are listed. The
+    // board zooms out when the move is named (its preview shows the whole
+    // board), on Cancel, or on a tap away from the marked cells. A key
+    // takes a cell at once, zoomed or not.
+    function needsZoom() {
+      return !zoom && isFinite(pitch) && pitch * shownScale() < AIM;
+    }
+    function shownScale() {
+      const svg = img.querySelector("svg");
+      if (!svg || !vb0) return 1;
+      const box = svg.getBoundingClientRect();
+      return Math.min(box.width / vb0.width, box.height / vb0.height);
+    }
+    function zoomAt(x, y) {
+      const svg = img.querySelector("svg");
+      if (!svg || !vb0) return;
+      const box = svg.getBoundingClientRect();
+      const scale = shownScale();
+      const k = Math.min(8, AIM * 1.1 / (pitch * scale));
+      // The tap in the board's units.
+      const bx = vb0.x + (x - box.left - (box.width - vb0.width * scale) / 2) / scale;
+      const by = vb0.y + (y - box.top - (box.height - vb0.height * scale) / 2) / scale;
+      const w = vb0.width / k, h = vb0.height / k;
+      zoom = {
+        x: Math.max(vb0.x, Math.min(vb0.x + vb0.width - w, bx - w / 2)),
+        y: Math.max(vb0.y, Math.min(vb0.y + vb0.height - h, by - h / 2)),
+        width: w, height: h,
+      };
+      drawTargets();
+    }
+    function zoomOut() {
+      if (!zoom) return;
+      zoom = null;
+      applyZoom();
+    }
+    // applyZoom sets the board's viewBox (the SVG may have been drawn
+    // again: a preview, the position before it).
+    function applyZoom() {
+      const svg = img.querySelector("svg");
+      if (!svg || !vb0) return;
+      const v = zoom || vb0;
+      svg.setAttribute("viewBox", v.x + " " + v.y + " " + v.width + " " + v.height);
+      fig.classList.toggle("zoomed", !!zoom);
+    }
+    function inZoom(p) {
+      if (!zoom) return true;
+      const m = pitch / 2;
+      return p[0] >= zoom.x + m && p[0] <= zoom.x + zoom.width - m && p[1] >= zoom.y + m && p[1] <= zoom.y + zoom.height - m;
+    }
+    fig.onclick = function (e) {
+      if (!e.target.closest || e.target.closest(".target, a, button, input, select")) return;
+      if (!targets.children.length) return;
+      if (needsZoom()) zoomAt(e.clientX, e.clientY);
+      else if (zoom) { zoomOut(); drawTargets(); }
+    };
 
     // The arrow keys move among the targets: to the nearest one in that
     // direction (roving tabindex).
@@ -385,9 +461,11 @@
       if (previewed) { img.innerHTML = original; previewed = false; } // the board before the move, parsed again only when changed
 
       drawPieces();
+      picker.dataset.taps = taps.join(" "); // the cells tapped so far (the tests read it)
       const c = piece === null ? [] : candidates();
       const done = c.filter(function (m) { return m.at.length === taps.length; });
       more = done.length < c.length;
+      if (!more || piece === null) zoomOut();
       drawTargets();
       cancel.disabled = piece === null || (taps.length === 0 && names.length === 0);
       if (piece !== null && taps.length > 0 && done.length > 0) {
