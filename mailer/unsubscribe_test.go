@@ -16,7 +16,7 @@ import (
 // message only, and nothing more reaches the relay.
 func TestMailUnsubscribeEndToEnd(t *testing.T) {
 	w := newWorld(t, nil, nil, nil)
-	pages, err := web.New(web.Config{Service: w.svc, SVG: svg.New()})
+	pages, err := web.New(web.Config{Service: w.svc, Store: w.st, SVG: svg.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
