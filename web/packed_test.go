@@ -18,9 +18,9 @@ func TestPackedPage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	words := []string{"<div>", "board", csrfMarker, keyMarker, " ", "\n", "éà", "<svg viewBox=\"0 0 9 9\">"}
 	pages := []string{"", csrfMarker, keyMarker + csrfMarker, "a" + keyMarker, csrfMarker + "z"}
-	for range 40 {
+	for range 12 {
 		var b strings.Builder
-		for range rng.IntN(3000) {
+		for range rng.IntN(1500) {
 			b.WriteString(words[rng.IntN(len(words))])
 		}
 		pages = append(pages, b.String())

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -168,7 +169,10 @@ func TestWholeMoveOnOneScreen(t *testing.T) {
 						// fetch, the targets redrawn.
 						chrome.Run(t, tab, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise))
 					}
-					chrome.Run(t, tab, chromedp.Poll[bool](`!!document.querySelector("#said.ok")`, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(chrome.Timeout)))
+					// Polled every 50 ms, not on each mutation: under -race, a
+					// poll on mutations begun as the zoomed board was drawn
+					// again never returned, though #said.ok was there.
+					chrome.Run(t, tab, chromedp.Poll[bool](`!!document.querySelector("#said.ok")`, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(chrome.Timeout)))
 					after := s.game(g.ID)
 					if len(after.Moves) != len(g.Moves)+1 || !strings.EqualFold(after.Moves[len(g.Moves)].Text, chosen) {
 						t.Fatalf("chose %q, the record ends %+v", chosen, after.Moves[len(g.Moves):])
