@@ -18,6 +18,11 @@ var levelErrorRates = map[string]map[Level]float64{
 	// 4 games of normal against normal, seed 1 (issue #49's analysis with
 	// the quarter-budget searches where something is hidden).
 	"elemental": {Normal: 0.0030},
+	// 4 games of normal against normal, seed 1.
+	"glorieta": {Normal: 0.039},
+	// 4 games of normal against normal, seed 1 (the quarter-budget
+	// searches, as Elemental's).
+	"closure": {Normal: 0.016},
 }
 
 // PlayedLike is the AI level whose error rate in game is nearest rate
