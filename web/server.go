@@ -12,6 +12,8 @@
 //	GET  /g/{address}/preview  the board after one of the player's legal moves
 //	GET  /g/{address}/{file}   a finished game's record.json, record.txt, replay.gif
 //	GET  /static/...           the style sheet and the script
+//	GET  /mail/unsubscribe/{t} a mail notice's unsubscribe page (a button; changes nothing)
+//	POST /mail/unsubscribe/{t} RFC 8058's one-click unsubscribe: mail off for the token's player
 //
 // and the players' pages under /s/ (players.go). Every page works without
 // the script (links and forms); static/app.js adds the live updates, the
