@@ -10,9 +10,21 @@ import (
 // its word and block sizes, of random, all-255 and all-zero bytes.
 func TestAdlerSum(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	lengths := []int{0, 1, 7, 8, 9, 15, 16, 17, 5551, 5552, 5553, 65536, adlerBlock - 1, adlerBlock, adlerBlock + 9, 3*adlerBlock + 5}
-	for range 50 {
-		lengths = append(lengths, r.IntN(300_000))
+	lengths := []int{0, 1, 7, 8, 9, 15, 16, 17, 127, 128, 129, 255, 256, 5551, 5552, 5553, 65536}
+	for range 20 {
+		lengths = append(lengths, r.IntN(150_000))
+	}
+	// Past a block, where the sums are reduced: the largest bytes only
+	// (a band of rows is 150 KB; these check the sums cannot overflow).
+	long := []int{adlerBlock - 1, adlerBlock, adlerBlock + 9, 3*adlerBlock + 5}
+	for _, n := range long {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = 255
+		}
+		if got, want := adlerSum(p), adler32.Checksum(p); got != want {
+			t.Fatalf("%d bytes of 255: adlerSum %08x, adler32 %08x", n, got, want)
+		}
 	}
 	for _, n := range lengths {
 		for _, fill := range []string{"random", "255", "zero"} {

@@ -2,11 +2,13 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"hash/adler32"
 	"image"
 	"image/color"
 	"image/draw"
 	"image/png"
+	"io"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -228,7 +230,7 @@ func TestOpaque(t *testing.T) {
 // written with its own palette, alpha included, before any other check).
 func TestEncodeNotOpaque(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	noisy := image.NewRGBA(image.Rect(0, 0, Width, 300))
+	noisy := image.NewRGBA(image.Rect(0, 0, Width, 200)) // 4 bands, 2 of them past the limit
 	for i := range noisy.Pix {
 		noisy.Pix[i] = byte(r.Uint32())
 		if i%4 == 3 {
@@ -246,7 +248,8 @@ func TestEncodeNotOpaque(t *testing.T) {
 		}
 	}
 	for name, img := range map[string]*image.RGBA{"noisy": noisy, "flat": flat} {
-		for _, at := range []image.Point{{0, 0}, {5, 1}, {Width - 1, 150}, {Width / 2, 299}, {Width - 1, 299}} {
+		h := img.Bounds().Dy()
+		for _, at := range []image.Point{{0, 0}, {5, 1}, {Width - 1, h / 2}, {Width / 2, h - 1}, {Width - 1, h - 1}} {
 			i := img.PixOffset(at.X, at.Y) + 3
 			img.Pix[i] = 128
 			got, err := Encode(img)
@@ -259,6 +262,13 @@ func TestEncodeNotOpaque(t *testing.T) {
 			}
 			if !bytes.Equal(got, want.Bytes()) {
 				t.Errorf("%s picture, pixel %v at alpha 128: not image/png's file", name, at)
+			}
+			// Each way on its own refuses it, whichever Encode took.
+			if err := encodeOwnPalette(io.Discard, img); !errors.Is(err, errNotOpaque) {
+				t.Errorf("%s picture, pixel %v at alpha 128: the palette's answer %v", name, at, err)
+			}
+			if err := encodeRGB(io.Discard, img); !errors.Is(err, errNotOpaque) {
+				t.Errorf("%s picture, pixel %v at alpha 128: the truecolour answer %v", name, at, err)
 			}
 			img.Pix[i] = 255
 		}
