@@ -12,8 +12,11 @@ import (
 // chances are scaled to sum to 1 again. Each map is fitted by `tessera
 // calibrate --merge --fit` on self-play games and kept only where it
 // lowered the Brier score of games it was not fitted on (docs/ai.md,
-// Calibration). A game without a map keeps its raw chances.
-var chanceMaps = map[string]ChanceMap{
+// Calibration). A game without a map keeps its raw chances. A map is
+// fitted at one analysis budget, and an analysis uses the one fitted
+// nearest its own (FittedMap); where a game's only map was fitted at the
+// default budget, an analysis of any budget uses it.
+var chanceMaps = map[string][]FittedMap{
 	// The issue's 300 games of hard against hard, 27 November 2026
 	// (docs/calibration/knotwork): fitted on half the runs (5,808
 	// chances), the other half's Brier score 0.070 raw, 0.068 mapped.
@@ -21,7 +24,7 @@ var chanceMaps = map[string]ChanceMap{
 	// of the time). Its search hardly favours the mover (its chances
 	// 0.492, the movers' wins 0.501): no M (fitted with one, 0.0678 held
 	// out against 0.0680 without, docs/ai.md).
-	"knotwork": {A: 1.81},
+	"knotwork": {{Iterations: 10000, Map: ChanceMap{A: 1.81}}},
 	// The issue's 300 games of hard against hard, 27 November 2026
 	// (docs/calibration/glorieta): fitted on half the runs (15,032
 	// chances), the other half's Brier score 0.272 raw, 0.242 mapped (0.250
@@ -30,7 +33,7 @@ var chanceMaps = map[string]ChanceMap{
 	// mover given 0.578 on average, movers won 0.494): A pulls them to the
 	// middle, M takes back the mover's share. (The map of the first 150
 	// games, whose chunks were lost, was A 0.30, B 0.14, M -0.28.)
-	"glorieta": {A: 0.27, B: 0.13, M: -0.26},
+	"glorieta": {{Iterations: 10000, Map: ChanceMap{A: 0.27, B: 0.13, M: -0.26}}},
 	// The issue's 300 games of hard against hard, 27 November 2026
 	// (docs/calibration/elemental): fitted on half the runs (19,200
 	// chances), the other half's Brier score 0.178 raw, 0.174 mapped (0.235
@@ -39,7 +42,54 @@ var chanceMaps = map[string]ChanceMap{
 	// 35%), and the seat to move is given too little (0.484 on average;
 	// movers won 0.500): A pulls the chances to the middle, M gives the
 	// mover back its share.
-	"elemental": {A: 0.66, B: -0.09, M: 0.18},
+	"elemental": {{Iterations: 10000, Map: ChanceMap{A: 0.66, B: -0.09, M: 0.18}}},
+	"tilingking": {
+		// The issue's 300 games of hard against hard: the raw chances are
+		// honest enough that no map helped (held out 0.093 raw).
+		{Iterations: 10000, Raw: true},
+		// 300 games of mcts200 against itself, every position judged with
+		// 300 iterations, 3 December 2026 (docs/calibration/300/tilingking):
+		// fitted on half the runs (6,576 chances), the other half's Brier
+		// score 0.1215 raw, 0.1206 mapped (0.196 for always 1/2). At that
+		// budget the chances are a little too sure (A) and the mover's a
+		// little low (M); unmapped, the sums of issue #49's decomposition
+		// missed their results by 0.074 on average over 200 games, mapped
+		// by 0.034 (docs/ai.md, "Error and luck").
+		{Iterations: 300, Map: ChanceMap{A: 0.649, B: -0.040, M: 0.080}},
+	},
+}
+
+// FittedMap is a calibration map with the analysis budget it was fitted
+// at. How sure a search's chances are, and how much they lean to the seat
+// to move, depends on its iterations (TilingKing's raw chances are honest
+// at 10,000 and too sure at 300), so an analysis uses the map fitted
+// nearest its own budget (ai.analysis_iterations, or the lab's).
+type FittedMap struct {
+	Iterations int // the analysis's iterations a position when fitted
+	// Raw says the raw chances stood at that budget: no map lowered the
+	// held-out Brier score.
+	Raw bool
+	Map ChanceMap
+}
+
+// mapFor is game's map fitted nearest iterations (on a log scale, so 1,000
+// is as near 100 as 10,000; below 1, the default budget's), or false when
+// the game has none.
+func mapFor(game string, iterations int) (ChanceMap, bool) {
+	maps := chanceMaps[game]
+	if iterations < 1 {
+		iterations = AnalysisBudget.Iterations
+	}
+	if len(maps) == 0 {
+		return ChanceMap{}, false
+	}
+	best, dist := maps[0], math.Inf(1)
+	for _, m := range maps {
+		if d := math.Abs(math.Log(float64(max(1, m.Iterations))) - math.Log(float64(max(1, iterations)))); d < dist {
+			best, dist = m, d
+		}
+	}
+	return best.Map, !best.Raw
 }
 
 // ChanceMap is a calibration map of a seat's chance (see chanceMaps);
@@ -59,11 +109,12 @@ func (m ChanceMap) Apply(p float64, mover bool) float64 {
 }
 
 // Calibrated is win (one position's chances, as Analyze gives them from
-// the search of mover, the seat to move) mapped by game's calibration
-// map, if it has one; a new slice either way.
-func Calibrated(game string, win []float64, mover engine.Seat) []float64 {
+// the search of mover, the seat to move, in an analysis of iterations a
+// position) mapped by game's calibration map fitted nearest that budget,
+// if it has one; a new slice either way.
+func Calibrated(game string, iterations int, win []float64, mover engine.Seat) []float64 {
 	out := append([]float64(nil), win...)
-	m, ok := chanceMaps[game]
+	m, ok := mapFor(game, iterations)
 	if !ok || len(out) == 0 {
 		return out
 	}

@@ -92,7 +92,7 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 		if w == nil {
 			return nil
 		}
-		return Calibrated(game, w, to)
+		return Calibrated(game, b.Iterations, w, to)
 	}
 	s := Step{Mover: mover, Entry: mover, Win: cal(p.Win, mover), Best: p.Best, Played: played}
 	// The chances after a move are a search's mean at the position after
@@ -111,7 +111,7 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 		vb.Iterations = max(1, b.Iterations/HiddenViewShare)
 	}
 	after := func(move string, salt uint64) ([]float64, error) {
-		return afterChances(ctx, st, move, vb, mix(seed, salt))
+		return afterChances(ctx, st, move, vb, b.Iterations, mix(seed, salt))
 	}
 	if p.Shortcut != "" {
 		s.BestWin = cal(p.BestWin, mover) // a win at once: certain
@@ -173,10 +173,11 @@ func AnalyzeStep(ctx context.Context, st engine.State, played string, b Budget, 
 // seat's own run 1/HiddenViewShare of the analysis's iterations each.
 const HiddenViewShare = 4
 
-// afterChances is AnalyzeAfter mapped by the game's calibration map: the
+// afterChances is AnalyzeAfter mapped by the game's calibration map for
+// an analysis of iterations a position (b is the search's own): the
 // search after the move has the next seat to move at its root, so the
 // map's mover term is that seat's (none when the move ends the game).
-func afterChances(ctx context.Context, st engine.State, move string, b Budget, seed uint64) ([]float64, error) {
+func afterChances(ctx context.Context, st engine.State, move string, b Budget, iterations int, seed uint64) ([]float64, error) {
 	w, err := AnalyzeAfter(ctx, st, move, b, seed)
 	if err != nil {
 		return nil, err
@@ -186,5 +187,5 @@ func afterChances(ctx context.Context, st engine.State, move string, b Budget, s
 	if err != nil || playMove(c, m) != nil || c.Over() {
 		return w, nil
 	}
-	return Calibrated(st.Game(), w, c.ToMove()), nil
+	return Calibrated(st.Game(), iterations, w, c.ToMove()), nil
 }
