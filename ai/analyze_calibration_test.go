@@ -84,3 +84,22 @@ func TestMapNearestTheBudget(t *testing.T) {
 		t.Fatalf("mapped at 300 by A 0.5: %v, want pulled to the middle", got)
 	}
 }
+
+// TestCalibratedSecondSeat: a map's second seat's term raises the second
+// seat of a two-player game whichever seat moves, and is left out of a
+// game of three, whose seats the maps were not fitted on.
+func TestCalibratedSecondSeat(t *testing.T) {
+	chanceMaps["testgame"] = []FittedMap{{Iterations: 10000, Map: ChanceMap{A: 1, S: 1}}}
+	defer delete(chanceMaps, "testgame")
+	for mover := range 2 {
+		got := Calibrated("testgame", 0, []float64{0.5, 0.5}, engine.Seat(mover))
+		want := 1 / (1 + math.Exp(-1)) / (0.5 + 1/(1+math.Exp(-1))) // σ(1) against σ(0), scaled to sum to 1
+		if math.Abs(got[1]-want) > 1e-12 || math.Abs(got[0]+got[1]-1) > 1e-12 {
+			t.Fatalf("seat %d to move: %v, want the second seat raised to %.4f", mover, got, want)
+		}
+	}
+	third := []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
+	if got := Calibrated("testgame", 0, third, 0); math.Abs(got[1]-1.0/3) > 1e-9 {
+		t.Fatalf("three seats: %v, want the term left out", got)
+	}
+}

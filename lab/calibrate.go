@@ -313,18 +313,30 @@ func MergeCalibrations(cs []Calibration) (Calibration, error) {
 // search gave the chances. A below 1 pulls overconfident chances towards
 // the middle; M below 0 takes back what a search gives its own side
 // (Glorieta's playouts favour the player who moves first in them).
+//
+// S, fitted only when asked (FitLogisticSeats), is added for the second
+// seat of a two-player game: a balance between the seats that the search
+// does not see.
 type Logistic struct {
 	A float64 `json:"a"`
 	B float64 `json:"b"`
 	M float64 `json:"m"`
+	S float64 `json:"s,omitempty"`
 }
 
 // Apply maps one chance as the service does (ai.ChanceMap.Apply); mover
 // says whether it is the chance of the seat to move.
 func (l Logistic) Apply(p float64, mover bool) float64 { return ai.ChanceMap(l).Apply(p, mover) }
 
-// applyTo maps a point's chance.
-func (l Logistic) applyTo(pt [3]float64) float64 { return l.Apply(pt[0], pt[2] == 1) }
+// applyTo maps a point's chance; second says it is the second seat's.
+func (l Logistic) applyTo(pt [3]float64, second bool) float64 {
+	return ai.ChanceMap(l).ApplySeat(pt[0], pt[2] == 1, second)
+}
+
+// second says whether point i of a report's points, which come a
+// position's seats at a time in seat order, is the second seat's of a
+// two-player game (seats 2); never for another count.
+func second(i, seats int) bool { return seats == 2 && i%2 == 1 }
 
 // FitLogistic fits a map to points [p, y, mover] by maximum likelihood
 // (Newton's method on the log loss, y a share in [0, 1]), with the mover's
@@ -333,26 +345,43 @@ func (l Logistic) applyTo(pt [3]float64) float64 { return l.Apply(pt[0], pt[2] =
 // runs away (|A| or |M| above maxSlope: the chances say nothing the
 // results follow, and the likelihood has no finite maximum).
 func FitLogistic(points [][3]float64, movers bool) Logistic {
+	return FitLogisticSeats(points, movers, 0)
+}
+
+// FitLogisticSeats is FitLogistic that also fits S, the second seat's
+// term, when seats is 2 (the points a position's two seats at a time, in
+// seat order, as a report's are); another count fits no S.
+func FitLogisticSeats(points [][3]float64, movers bool, seats int) Logistic {
 	l := Logistic{A: 1}
 	if len(points) < 20 {
 		return l
 	}
-	k := 2 // the terms fitted: A, B and, with movers, M
+	// The terms fitted, in order: A, B, then M with movers, then S with
+	// two seats.
+	terms := []int{0, 1}
 	if movers {
-		k = 3
+		terms = append(terms, 2)
 	}
+	if seats == 2 {
+		terms = append(terms, 3)
+	}
+	k := len(terms)
 	for range 50 {
-		var g [3]float64
-		var h [3][3]float64
-		for _, pt := range points {
+		var g [4]float64
+		var h [4][4]float64
+		for i, pt := range points {
 			p := min(1-1e-3, max(1e-3, pt[0]))
-			x := [3]float64{math.Log(p / (1 - p)), 1, pt[2]}
-			q := l.applyTo(pt)
+			sec := second(i, seats)
+			all := [4]float64{math.Log(p / (1 - p)), 1, pt[2], 0}
+			if sec {
+				all[3] = 1
+			}
+			q := l.applyTo(pt, sec)
 			d, w := q-pt[1], q*(1-q)
-			for i := range k {
-				g[i] += d * x[i]
-				for j := range k {
-					h[i][j] += w * x[i] * x[j]
+			for a, ta := range terms {
+				g[a] += d * all[ta]
+				for b, tb := range terms {
+					h[a][b] += w * all[ta] * all[tb]
 				}
 			}
 		}
@@ -360,21 +389,27 @@ func FitLogistic(points [][3]float64, movers bool) Logistic {
 		if !ok {
 			break
 		}
-		l.A, l.B, l.M = l.A-step[0], l.B-step[1], l.M-step[2]
-		if math.Abs(step[0])+math.Abs(step[1])+math.Abs(step[2]) < 1e-9 {
+		var full [4]float64
+		size := 0.0
+		for a, ta := range terms {
+			full[ta] = step[a]
+			size += math.Abs(step[a])
+		}
+		l.A, l.B, l.M, l.S = l.A-full[0], l.B-full[1], l.M-full[2], l.S-full[3]
+		if size < 1e-9 {
 			break
 		}
 	}
-	if math.IsNaN(l.A) || math.IsNaN(l.B) || math.IsNaN(l.M) || math.Abs(l.A) > maxSlope || math.Abs(l.M) > maxSlope {
+	if math.IsNaN(l.A) || math.IsNaN(l.B) || math.IsNaN(l.M) || math.IsNaN(l.S) || math.Abs(l.A) > maxSlope || math.Abs(l.M) > maxSlope || math.Abs(l.S) > maxSlope {
 		return Logistic{A: 1}
 	}
 	return l
 }
 
-// solve solves the k×k system h·x = g (k at most 3) by Gaussian
+// solve solves the k×k system h·x = g (k at most 4) by Gaussian
 // elimination with partial pivoting; false when h is singular.
-func solve(h [3][3]float64, g [3]float64, k int) ([3]float64, bool) {
-	var x [3]float64
+func solve(h [4][4]float64, g [4]float64, k int) ([4]float64, bool) {
+	var x [4]float64
 	for c := range k {
 		piv := c
 		for r := c + 1; r < k; r++ {
@@ -410,14 +445,18 @@ func solve(h [3][3]float64, g [3]float64, k int) ([3]float64, bool) {
 const maxSlope = 10
 
 // Brier is the mean squared difference between the chances, mapped by
-// l, and the results.
-func (l Logistic) Brier(points [][3]float64) float64 {
+// l, and the results; the points are a report's (a position's seats at a
+// time, in seat order) when l has a second seat's term.
+func (l Logistic) Brier(points [][3]float64) float64 { return l.BrierSeats(points, 2) }
+
+// BrierSeats is Brier for points of seats seats a position.
+func (l Logistic) BrierSeats(points [][3]float64, seats int) float64 {
 	if len(points) == 0 {
 		return 0
 	}
 	sq := 0.0
-	for _, pt := range points {
-		d := l.applyTo(pt) - pt[1]
+	for i, pt := range points {
+		d := l.applyTo(pt, second(i, seats)) - pt[1]
 		sq += d * d
 	}
 	return sq / float64(len(points))
@@ -432,8 +471,8 @@ func (c Calibration) Mapped(l Logistic) Calibration {
 		out.Bins[b].Low, out.Bins[b].High = float64(b)/10, float64(b+1)/10
 	}
 	out.Points = nil
-	for _, pt := range c.Points {
-		p := l.applyTo(pt)
+	for i, pt := range c.Points {
+		p := l.applyTo(pt, second(i, c.Players))
 		b := min(9, int(p*10))
 		out.Bins[b].Count++
 		out.Bins[b].Mean += p
@@ -446,6 +485,6 @@ func (c Calibration) Mapped(l Logistic) Calibration {
 			out.Bins[b].Won /= float64(k)
 		}
 	}
-	out.Brier = l.Brier(c.Points)
+	out.Brier = l.BrierSeats(c.Points, c.Players)
 	return out
 }

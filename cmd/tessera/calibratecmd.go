@@ -31,6 +31,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	pngPath := fs.String("png", "", "write the reliability diagram to this PNG file")
 	merge := fs.Bool("merge", false, "merge the JSON reports given as arguments (runs of one game with different seeds) instead of playing")
 	fit := fs.Bool("fit", false, "with --merge: fit a logistic map of the chances on the odd-numbered reports, check it on the even-numbered ones, and print the merged report mapped (--png draws it)")
+	seat := fs.Bool("seat", false, "with --fit on 2-player reports: fit the second seat's term S too (a balance between the seats the search does not see)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tessera calibrate --game ID [--players N] [--option k=v]... [-n GAMES] [--seed S] [--iterations N] [--self LEVEL] [--workers W] [--png FILE]\n       tessera calibrate --merge [--png FILE] REPORT.json...\n")
 		fs.PrintDefaults()
@@ -39,7 +40,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *merge {
-		return mergeCalibrations(fs.Args(), *pngPath, *fit, stdout, stderr)
+		return mergeCalibrations(fs.Args(), *pngPath, *fit, *seat, stdout, stderr)
 	}
 	if fs.NArg() != 0 || *gf.game == "" || *n < 1 || *iterations < 1 || *workers < 1 {
 		fs.Usage()
@@ -92,7 +93,7 @@ func printCalibration(c lab.Calibration, pngPath string, stdout, stderr io.Write
 // mergeCalibrations is --merge: the reports in files as one; with fit,
 // a map fitted on half of them and checked on the other half, and the
 // report mapped.
-func mergeCalibrations(files []string, pngPath string, fit bool, stdout, stderr io.Writer) int {
+func mergeCalibrations(files []string, pngPath string, fit, seat bool, stdout, stderr io.Writer) int {
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "calibrate --merge: give the reports to merge")
 		return 2
@@ -127,7 +128,11 @@ func mergeCalibrations(files []string, pngPath string, fit bool, stdout, stderr 
 			heldOut = append(heldOut, r.Points...)
 		}
 	}
-	m := lab.FitLogistic(fitOn, c.Movers)
+	seats := 0 // no second seat's term unless asked
+	if seat {
+		seats = c.Players
+	}
+	m := lab.FitLogisticSeats(fitOn, c.Movers, seats)
 	check := struct {
 		Map         lab.Logistic `json:"map"`
 		FitPoints   int          `json:"fit_points"`
@@ -135,8 +140,8 @@ func mergeCalibrations(files []string, pngPath string, fit bool, stdout, stderr 
 		BrierRaw    float64      `json:"held_out_brier_raw"`
 		BrierMapped float64      `json:"held_out_brier_mapped"`
 		BrierHalf   float64      `json:"held_out_brier_one_half"` // always 1/2: the base of 2-player games
-	}{Map: m, FitPoints: len(fitOn), HeldOut: len(heldOut), BrierRaw: lab.Logistic{A: 1}.Brier(heldOut), BrierMapped: m.Brier(heldOut),
-		BrierHalf: lab.Logistic{}.Brier(heldOut)}
+	}{Map: m, FitPoints: len(fitOn), HeldOut: len(heldOut), BrierRaw: lab.Logistic{A: 1}.BrierSeats(heldOut, c.Players), BrierMapped: m.BrierSeats(heldOut, c.Players),
+		BrierHalf: lab.Logistic{}.BrierSeats(heldOut, c.Players)}
 	b, _ := json.Marshal(check)
 	fmt.Fprintln(stdout, string(b))
 	return printCalibration(c.Mapped(m), pngPath, stdout, stderr)
