@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"os"
@@ -68,12 +69,12 @@ func TestDecompositions(t *testing.T) {
 // 200 games of Knotwork and fewer of the slower games (tens of seconds on
 // 2 cores); TESSERA_IDENTITY_GAMES=200 runs 200 of each.
 //
-// Glorieta does not meet it: its first seat's noise averages −0.37 (±0.13
-// over 40 games), its estimates favour the first seat along the game
-// (docs/ai.md), so its figures are logged and not held here until that
-// is mended.
+// Glorieta is analysed with 2,000 iterations a search: at 300 its
+// search cannot judge which moves matter (the seat that went on to win
+// was charged the larger errors), and its sums missed by 0.16 on average
+// even with the second seat's term in its map (docs/ai.md).
 func TestIdentityOnAverage(t *testing.T) {
-	biased := map[string]bool{"glorieta": true}
+	iterations := map[string]int{"glorieta": 2000} // the others 300
 	p, err := ParsePlayer("mcts200")
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +88,7 @@ func TestIdentityOnAverage(t *testing.T) {
 	for _, g := range []string{"knotwork", "tilingking", "glorieta", "elemental", "closure"} {
 		t.Run(g, func(t *testing.T) {
 			rep, err := Decompositions(context.Background(), DecompositionConfig{Game: g, Players: 2, Games: games[g], Seed: 1,
-				Seats: []Player{p}, Analysis: ai.AnalysisBudgetOf(300), Workers: 2})
+				Seats: []Player{p}, Analysis: ai.AnalysisBudgetOf(cmp.Or(iterations[g], 300)), Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +104,7 @@ func TestIdentityOnAverage(t *testing.T) {
 					}
 				}
 				t.Logf("%s, seat %d, %d games: mean %s %+.3f [%+.3f, %+.3f]; a game's mean |noise| %.3f", g, s.Seat, rep.Games, part, e.Value, e.Low, e.High, rep.NoiseMeanAbs)
-				if biased[g] || !rep.Luckless || rep.Games < 10 {
+				if !rep.Luckless || rep.Games < 10 {
 					continue // logged, not held (docs/ai.md; fewer than 10 games tell nothing)
 				}
 				if e.Low > 0.05 || e.High < -0.05 || rep.Games >= 200 && math.Abs(e.Value) > 0.05 {
