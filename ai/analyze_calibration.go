@@ -69,7 +69,7 @@ var chanceMaps = map[string][]FittedMap{
 		// budget the chances are a little too sure (A) and the mover's a
 		// little low (M); unmapped, the sums of issue #49's decomposition
 		// missed their results by 0.074 on average over 200 games, mapped
-		// by 0.034 (docs/ai.md, "Error and luck").
+		// by 0.031 (docs/ai.md, "What is measured").
 		{Iterations: 300, Map: ChanceMap{A: 0.649, B: -0.040, M: 0.080}},
 	},
 }
