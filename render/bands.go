@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"image"
 	"sync"
 )
 
@@ -102,4 +103,79 @@ func (c *bandCache) forget() {
 	c.Lock()
 	defer c.Unlock()
 	c.cur, c.old, c.n = map[bandKey]*band{}, map[bandKey]*band{}, 0
+}
+
+// rgbBandKeys names img's bands of bandRows rows as encodeRGB's bands
+// are named (see encodeRows): each by every byte its filtered rows are
+// made of, its own rows and the row above. It returns nil when img's
+// rows are not contiguous (its bands are then neither kept nor found).
+func rgbBandKeys(img *image.RGBA) []bandKey {
+	b := img.Bounds()
+	width, height := b.Dx(), b.Dy()
+	if img.Stride != 4*width || width == 0 || height == 0 {
+		return nil
+	}
+	nb := (height + bandRows - 1) / bandRows
+	keys := make([]bandKey, nb)
+	for i := range keys {
+		y0, y1 := i*bandRows, min((i+1)*bandRows, height)
+		keys[i] = bandKeyOf(2, 3*width, y0 == 0, i == nb-1, img.Pix[max(0, y0-1)*img.Stride:y1*img.Stride])
+	}
+	return keys
+}
+
+// maxKeptRuns bounds the counted bands kept (see coloursKept): two
+// generations of at most this many runs (8 bytes each); a late board has
+// about 90,000.
+const maxKeptRuns = 400_000
+
+// coloursKept keeps bands of rows counted for a palette (see
+// colourTable), named as their truecolour bands are (rgbBandKeys), in
+// two generations as bandsKept keeps compressed bands. A board drawn
+// with a palette is most often its game's previous board with one tile,
+// the last move's marks and the panel changed: its other bands are
+// counted already.
+var coloursKept = &colourCache{cur: map[bandKey]*bandColours{}, old: map[bandKey]*bandColours{}}
+
+type colourCache struct {
+	sync.Mutex
+	cur, old map[bandKey]*bandColours
+	n        int // runs in cur
+}
+
+func (c *colourCache) get(k bandKey) *bandColours {
+	c.Lock()
+	defer c.Unlock()
+	if b, ok := c.cur[k]; ok {
+		return b
+	}
+	if b, ok := c.old[k]; ok {
+		c.keep(k, b)
+		return b
+	}
+	return nil
+}
+
+func (c *colourCache) put(k bandKey, b *bandColours) {
+	c.Lock()
+	defer c.Unlock()
+	if _, ok := c.cur[k]; !ok {
+		c.keep(k, b)
+	}
+}
+
+// keep adds a band to the current generation. Called with the lock held.
+func (c *colourCache) keep(k bandKey, b *bandColours) {
+	if c.n+len(b.runs) > maxKeptRuns {
+		c.old, c.cur, c.n = c.cur, map[bandKey]*bandColours{}, 0
+	}
+	c.cur[k] = b
+	c.n += len(b.runs)
+}
+
+// forget drops every band (benchmarks of a first picture).
+func (c *colourCache) forget() {
+	c.Lock()
+	defer c.Unlock()
+	c.cur, c.old, c.n = map[bandKey]*bandColours{}, map[bandKey]*bandColours{}, 0
 }

@@ -42,7 +42,7 @@ type colorCount struct {
 func Palette(img *image.RGBA, n int) color.Palette {
 	t := tables.get()
 	defer tables.put(t)
-	t.count(img)
+	t.count(img, nil)
 	pal, _ := t.palette(n)
 	return pal
 }
@@ -52,7 +52,7 @@ func Palette(img *image.RGBA, n int) color.Palette {
 func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
 	t := tables.get()
 	defer tables.put(t)
-	t.count(img)
+	t.count(img, nil)
 	t.nearest(pal, 0)
 	out := image.NewPaletted(img.Bounds(), pal)
 	t.mapPixels(img, out.Pix, out.Stride)
@@ -62,11 +62,13 @@ func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
 // quantizeOwn is Quantize(img, Palette(img, n)), counting the colours once,
 // into pix (a paletted picture's pixels, stride img's width), and returns
 // the palette; nil, having written nothing, when a pixel of img is not
-// fully opaque.
-func quantizeOwn(img *image.RGBA, n int, pix []uint8) color.Palette {
+// fully opaque. keys, when not nil, name img's bands of bandRows rows by
+// their bytes (see rgbBandKeys): a band counted before is not counted
+// again (see coloursKept).
+func quantizeOwn(img *image.RGBA, n int, pix []uint8, keys []bandKey) color.Palette {
 	t := tables.get()
 	defer tables.put(t)
-	if !t.count(img) {
+	if !t.count(img, keys) {
 		return nil
 	}
 	pal, exact := t.palette(n)
@@ -79,7 +81,7 @@ func quantizeOwn(img *image.RGBA, n int, pix []uint8) color.Palette {
 func histogram(img *image.RGBA) map[uint32]int {
 	t := tables.get()
 	defer tables.put(t)
-	t.count(img)
+	t.count(img, nil)
 	out := make(map[uint32]int, t.n)
 	for _, e := range t.entries {
 		if e.key != 0 {
@@ -91,21 +93,47 @@ func histogram(img *image.RGBA) map[uint32]int {
 
 // colourTable counts an opaque picture's colours by open addressing on
 // the colour, and then holds each colour's palette index.
+//
+// The picture is counted in bands of bandRows rows (see bandColours),
+// each band's colours and runs numbered on their own; the table adds up
+// the bands' counts and notes, for each band, the table's number of each
+// of its colours. A band's count depends only on its rows, so a band
+// counted for a picture before (the same game's previous board, where
+// most rows did not change) is taken as it was (see coloursKept): the
+// table's counts, and so the palette, are the same as counting every
+// pixel (TestColourBandsSameBytes).
 type colourTable struct {
 	entries []tableEntry
 	n       int
 	shift   uint // 32 - log2(len(entries))
 	all     []colorCount
-	runs    []colourRun // the picture's runs of one colour, in order
-	index   []uint8     // each colour's palette index, by its id, once quantized
+	bands   []*bandColours // the picture's bands, in order
+	gids    []int32        // each band's colours' numbers in the table, band after band
+	gidAt   []int          // where each band's numbers start in gids
+	spare   []*bandColours // bands counted for no cache, reused
+	scratch []colourRun
+	lut     []uint8
+	index   []uint8 // each colour's palette index, by its id, once quantized
 }
 
 type tableEntry struct {
 	key   uint32 // the colour + 1; 0 is empty
 	n     int32  // pixels (a picture has under 2^31)
 	id    int32  // the colour's number, in order of first sight
+	band  int32  // 1 + the last band counted afresh that has it
+	lid   int32  // its number in that band
 	i     uint8  // palette index, once quantized
 	found bool   // i is set
+}
+
+// bandColours is a band of rows counted: its colours (pixels' words, as
+// rgbOf reads them) in order of first sight, each one's pixels, and the
+// band's runs of one colour, in order, each by its colour's number in
+// cols. Once kept it is never changed.
+type bandColours struct {
+	cols []uint32
+	n    []int32
+	runs []colourRun
 }
 
 var tables = newKeep(4, func() *colourTable { return new(colourTable) })
@@ -136,9 +164,8 @@ func (t *colourTable) slot(p uint32) *tableEntry {
 	}
 }
 
-// add counts a run of n pixels of p (a pixel's bytes as a little-endian
-// word, without alpha).
-func (t *colourTable) add(p, n uint32) {
+// entry is pixel p's entry, made if new.
+func (t *colourTable) entry(p uint32) *tableEntry {
 	e := t.slot(p)
 	if e.key == 0 {
 		if 2*(t.n+1) > len(t.entries) {
@@ -148,8 +175,7 @@ func (t *colourTable) add(p, n uint32) {
 		e.key, e.id = p+1, int32(t.n)
 		t.n++
 	}
-	e.n += int32(n)
-	t.runs = append(t.runs, colourRun{uint32(e.id), n})
+	return e
 }
 
 // colourRun is a run of n pixels of the colour numbered id.
@@ -167,19 +193,78 @@ func (t *colourTable) grow() {
 	}
 }
 
-// count counts img's colours (red, green, blue) and notes its runs of one
-// colour, which mapPixels reads back. A board is mostly runs of one
-// colour: a run is counted once. It reports whether every pixel is fully
-// opaque (the alpha bytes of every word read ANDed together).
-func (t *colourTable) count(img *image.RGBA) bool {
+// count counts img's colours (red, green, blue) band by band, and notes
+// each band's runs of one colour, which mapPixels reads back; a band
+// whose key (keys not nil) names a band counted before is taken from
+// coloursKept. It reports whether every pixel is fully opaque (a band is
+// kept only when it is).
+func (t *colourTable) count(img *image.RGBA, keys []bandKey) bool {
+	// As large as the last picture counted needed: a board's few
+	// thousand colours would make a table of 1<<12 grow again each time.
+	t.reset(max(1<<12, 2*t.n))
+	t.bands, t.gids, t.gidAt = t.bands[:0], t.gids[:0], t.gidAt[:0]
+	h := img.Bounds().Dy()
+	for b, y0 := 0, 0; y0 < h; b, y0 = b+1, y0+bandRows {
+		y1 := min(y0+bandRows, h)
+		t.gidAt = append(t.gidAt, len(t.gids))
+		var bc *bandColours
+		if keys != nil {
+			bc = coloursKept.get(keys[b])
+		}
+		if bc != nil {
+			for l, c := range bc.cols {
+				e := t.entry(c)
+				e.n += bc.n[l]
+				t.gids = append(t.gids, e.id)
+			}
+		} else {
+			if keys != nil {
+				bc = new(bandColours)
+			} else {
+				if len(t.spare) <= b {
+					t.spare = append(t.spare, new(bandColours))
+				}
+				bc = t.spare[b]
+			}
+			if !t.countBand(img, y0, y1, int32(b+1), bc, keys != nil) {
+				return false
+			}
+			if keys != nil {
+				coloursKept.put(keys[b], bc)
+			}
+		}
+		t.bands = append(t.bands, bc)
+	}
+	return true
+}
+
+// countBand counts rows y0 to y1 of img into the table and into bc (as
+// band number tag-1), and reports whether every pixel is fully opaque.
+// A board is mostly runs of one colour: a run is counted once. With
+// exact, bc's runs are a slice of their own length (bc is kept).
+func (t *colourTable) countBand(img *image.RGBA, y0, y1 int, tag int32, bc *bandColours, exact bool) bool {
 	const alphas = 0xff000000ff000000
-	t.reset(1 << 12)
-	t.runs = t.runs[:0]
-	b := img.Bounds()
-	w := 4 * b.Dx()
+	bc.cols, bc.n = bc.cols[:0], bc.n[:0]
+	runs := t.scratch[:0]
+	if !exact {
+		runs = bc.runs[:0]
+	}
+	add := func(p, n uint32) {
+		e := t.entry(p)
+		e.n += int32(n)
+		if e.band != tag {
+			e.band, e.lid = tag, int32(len(bc.cols))
+			bc.cols = append(bc.cols, p)
+			bc.n = append(bc.n, 0)
+			t.gids = append(t.gids, e.id)
+		}
+		bc.n[e.lid] += int32(n)
+		runs = append(runs, colourRun{uint32(e.lid), n})
+	}
+	w := 4 * img.Bounds().Dx()
 	run, last := uint32(0), uint32(0)
 	all := uint64(alphas)
-	for y := 0; y < b.Dy(); y++ {
+	for y := y0; y < y1; y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+w]
 		for i := 0; i+3 < len(row); {
 			q := binary.LittleEndian.Uint32(row[i:])
@@ -202,14 +287,21 @@ func (t *colourTable) count(img *image.RGBA) bool {
 				continue
 			}
 			if run > 0 {
-				t.add(last, run)
+				add(last, run)
 			}
 			last, run = p, 1
 			i += 4
 		}
 	}
 	if run > 0 {
-		t.add(last, run)
+		add(last, run)
+	}
+	if exact {
+		t.scratch = runs
+		bc.runs = slices.Clone(runs)
+		bc.cols, bc.n = slices.Clip(bc.cols), slices.Clip(bc.n)
+	} else {
+		bc.runs = runs
 	}
 	return all&alphas == alphas
 }
@@ -323,33 +415,53 @@ func (t *colourTable) nearest(pal color.Palette, exact int) {
 }
 
 // mapPixels writes each pixel's palette index into pix (rows stride
-// apart), from the runs count noted; a long run eight bytes at a time.
+// apart), from the runs count noted, band after band. When the rows are
+// contiguous (stride is img's width), a run is written as words of eight
+// bytes, the last of them overlapping, and a short run as one word whose
+// bytes past the run the next runs write over; only a run within eight
+// bytes of pix's end is written byte by byte.
 func (t *colourTable) mapPixels(img *image.RGBA, pix []uint8, stride int) {
 	w := img.Bounds().Dx()
-	x, y := 0, 0
-	index := t.index
-	for _, r := range t.runs {
-		v := index[r.id]
-		for n := int(r.n); n > 0; {
-			m := min(n, w-x)
-			row := pix[y*stride+x : y*stride+x+m]
-			if m >= 8 {
-				word := uint64(v) * 0x0101010101010101
-				i := 0
-				for ; i+8 <= len(row); i += 8 {
-					binary.LittleEndian.PutUint64(row[i:], word)
+	pos, x, y := 0, 0, 0
+	for b, bc := range t.bands {
+		gids := t.gids[t.gidAt[b]:]
+		if cap(t.lut) < len(bc.cols) {
+			t.lut = make([]uint8, len(bc.cols))
+		}
+		lut := t.lut[:len(bc.cols)]
+		for l := range lut {
+			lut[l] = t.index[gids[l]]
+		}
+		if stride == w {
+			for _, r := range bc.runs {
+				v, n := lut[r.id], int(r.n)
+				if pos+max(n, 8) > len(pix) {
+					for i := pos; i < pos+n; i++ {
+						pix[i] = v
+					}
+				} else {
+					word := uint64(v) * 0x0101010101010101
+					binary.LittleEndian.PutUint64(pix[pos:], word)
+					for i := 8; i < n; i += 8 {
+						binary.LittleEndian.PutUint64(pix[pos+min(i, n-8):], word)
+					}
 				}
-				for ; i < len(row); i++ {
-					row[i] = v
-				}
-			} else {
+				pos += n
+			}
+			continue
+		}
+		for _, r := range bc.runs {
+			v := lut[r.id]
+			for n := int(r.n); n > 0; {
+				m := min(n, w-x)
+				row := pix[y*stride+x : y*stride+x+m]
 				for i := range row {
 					row[i] = v
 				}
-			}
-			n -= m
-			if x += m; x == w {
-				x, y = 0, y+1
+				n -= m
+				if x += m; x == w {
+					x, y = 0, y+1
+				}
 			}
 		}
 	}

@@ -1,0 +1,105 @@
+package render
+
+import (
+	"fmt"
+	"image"
+	"slices"
+	"testing"
+
+	"tessera/engine"
+)
+
+// TestColourBandsSameBytes: quantizeOwn with the bands of rows counted
+// for earlier pictures kept (coloursKept) gives the first
+// implementation's palette and indexes (refPalette, refQuantize), pixel
+// for pixel, on the boards of a game of every game played move after
+// move (where most bands are found kept), on a picture with a few rows
+// changed, and on one whose width is not a multiple of eight (the last
+// runs written byte by byte); Palette and Quantize, which keep nothing,
+// give the same. With -short, fewer moves.
+func TestColourBandsSameBytes(t *testing.T) {
+	moves := 12
+	if testing.Short() {
+		moves = 3
+	}
+	coloursKept.forget()
+	found := 0
+	check := func(name string, img *image.RGBA) {
+		t.Helper()
+		keys := rgbBandKeys(img)
+		kept := 0
+		for _, k := range keys {
+			if coloursKept.get(k) != nil {
+				kept++
+			}
+		}
+		found += kept
+		want := refPalette(img, 256)
+		wantPix := refQuantize(img, want).Pix
+		pix := make([]uint8, len(img.Pix)/4)
+		for i := range pix {
+			pix[i] = byte(i * 13) // noise: a pixel left unwritten shows
+		}
+		if got := quantizeOwn(img, 256, pix, keys); !slices.Equal(got, want) {
+			t.Fatalf("%s (%d of %d bands kept): the palette differs from the reference's", name, kept, len(keys))
+		}
+		if i := slices.Compare(pix, wantPix); i != 0 {
+			for j := range pix {
+				if pix[j] != wantPix[j] {
+					t.Fatalf("%s (%d of %d bands kept): pixel %d is %d, want %d", name, kept, len(keys), j, pix[j], wantPix[j])
+				}
+			}
+		}
+		if !slices.Equal(Palette(img, 256), want) {
+			t.Fatalf("%s: Palette differs from the reference's", name)
+		}
+		if !slices.Equal(Quantize(img, want).Pix, wantPix) {
+			t.Fatalf("%s: Quantize differs from the reference's", name)
+		}
+	}
+	setups := []engine.Setup{
+		{Game: "tilingking", Players: 3, Seed: 7, Options: map[string]string{"board": "hex"}},
+		{Game: "tilingking", Players: 3, Seed: 7, Options: map[string]string{"board": "tri"}},
+	}
+	for _, g := range engine.Games() {
+		if g.ID != "tilingking" {
+			setups = append(setups, engine.Setup{Game: g.ID, Players: max(2, g.MinPlayers), Seed: 7})
+		}
+	}
+	var last *image.RGBA
+	for _, setup := range setups {
+		st, err := engine.New(setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := engine.NewRand(setup.Seed)
+		for move := 0; move <= moves && !st.Over(); move++ {
+			name := fmt.Sprintf("%s %v move %d", setup.Game, setup.Options, move)
+			img, _ := boardImage(st.Board(), NewPanel(name, st.View(engine.NoSeat), []string{"Ana", "Bo", "Cy"}[:setup.Players]), false)
+			check(name, img)
+			last = img
+			l := st.Legal()
+			if _, err := st.Apply(l[r.IntN(len(l))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A few rows changed: the other bands are found kept.
+	img := image.NewRGBA(last.Bounds())
+	copy(img.Pix, last.Pix)
+	for x := 100; x < 300; x++ {
+		img.Pix[200*img.Stride+4*x] ^= 0x55
+	}
+	check("the last board, a row changed", img)
+	// 757 pixels wide: rows that do not end on a word.
+	odd := image.NewRGBA(image.Rect(0, 0, 757, 150))
+	for y := 0; y < 150; y++ {
+		copy(odd.Pix[y*odd.Stride:(y+1)*odd.Stride], last.Pix[y*last.Stride:])
+	}
+	check("757 wide", odd)
+	check("757 wide, again", odd)
+	if found < 2*len(setups) {
+		t.Fatalf("only %d bands found kept", found)
+	}
+	t.Logf("%d bands found kept", found)
+}
