@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"image"
 	"sync"
+	"sync/atomic"
 )
 
 // bandRows is the height of a band of rows compressed on its own (see
@@ -15,12 +16,22 @@ import (
 const bandRows = 64
 
 // band is a band of rows compressed: its deflate blocks, the Adler-32 of
-// its filtered rows and their length.
+// its filtered rows and their length. The sum is set once (1<<32 | the
+// sum; 0 while unknown): a band compressed for a file likely to be given
+// up leaves it for the file that is written, if any (see encodeRows).
 type band struct {
 	data []byte
-	sum  uint32
+	sum  atomic.Uint64
 	n    int
 }
+
+// adler is the band's Adler-32, if known.
+func (b *band) adler() (uint32, bool) {
+	s := b.sum.Load()
+	return uint32(s), s != 0
+}
+
+func (b *band) setAdler(sum uint32) { b.sum.Store(1<<32 | uint64(sum)) }
 
 // bandKey names a band by every byte its compressed blocks depend on.
 type bandKey struct {

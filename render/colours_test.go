@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"slices"
@@ -102,4 +103,53 @@ func TestColourBandsSameBytes(t *testing.T) {
 		t.Fatalf("only %d bands found kept", found)
 	}
 	t.Logf("%d bands found kept", found)
+}
+
+// TestLazyAdlerSameBytes: bands compressed for a file given up at the
+// limit, their Adler-32 left unknown, give the same PNG when a file that
+// is written finds them: the sum is made then from the rows filtered
+// again.
+func TestLazyAdlerSameBytes(t *testing.T) {
+	img := benchImage(t)
+	keys := rgbBandKeys(img)
+	encode := func(limit int) ([]byte, error) {
+		var buf bytes.Buffer
+		err := encodeRGBUnder(&buf, img, limit, keys)
+		return buf.Bytes(), err
+	}
+	bandsKept.forget()
+	fresh, err := encode(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first file given up notes its bands' sizes; the second, of the
+	// same shape, is then likely to be given up and leaves the sums.
+	for range 2 {
+		bandsKept.forget()
+		if _, err := encode(len(fresh) / 2); err != errTooLarge {
+			t.Fatalf("limit %d on a file of %d: %v", len(fresh)/2, len(fresh), err)
+		}
+	}
+	unknown := 0
+	for _, k := range keys {
+		if b := bandsKept.get(k); b != nil {
+			if _, ok := b.adler(); !ok {
+				unknown++
+			}
+		}
+	}
+	if unknown == 0 {
+		t.Fatal("no band kept without its sum")
+	}
+	got, err := encode(0)
+	if err != nil || !bytes.Equal(got, fresh) {
+		t.Fatalf("written from %d bands kept without their sums: %v, or the bytes differ", unknown, err)
+	}
+	for _, k := range keys {
+		if b := bandsKept.get(k); b != nil {
+			if _, ok := b.adler(); !ok {
+				t.Fatal("a band written still without its sum")
+			}
+		}
+	}
 }

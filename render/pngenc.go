@@ -190,11 +190,15 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 	if over() {
 		return errTooLarge
 	}
+	// lazy: the file is likely to be given up, as the last picture of
+	// its shape was (its bands known then reached the limit); the bands'
+	// Adler-32 is then left until the file is written (most often never).
+	lazy := false
 	if limit > 0 {
 		// Largest first, as the last picture of this shape had them: a
 		// file that reaches the limit reaches it after fewer bands.
 		pk := priorKey{width, height, rowBytes, rows}
-		bandPrior.order(pk, todo)
+		lazy = bandPrior.order(pk, todo)+pngOverhead(plte) >= limit
 		defer func() { bandPrior.note(pk, bands) }()
 	}
 
@@ -251,7 +255,10 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 					failed.Store(true)
 					break
 				}
-				b := &band{data: out.Bytes(), sum: adlerSum(data), n: len(data)}
+				b := &band{data: out.Bytes(), n: len(data)}
+				if !lazy {
+					b.setAdler(adlerSum(data))
+				}
 				bands[i] = b
 				if keys != nil {
 					bandsKept.put(keys[i], b)
@@ -274,12 +281,33 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 			return err
 		}
 	}
-	sum := bands[0].sum
+	var sum uint32
 	parts := make([][]byte, len(bands))
+	var scratch *bytes.Buffer
 	for i, b := range bands {
 		parts[i] = b.data
-		if i > 0 {
-			sum = adler32Combine(sum, b.sum, b.n)
+		s, ok := b.adler()
+		if !ok {
+			// Compressed for a file given up before: its rows filtered
+			// again (the same bytes: a band is found by its source rows).
+			if scratch == nil {
+				scratch = rawPool.get()
+				defer rawPool.put(scratch)
+			}
+			y0, y1 := i*rows, min((i+1)*rows, height)
+			scratch.Reset()
+			scratch.Grow((y1 - y0) * stride)
+			data := scratch.Bytes()[:(y1-y0)*stride]
+			for y := y0; y < y1; y++ {
+				filter(y, data[(y-y0)*stride:(y-y0+1)*stride])
+			}
+			s = adlerSum(data)
+			b.setAdler(s)
+		}
+		if i == 0 {
+			sum = s
+		} else {
+			sum = adler32Combine(sum, s, b.n)
 		}
 	}
 	return writePNG(w, width, height, ct, plte, parts, sum)
@@ -301,13 +329,18 @@ type priors struct {
 	m map[priorKey][]int
 }
 
-// order sorts todo (band numbers) by the last sizes of k, largest first.
-func (p *priors) order(k priorKey, todo []int) {
+// order sorts todo (band numbers) by the last sizes of k, largest first,
+// and returns the sum of those sizes (0 when none is known).
+func (p *priors) order(k priorKey, todo []int) int {
 	p.Lock()
-	sizes := p.m[k]
+	sizes := slices.Clone(p.m[k])
 	p.Unlock()
 	if len(sizes) == 0 {
-		return
+		return 0
+	}
+	total := 0
+	for _, n := range sizes {
+		total += n
 	}
 	size := func(i int) int {
 		if i < len(sizes) {
@@ -316,6 +349,7 @@ func (p *priors) order(k priorKey, todo []int) {
 		return 0
 	}
 	slices.SortStableFunc(todo, func(a, b int) int { return size(b) - size(a) })
+	return total
 }
 
 // note keeps the sizes of the bands known (compressed or found).
