@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"slices"
 	"testing"
 
@@ -149,6 +150,41 @@ func TestLazyAdlerSameBytes(t *testing.T) {
 		if b := bandsKept.get(k); b != nil {
 			if _, ok := b.adler(); !ok {
 				t.Fatal("a band written still without its sum")
+			}
+		}
+	}
+}
+
+// TestNearestFinder: the search by sums finds what a scan of the whole
+// palette finds (the first of equals), from no guess and from any guess,
+// on random palettes with repeated and coarse colours (many ties).
+func TestNearestFinder(t *testing.T) {
+	r := engine.NewRand(9)
+	for round := 0; round < 200; round++ {
+		pal := color.Palette{}
+		for i := 0; i < 1+r.IntN(256); i++ {
+			c := color.RGBA{uint8(r.IntN(256)), uint8(r.IntN(256)), uint8(r.IntN(256)), 255}
+			if i%3 == 0 {
+				c = color.RGBA{uint8(r.IntN(4) * 85), uint8(r.IntN(4) * 85), uint8(r.IntN(4) * 85), 255}
+			}
+			pal = append(pal, c)
+			if i%11 == 0 {
+				pal = append(pal, c)
+			}
+		}
+		pal = pal[:min(len(pal), 256)]
+		f := newNearestFinder(pal)
+		for k := 0; k < 200; k++ {
+			c := uint32(r.IntN(1 << 24))
+			if k%4 == 0 {
+				c = uint32(r.IntN(6)*51)<<16 | uint32(r.IntN(6)*51)<<8 | uint32(r.IntN(6)*51)
+			}
+			want := nearest(pal, c)
+			if got := f.nearest(c); got != want {
+				t.Fatalf("round %d: colour %06x: entry %d, want %d", round, c, got, want)
+			}
+			if got := f.nearestFrom(c, r.IntN(len(pal))); got != want {
+				t.Fatalf("round %d: colour %06x from a guess: entry %d, want %d", round, c, got, want)
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/color"
 	"slices"
-	"sort"
 )
 
 // A board's flat colours (cells, stones, ground, panel, text) cover almost
@@ -107,11 +106,11 @@ type colourTable struct {
 	n       int
 	shift   uint // 32 - log2(len(entries))
 	all     []colorCount
+	boxes   [][]colorCount // the median cut's boxes of the last palette
 	bands   []*bandColours // the picture's bands, in order
 	gids    []int32        // each band's colours' numbers in the table, band after band
 	gidAt   []int          // where each band's numbers start in gids
-	spare   []*bandColours // bands counted for no cache, reused
-	scratch []colourRun
+	spare   []*bandColours // bands counted afresh, reused (copied when kept)
 	lut     []uint8
 	index   []uint8 // each colour's palette index, by its id, once quantized
 }
@@ -218,37 +217,60 @@ func (t *colourTable) count(img *image.RGBA, keys []bandKey) bool {
 				t.gids = append(t.gids, e.id)
 			}
 		} else {
-			if keys != nil {
-				bc = new(bandColours)
-			} else {
-				if len(t.spare) <= b {
-					t.spare = append(t.spare, new(bandColours))
-				}
-				bc = t.spare[b]
+			if len(t.spare) <= b {
+				t.spare = append(t.spare, new(bandColours))
 			}
-			if !t.countBand(img, y0, y1, int32(b+1), bc, keys != nil) {
+			bc = t.spare[b]
+			if !t.countBand(img, y0, y1, int32(b+1), bc) {
 				return false
-			}
-			if keys != nil {
-				coloursKept.put(keys[b], bc)
 			}
 		}
 		t.bands = append(t.bands, bc)
 	}
+	if keys != nil {
+		t.keepCounted(keys)
+	}
 	return true
+}
+
+// keepCounted keeps the bands count counted afresh (in the table's spare
+// bands) in coloursKept, copied into three slices for them all.
+func (t *colourTable) keepCounted(keys []bandKey) {
+	fresh, runs, cols := 0, 0, 0
+	for b, bc := range t.bands {
+		if b < len(t.spare) && bc == t.spare[b] {
+			fresh++
+			runs += len(bc.runs)
+			cols += len(bc.cols)
+		}
+	}
+	if fresh == 0 {
+		return
+	}
+	kept := make([]bandColours, 0, fresh)
+	allRuns := make([]colourRun, 0, runs)
+	allCols := make([]uint32, 0, cols)
+	allN := make([]int32, 0, cols)
+	for b, bc := range t.bands {
+		if b >= len(t.spare) || bc != t.spare[b] {
+			continue
+		}
+		r0, c0 := len(allRuns), len(allCols)
+		allRuns = append(allRuns, bc.runs...)
+		allCols = append(allCols, bc.cols...)
+		allN = append(allN, bc.n...)
+		kept = append(kept, bandColours{cols: allCols[c0:len(allCols):len(allCols)], n: allN[c0:len(allN):len(allN)], runs: allRuns[r0:len(allRuns):len(allRuns)]})
+		coloursKept.put(keys[b], &kept[len(kept)-1])
+	}
 }
 
 // countBand counts rows y0 to y1 of img into the table and into bc (as
 // band number tag-1), and reports whether every pixel is fully opaque.
-// A board is mostly runs of one colour: a run is counted once. With
-// exact, bc's runs are a slice of their own length (bc is kept).
-func (t *colourTable) countBand(img *image.RGBA, y0, y1 int, tag int32, bc *bandColours, exact bool) bool {
+// A board is mostly runs of one colour: a run is counted once.
+func (t *colourTable) countBand(img *image.RGBA, y0, y1 int, tag int32, bc *bandColours) bool {
 	const alphas = 0xff000000ff000000
 	bc.cols, bc.n = bc.cols[:0], bc.n[:0]
-	runs := t.scratch[:0]
-	if !exact {
-		runs = bc.runs[:0]
-	}
+	runs := bc.runs[:0]
 	add := func(p, n uint32) {
 		e := t.entry(p)
 		e.n += int32(n)
@@ -296,13 +318,7 @@ func (t *colourTable) countBand(img *image.RGBA, y0, y1 int, tag int32, bc *band
 	if run > 0 {
 		add(last, run)
 	}
-	if exact {
-		t.scratch = runs
-		bc.runs = slices.Clone(runs)
-		bc.cols, bc.n = slices.Clip(bc.cols), slices.Clip(bc.n)
-	} else {
-		bc.runs = runs
-	}
+	bc.runs = runs
 	return all&alphas == alphas
 }
 
@@ -333,6 +349,7 @@ func (t *colourTable) palette(n int) (pal color.Palette, exact int) {
 		slices.SortFunc(all, byCount)
 	}
 	pal = make(color.Palette, 0, n)
+	t.boxes = nil
 	if len(all) <= n {
 		for _, x := range all {
 			pal = append(pal, rgb(x.c))
@@ -343,9 +360,9 @@ func (t *colourTable) palette(n int) (pal color.Palette, exact int) {
 	for _, x := range all[:exact] {
 		pal = append(pal, rgb(x.c))
 	}
-	for _, box := range medianCut(all[exact:], n-exact) {
-		pal = append(pal, box)
-	}
+	means, boxes := medianCut(all[exact:], n-exact)
+	pal = append(pal, means...)
+	t.boxes = boxes
 	return pal, exact
 }
 
@@ -392,7 +409,10 @@ func selectFirst(a []colorCount, k int, cmp func(a, b colorCount) int) {
 // nearest sets each counted colour's index to its nearest entry of pal,
 // whose first exact entries are distinct colours of the picture: such a
 // colour's nearest entry is itself (at distance 0, and no entry before it
-// is the same colour).
+// is the same colour). With exact above 0, pal is the table's own palette
+// (see palette): each other colour is in one of its median cut's boxes,
+// whose mean is the entry exact+j for the j-th box, and the search for
+// its nearest entry starts from that mean (see nearestFrom).
 func (t *colourTable) nearest(pal color.Palette, exact int) {
 	for i, c := range pal[:exact] {
 		q := c.(color.RGBA)
@@ -400,6 +420,16 @@ func (t *colourTable) nearest(pal color.Palette, exact int) {
 		e.i, e.found = uint8(i), true
 	}
 	f := newNearestFinder(pal)
+	if exact > 0 && len(t.boxes) == len(pal)-exact {
+		for j, box := range t.boxes {
+			for _, x := range box {
+				e := t.slot(x.c>>16&0xff | x.c&0xff00 | x.c&0xff<<16)
+				if e.key != 0 && !e.found {
+					e.i, e.found = f.nearestFrom(x.c, exact+j), true
+				}
+			}
+		}
+	}
 	if cap(t.index) < t.n {
 		t.index = make([]uint8, t.n)
 	}
@@ -478,7 +508,8 @@ func channel(c uint32, ch int) int { return int(c>>(16-8*ch)) & 0xff }
 // box with the widest channel range at its weighted median, and returns
 // each box's weighted mean. (Each box's ranges are measured once, when it
 // is made; a box is split without sorting it: see medianSplit.)
-func medianCut(cs []colorCount, k int) []color.Color {
+// The boxes' colours (pieces of cs) are returned too, in the same order.
+func medianCut(cs []colorCount, k int) ([]color.Color, [][]colorCount) {
 	type box struct {
 		cs     []colorCount
 		lo, hi [3]int
@@ -515,7 +546,9 @@ func medianCut(cs []colorCount, k int) []color.Color {
 		boxes = append(boxes, measure(cs[cut:]))
 	}
 	out := make([]color.Color, 0, len(boxes))
+	parts := make([][]colorCount, 0, len(boxes))
 	for _, b := range boxes {
+		parts = append(parts, b.cs)
 		var r, g, bl, w int
 		for _, x := range b.cs {
 			r += channel(x.c, 0) * x.n
@@ -525,7 +558,7 @@ func medianCut(cs []colorCount, k int) []color.Color {
 		}
 		out = append(out, color.RGBA{uint8((r + w/2) / w), uint8((g + w/2) / w), uint8((bl + w/2) / w), 255})
 	}
-	return out
+	return out, parts
 }
 
 // medianSplit reorders cs (distinct colours, at least two) so that its
@@ -580,58 +613,73 @@ func medianSplit(cs []colorCount, ch int) int {
 
 // nearestFinder finds a colour's nearest palette entry (squared distance,
 // the first of equals, as a scan of the whole palette would) by looking
-// at the entries in order of red outwards from the colour's red, and
-// stopping each way where the red alone is farther than the best found.
+// at the entries in order of their sum of red, green and blue, outwards
+// from the colour's sum, and stopping each way where the sums alone rule
+// the rest out: (dr+dg+db)^2 <= 3(dr^2+dg^2+db^2), so an entry whose sum
+// differs by ds with ds^2 > 3*best is farther than the best found. (A
+// board's colours are mostly greys and beiges, close in each channel
+// alone: ordered by red, twice as many entries were looked at.)
 type nearestFinder struct {
-	r       []int // the entries' reds, ascending
-	g, b, i []int // their greens, blues and indexes
+	e   []finderEntry // by sum, ascending
+	pal color.Palette
 }
 
+type finderEntry struct{ s, r, g, b, i int32 }
+
 func newNearestFinder(pal color.Palette) *nearestFinder {
-	order := make([]int, len(pal))
-	for i := range order {
-		order[i] = i
+	f := &nearestFinder{e: make([]finderEntry, len(pal)), pal: pal}
+	for i, c := range pal {
+		q := c.(color.RGBA)
+		f.e[i] = finderEntry{int32(q.R) + int32(q.G) + int32(q.B), int32(q.R), int32(q.G), int32(q.B), int32(i)}
 	}
-	red := func(i int) int { return int(pal[i].(color.RGBA).R) }
-	sort.SliceStable(order, func(a, b int) bool { return red(order[a]) < red(order[b]) })
-	f := &nearestFinder{r: make([]int, len(pal)), g: make([]int, len(pal)), b: make([]int, len(pal)), i: order}
-	for k, i := range order {
-		q := pal[i].(color.RGBA)
-		f.r[k], f.g[k], f.b[k] = int(q.R), int(q.G), int(q.B)
-	}
+	slices.SortStableFunc(f.e, func(a, b finderEntry) int { return int(a.s - b.s) })
 	return f
 }
 
-func (f *nearestFinder) nearest(c uint32) uint8 {
-	r, g, b := channel(c, 0), channel(c, 1), channel(c, 2)
-	best, bd := 0, 1<<30
-	try := func(k int) {
-		dr, dg, db := r-f.r[k], g-f.g[k], b-f.b[k]
-		if d := dr*dr + dg*dg + db*db; d < bd || d == bd && f.i[k] < best {
-			best, bd = f.i[k], d
+func (f *nearestFinder) nearest(c uint32) uint8 { return f.search(c, 0, 1<<30) }
+
+// nearestFrom is nearest, the search starting from the entry guess: every
+// entry at most as far as it is looked at, as before, but fewer are
+// (the sums alone rule out more of them), and an entry as near as the
+// guess is taken only when it comes first in the palette.
+func (f *nearestFinder) nearestFrom(c uint32, guess int) uint8 {
+	q := f.pal[guess].(color.RGBA)
+	dr, dg, db := channel(c, 0)-int(q.R), channel(c, 1)-int(q.G), channel(c, 2)-int(q.B)
+	return f.search(c, guess, dr*dr+dg*dg+db*db)
+}
+
+// search is the nearest entry to c, given the entry best at distance bd.
+func (f *nearestFinder) search(c uint32, best, bd int) uint8 {
+	r, g, b := int32(channel(c, 0)), int32(channel(c, 1)), int32(channel(c, 2))
+	sum := r + g + b
+	bestI, bestD := int32(best), bd
+	try := func(x *finderEntry) {
+		dr, dg, db := r-x.r, g-x.g, b-x.b
+		if d := int(dr*dr + dg*dg + db*db); d < bestD || d == bestD && x.i < bestI {
+			bestI, bestD = x.i, d
 		}
 	}
-	mid, _ := slices.BinarySearch(f.r, r)
+	mid, _ := slices.BinarySearchFunc(f.e, sum, func(x finderEntry, s int32) int { return int(x.s - s) })
 	lo, hi := mid-1, mid
-	for lo >= 0 || hi < len(f.r) {
-		if hi < len(f.r) {
-			if dr := f.r[hi] - r; dr*dr > bd {
-				hi = len(f.r)
+	for lo >= 0 || hi < len(f.e) {
+		if hi < len(f.e) {
+			if ds := int(f.e[hi].s - sum); ds*ds > 3*bestD {
+				hi = len(f.e)
 			} else {
-				try(hi)
+				try(&f.e[hi])
 				hi++
 			}
 		}
 		if lo >= 0 {
-			if dr := r - f.r[lo]; dr*dr > bd {
+			if ds := int(sum - f.e[lo].s); ds*ds > 3*bestD {
 				lo = -1
 			} else {
-				try(lo)
+				try(&f.e[lo])
 				lo--
 			}
 		}
 	}
-	return uint8(best)
+	return uint8(bestI)
 }
 
 // nearest is the nearest colour of pal to c (squared distance, the first
