@@ -92,6 +92,18 @@ func (c *bandCache) get(k bandKey) *band {
 	return nil
 }
 
+// any reports whether a band of keys is kept (it moves none).
+func (c *bandCache) any(keys []bandKey) bool {
+	c.Lock()
+	defer c.Unlock()
+	for _, k := range keys {
+		if c.cur[k] != nil || c.old[k] != nil {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *bandCache) put(k bandKey, b *band) {
 	c.Lock()
 	defer c.Unlock()

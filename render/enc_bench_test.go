@@ -200,7 +200,7 @@ func TestOpaque(t *testing.T) {
 		for y := 0; y < img.Bounds().Dy(); y++ {
 			filtered = rgbRow(img, y, row) && filtered
 		}
-		return filtered, new(colourTable).count(img, nil)
+		return filtered, new(colourTable).count(img, nil, false)
 	}
 	for _, w := range []int{1, 2, 3, 7, 8} {
 		img := image.NewRGBA(image.Rect(0, 0, w, 3))
@@ -264,7 +264,7 @@ func TestEncodeNotOpaque(t *testing.T) {
 				t.Errorf("%s picture, pixel %v at alpha 128: not image/png's file", name, at)
 			}
 			// Each way on its own refuses it, whichever Encode took.
-			if err := encodeOwnPalette(io.Discard, img, rgbBandKeys(img)); !errors.Is(err, errNotOpaque) {
+			if err := encodeOwnPalette(io.Discard, img, rgbBandKeys(img), true); !errors.Is(err, errNotOpaque) {
 				t.Errorf("%s picture, pixel %v at alpha 128: the palette's answer %v", name, at, err)
 			}
 			if err := encodeRGB(io.Discard, img); !errors.Is(err, errNotOpaque) {

@@ -41,7 +41,7 @@ type colorCount struct {
 func Palette(img *image.RGBA, n int) color.Palette {
 	t := tables.get()
 	defer tables.put(t)
-	t.count(img, nil)
+	t.count(img, nil, false)
 	pal, _ := t.palette(n)
 	return pal
 }
@@ -51,7 +51,7 @@ func Palette(img *image.RGBA, n int) color.Palette {
 func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
 	t := tables.get()
 	defer tables.put(t)
-	t.count(img, nil)
+	t.count(img, nil, false)
 	t.nearest(pal, 0)
 	out := image.NewPaletted(img.Bounds(), pal)
 	t.mapPixels(img, out.Pix, out.Stride)
@@ -63,11 +63,12 @@ func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
 // the palette; nil, having written nothing, when a pixel of img is not
 // fully opaque. keys, when not nil, name img's bands of bandRows rows by
 // their bytes (see rgbBandKeys): a band counted before is not counted
-// again (see coloursKept).
-func quantizeOwn(img *image.RGBA, n int, pix []uint8, keys []bandKey) color.Palette {
+// again (see coloursKept); the bands counted are kept when keep is set
+// or a band was found kept (a picture like the last ones).
+func quantizeOwn(img *image.RGBA, n int, pix []uint8, keys []bandKey, keep bool) color.Palette {
 	t := tables.get()
 	defer tables.put(t)
-	if !t.count(img, keys) {
+	if !t.count(img, keys, keep) {
 		return nil
 	}
 	pal, exact := t.palette(n)
@@ -80,7 +81,7 @@ func quantizeOwn(img *image.RGBA, n int, pix []uint8, keys []bandKey) color.Pale
 func histogram(img *image.RGBA) map[uint32]int {
 	t := tables.get()
 	defer tables.put(t)
-	t.count(img, nil)
+	t.count(img, nil, false)
 	out := make(map[uint32]int, t.n)
 	for _, e := range t.entries {
 		if e.key != 0 {
@@ -195,9 +196,10 @@ func (t *colourTable) grow() {
 // count counts img's colours (red, green, blue) band by band, and notes
 // each band's runs of one colour, which mapPixels reads back; a band
 // whose key (keys not nil) names a band counted before is taken from
-// coloursKept. It reports whether every pixel is fully opaque (a band is
-// kept only when it is).
-func (t *colourTable) count(img *image.RGBA, keys []bandKey) bool {
+// coloursKept, and the bands counted afresh are kept there when keep is
+// set or a band was found. It reports whether every pixel is fully
+// opaque (a band is kept only when it is).
+func (t *colourTable) count(img *image.RGBA, keys []bandKey, keep bool) bool {
 	// As large as the last picture counted needed: a board's few
 	// thousand colours would make a table of 1<<12 grow again each time.
 	t.reset(max(1<<12, 2*t.n))
@@ -211,6 +213,7 @@ func (t *colourTable) count(img *image.RGBA, keys []bandKey) bool {
 			bc = coloursKept.get(keys[b])
 		}
 		if bc != nil {
+			keep = true
 			for l, c := range bc.cols {
 				e := t.entry(c)
 				e.n += bc.n[l]
@@ -227,7 +230,7 @@ func (t *colourTable) count(img *image.RGBA, keys []bandKey) bool {
 		}
 		t.bands = append(t.bands, bc)
 	}
-	if keys != nil {
+	if keys != nil && keep {
 		t.keepCounted(keys)
 	}
 	return true
@@ -293,10 +296,20 @@ func (t *colourTable) countBand(img *image.RGBA, y0, y1 int, tag int32, bc *band
 			all &= uint64(q) | uint64(q)<<32
 			p := q & 0xffffff
 			if run > 0 && p == last {
-				// Two pixels at a time while they are the run's colour.
+				// Four, then two pixels at a time while they are the
+				// run's colour.
 				pair := uint64(p) | uint64(p)<<32
 				i += 4
 				run++
+				for i+15 < len(row) {
+					v, u := binary.LittleEndian.Uint64(row[i:]), binary.LittleEndian.Uint64(row[i+8:])
+					if ((v^pair)|(u^pair))&0x00ffffff00ffffff != 0 {
+						break
+					}
+					all &= v & u
+					i += 16
+					run += 4
+				}
 				for i+7 < len(row) {
 					v := binary.LittleEndian.Uint64(row[i:])
 					if v&0x00ffffff00ffffff != pair {
