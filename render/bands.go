@@ -92,16 +92,17 @@ func (c *bandCache) get(k bandKey) *band {
 	return nil
 }
 
-// any reports whether a band of keys is kept (it moves none).
-func (c *bandCache) any(keys []bandKey) bool {
+// kept is how many bands of keys are kept (it moves none).
+func (c *bandCache) kept(keys []bandKey) int {
 	c.Lock()
 	defer c.Unlock()
+	n := 0
 	for _, k := range keys {
 		if c.cur[k] != nil || c.old[k] != nil {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 func (c *bandCache) put(k bandKey, b *band) {

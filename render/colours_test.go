@@ -189,3 +189,44 @@ func TestNearestFinder(t *testing.T) {
 		}
 	}
 }
+
+// TestColourBandsFoundFirst: a table that has counted nothing yet
+// counts a picture whose first bands are found kept and whose last are
+// not (its spare bands are made for those), as the reference counts it.
+func TestColourBandsFoundFirst(t *testing.T) {
+	img := benchImage(t)
+	keys := rgbBandKeys(img)
+	coloursKept.forget()
+	pix := make([]uint8, len(img.Pix)/4)
+	quantizeOwn(img, 256, pix, keys, true) // every band kept
+	// The picture with its last rows changed: the first bands are found.
+	img2 := image.NewRGBA(img.Bounds())
+	copy(img2.Pix, img.Pix)
+	last := img2.Bounds().Dy() - 1
+	for x := 0; x < 300; x++ {
+		img2.Pix[last*img2.Stride+4*x] ^= 0x33
+	}
+	tb := new(colourTable)
+	if !tb.count(img2, rgbBandKeys(img2), true) {
+		t.Fatal("an opaque picture counted as not opaque")
+	}
+	want := refHistogram(img2)
+	got := map[uint32]int{}
+	for _, e := range tb.entries {
+		if e.key != 0 {
+			got[rgbOf(e.key-1)] = int(e.n)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d colours counted, want %d", len(got), len(want))
+	}
+	for c, n := range want {
+		if got[c] != n {
+			t.Fatalf("colour %06x counted %d times, want %d", c, got[c], n)
+		}
+	}
+	wantPal := refPalette(img2, 256)
+	if got := quantizeOwn(img2, 256, pix, rgbBandKeys(img2), true); !slices.Equal(got, wantPal) || !slices.Equal(pix, refQuantize(img2, wantPal).Pix) {
+		t.Fatal("quantizeOwn differs from the reference's")
+	}
+}

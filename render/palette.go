@@ -64,7 +64,7 @@ func Quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
 // fully opaque. keys, when not nil, name img's bands of bandRows rows by
 // their bytes (see rgbBandKeys): a band counted before is not counted
 // again (see coloursKept); the bands counted are kept when keep is set
-// or a band was found kept (a picture like the last ones).
+// or a quarter of them were found kept (a picture like the last ones).
 func quantizeOwn(img *image.RGBA, n int, pix []uint8, keys []bandKey, keep bool) color.Palette {
 	t := tables.get()
 	defer tables.put(t)
@@ -197,14 +197,15 @@ func (t *colourTable) grow() {
 // each band's runs of one colour, which mapPixels reads back; a band
 // whose key (keys not nil) names a band counted before is taken from
 // coloursKept, and the bands counted afresh are kept there when keep is
-// set or a band was found. It reports whether every pixel is fully
-// opaque (a band is kept only when it is).
+// set or a quarter of the bands were found. It reports whether every
+// pixel is fully opaque (a band is kept only when it is).
 func (t *colourTable) count(img *image.RGBA, keys []bandKey, keep bool) bool {
 	// As large as the last picture counted needed: a board's few
 	// thousand colours would make a table of 1<<12 grow again each time.
 	t.reset(max(1<<12, 2*t.n))
 	t.bands, t.gids, t.gidAt = t.bands[:0], t.gids[:0], t.gidAt[:0]
 	h := img.Bounds().Dy()
+	found := 0
 	for b, y0 := 0, 0; y0 < h; b, y0 = b+1, y0+bandRows {
 		y1 := min(y0+bandRows, h)
 		t.gidAt = append(t.gidAt, len(t.gids))
@@ -213,14 +214,14 @@ func (t *colourTable) count(img *image.RGBA, keys []bandKey, keep bool) bool {
 			bc = coloursKept.get(keys[b])
 		}
 		if bc != nil {
-			keep = true
+			found++
 			for l, c := range bc.cols {
 				e := t.entry(c)
 				e.n += bc.n[l]
 				t.gids = append(t.gids, e.id)
 			}
 		} else {
-			if len(t.spare) <= b {
+			for len(t.spare) <= b { // bands found kept have none
 				t.spare = append(t.spare, new(bandColours))
 			}
 			bc = t.spare[b]
@@ -230,7 +231,7 @@ func (t *colourTable) count(img *image.RGBA, keys []bandKey, keep bool) bool {
 		}
 		t.bands = append(t.bands, bc)
 	}
-	if keys != nil && keep {
+	if keys != nil && (keep || 4*found >= len(keys)) {
 		t.keepCounted(keys)
 	}
 	return true

@@ -366,9 +366,11 @@ func Encode(img image.Image) ([]byte, error) {
 		// rows' filter, or by the palette's count when the truecolour
 		// file is given up before its last row.
 		keys := rgbBandKeys(rgba)
-		// A picture with bands kept from an earlier one is most often a
-		// game's next board: its counted bands are worth keeping too.
-		related := bandsKept.any(keys)
+		// A picture with a quarter of its bands kept from earlier ones is
+		// most often a game's next board: its counted bands are worth
+		// keeping too. (A board of another game may share a margin or a
+		// row of the panel.)
+		related := 4*bandsKept.kept(keys) >= len(keys)
 		err = encodeRGBUnder(buf, rgba, MaxPictureBytes+bandSlack, keys)
 		if err == nil && buf.Len() >= MaxPictureBytes-bandSlack {
 			err = nearTheLimit(buf, rgba)
