@@ -96,7 +96,7 @@ func TestBandsSameBytes(t *testing.T) {
 	img := benchImage(t)
 	encode := func(limit int) ([]byte, error) {
 		var buf bytes.Buffer
-		err := encodeRGBUnder(&buf, img, limit)
+		err := encodeRGBUnder(&buf, img, limit, rgbBandKeys(img))
 		return buf.Bytes(), err
 	}
 	bandsKept.forget()
@@ -114,12 +114,12 @@ func TestBandsSameBytes(t *testing.T) {
 		img2.Pix[300*img2.Stride+4*x] ^= 0x55
 	}
 	var withKept, without bytes.Buffer
-	if err := encodeRGBUnder(&withKept, img2, 0); err != nil {
+	if err := encodeRGBUnder(&withKept, img2, 0, rgbBandKeys(img2)); err != nil {
 		t.Fatal(err)
 	}
 	bandsKept.forget()
 	old := runtime.GOMAXPROCS(1)
-	err = encodeRGBUnder(&without, img2, 0)
+	err = encodeRGBUnder(&without, img2, 0, rgbBandKeys(img2))
 	runtime.GOMAXPROCS(old)
 	if err != nil || !bytes.Equal(withKept.Bytes(), without.Bytes()) {
 		t.Fatalf("drawn from kept bands (%d bytes) and from none on one core (%d bytes): %v, or they differ", withKept.Len(), without.Len(), err)
@@ -200,7 +200,7 @@ func TestOpaque(t *testing.T) {
 		for y := 0; y < img.Bounds().Dy(); y++ {
 			filtered = rgbRow(img, y, row) && filtered
 		}
-		return filtered, new(colourTable).count(img)
+		return filtered, new(colourTable).count(img, nil, false)
 	}
 	for _, w := range []int{1, 2, 3, 7, 8} {
 		img := image.NewRGBA(image.Rect(0, 0, w, 3))
@@ -264,7 +264,7 @@ func TestEncodeNotOpaque(t *testing.T) {
 				t.Errorf("%s picture, pixel %v at alpha 128: not image/png's file", name, at)
 			}
 			// Each way on its own refuses it, whichever Encode took.
-			if err := encodeOwnPalette(io.Discard, img); !errors.Is(err, errNotOpaque) {
+			if err := encodeOwnPalette(io.Discard, img, rgbBandKeys(img), true); !errors.Is(err, errNotOpaque) {
 				t.Errorf("%s picture, pixel %v at alpha 128: the palette's answer %v", name, at, err)
 			}
 			if err := encodeRGB(io.Discard, img); !errors.Is(err, errNotOpaque) {

@@ -200,7 +200,7 @@ func TestPaletteSameAsReference(t *testing.T) {
 			}
 			samePixels(t, fmt.Sprintf("%s: Quantize(own %d)", name, n), Quantize(img, got), refQuantize(img, want))
 			pix := make([]uint8, len(img.Pix)/4)
-			if own := quantizeOwn(img, n, pix); !slices.Equal(own, want) || !slices.Equal(pix, refQuantize(img, want).Pix) {
+			if own := quantizeOwn(img, n, pix, nil, false); !slices.Equal(own, want) || !slices.Equal(pix, refQuantize(img, want).Pix) {
 				t.Fatalf("%s: quantizeOwn(%d) differs from the reference's", name, n)
 			}
 		}

@@ -33,7 +33,7 @@ import (
 // The output is a standard PNG; tests decode it with image/png and compare
 // every pixel.
 func encodeRGB(w io.Writer, img *image.RGBA) error {
-	return encodeRGBUnder(w, img, 0)
+	return encodeRGBUnder(w, img, 0, rgbBandKeys(img))
 }
 
 // errTooLarge is encodeRGBUnder's answer for a picture whose file would
@@ -53,16 +53,12 @@ var errNotOpaque = errors.New("render: a pixel is not opaque")
 // errNotOpaque, having written nothing, when a row it filters has a pixel
 // not fully opaque (a row whose band it found kept was opaque: a band is
 // kept by every byte of its rows, alpha included, and only once written).
-func encodeRGBUnder(w io.Writer, img *image.RGBA, limit int) error {
+// keys are img's bands' names (rgbBandKeys), nil when its bands are
+// neither kept nor found.
+func encodeRGBUnder(w io.Writer, img *image.RGBA, limit int, keys []bandKey) error {
 	b := img.Bounds()
 	width := b.Dx()
-	src := func(y0, y1 int) []byte {
-		if img.Stride != 4*width {
-			return nil
-		}
-		return img.Pix[max(0, y0-1)*img.Stride : y1*img.Stride] // and the row above
-	}
-	return encodeRows(w, width, b.Dy(), 3*width, 2, nil, limit, bandRows, src, func(y int, row []byte) bool { return rgbRow(img, y, row) })
+	return encodeRows(w, width, b.Dy(), 3*width, 2, nil, limit, bandRows, keys, func(y int, row []byte) bool { return rgbRow(img, y, row) })
 }
 
 // rgbRow writes row y of img, filtered, as encodeRGB writes it: the
@@ -146,9 +142,8 @@ func encodePalettedPix(w io.Writer, width, height int, pix []uint8, stride int, 
 // encodeRows writes a PNG of 8-bit samples: IHDR (colour type ct), PLTE
 // when plte is not nil, one IDAT and IEND. filter writes row y (its
 // filter byte, then rowBytes bytes), and reports false to stop with
-// errNotOpaque; src(y0, y1) is every byte the rows
-// y0 to y1 are filtered from, or nil when they are not in one slice (src
-// nil: no band is kept).
+// errNotOpaque; keys name the bands by every byte their rows are
+// filtered from (see rgbBandKeys), or are nil (no band is kept).
 //
 // The rows are compressed in bands of rows rows, each by a compressor of
 // its own (no match reaches into the band before), ending on a sync
@@ -164,7 +159,7 @@ func encodePalettedPix(w io.Writer, width, height int, pix []uint8, stride int, 
 // With limit above 0 it returns errTooLarge, having written nothing, as
 // soon as the bands compressed or found make the file at least limit
 // bytes: the file is never smaller than its bands.
-func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, limit, rows int, src func(y0, y1 int) []byte, filter func(y int, row []byte) bool) error {
+func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, limit, rows int, keys []bandKey, filter func(y int, row []byte) bool) error {
 	stride := 1 + rowBytes
 	if rows <= 0 || width == 0 {
 		return errors.New("render: an empty picture")
@@ -174,19 +169,17 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 		return errors.New("render: an empty picture")
 	}
 	bands := make([]*band, nb)
-	keys := make([]bandKey, nb)
+	if keys != nil && len(keys) != nb {
+		return errors.New("render: band keys for another picture")
+	}
 	var total atomic.Int64 // compressed bytes of the bands so far
 	var todo []int
 	for i := range bands {
-		y0, y1 := i*rows, min((i+1)*rows, height)
-		if src == nil {
+		if keys == nil {
 			todo = append(todo, i)
 			continue
 		}
-		if b := src(y0, y1); b != nil {
-			keys[i] = bandKeyOf(ct, rowBytes, y0 == 0, i == nb-1, b)
-			bands[i] = bandsKept.get(keys[i])
-		}
+		bands[i] = bandsKept.get(keys[i])
 		if bands[i] == nil {
 			todo = append(todo, i)
 		} else {
@@ -197,11 +190,15 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 	if over() {
 		return errTooLarge
 	}
+	// lazy: the file is likely to be given up, as the last picture of
+	// its shape was (its bands known then reached the limit); the bands'
+	// Adler-32 is then left until the file is written (most often never).
+	lazy := false
 	if limit > 0 {
 		// Largest first, as the last picture of this shape had them: a
 		// file that reaches the limit reaches it after fewer bands.
 		pk := priorKey{width, height, rowBytes, rows}
-		bandPrior.order(pk, todo)
+		lazy = bandPrior.order(pk, todo)+pngOverhead(plte) >= limit
 		defer func() { bandPrior.note(pk, bands) }()
 	}
 
@@ -258,9 +255,12 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 					failed.Store(true)
 					break
 				}
-				b := &band{data: out.Bytes(), sum: adlerSum(data), n: len(data)}
+				b := &band{data: out.Bytes(), n: len(data)}
+				if !lazy {
+					b.setAdler(adlerSum(data))
+				}
 				bands[i] = b
-				if keys[i] != (bandKey{}) {
+				if keys != nil {
 					bandsKept.put(keys[i], b)
 				}
 				total.Add(int64(len(b.data)))
@@ -281,12 +281,33 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 			return err
 		}
 	}
-	sum := bands[0].sum
+	var sum uint32
 	parts := make([][]byte, len(bands))
+	var scratch *bytes.Buffer
 	for i, b := range bands {
 		parts[i] = b.data
-		if i > 0 {
-			sum = adler32Combine(sum, b.sum, b.n)
+		s, ok := b.adler()
+		if !ok {
+			// Compressed for a file given up before: its rows filtered
+			// again (the same bytes: a band is found by its source rows).
+			if scratch == nil {
+				scratch = rawPool.get()
+				defer rawPool.put(scratch)
+			}
+			y0, y1 := i*rows, min((i+1)*rows, height)
+			scratch.Reset()
+			scratch.Grow((y1 - y0) * stride)
+			data := scratch.Bytes()[:(y1-y0)*stride]
+			for y := y0; y < y1; y++ {
+				filter(y, data[(y-y0)*stride:(y-y0+1)*stride])
+			}
+			s = adlerSum(data)
+			b.setAdler(s)
+		}
+		if i == 0 {
+			sum = s
+		} else {
+			sum = adler32Combine(sum, s, b.n)
 		}
 	}
 	return writePNG(w, width, height, ct, plte, parts, sum)
@@ -308,13 +329,18 @@ type priors struct {
 	m map[priorKey][]int
 }
 
-// order sorts todo (band numbers) by the last sizes of k, largest first.
-func (p *priors) order(k priorKey, todo []int) {
+// order sorts todo (band numbers) by the last sizes of k, largest first,
+// and returns the sum of those sizes (0 when none is known).
+func (p *priors) order(k priorKey, todo []int) int {
 	p.Lock()
-	sizes := p.m[k]
+	sizes := slices.Clone(p.m[k])
 	p.Unlock()
 	if len(sizes) == 0 {
-		return
+		return 0
+	}
+	total := 0
+	for _, n := range sizes {
+		total += n
 	}
 	size := func(i int) int {
 		if i < len(sizes) {
@@ -323,6 +349,7 @@ func (p *priors) order(k priorKey, todo []int) {
 		return 0
 	}
 	slices.SortStableFunc(todo, func(a, b int) int { return size(b) - size(a) })
+	return total
 }
 
 // note keeps the sizes of the bands known (compressed or found).

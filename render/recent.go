@@ -120,6 +120,7 @@ func keepRecent(img *image.RGBA, lay layout, items []uint64, boxes []image.Recta
 // (benchmarks of a first picture).
 func forgetRecent() {
 	bandsKept.forget()
+	coloursKept.forget()
 	recent.Lock()
 	defer recent.Unlock()
 	for _, l := range recent.list {

@@ -365,13 +365,19 @@ func Encode(img image.Image) ([]byte, error) {
 		// Opaque pixels are checked on the way (errNotOpaque): by the
 		// rows' filter, or by the palette's count when the truecolour
 		// file is given up before its last row.
-		err = encodeRGBUnder(buf, rgba, MaxPictureBytes+bandSlack)
+		keys := rgbBandKeys(rgba)
+		// A picture with a quarter of its bands kept from earlier ones is
+		// most often a game's next board: its counted bands are worth
+		// keeping too. (A board of another game may share a margin or a
+		// row of the panel.)
+		related := 4*bandsKept.kept(keys) >= len(keys)
+		err = encodeRGBUnder(buf, rgba, MaxPictureBytes+bandSlack, keys)
 		if err == nil && buf.Len() >= MaxPictureBytes-bandSlack {
 			err = nearTheLimit(buf, rgba)
 		}
 		if errors.Is(err, errTooLarge) {
 			buf.Reset()
-			err = encodeOwnPalette(buf, rgba)
+			err = encodeOwnPalette(buf, rgba, keys, related)
 		}
 	}
 	if !ok || errors.Is(err, errNotOpaque) {
@@ -426,9 +432,12 @@ var pixPool = newKeep(4, func() []uint8 { return nil })
 
 // encodeOwnPalette writes img with a palette of its own 256 colours:
 // encodePaletted(w, Quantize(img, Palette(img, 256))), counting the
-// colours once and into kept pixels. It returns errNotOpaque, having
-// written nothing, when a pixel of img is not fully opaque.
-func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
+// colours once and into kept pixels, and each band of rows named in keys
+// (not nil: see rgbBandKeys) only when it was not counted before; with
+// keep, the bands counted are kept for the next picture. It returns
+// errNotOpaque, having written nothing, when a pixel of img is not fully
+// opaque.
+func encodeOwnPalette(w io.Writer, img *image.RGBA, keys []bandKey, keep bool) error {
 	b := img.Bounds()
 	pix := pixPool.get()
 	if cap(pix) < b.Dx()*b.Dy() {
@@ -436,7 +445,7 @@ func encodeOwnPalette(w io.Writer, img *image.RGBA) error {
 	}
 	pix = pix[:b.Dx()*b.Dy()]
 	defer pixPool.put(pix)
-	pal := quantizeOwn(img, 256, pix)
+	pal := quantizeOwn(img, 256, pix, keys, keep)
 	if pal == nil {
 		return errNotOpaque
 	}
