@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"image"
-	"sync"
 	"sync/atomic"
 )
 
@@ -67,67 +66,14 @@ func bandKeyOf(ct byte, rowBytes int, first, last bool, src []byte) bandKey {
 // truecolour and its paletted ones).
 const maxBandBytes = 4 << 20
 
-// bandCache keeps bands in two generations, as the span cache keeps
-// shapes: when the current one is full the old one is dropped, and a band
-// found in the old one moves into the current one.
+// bandCache keeps compressed bands in two generations (see
+// generations), with the seed their names are hashed with.
 type bandCache struct {
-	sync.Mutex
-	cur, old map[bandKey]*band
-	n        int // bytes in cur
-	seed     maphash.Seed
+	*generations[*band]
+	seed maphash.Seed
 }
 
-var bandsKept = &bandCache{cur: map[bandKey]*band{}, old: map[bandKey]*band{}, seed: maphash.MakeSeed()}
-
-func (c *bandCache) get(k bandKey) *band {
-	c.Lock()
-	defer c.Unlock()
-	if b, ok := c.cur[k]; ok {
-		return b
-	}
-	if b, ok := c.old[k]; ok {
-		c.keep(k, b)
-		return b
-	}
-	return nil
-}
-
-// kept is how many bands of keys are kept (it moves none).
-func (c *bandCache) kept(keys []bandKey) int {
-	c.Lock()
-	defer c.Unlock()
-	n := 0
-	for _, k := range keys {
-		if c.cur[k] != nil || c.old[k] != nil {
-			n++
-		}
-	}
-	return n
-}
-
-func (c *bandCache) put(k bandKey, b *band) {
-	c.Lock()
-	defer c.Unlock()
-	if _, ok := c.cur[k]; !ok {
-		c.keep(k, b)
-	}
-}
-
-// keep adds a band to the current generation. Called with the lock held.
-func (c *bandCache) keep(k bandKey, b *band) {
-	if c.n+len(b.data) > maxBandBytes {
-		c.old, c.cur, c.n = c.cur, map[bandKey]*band{}, 0
-	}
-	c.cur[k] = b
-	c.n += len(b.data)
-}
-
-// forget drops every band (benchmarks of a first picture).
-func (c *bandCache) forget() {
-	c.Lock()
-	defer c.Unlock()
-	c.cur, c.old, c.n = map[bandKey]*band{}, map[bandKey]*band{}, 0
-}
+var bandsKept = &bandCache{generations: newGenerations(maxBandBytes, func(b *band) int { return len(b.data) }), seed: maphash.MakeSeed()}
 
 // rgbBandKeys names img's bands of bandRows rows as encodeRGB's bands
 // are named (see encodeRows): each by every byte its filtered rows are
@@ -159,47 +105,4 @@ const maxKeptRuns = 400_000
 // with a palette is most often its game's previous board with one tile,
 // the last move's marks and the panel changed: its other bands are
 // counted already.
-var coloursKept = &colourCache{cur: map[bandKey]*bandColours{}, old: map[bandKey]*bandColours{}}
-
-type colourCache struct {
-	sync.Mutex
-	cur, old map[bandKey]*bandColours
-	n        int // runs in cur
-}
-
-func (c *colourCache) get(k bandKey) *bandColours {
-	c.Lock()
-	defer c.Unlock()
-	if b, ok := c.cur[k]; ok {
-		return b
-	}
-	if b, ok := c.old[k]; ok {
-		c.keep(k, b)
-		return b
-	}
-	return nil
-}
-
-func (c *colourCache) put(k bandKey, b *bandColours) {
-	c.Lock()
-	defer c.Unlock()
-	if _, ok := c.cur[k]; !ok {
-		c.keep(k, b)
-	}
-}
-
-// keep adds a band to the current generation. Called with the lock held.
-func (c *colourCache) keep(k bandKey, b *bandColours) {
-	if c.n+len(b.runs) > maxKeptRuns {
-		c.old, c.cur, c.n = c.cur, map[bandKey]*bandColours{}, 0
-	}
-	c.cur[k] = b
-	c.n += len(b.runs)
-}
-
-// forget drops every band (benchmarks of a first picture).
-func (c *colourCache) forget() {
-	c.Lock()
-	defer c.Unlock()
-	c.cur, c.old, c.n = map[bandKey]*bandColours{}, map[bandKey]*bandColours{}, 0
-}
+var coloursKept = newGenerations(maxKeptRuns, func(b *bandColours) int { return len(b.runs) })
