@@ -33,7 +33,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fit := fs.Bool("fit", false, "with --merge: fit a logistic map of the chances on the odd-numbered reports, check it on the even-numbered ones, and print the merged report mapped (--png draws it)")
 	seat := fs.Bool("seat", false, "with --fit on 2-player reports: fit the second seat's term S too (a balance between the seats the search does not see)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tessera calibrate --game ID [--players N] [--option k=v]... [-n GAMES] [--seed S] [--iterations N] [--self LEVEL] [--workers W] [--png FILE]\n       tessera calibrate --merge [--png FILE] REPORT.json...\n")
+		fmt.Fprintf(stderr, "usage: tessera calibrate --game ID [--players N] [--option k=v]... [-n GAMES] [--seed S] [--iterations N] [--self LEVEL] [--workers W] [--png FILE]\n       tessera calibrate --merge [--fit [--seat]] [--png FILE] REPORT.json...\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {
