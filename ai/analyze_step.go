@@ -31,7 +31,7 @@ type Step struct {
 	// Public is each seat's chance from a spectator's view (engine.NoSeat:
 	// the board, the scores, no hand), the same view at every step. Where
 	// the game hides nothing every seat sees the same, and Public is the
-	// mover's BestWin: the position is worth its best move.
+	// mover's own Win (its search's mean over every move it tried).
 	Public []float64
 	// Own[s] is seat s's chance from s's own view: its BestWin when s is
 	// to move, else a search dealt from what s sees.
