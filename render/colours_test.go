@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/color"
 	"slices"
 	"testing"
 
@@ -161,18 +160,7 @@ func TestLazyAdlerSameBytes(t *testing.T) {
 func TestNearestFinder(t *testing.T) {
 	r := engine.NewRand(9)
 	for round := 0; round < 200; round++ {
-		pal := color.Palette{}
-		for i := 0; i < 1+r.IntN(256); i++ {
-			c := color.RGBA{uint8(r.IntN(256)), uint8(r.IntN(256)), uint8(r.IntN(256)), 255}
-			if i%3 == 0 {
-				c = color.RGBA{uint8(r.IntN(4) * 85), uint8(r.IntN(4) * 85), uint8(r.IntN(4) * 85), 255}
-			}
-			pal = append(pal, c)
-			if i%11 == 0 {
-				pal = append(pal, c)
-			}
-		}
-		pal = pal[:min(len(pal), 256)]
+		pal := randomPalette(&r, 4, 85, 11)
 		f := newNearestFinder(pal)
 		for k := 0; k < 200; k++ {
 			c := uint32(r.IntN(1 << 24))

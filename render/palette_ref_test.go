@@ -205,18 +205,7 @@ func TestPaletteSameAsReference(t *testing.T) {
 			}
 		}
 		// A palette of random colours, some repeated, some coarse (ties).
-		pal := color.Palette{}
-		for i := 0; i < 1+r.IntN(256); i++ {
-			c := color.RGBA{uint8(r.IntN(256)), uint8(r.IntN(256)), uint8(r.IntN(256)), 255}
-			if i%3 == 0 {
-				c = color.RGBA{uint8(r.IntN(5) * 64), uint8(r.IntN(5) * 64), uint8(r.IntN(5) * 64), 255}
-			}
-			pal = append(pal, c)
-			if i%17 == 0 {
-				pal = append(pal, c)
-			}
-		}
-		pal = pal[:min(len(pal), 256)]
+		pal := randomPalette(&r, 5, 64, 17)
 		samePixels(t, name+": Quantize(random palette)", Quantize(img, pal), refQuantize(img, pal))
 		h, want := histogram(img), refHistogram(img)
 		if len(h) != len(want) {
@@ -232,6 +221,24 @@ func TestPaletteSameAsReference(t *testing.T) {
 	if checked < 25 {
 		t.Fatalf("only %d boards checked", checked)
 	}
+}
+
+// randomPalette is a palette of 1 to 256 random opaque colours: every
+// third on a coarse grid of levels steps of step (so that entries tie),
+// and every repeat-th given twice.
+func randomPalette(r *engine.Rand, levels, step, repeat int) color.Palette {
+	pal := color.Palette{}
+	for i := 0; i < 1+r.IntN(256); i++ {
+		c := color.RGBA{uint8(r.IntN(256)), uint8(r.IntN(256)), uint8(r.IntN(256)), 255}
+		if i%3 == 0 {
+			c = color.RGBA{uint8(r.IntN(levels) * step), uint8(r.IntN(levels) * step), uint8(r.IntN(levels) * step), 255}
+		}
+		pal = append(pal, c)
+		if i%repeat == 0 {
+			pal = append(pal, c)
+		}
+	}
+	return pal[:min(len(pal), 256)]
 }
 
 func samePixels(t *testing.T, what string, got, want *image.Paletted) {
