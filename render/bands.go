@@ -94,6 +94,21 @@ func rgbBandKeys(img *image.RGBA) []bandKey {
 	return keys
 }
 
+// maxBandSizes bounds the band sizes remembered (see bandSizes): two
+// generations of at most this many bands (a board has 16), each about
+// 6 MB.
+const maxBandSizes = 1 << 17
+
+// bandSizes remembers the compressed size of every truecolour band
+// compressed against a limit, long after bandsKept has dropped its bytes:
+// players move days apart, and between two moves of a game a server
+// draws the boards of many others. The size of a late board's truecolour
+// file, which only decides that it is written with a palette, is then
+// known from its unchanged bands without compressing them (see
+// encodeRows). A band's size depends only on its bytes, which its name
+// covers, so the decision is the one compressing would make.
+var bandSizes = newGenerations(maxBandSizes, func(int32) int { return 1 })
+
 // maxKeptRuns bounds the counted bands kept (see coloursKept): two
 // generations of at most this many runs (8 bytes each); a late board has
 // about 90,000.

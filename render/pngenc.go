@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -172,18 +173,30 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 	if keys != nil && len(keys) != nb {
 		return errors.New("render: band keys for another picture")
 	}
-	var total atomic.Int64 // compressed bytes of the bands so far
+	var total atomic.Int64 // compressed bytes of the bands so far, and of those whose size is remembered
 	var todo []int
+	// sized: the size each band to compress had when it was compressed
+	// for an earlier picture (see bandSizes), 0 when unknown. Such a band
+	// is counted in total at once and compressed last, only when the file
+	// is written: its bytes are the same (a band is named by its rows).
+	var sized []int32
+	if limit > 0 && keys != nil {
+		sized = make([]int32, nb)
+	}
 	for i := range bands {
 		if keys == nil {
 			todo = append(todo, i)
 			continue
 		}
 		bands[i] = bandsKept.get(keys[i])
-		if bands[i] == nil {
-			todo = append(todo, i)
-		} else {
+		if bands[i] != nil {
 			total.Add(int64(len(bands[i].data)))
+			continue
+		}
+		todo = append(todo, i)
+		if sized != nil {
+			sized[i] = bandSizes.get(keys[i])
+			total.Add(int64(sized[i]))
 		}
 	}
 	over := func() bool { return limit > 0 && int(total.Load())+pngOverhead(plte) >= limit }
@@ -196,9 +209,13 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 	lazy := false
 	if limit > 0 {
 		// Largest first, as the last picture of this shape had them: a
-		// file that reaches the limit reaches it after fewer bands.
+		// file that reaches the limit reaches it after fewer bands. The
+		// bands of a remembered size go last: they add nothing to learn.
 		pk := priorKey{width, height, rowBytes, rows}
 		lazy = bandPrior.order(pk, todo)+pngOverhead(plte) >= limit
+		if sized != nil {
+			slices.SortStableFunc(todo, func(a, b int) int { return cmp.Compare(min(sized[a], 1), min(sized[b], 1)) })
+		}
 		defer func() { bandPrior.note(pk, bands) }()
 	}
 
@@ -262,8 +279,13 @@ func encodeRows(w io.Writer, width, height, rowBytes int, ct byte, plte []byte, 
 				bands[i] = b
 				if keys != nil {
 					bandsKept.put(keys[i], b)
+					if limit > 0 {
+						bandSizes.put(keys[i], int32(len(b.data)))
+					}
 				}
-				total.Add(int64(len(b.data)))
+				if sized == nil || sized[i] == 0 {
+					total.Add(int64(len(b.data)))
+				}
 				if over() {
 					errs[k] = errTooLarge
 					failed.Store(true)

@@ -116,10 +116,11 @@ func keepRecent(img *image.RGBA, lay layout, items []uint64, boxes []image.Recta
 	recent.list = append(recent.list, l)
 }
 
-// forgetRecent drops every recent board and every kept band of rows
-// (benchmarks of a first picture).
+// forgetRecent drops every recent board and every kept band of rows,
+// and the sizes remembered (benchmarks of a first picture).
 func forgetRecent() {
 	bandsKept.forget()
+	bandSizes.forget()
 	coloursKept.forget()
 	recent.Lock()
 	defer recent.Unlock()
