@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"image"
 	"testing"
 )
 
@@ -13,11 +14,7 @@ import (
 func TestBandSizesDecide(t *testing.T) {
 	img := benchImage(t)
 	keys := rgbBandKeys(img)
-	encode := func(limit int) ([]byte, error) {
-		var buf bytes.Buffer
-		err := encodeRGBUnder(&buf, img, limit, keys)
-		return buf.Bytes(), err
-	}
+	encode := truecolourUnder(img, keys)
 	forgetAll := func() {
 		bandsKept.forget()
 		bandSizes.forget()
@@ -48,5 +45,15 @@ func TestBandSizesDecide(t *testing.T) {
 		if wantErr == errTooLarge && bandsKept.kept(keys) != 0 {
 			t.Fatalf("limit %d: %d bands compressed for a file its remembered sizes give up", limit, bandsKept.kept(keys))
 		}
+	}
+}
+
+// truecolourUnder writes img's truecolour file, its bands named by keys,
+// under a limit (see encodeRGBUnder).
+func truecolourUnder(img *image.RGBA, keys []bandKey) func(limit int) ([]byte, error) {
+	return func(limit int) ([]byte, error) {
+		var buf bytes.Buffer
+		err := encodeRGBUnder(&buf, img, limit, keys)
+		return buf.Bytes(), err
 	}
 }

@@ -112,11 +112,7 @@ func TestColourBandsSameBytes(t *testing.T) {
 func TestLazyAdlerSameBytes(t *testing.T) {
 	img := benchImage(t)
 	keys := rgbBandKeys(img)
-	encode := func(limit int) ([]byte, error) {
-		var buf bytes.Buffer
-		err := encodeRGBUnder(&buf, img, limit, keys)
-		return buf.Bytes(), err
-	}
+	encode := truecolourUnder(img, keys)
 	bandsKept.forget()
 	fresh, err := encode(0)
 	if err != nil {

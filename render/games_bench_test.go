@@ -2,7 +2,6 @@ package render_test
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
@@ -11,11 +10,7 @@ import (
 )
 
 // cpuTime is the CPU time (user and system) this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+var cpuTime = render.ProcessCPU
 
 // boardSetups are the games the board benchmarks play: every game, two
 // players (or its least), and every TilingKing board with three.

@@ -1,14 +1,12 @@
 package service_test
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"tessera"
-	"tessera/delivery"
 	"tessera/engine"
 	"tessera/render"
 	"tessera/service"
@@ -59,23 +57,12 @@ func BenchmarkMovePipelineCPUManyGames(b *testing.B) {
 		if timed {
 			b.StartTimer()
 		}
-		if _, err := svc.Move(service.Request{User: u, InteractionID: fmt.Sprint("i", n)}, ref, move); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), discard{}); err != nil {
-			b.Fatal(err)
-		}
+		moveAndDeliver(b, svc, gp.g.ID, u, move, fmt.Sprint("i", n))
 		if timed {
 			b.StopTimer()
 		}
 		used := cpuTime() - c0
-		m, err := gp.pos.Parse(move)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := gp.pos.Apply(m); err != nil {
-			b.Fatal(err)
-		}
+		applyMove(b, gp.pos, move)
 		return used
 	}
 	// start puts a new game in slot i and makes its first move untimed.

@@ -51,19 +51,8 @@ func BenchmarkMovePipelineCPUSameGame(b *testing.B) {
 	// play makes the move and delivers its announcements.
 	play := func(u service.User, move string) {
 		n++
-		if _, err := svc.Move(service.Request{User: u, InteractionID: fmt.Sprint("i", n)}, fmt.Sprint(g.ID), move); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), discard{}); err != nil {
-			b.Fatal(err)
-		}
-		m, err := pos.Parse(move)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := pos.Apply(m); err != nil {
-			b.Fatal(err)
-		}
+		moveAndDeliver(b, svc, g.ID, u, move, fmt.Sprint("i", n))
+		applyMove(b, pos, move)
 	}
 	var cpu time.Duration
 	b.ReportAllocs()
@@ -105,4 +94,29 @@ func gameAt(b *testing.B, st storage.Store, seed uint64, n int) (*tessera.Game, 
 		b.Fatal(err)
 	}
 	return g, pos
+}
+
+// moveAndDeliver makes move for u in game id (interaction names the
+// request) and delivers the announcements it causes to a transport that
+// discards them.
+func moveAndDeliver(b *testing.B, svc *service.Service, id uint64, u service.User, move, interaction string) {
+	b.Helper()
+	if _, err := svc.Move(service.Request{User: u, InteractionID: interaction}, fmt.Sprint(id), move); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := delivery.New(svc, svc.Store()).Deliver(context.Background(), discard{}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// applyMove plays move, in its notation, on pos, as the service played it.
+func applyMove(b *testing.B, pos engine.State, move string) {
+	b.Helper()
+	m, err := pos.Parse(move)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pos.Apply(m); err != nil {
+		b.Fatal(err)
+	}
 }
