@@ -449,12 +449,7 @@ func plan(l *layer, cur []uint64, boxes []image.Rectangle, top int) *tiles {
 // start) is base: the same picture, drawn from the base's kept picture.
 func BoardOn(base, sc engine.Scene, p Panel) ([]byte, error) {
 	t, boardH, h := boardLayout(sc, p)
-	var img *image.RGBA
-	if old := imagePool.get(); old != nil && cap(old.Pix) >= 4*Width*h {
-		img = &image.RGBA{Pix: old.Pix[:4*Width*h], Stride: 4 * Width, Rect: image.Rect(0, 0, Width, h)}
-	} else {
-		img = image.NewRGBA(image.Rect(0, 0, Width, h))
-	}
+	img := pooledImage(h)
 	defer imagePool.put(img)
 	drawBoardOn(img, base, sc, p, t, boardH)
 	return encodeBoard(img)

@@ -3,13 +3,10 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"image"
-	"slices"
+	"io"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/klauspost/compress/flate"
 
 	"tessera/engine"
 	"tessera/engine/elemental"
@@ -29,12 +26,12 @@ func processCPU() time.Duration {
 // the kind's start, and written as BoardOn writes it. An op is one board;
 // each part's CPU is reported per board (ms). Beside what the encoder
 // does ("truecolour": the bands compressed until the file reaches the
-// limit, in the order the last board's sizes give), "least-truecolour"
-// is what learning that the file is too large would cost with each
-// band's size known in advance: its largest bands compressed, and no
-// more than reach the limit. It is the least any encoder that decides as
-// Encode decides (by the truecolour file's size) can spend on it, since
-// a band's compressed size is known only by compressing it.
+// limit, largest first as the last board's sizes give), "least-truecolour"
+// is the same encoder given this board's own band sizes as that order:
+// its largest bands compressed, and no more than reach the limit. It is
+// about the least any encoder that decides as Encode decides (by the
+// truecolour file's size) can spend on it, since a band's compressed
+// size is known only by compressing it.
 func BenchmarkLateBoardParts(b *testing.B) {
 	type late struct {
 		base, sc engine.Scene
@@ -70,20 +67,39 @@ func BenchmarkLateBoardParts(b *testing.B) {
 		b.StopTimer()
 		forgetRecent()
 		t, boardH, h := boardLayout(bd.sc, bd.p)
-		img := imageFor(h)
-		sizes := trueBandSizes(b, bd.sc, bd.p) // drawn and compressed on the side
+		img := pooledImage(h)
 		b.StartTimer()
 
 		timed(&parts.draw, func() { drawBoardOn(img, bd.base, bd.sc, bd.p, t, boardH) })
 		var keys []bandKey
 		timed(&parts.keys, func() { keys = rgbBandKeys(img) })
-		timed(&parts.truecolour, func() {
+		truecolour := func() {
 			var buf bytes.Buffer
 			if err := encodeRGBUnder(&buf, img, MaxPictureBytes+bandSlack, keys); err != errTooLarge {
 				b.Fatalf("a late board's truecolour file is not too large: %v", err)
 			}
-		})
-		timed(&parts.least, func() { compressLargestBands(b, img, sizes, MaxPictureBytes+bandSlack) })
+		}
+		timed(&parts.truecolour, truecolour)
+
+		// This board's band sizes, from its whole file (untimed), as the
+		// order the encoder compresses in; nothing kept or remembered.
+		b.StopTimer()
+		bandsKept.forget()
+		if err := encodeRGBUnder(io.Discard, img, 0, keys); err != nil {
+			b.Fatal(err)
+		}
+		sizes := make([]int, len(keys))
+		for i, k := range keys {
+			sizes[i] = len(bandsKept.get(k).data)
+		}
+		bandsKept.forget()
+		bandSizes.forget()
+		bandPrior.Lock()
+		bandPrior.m[priorKey{Width, h, 3 * Width, bandRows}] = sizes
+		bandPrior.Unlock()
+		b.StartTimer()
+		timed(&parts.least, truecolour)
+
 		if cap(pix) < len(img.Pix)/4 {
 			pix = make([]uint8, len(img.Pix)/4)
 		}
@@ -110,78 +126,4 @@ func BenchmarkLateBoardParts(b *testing.B) {
 	b.ReportMetric(per(parts.least), "least-truecolour-ms")
 	b.ReportMetric(per(parts.palette), "palette-ms")
 	b.ReportMetric(per(parts.file), "paletted-file-ms")
-}
-
-// imageFor is a board's picture h rows high, from the pool as BoardOn
-// takes it.
-func imageFor(h int) *image.RGBA {
-	if old := imagePool.get(); old != nil && cap(old.Pix) >= 4*Width*h {
-		return &image.RGBA{Pix: old.Pix[:4*Width*h], Stride: 4 * Width, Rect: image.Rect(0, 0, Width, h)}
-	}
-	return image.NewRGBA(image.Rect(0, 0, Width, h))
-}
-
-// trueBandSizes is the compressed size of each truecolour band of the
-// board (sc, p), as encodeRows compresses it.
-func trueBandSizes(b *testing.B, sc engine.Scene, p Panel) []int {
-	img, _ := BoardImage(sc, p)
-	rgba := img.(*image.RGBA)
-	nb := (rgba.Bounds().Dy() + bandRows - 1) / bandRows
-	sizes := make([]int, nb)
-	for i := range sizes {
-		sizes[i] = len(compressBand(b, rgba, i))
-	}
-	return sizes
-}
-
-// compressLargestBands compresses img's truecolour bands largest first
-// (by sizes) until they and the file's overhead reach limit.
-func compressLargestBands(b *testing.B, img *image.RGBA, sizes []int, limit int) {
-	order := make([]int, len(sizes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(x, y int) int { return sizes[y] - sizes[x] })
-	total := pngOverhead(nil)
-	for _, i := range order {
-		total += len(compressBand(b, img, i))
-		if total >= limit {
-			return
-		}
-	}
-	b.Fatal("the bands do not reach the limit")
-}
-
-// compressBand is truecolour band i of img compressed as encodeRows
-// compresses it.
-func compressBand(b *testing.B, img *image.RGBA, i int) []byte {
-	height := img.Bounds().Dy()
-	stride := 1 + 3*img.Bounds().Dx()
-	y0, y1 := i*bandRows, min((i+1)*bandRows, height)
-	data := make([]byte, (y1-y0)*stride)
-	for y := y0; y < y1; y++ {
-		rgbRow(img, y, data[(y-y0)*stride:(y-y0+1)*stride])
-	}
-	var out bytes.Buffer
-	fw := flatePool.get()
-	var err error
-	if fw == nil {
-		fw, err = flate.NewWriter(&out, flate.BestSpeed)
-	} else {
-		fw.Reset(&out)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer flatePool.put(fw)
-	fw.Write(data)
-	if y1 == height {
-		err = fw.Close()
-	} else {
-		err = fw.Flush()
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	return out.Bytes()
 }

@@ -244,6 +244,16 @@ func Board(sc engine.Scene, p Panel) ([]byte, error) {
 // one per move was most of the garbage the bot made.
 var imagePool = newKeep(4, func() *image.RGBA { return nil })
 
+// pooledImage is a picture Width wide and h rows high, its memory taken
+// from imagePool when a kept picture is large enough (its pixels are
+// then those of an earlier picture: drawing covers every one).
+func pooledImage(h int) *image.RGBA {
+	if old := imagePool.get(); old != nil && cap(old.Pix) >= 4*Width*h {
+		return &image.RGBA{Pix: old.Pix[:4*Width*h], Stride: 4 * Width, Rect: image.Rect(0, 0, Width, h)}
+	}
+	return image.NewRGBA(image.Rect(0, 0, Width, h))
+}
+
 // BoardImage draws the picture and returns it with the transform used for
 // the board (so tests can find a cell's pixels).
 func BoardImage(sc engine.Scene, p Panel) (image.Image, Transform) {
@@ -254,11 +264,8 @@ func boardImage(sc engine.Scene, p Panel, pooled bool) (*image.RGBA, Transform) 
 	t, boardH, h := boardLayout(sc, p)
 	var img *image.RGBA
 	if pooled {
-		if old := imagePool.get(); old != nil && cap(old.Pix) >= 4*Width*h {
-			img = &image.RGBA{Pix: old.Pix[:4*Width*h], Stride: 4 * Width, Rect: image.Rect(0, 0, Width, h)}
-		}
-	}
-	if img == nil {
+		img = pooledImage(h)
+	} else {
 		img = image.NewRGBA(image.Rect(0, 0, Width, h))
 	}
 	drawBoard(img, sc, p, t, boardH, nil)
