@@ -79,6 +79,10 @@ func (c *Config) checkWeb(getenv func(string) string) error {
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 			return fmt.Errorf("web.url %q: write the pages' public address, like https://tessera.example.org (no query, no #)", w.URL)
 		}
+		// A scheme is read in any case (HTTPS://…), but the links are
+		// written with it in lower case, as url.Parse reads it: the form
+		// every chat client turns into a link.
+		w.URL = u.Scheme + w.URL[len(u.Scheme):]
 		if len(w.URL) > maxWebURL {
 			return fmt.Errorf("web.url: at most %d characters (a player's link must fit Discord's 512)", maxWebURL)
 		}

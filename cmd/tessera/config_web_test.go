@@ -39,6 +39,12 @@ func TestConfigWeb(t *testing.T) {
 	if err != nil || c.Web.Listen != "127.0.0.1:8081" || c.Web.URL != "http://pages.example" || c.Web.Secret != secret+"x" || c.Metrics.Listen != ":9101" {
 		t.Fatalf("from the environment: %+v %v", c.Web, err)
 	}
+	// A scheme in capitals loads, and links are written with it in
+	// lower case (the fuzz target found "httP://0" kept as written).
+	c, err = parseConfig([]byte("web:\n  url: HTTPS://Tessera.Example.org/\n"), "c.yaml", none)
+	if err != nil || c.Web.URL != "https://Tessera.Example.org" {
+		t.Fatalf("a scheme in capitals: %q %v", c.Web.URL, err)
+	}
 	short := "tooshort-" + strings.Repeat("q", 10)
 	for _, tc := range []struct{ yaml, want string }{
 		// Players on Discord reach the pages by a name only the host knows.
