@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode"
 
 	"tessera"
@@ -42,6 +43,10 @@ type Console struct {
 	// and the messages' texts, by id. The courier sends a message's
 	// every edit, and a picture with each post that carries it.
 	shown batch
+	// sinkMu is held by each of the sink's methods: the courier delivers
+	// several games at once (courier.workers), and their posts share the
+	// output, the message counter and the batch.
+	sinkMu sync.Mutex
 }
 
 // batch is what one batch of output printed.
@@ -295,18 +300,23 @@ func (c *Console) deliver(ctx context.Context) {
 	c.analyze(ctx)
 }
 
-// sink prints what the bot would post on Discord.
+// sink prints what the bot would post on Discord. Its methods are called
+// from the courier's workers at once, so each holds the console's sinkMu.
 type sink struct{ c *Console }
 
 // Presenter makes the courier render the console's words.
 func (sink) Presenter() service.Presenter { return Presenter{} }
 
 func (s sink) Thread(_ context.Context, channelID, _, name string) (string, error) {
+	s.c.sinkMu.Lock()
+	defer s.c.sinkMu.Unlock()
 	fmt.Fprintf(s.c.out, "  [new thread %q]\n", name)
 	return "thread:" + name, nil
 }
 
 func (s sink) Post(_ context.Context, channelID string, m service.Message, _ string) (string, error) {
+	s.c.sinkMu.Lock()
+	defer s.c.sinkMu.Unlock()
 	s.c.n++
 	s.c.shown.text(fmt.Sprint("msg", s.c.n), m.Text)
 	fmt.Fprintf(s.c.out, "  [%s] %s\n", short(channelID), strings.ReplaceAll(Plain(m.Text), "\n", "\n    "))
@@ -318,6 +328,8 @@ func (s sink) Post(_ context.Context, channelID string, m service.Message, _ str
 }
 
 func (s sink) Edit(_ context.Context, channelID, messageID string, m service.Message) error {
+	s.c.sinkMu.Lock()
+	defer s.c.sinkMu.Unlock()
 	if !s.c.shown.text(messageID, m.Text) {
 		return nil // as printed already in this batch
 	}
@@ -379,6 +391,8 @@ func postID(r service.Reply) string {
 }
 
 func (s sink) DM(_ context.Context, userID string, m service.Message, _ string) error {
+	s.c.sinkMu.Lock()
+	defer s.c.sinkMu.Unlock()
 	fmt.Fprintf(s.c.out, "  [direct message to %s] %s\n", userID, strings.ReplaceAll(Plain(m.Text), "\n", " "))
 	for _, b := range m.Buttons {
 		fmt.Fprintf(s.c.out, "    %s\n", button(b))
@@ -396,6 +410,8 @@ func button(b service.Button) string {
 }
 
 func (s sink) React(_ context.Context, _, _, emoji string) error {
+	s.c.sinkMu.Lock()
+	defer s.c.sinkMu.Unlock()
 	fmt.Fprintf(s.c.out, "  [%s]\n", emoji)
 	return nil
 }

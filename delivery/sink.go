@@ -12,6 +12,10 @@ import (
 // nonce is unique per announcement: a transport that supports it makes a
 // repeated delivery (after a crash between sending and recording) a no-op.
 // An error wrapped with Permanent is not retried.
+//
+// The courier delivers several games at once (courier.workers, a game
+// to each worker), so a Sink's methods are called from several
+// goroutines at once and must be safe for that.
 type Sink interface {
 	// Thread makes a game's thread under channelID, started from the
 	// message fromID when it is not empty; it returns the thread's id.
