@@ -52,6 +52,3 @@ func StandingsTexts(s Standings) (image.Rectangle, []TextBox) {
 // ForgetRecent drops the recent boards BoardOn keeps, so that the next
 // board is drawn as the first of its game (benchmarks).
 func ForgetRecent() { forgetRecent() }
-
-// ProcessCPU is the CPU time this process has used (benchmarks).
-var ProcessCPU = processCPU

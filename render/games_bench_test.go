@@ -6,11 +6,9 @@ import (
 	"time"
 
 	"tessera/engine"
+	"tessera/internal/cputime"
 	"tessera/render"
 )
-
-// cpuTime is the CPU time (user and system) this process has used.
-var cpuTime = render.ProcessCPU
 
 // boardSetups are the games the board benchmarks play: every game, two
 // players (or its least), and every TilingKing board with three.
@@ -84,9 +82,9 @@ func BenchmarkBoardEveryGame(b *testing.B) {
 					// drawn by the loop before would otherwise be kept as
 					// its layer, and nothing would differ.
 					render.ForgetRecent()
-					c0 := cpuTime()
+					c0 := cputime.Used()
 					data, err := render.BoardOn(base, sc, p)
-					cpu += cpuTime() - c0
+					cpu += cputime.Used() - c0
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -146,9 +144,9 @@ func BenchmarkBoardSuccessiveMoves(b *testing.B) {
 					next = 1
 					b.StartTimer()
 				}
-				c0 := cpuTime()
+				c0 := cputime.Used()
 				_, err := render.BoardOn(base, boards[next].sc, boards[next].p)
-				cpu += cpuTime() - c0
+				cpu += cputime.Used() - c0
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -4,20 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"syscall"
 	"testing"
 	"time"
 
 	"tessera/engine"
 	"tessera/engine/elemental"
+	"tessera/internal/cputime"
 )
-
-// processCPU is the CPU time (user and system) this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkLateBoardParts times, part by part, the board of a late
 // Elemental move drawn as the first of its game in the process (as
@@ -55,9 +48,9 @@ func BenchmarkLateBoardParts(b *testing.B) {
 	}
 	var parts struct{ draw, keys, truecolour, least, palette, file time.Duration }
 	timed := func(d *time.Duration, f func()) {
-		c0 := processCPU()
+		c0 := cputime.Used()
 		f()
-		*d += processCPU() - c0
+		*d += cputime.Used() - c0
 	}
 	var pix []uint8
 	next := 0

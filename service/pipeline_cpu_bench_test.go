@@ -4,23 +4,16 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"tessera/delivery"
+	"tessera/internal/cputime"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
 	"tessera/storage/boltdb"
 )
-
-// cpuTime is the CPU time (user and system) this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkMovePipelineCPU is BenchmarkMovePipeline that also reports the
 // CPU time of the timed part of each move (cpu-ms/op, every goroutine's,
@@ -46,7 +39,7 @@ func BenchmarkMovePipelineCPU(b *testing.B) {
 		u := service.User{ID: g.Players[len(g.Moves)%2].ID}
 		ref := fmt.Sprint(id)
 		move := svc.MoveChoices(service.Request{User: u}, ref, "")[0].Value
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		b.StartTimer()
 		if _, err := svc.Move(service.Request{User: u, InteractionID: fmt.Sprint("i", seed)}, ref, move); err != nil {
 			b.Fatal(err)
@@ -55,7 +48,7 @@ func BenchmarkMovePipelineCPU(b *testing.B) {
 			b.Fatalf("delivered %d: %v", n, err)
 		}
 		b.StopTimer()
-		cpu += cpuTime() - c0
+		cpu += cputime.Used() - c0
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")

@@ -8,6 +8,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/internal/cputime"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
@@ -53,7 +54,7 @@ func BenchmarkMovePipelineCPUManyGames(b *testing.B) {
 		ref := fmt.Sprint(gp.g.ID)
 		move := svc.MoveChoices(service.Request{User: u}, ref, "")[0].Value
 		n++
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		if timed {
 			b.StartTimer()
 		}
@@ -61,7 +62,7 @@ func BenchmarkMovePipelineCPUManyGames(b *testing.B) {
 		if timed {
 			b.StopTimer()
 		}
-		used := cpuTime() - c0
+		used := cputime.Used() - c0
 		applyMove(b, gp.pos, move)
 		return used
 	}

@@ -10,6 +10,7 @@ import (
 	"tessera"
 	"tessera/delivery"
 	"tessera/engine"
+	"tessera/internal/cputime"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
@@ -67,11 +68,11 @@ func BenchmarkMovePipelineCPUSameGame(b *testing.B) {
 			}
 			u, move = next()
 		}
-		c0 := cpuTime()
+		c0 := cputime.Used()
 		b.StartTimer()
 		play(u, move)
 		b.StopTimer()
-		cpu += cpuTime() - c0
+		cpu += cputime.Used() - c0
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")

@@ -9,6 +9,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/internal/cputime"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
@@ -104,9 +105,9 @@ func webLeaderboard(svc *service.Service, ctx context.Context) ([]service.WebLea
 
 // cpuPerOp reports the process's CPU time (user and system, every
 // thread) per op, which a loaded machine inflates far less than the wall
-// time (cpuTime, pipeline_cpu_bench_test.go): call it before the loop
+// time (cputime.Used): call it before the loop
 // and defer what it returns.
 func cpuPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
+	start := cputime.Used()
+	return func() { b.ReportMetric(float64(cputime.Used()-start)/float64(b.N), "cpu-ns/op") }
 }

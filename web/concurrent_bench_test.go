@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tessera/internal/cputime"
 )
 
 // BenchmarkConcurrentPages asks for a late position's page 50 at a time
@@ -36,7 +38,7 @@ func BenchmarkConcurrentPages(b *testing.B) {
 				client := &http.Client{Transport: tr}
 				var times []time.Duration
 				var mu sync.Mutex
-				cpu0 := processCPU()
+				cpu0 := cputime.Used()
 				for b.Loop() {
 					var wg sync.WaitGroup
 					for range clients {
@@ -68,7 +70,7 @@ func BenchmarkConcurrentPages(b *testing.B) {
 					}
 					wg.Wait()
 				}
-				cpu := processCPU() - cpu0
+				cpu := cputime.Used() - cpu0
 				slices.Sort(times)
 				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(times)), "cpu-ms/answer")
 				b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "ms-p95")

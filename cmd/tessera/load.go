@@ -19,6 +19,7 @@ import (
 	"tessera"
 	"tessera/delivery"
 	"tessera/engine"
+	"tessera/internal/cputime"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
@@ -340,7 +341,7 @@ func (l *loader) run(window, drain time.Duration, rate float64) (loadResult, err
 	inWindow := l.sink.deliveredCount()
 	// The courier catches up, for at most drain.
 	drained := time.Now()
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := cputime.Process()
 	deadline := drained.Add(drain)
 	for l.sink.deliveredCount() < l.stored.Load() && time.Now().Before(deadline) {
 		select {
@@ -349,7 +350,7 @@ func (l *loader) run(window, drain time.Duration, rate float64) (loadResult, err
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	cpu1, _ := processCPU()
+	cpu1, _ := cputime.Process()
 	cancel()
 	<-courierDone
 	close(errs)

@@ -2,12 +2,7 @@
 
 package main
 
-import (
-	"os"
-	"time"
-)
-
-func processCPU() (time.Duration, bool) { return 0, false }
+import "os"
 
 // maxRSSKB cannot be read here.
 func maxRSSKB(*os.ProcessState) (int64, bool) { return 0, false }

@@ -19,6 +19,7 @@ import (
 
 	"tessera"
 	"tessera/engine"
+	"tessera/internal/cputime"
 	"tessera/render"
 	"tessera/service"
 	"tessera/storage"
@@ -352,11 +353,11 @@ func (m *scaleMeasurer) time(ctx context.Context, name string, op func(ctx conte
 			break
 		}
 		before := m.store.read.Load()
-		cpu0, _ := processCPU()
+		cpu0, _ := cputime.Process()
 		start := time.Now()
 		n, err := op(ctx, i)
 		ds = append(ds, time.Since(start))
-		cpu1, _ := processCPU()
+		cpu1, _ := cputime.Process()
 		cpus = append(cpus, cpu1-cpu0)
 		reads = append(reads, m.store.read.Load()-before)
 		if err != nil {
